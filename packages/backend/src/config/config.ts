@@ -1,0 +1,129 @@
+import { z } from 'zod';
+
+const bool = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'])
+  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+
+const int = (min: number, max: number) =>
+  z
+    .string()
+    .regex(/^\d+$/, { message: 'must be a whole number' })
+    .transform(Number)
+    .pipe(z.int().min(min).max(max));
+
+/** Every environment variable the server reads, with its default. The README's table mirrors this. */
+const EnvSchema = z.object({
+  PORT: int(0, 65535).default(8001),
+  HOST: z.string().min(1).default('0.0.0.0'),
+  DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }).optional(),
+  AIDE_DATA_DIR: z.string().min(1).default('.aide'),
+  AIDE_EMBEDDED_PG_PORT: int(1024, 65535).default(54329),
+  AIDE_MIGRATE_ON_START: bool.optional(),
+  AIDE_SEED_ON_START: bool.optional(),
+  AIDE_DB_POOL_SIZE: int(1, 500).default(20),
+  AIDE_JWT_SECRET: z.string().optional(),
+  AIDE_ACCESS_TOKEN_TTL_MINUTES: int(1, 1440).default(30),
+  AIDE_REFRESH_TOKEN_TTL_DAYS: int(1, 365).default(14),
+  AIDE_TECHNICAL_REFRESH_TOKEN_TTL_DAYS: int(1, 3650).default(365),
+  AIDE_SUPERUSER_EMAIL: z.email().optional(),
+  AIDE_SUPERUSER_PASSWORD: z.string().min(8).optional(),
+  AIDE_BCRYPT_COST: int(12, 16).default(12),
+  AIDE_LOGIN_MAX_PER_IP: int(1, 100000).default(30),
+  AIDE_LOGIN_MAX_FAILURES_PER_ACCOUNT: int(1, 100000).default(10),
+  AIDE_LOGIN_WINDOW_SECONDS: int(1, 86400).default(60),
+  AIDE_BODY_LIMIT_BYTES: int(1024, 100 * 1024 * 1024).default(1024 * 1024),
+  AIDE_SHUTDOWN_TIMEOUT_MS: int(0, 600000).default(10000),
+  AIDE_CORS_ORIGINS: z.string().optional(),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  AIDE_LOG_FORMAT: z.enum(['json', 'pretty']).optional(),
+});
+
+export type Env = z.infer<typeof EnvSchema>;
+
+export interface AppConfig {
+  port: number;
+  host: string;
+  /** Undefined means: run the embedded PostgreSQL under `dataDir`. */
+  databaseUrl: string | undefined;
+  dataDir: string;
+  embeddedPgPort: number;
+  migrateOnStart: boolean;
+  seedOnStart: boolean;
+  dbPoolSize: number;
+  jwtSecret: string | undefined;
+  accessTokenTtlSeconds: number;
+  refreshTokenTtlDays: number;
+  technicalRefreshTokenTtlDays: number;
+  superuserEmail: string | undefined;
+  superuserPassword: string | undefined;
+  bcryptCost: number;
+  loginMaxPerIp: number;
+  loginMaxFailuresPerAccount: number;
+  loginWindowSeconds: number;
+  bodyLimitBytes: number;
+  shutdownTimeoutMs: number;
+  corsOrigins: string[];
+  logLevel: Env['LOG_LEVEL'];
+  logFormat: 'json' | 'pretty';
+}
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+/** Parses and checks the environment once at start-up; a bad value is a ConfigError naming the variable. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
+  const present = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const parsed = EnvSchema.safeParse(present);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const e = parsed.data;
+  if (e.AIDE_JWT_SECRET !== undefined && Buffer.byteLength(e.AIDE_JWT_SECRET) < 32) {
+    throw new ConfigError('Invalid configuration:\n  AIDE_JWT_SECRET: must be at least 32 bytes');
+  }
+  if (e.DATABASE_URL !== undefined && e.AIDE_JWT_SECRET === undefined) {
+    // Replicas on a shared database must share the signing key, so it cannot be generated locally.
+    throw new ConfigError('Invalid configuration:\n  AIDE_JWT_SECRET: required when DATABASE_URL is set');
+  }
+  if ((e.AIDE_SUPERUSER_EMAIL === undefined) !== (e.AIDE_SUPERUSER_PASSWORD === undefined)) {
+    throw new ConfigError(
+      'Invalid configuration:\n  AIDE_SUPERUSER_EMAIL and AIDE_SUPERUSER_PASSWORD must be set together',
+    );
+  }
+  const embedded = e.DATABASE_URL === undefined;
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    databaseUrl: e.DATABASE_URL,
+    dataDir: e.AIDE_DATA_DIR,
+    embeddedPgPort: e.AIDE_EMBEDDED_PG_PORT,
+    migrateOnStart: e.AIDE_MIGRATE_ON_START ?? embedded,
+    seedOnStart: e.AIDE_SEED_ON_START ?? embedded,
+    dbPoolSize: e.AIDE_DB_POOL_SIZE,
+    jwtSecret: e.AIDE_JWT_SECRET,
+    accessTokenTtlSeconds: e.AIDE_ACCESS_TOKEN_TTL_MINUTES * 60,
+    refreshTokenTtlDays: e.AIDE_REFRESH_TOKEN_TTL_DAYS,
+    technicalRefreshTokenTtlDays: e.AIDE_TECHNICAL_REFRESH_TOKEN_TTL_DAYS,
+    superuserEmail: e.AIDE_SUPERUSER_EMAIL?.toLowerCase(),
+    superuserPassword: e.AIDE_SUPERUSER_PASSWORD,
+    bcryptCost: e.AIDE_BCRYPT_COST,
+    loginMaxPerIp: e.AIDE_LOGIN_MAX_PER_IP,
+    loginMaxFailuresPerAccount: e.AIDE_LOGIN_MAX_FAILURES_PER_ACCOUNT,
+    loginWindowSeconds: e.AIDE_LOGIN_WINDOW_SECONDS,
+    bodyLimitBytes: e.AIDE_BODY_LIMIT_BYTES,
+    shutdownTimeoutMs: e.AIDE_SHUTDOWN_TIMEOUT_MS,
+    corsOrigins: e.AIDE_CORS_ORIGINS ? e.AIDE_CORS_ORIGINS.split(',').map((o) => o.trim()) : [],
+    logLevel: e.LOG_LEVEL,
+    logFormat: e.AIDE_LOG_FORMAT ?? (process.stdout.isTTY ? 'pretty' : 'json'),
+  };
+}
+
+/** Injection token of the resolved AppConfig (with the JWT secret filled in). */
+export const APP_CONFIG = Symbol('APP_CONFIG');
+
+export interface ResolvedConfig extends AppConfig {
+  databaseUrl: string;
+  jwtSecret: string;
+}

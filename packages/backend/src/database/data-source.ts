@@ -1,0 +1,31 @@
+import 'reflect-metadata';
+import { DataSource, type DataSourceOptions } from 'typeorm';
+import { ENTITIES } from './entities.js';
+import { MIGRATIONS } from './migrations/index.js';
+
+export interface DataSourceConfig {
+  url: string;
+  poolSize?: number;
+  applicationName?: string;
+}
+
+/** The one DataSource definition, for the app, the CLI and tests. `synchronize` is never on. */
+export function createDataSource(config: DataSourceConfig): DataSource {
+  const options: DataSourceOptions = {
+    type: 'postgres',
+    url: config.url,
+    entities: ENTITIES,
+    migrations: MIGRATIONS,
+    migrationsTableName: 'typeorm_migrations',
+    migrationsTransactionMode: 'each',
+    synchronize: false,
+    logging: false,
+    applicationName: config.applicationName ?? 'aide-metastore',
+    poolSize: config.poolSize ?? 10,
+    extra: { max: config.poolSize ?? 10 },
+  };
+  return new DataSource(options);
+}
+
+/** For the TypeORM CLI (`pnpm db:migration:generate`): reads DATABASE_URL. */
+export default createDataSource({ url: process.env['DATABASE_URL'] ?? 'postgres://postgres@127.0.0.1:5432/aide' });

@@ -1,0 +1,33 @@
+import { type DynamicModule, Global, Module } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { RefreshTokensRepository } from '../modules/auth/refresh-tokens.repository.js';
+import { ThrottleRepository } from '../modules/auth/throttle.repository.js';
+import { CredentialRefsRepository } from '../modules/credential-refs/credential-refs.repository.js';
+import { SystemFlavorsRepository } from '../modules/system-flavors/system-flavors.repository.js';
+import { SystemKindsRepository } from '../modules/system-kinds/system-kinds.repository.js';
+import { SystemsRepository } from '../modules/systems/systems.repository.js';
+import { UsersRepository } from '../modules/users/users.repository.js';
+import { Transactions } from './transactions.js';
+
+/**
+ * The initialised DataSource, the transaction helper and every repository, available to all modules:
+ * services read across tables (delete guards, parent checks), and repositories hold no rules.
+ */
+const REPOSITORIES = [
+  UsersRepository,
+  RefreshTokensRepository,
+  ThrottleRepository,
+  SystemKindsRepository,
+  SystemFlavorsRepository,
+  CredentialRefsRepository,
+  SystemsRepository,
+];
+
+@Global()
+@Module({})
+export class DatabaseModule {
+  static forDataSource(dataSource: DataSource): DynamicModule {
+    const providers = [{ provide: DataSource, useValue: dataSource }, Transactions, ...REPOSITORIES];
+    return { module: DatabaseModule, providers, exports: providers };
+  }
+}

@@ -1,0 +1,78 @@
+import { dirname, isAbsolute, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createApp } from './app.factory.js';
+import { resolveDatabase } from './bootstrap/database.js';
+import { loadOrCreateJwtSecret } from './bootstrap/jwt-secret.js';
+import { ensureSuperuser } from './bootstrap/superuser.js';
+import { createLogger } from './common/http/logger.js';
+import { ConfigError, loadConfig, type ResolvedConfig } from './config/config.js';
+import { createDataSource } from './database/data-source.js';
+import { runSeeders } from './seeds/run-seeders.js';
+
+// dist/main.js → the repository root, where the embedded database lives under .aide/.
+const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
+
+async function main(): Promise<void> {
+  const base = loadConfig();
+  const dataDir = process.env['AIDE_DATA_DIR']
+    ? isAbsolute(base.dataDir)
+      ? base.dataDir
+      : resolve(base.dataDir)
+    : join(repoRoot, '.aide');
+  const logger = createLogger(base);
+  const target = await resolveDatabase({ ...base, dataDir }, logger);
+  const config: ResolvedConfig = {
+    ...base,
+    dataDir,
+    databaseUrl: target.url,
+    jwtSecret: base.jwtSecret ?? loadOrCreateJwtSecret(join(dataDir, 'jwt-secret')),
+  };
+
+  const dataSource = createDataSource({ url: config.databaseUrl, poolSize: config.dbPoolSize });
+  await dataSource.initialize();
+  if (config.migrateOnStart) {
+    const applied = await dataSource.runMigrations({ transaction: 'each' });
+    logger.info({ applied: applied.map((m) => m.name) }, 'migrations applied');
+  }
+  if (config.seedOnStart) await runSeeders(dataSource, logger);
+  const superuser = await ensureSuperuser(dataSource, config, logger);
+  if (superuser?.generatedPassword) {
+    // Printed once, on the console only: the hash is all that is stored.
+    process.stdout.write(
+      `\nAIDE superuser created\n  email:    ${superuser.email}\n  password: ${superuser.generatedPassword}\n` +
+        '  (shown once; set AIDE_SUPERUSER_EMAIL/AIDE_SUPERUSER_PASSWORD to choose your own)\n\n',
+    );
+  }
+
+  const app = await createApp(config, dataSource, logger);
+  await app.listen({ port: config.port, host: config.host });
+  logger.info({ port: config.port, host: config.host, embedded: target.embedded !== undefined }, 'AIDE Metastore listening');
+
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'shutting down: draining in-flight requests');
+    const timer = setTimeout(() => {
+      logger.error('shutdown timed out');
+      process.exit(1);
+    }, config.shutdownTimeoutMs);
+    timer.unref();
+    await app.close();
+    await dataSource.destroy();
+    await target.embedded?.stop();
+    logger.info('stopped');
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+}
+
+main().catch((error: unknown) => {
+  if (error instanceof ConfigError) {
+    process.stderr.write(`${error.message}\n`);
+  } else {
+    process.stderr.write(`AIDE Metastore failed to start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  }
+  process.exit(1);
+});

@@ -1,0 +1,26 @@
+import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
+
+/** A refresh token, stored as the SHA-256 of the random value handed to the client. */
+@Entity('refresh_tokens')
+export class RefreshTokenEntity {
+  @PrimaryGeneratedColumn('uuid')
+  id: string;
+
+  @Column({ type: 'varchar', length: 64 })
+  token_hash: string;
+
+  @Column({ type: 'uuid' })
+  user_id: string;
+
+  @Column({ type: 'timestamptz' })
+  expires_at: Date;
+
+  @Column({ type: 'timestamptz', nullable: true })
+  revoked_at: Date | null;
+
+  @Column({ type: 'timestamptz', default: () => 'now()' })
+  created_at: Date;
+
+  @Column({ type: 'varchar', length: 255, nullable: true })
+  client_info: string | null;
+}

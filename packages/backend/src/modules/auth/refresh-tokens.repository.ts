@@ -1,0 +1,44 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource, type EntityManager } from 'typeorm';
+import { RefreshTokenEntity } from './refresh-token.entity.js';
+
+@Injectable()
+export class RefreshTokensRepository {
+  constructor(private readonly dataSource: DataSource) {}
+
+  private repo(manager?: EntityManager) {
+    return (manager ?? this.dataSource.manager).getRepository(RefreshTokenEntity);
+  }
+
+  async insert(values: Omit<RefreshTokenEntity, 'id' | 'created_at' | 'revoked_at'>, manager: EntityManager) {
+    await this.repo(manager).insert(values);
+  }
+
+  /** Locks the token row for the rest of the transaction, so one token rotates once. */
+  async findByHashForUpdate(hash: string, manager: EntityManager): Promise<RefreshTokenEntity | undefined> {
+    return (
+      (await this.repo(manager)
+        .createQueryBuilder('t')
+        .where('t.token_hash = :hash', { hash })
+        .setLock('pessimistic_write')
+        .getOne()) ?? undefined
+    );
+  }
+
+  async revoke(id: string, manager: EntityManager): Promise<void> {
+    await manager.query('UPDATE refresh_tokens SET revoked_at = now() WHERE id = $1 AND revoked_at IS NULL', [id]);
+  }
+
+  async revokeByHash(hash: string): Promise<void> {
+    await this.dataSource.query(
+      'UPDATE refresh_tokens SET revoked_at = now() WHERE token_hash = $1 AND revoked_at IS NULL',
+      [hash],
+    );
+  }
+
+  async revokeAllOfUser(userId: string, manager: EntityManager): Promise<void> {
+    await manager.query('UPDATE refresh_tokens SET revoked_at = now() WHERE user_id = $1 AND revoked_at IS NULL', [
+      userId,
+    ]);
+  }
+}

@@ -1,0 +1,24 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { CrudRepository } from '../../common/crud/crud-repository.js';
+import { registerConstraintCodes } from '../../common/errors/db-error.js';
+import { CredentialRefEntity } from './credential-ref.entity.js';
+
+registerConstraintCodes({
+  uq_credential_refs_provider_path_active: 'CREDENTIAL_REF_ALREADY_EXISTS',
+  fk_systems_credential_ref: 'CREDENTIAL_REF_NOT_FOUND',
+});
+
+@Injectable()
+export class CredentialRefsRepository {
+  readonly crud: CrudRepository<CredentialRefEntity>;
+
+  constructor(dataSource: DataSource) {
+    this.crud = new CrudRepository({
+      dataSource,
+      entity: CredentialRefEntity,
+      notFound: 'CREDENTIAL_REF_NOT_FOUND',
+      softDelete: true,
+    });
+  }
+}

@@ -1,0 +1,14 @@
+import type { SystemFlavor } from '@aide/schemas';
+import { softDeleteFields } from '../../common/crud/audit-mapper.js';
+import type { SystemFlavorEntity } from './system-flavor.entity.js';
+
+export function toSystemFlavor(e: SystemFlavorEntity): SystemFlavor {
+  return {
+    ...softDeleteFields(e),
+    code: e.code,
+    name: e.name,
+    vendor: e.vendor,
+    versions: e.versions,
+    kind_id: e.kind_id,
+  };
+}

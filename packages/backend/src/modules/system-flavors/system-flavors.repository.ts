@@ -1,0 +1,24 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { CrudRepository } from '../../common/crud/crud-repository.js';
+import { registerConstraintCodes } from '../../common/errors/db-error.js';
+import { SystemFlavorEntity } from './system-flavor.entity.js';
+
+registerConstraintCodes({
+  uq_system_flavors_code_active: 'SYSTEM_FLAVOR_ALREADY_EXISTS',
+  fk_systems_flavor: 'SYSTEM_FLAVOR_NOT_FOUND',
+});
+
+@Injectable()
+export class SystemFlavorsRepository {
+  readonly crud: CrudRepository<SystemFlavorEntity>;
+
+  constructor(dataSource: DataSource) {
+    this.crud = new CrudRepository({
+      dataSource,
+      entity: SystemFlavorEntity,
+      notFound: 'SYSTEM_FLAVOR_NOT_FOUND',
+      softDelete: true,
+    });
+  }
+}

@@ -1,0 +1,68 @@
+import type { CreateSystemFlavor, ListQuery, Page, SystemFlavor, UpdateSystemFlavor } from '@aide/schemas';
+import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import type { AuthUser } from '../../common/auth/current-user.js';
+import { mapPage } from '../../common/crud/list.js';
+import { splitUpdate } from '../../common/crud/update-input.js';
+import { AppError } from '../../common/errors/app-error.js';
+import { Transactions } from '../../database/transactions.js';
+import { SystemKindsRepository } from '../system-kinds/system-kinds.repository.js';
+import { SystemsRepository } from '../systems/systems.repository.js';
+import { toSystemFlavor } from './system-flavor.mapper.js';
+import { SystemFlavorsRepository } from './system-flavors.repository.js';
+
+@Injectable()
+export class SystemFlavorsService {
+  constructor(
+    private readonly flavors: SystemFlavorsRepository,
+    private readonly kinds: SystemKindsRepository,
+    private readonly systems: SystemsRepository,
+    private readonly tx: Transactions,
+  ) {}
+
+  async list(query: ListQuery): Promise<Page<SystemFlavor>> {
+    return mapPage(await this.flavors.crud.findPage(query), toSystemFlavor);
+  }
+
+  async get(id: string): Promise<SystemFlavor> {
+    return toSystemFlavor(await this.flavors.crud.getActive(id));
+  }
+
+  /** The kind must be active; the share lock keeps it from being deleted before this commits. */
+  private async assertKind(kindId: string, m: EntityManager): Promise<void> {
+    if (!(await this.kinds.crud.findActive(kindId, m, 'share'))) throw new AppError('SYSTEM_KIND_NOT_FOUND');
+  }
+
+  create(input: CreateSystemFlavor, actor: AuthUser): Promise<SystemFlavor> {
+    return this.tx.run(async (m) => {
+      await this.assertKind(input.kind_id, m);
+      return toSystemFlavor(await this.flavors.crud.insert(input, actor.id, m));
+    });
+  }
+
+  update(id: string, input: UpdateSystemFlavor, ifMatch: number | undefined, actor: AuthUser): Promise<SystemFlavor> {
+    const { changes, version } = splitUpdate(input, ifMatch);
+    return this.tx.run(async (m) => {
+      if (changes.kind_id !== undefined) await this.assertKind(changes.kind_id, m);
+      return toSystemFlavor(await this.flavors.crud.update(id, changes, version, actor.id, m));
+    });
+  }
+
+  /** Refused while active systems use the flavor (data types join this guard with the type system). */
+  remove(id: string, actor: AuthUser): Promise<SystemFlavor> {
+    return this.tx.run(async (m) => {
+      await this.flavors.crud.getActive(id, m, 'update');
+      if ((await this.systems.crud.countActiveBy('flavor_id', id, m)) > 0) throw new AppError('HAS_DEPENDENT_ENTITIES');
+      return toSystemFlavor(await this.flavors.crud.softDelete(id, actor.id, m));
+    });
+  }
+
+  restore(id: string, actor: AuthUser): Promise<SystemFlavor> {
+    return this.tx.run(async (m) => {
+      const row = await this.flavors.crud.findAny(id, m);
+      // A flavor cannot come back under a deleted kind.
+      if (row && row.deleted_at) await this.assertKind(row.kind_id, m);
+      return toSystemFlavor(await this.flavors.crud.restore(id, actor.id, m));
+    });
+  }
+}

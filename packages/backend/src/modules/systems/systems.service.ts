@@ -1,0 +1,75 @@
+import type { CreateSystem, ListQuery, Page, System, UpdateSystem } from '@aide/schemas';
+import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import type { AuthUser } from '../../common/auth/current-user.js';
+import type { CrudService } from '../../common/crud/crud-service.js';
+import { mapPage } from '../../common/crud/list.js';
+import { splitUpdate } from '../../common/crud/update-input.js';
+import { AppError } from '../../common/errors/app-error.js';
+import { Transactions } from '../../database/transactions.js';
+import { CredentialRefsRepository } from '../credential-refs/credential-refs.repository.js';
+import { SystemFlavorsRepository } from '../system-flavors/system-flavors.repository.js';
+import { toSystem } from './system.mapper.js';
+import { SystemsRepository } from './systems.repository.js';
+
+@Injectable()
+export class SystemsService implements CrudService<System, CreateSystem, UpdateSystem> {
+  constructor(
+    private readonly systems: SystemsRepository,
+    private readonly flavors: SystemFlavorsRepository,
+    private readonly credentialRefs: CredentialRefsRepository,
+    private readonly tx: Transactions,
+  ) {}
+
+  async list(query: ListQuery): Promise<Page<System>> {
+    return mapPage(await this.systems.crud.findPage(query), toSystem);
+  }
+
+  async get(id: string): Promise<System> {
+    return toSystem(await this.systems.crud.getActive(id));
+  }
+
+  /** Parents must be active; share locks keep them from being deleted before this commits. */
+  private async assertParents(
+    input: { flavor_id?: string | undefined; credential_ref_id?: string | null | undefined },
+    m: EntityManager,
+  ): Promise<void> {
+    if (input.flavor_id !== undefined && !(await this.flavors.crud.findActive(input.flavor_id, m, 'share'))) {
+      throw new AppError('SYSTEM_FLAVOR_NOT_FOUND');
+    }
+    const ref = input.credential_ref_id;
+    if (ref !== undefined && ref !== null && !(await this.credentialRefs.crud.findActive(ref, m, 'share'))) {
+      throw new AppError('CREDENTIAL_REF_NOT_FOUND');
+    }
+  }
+
+  create(input: CreateSystem, actor: AuthUser): Promise<System> {
+    return this.tx.run(async (m) => {
+      await this.assertParents(input, m);
+      return toSystem(await this.systems.crud.insert(input, actor.id, m));
+    });
+  }
+
+  update(id: string, input: UpdateSystem, ifMatch: number | undefined, actor: AuthUser): Promise<System> {
+    const { changes, version } = splitUpdate(input, ifMatch);
+    return this.tx.run(async (m) => {
+      await this.assertParents(changes, m);
+      return toSystem(await this.systems.crud.update(id, changes, version, actor.id, m));
+    });
+  }
+
+  remove(id: string, actor: AuthUser): Promise<System> {
+    return this.tx.run(async (m) => {
+      await this.systems.crud.getActive(id, m, 'update');
+      return toSystem(await this.systems.crud.softDelete(id, actor.id, m));
+    });
+  }
+
+  restore(id: string, actor: AuthUser): Promise<System> {
+    return this.tx.run(async (m) => {
+      const row = await this.systems.crud.findAny(id, m);
+      if (row?.deleted_at) await this.assertParents(row, m);
+      return toSystem(await this.systems.crud.restore(id, actor.id, m));
+    });
+  }
+}

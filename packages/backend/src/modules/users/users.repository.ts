@@ -1,0 +1,35 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource, type EntityManager } from 'typeorm';
+import { CrudRepository } from '../../common/crud/crud-repository.js';
+import { registerConstraintCodes } from '../../common/errors/db-error.js';
+import { UserEntity } from './user.entity.js';
+
+registerConstraintCodes({ uq_users_email: 'USER_ALREADY_EXISTS' });
+
+@Injectable()
+export class UsersRepository {
+  readonly crud: CrudRepository<UserEntity>;
+
+  constructor(dataSource: DataSource) {
+    this.crud = new CrudRepository({ dataSource, entity: UserEntity, notFound: 'USER_NOT_FOUND', softDelete: false });
+  }
+
+  async findByEmail(email: string, manager?: EntityManager): Promise<UserEntity | undefined> {
+    return (
+      (await this.crud
+        .repo(manager)
+        .createQueryBuilder('u')
+        .where('lower(u.email) = lower(:email)', { email })
+        .getOne()) ?? undefined
+    );
+  }
+
+  async anySuperuser(manager?: EntityManager): Promise<boolean> {
+    return (await this.crud.repo(manager).count({ where: { is_superuser: true } })) > 0;
+  }
+
+  /** Invalidates every access token already issued to the user. */
+  async bumpTokenVersion(userId: string, manager: EntityManager): Promise<void> {
+    await manager.query('UPDATE users SET token_version = token_version + 1 WHERE id = $1', [userId]);
+  }
+}

@@ -1,0 +1,75 @@
+import type { CreateUser, ListQuery, Page, UpdateMe, UpdateUser, User } from '@aide/schemas';
+import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import type { AuthUser } from '../../common/auth/current-user.js';
+import { PasswordHasher } from '../../common/auth/password-hasher.js';
+import { mapPage } from '../../common/crud/list.js';
+import { splitUpdate } from '../../common/crud/update-input.js';
+import { AppError } from '../../common/errors/app-error.js';
+import { Transactions } from '../../database/transactions.js';
+import { RefreshTokensRepository } from '../auth/refresh-tokens.repository.js';
+import type { UserEntity } from './user.entity.js';
+import { toUser } from './user.mapper.js';
+import { UsersRepository } from './users.repository.js';
+
+@Injectable()
+export class UsersService {
+  constructor(
+    private readonly users: UsersRepository,
+    private readonly refreshTokens: RefreshTokensRepository,
+    private readonly hasher: PasswordHasher,
+    private readonly tx: Transactions,
+  ) {}
+
+  async list(query: ListQuery): Promise<Page<User>> {
+    return mapPage(await this.users.crud.findPage(query), toUser);
+  }
+
+  async get(id: string): Promise<User> {
+    return toUser(await this.users.crud.getActive(id));
+  }
+
+  async create(input: CreateUser, actor: AuthUser): Promise<User> {
+    const { password, ...rest } = input;
+    const hashed_password = await this.hasher.hash(password);
+    return this.tx.run(async (m) => toUser(await this.users.crud.insert({ ...rest, hashed_password }, actor.id, m)));
+  }
+
+  /** Superuser edit. A password reset or a deactivation ends the user's sessions. */
+  async update(id: string, input: UpdateUser, ifMatch: number | undefined, actor: AuthUser): Promise<User> {
+    const { changes, version } = splitUpdate(input, ifMatch);
+    const { password, ...rest } = changes;
+    const values: Partial<UserEntity> = { ...rest };
+    if (password !== undefined) values.hashed_password = await this.hasher.hash(password);
+    const endSessions = password !== undefined || rest.is_active === false;
+    return this.tx.run(async (m) => {
+      const row = await this.users.crud.update(id, values, version, actor.id, m);
+      if (endSessions) await this.endSessions(id, m);
+      return toUser(row);
+    });
+  }
+
+  /** A user's own edit; changing the password needs the current one and ends other sessions. */
+  async updateMe(input: UpdateMe, ifMatch: number | undefined, actor: AuthUser): Promise<User> {
+    const current = await this.users.crud.getActive(actor.id);
+    const { row_version, current_password, password, ...rest } = input;
+    const version = row_version ?? ifMatch ?? current.row_version;
+    const values: Partial<UserEntity> = { ...rest };
+    if (password !== undefined) {
+      if (!(await this.hasher.verify(current_password ?? '', current.hashed_password))) {
+        throw new AppError('INVALID_CURRENT_PASSWORD');
+      }
+      values.hashed_password = await this.hasher.hash(password);
+    }
+    return this.tx.run(async (m) => {
+      const row = await this.users.crud.update(actor.id, values, version, actor.id, m);
+      if (password !== undefined) await this.endSessions(actor.id, m);
+      return toUser(row);
+    });
+  }
+
+  private async endSessions(userId: string, m: EntityManager): Promise<void> {
+    await this.refreshTokens.revokeAllOfUser(userId, m);
+    await this.users.bumpTokenVersion(userId, m);
+  }
+}

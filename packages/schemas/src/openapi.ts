@@ -1,0 +1,177 @@
+import { z } from 'zod';
+import { createDocument } from 'zod-openapi';
+import type { ZodOpenApiOperationObject, ZodOpenApiPathsObject } from 'zod-openapi';
+
+type Responses = Record<string, unknown>;
+import { ErrorResponseSchema } from './common/error-response.js';
+import { batchOf, batchResultOf, listQuerySchema, pageOf } from './common/list-query.js';
+import { LoginFormSchema, RefreshTokenRequestSchema, TokenPairSchema } from './entities/auth.js';
+import { UpdateMeSchema, userResource } from './entities/user.js';
+import { ERROR_CATALOGUE, type ErrorCode } from './errors/error-codes.js';
+import type { ResourceDef } from './resource.js';
+import { RESOURCES } from './resources.js';
+
+const idParam = z.object({ id: z.uuid() });
+
+function errorResponses(codes: readonly ErrorCode[]) {
+  const byStatus = new Map<number, ErrorCode[]>();
+  for (const code of codes) {
+    const status = ERROR_CATALOGUE[code].status;
+    byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
+  }
+  const responses: Responses = {};
+  for (const [status, list] of byStatus) {
+    responses[String(status)] = {
+      description: list.join(', '),
+      content: { 'application/json': { schema: ErrorResponseSchema } },
+    };
+  }
+  return responses;
+}
+
+function ok(schema: z.ZodType, description = 'OK', status = '200'): Responses {
+  return { [status]: { description, content: { 'application/json': { schema } } } };
+}
+
+function json(schema: z.ZodType) {
+  return { content: { 'application/json': { schema } } };
+}
+
+const common: ErrorCode[] = ['UNAUTHORIZED', 'VALIDATION_ERROR', 'TOO_MANY_REQUESTS'];
+
+function op(
+  summary: string,
+  tag: string,
+  responses: Record<string, unknown>,
+  errors: readonly ErrorCode[],
+  extra: Partial<ZodOpenApiOperationObject> = {},
+): ZodOpenApiOperationObject {
+  return {
+    summary,
+    tags: [tag],
+    security: [{ bearer: [] }],
+    responses: { ...responses, ...errorResponses([...common, ...errors]) },
+    ...extra,
+  } as ZodOpenApiOperationObject;
+}
+
+function resourcePaths(r: ResourceDef): ZodOpenApiPathsObject {
+  const forbidden: ErrorCode[] = r.writeRole === 'superuser' ? ['FORBIDDEN'] : [];
+  const base = `/api/v1/${r.path}`;
+  const update = op(`Update a ${r.name} (partial)`, r.tag, ok(r.read), [
+    ...forbidden,
+    r.notFound,
+    'VERSION_CONFLICT',
+    'PRECONDITION_REQUIRED',
+    ...r.errors,
+  ], { requestParams: { path: idParam }, requestBody: json(r.update) });
+  const paths: ZodOpenApiPathsObject = {
+    [base]: {
+      get: op(`List ${r.tag.toLowerCase()}`, r.tag, ok(pageOf(r.read)), r.softDelete ? ['FORBIDDEN'] : [], {
+        requestParams: { query: listQuerySchema(r.list) as unknown as z.ZodObject },
+      }),
+      post: op(`Create a ${r.name}`, r.tag, ok(r.read, 'Created', '201'), [...forbidden, ...r.errors], {
+        requestBody: json(r.create),
+      }),
+    },
+    [`${base}/{id}`]: {
+      get: op(`Get a ${r.name}`, r.tag, ok(r.read), [r.notFound], { requestParams: { path: idParam } }),
+      put: update,
+      patch: update,
+      delete: op(`Delete a ${r.name}`, r.tag, ok(r.read), ['FORBIDDEN', r.notFound, 'HAS_DEPENDENT_ENTITIES'], {
+        requestParams: { path: idParam },
+      }),
+    },
+  };
+  if (r.softDelete) {
+    paths[`${base}/{id}/restore`] = {
+      post: op(`Restore a deleted ${r.name}`, r.tag, ok(r.read), ['FORBIDDEN', r.notFound, 'ENTITY_NOT_DELETED'], {
+        requestParams: { path: idParam },
+      }),
+    };
+  }
+  if (r.batch) {
+    paths[`${base}/batch`] = {
+      post: op(`Create many ${r.tag.toLowerCase()} at once (all or nothing)`, r.tag, ok(batchResultOf(r.read), 'Created', '201'), [
+        ...forbidden,
+        'BATCH_TOO_LARGE',
+        ...r.errors,
+      ], { requestBody: json(batchOf(r.create)) }),
+    };
+  }
+  return paths;
+}
+
+function authPaths(): ZodOpenApiPathsObject {
+  const tag = 'Auth';
+  return {
+    '/api/v1/login': {
+      post: {
+        summary: 'Log in with the OAuth2 password form',
+        tags: [tag],
+        requestBody: { content: { 'application/x-www-form-urlencoded': { schema: LoginFormSchema } } },
+        responses: {
+          ...ok(TokenPairSchema),
+          ...errorResponses(['INVALID_CREDENTIALS', 'VALIDATION_ERROR', 'TOO_MANY_REQUESTS']),
+        } as ZodOpenApiOperationObject['responses'],
+      },
+    },
+    '/api/v1/login/refresh': {
+      post: {
+        summary: 'Exchange a refresh token for a new pair (rotation)',
+        tags: [tag],
+        requestBody: json(RefreshTokenRequestSchema),
+        responses: {
+          ...ok(TokenPairSchema),
+          ...errorResponses(['REFRESH_TOKEN_INVALID', 'REFRESH_TOKEN_REVOKED', 'REFRESH_TOKEN_EXPIRED', 'TOO_MANY_REQUESTS']),
+        } as ZodOpenApiOperationObject['responses'],
+      },
+    },
+    '/api/v1/login/logout': {
+      post: {
+        summary: 'Revoke one refresh token',
+        tags: [tag],
+        requestBody: json(RefreshTokenRequestSchema),
+        responses: { '204': { description: 'Revoked' }, ...errorResponses(['VALIDATION_ERROR']) } as ZodOpenApiOperationObject['responses'],
+      },
+    },
+    '/api/v1/login/logout-all': {
+      post: op('Revoke every token of the caller', tag, { '204': { description: 'Revoked' } }, []),
+    },
+    '/api/v1/users/me': {
+      get: op('The current user', 'Users', ok(userResource.read), []),
+      put: op('Update the current user', 'Users', ok(userResource.read), ['INVALID_CURRENT_PASSWORD', 'VERSION_CONFLICT'], {
+        requestBody: json(UpdateMeSchema),
+      }),
+      patch: op('Update the current user', 'Users', ok(userResource.read), ['INVALID_CURRENT_PASSWORD', 'VERSION_CONFLICT'], {
+        requestBody: json(UpdateMeSchema),
+      }),
+    },
+  };
+}
+
+function userPaths(): ZodOpenApiPathsObject {
+  const paths = resourcePaths(userResource);
+  // Users are never deleted through the API: deactivate them instead.
+  const item = paths['/api/v1/users/{id}'];
+  if (item) delete item.delete;
+  return paths;
+}
+
+/** The OpenAPI 3.1 document of the whole API, generated from the same zod schemas the server validates with. */
+export function buildOpenApiDocument(version: string): Record<string, unknown> {
+  const paths: ZodOpenApiPathsObject = { ...authPaths(), ...userPaths() };
+  for (const resource of RESOURCES) Object.assign(paths, resourcePaths(resource));
+  const document = createDocument({
+    openapi: '3.1.0',
+    info: {
+      title: 'AIDE Metastore',
+      version,
+      description:
+        'Metadata registry for data platforms. Every error answers with `{error_code, detail, request_id, details?}`.',
+    },
+    components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
+    paths,
+  });
+  return document as unknown as Record<string, unknown>;
+}

@@ -1,0 +1,40 @@
+import type { z } from 'zod';
+import type { ErrorCode } from './errors/error-codes.js';
+import type { ListSpec } from './common/list-query.js';
+
+/** Who may call a route: any active user, or superusers only. */
+export type Role = 'user' | 'superuser';
+
+/**
+ * A REST collection of the registry: the one description that drives the backend's validation and
+ * routes, the OpenAPI document and the SDK's resource types.
+ */
+export interface ResourceDef<
+  TRead extends z.ZodType = z.ZodType,
+  TCreate extends z.ZodType = z.ZodType,
+  TUpdate extends z.ZodType = z.ZodType,
+> {
+  /** URL segment under `/api/v1`, e.g. `system-kinds`. */
+  readonly path: string;
+  /** OpenAPI tag and human label, e.g. `System kinds`. */
+  readonly tag: string;
+  /** Schema component name of the read shape, e.g. `SystemKind`. */
+  readonly name: string;
+  readonly read: TRead;
+  readonly create: TCreate;
+  readonly update: TUpdate;
+  readonly list: ListSpec;
+  readonly notFound: ErrorCode;
+  readonly writeRole: Role;
+  /** Soft-delete resources have `POST /{id}/restore` and `include_deleted`. */
+  readonly softDelete: boolean;
+  readonly batch: boolean;
+  /** Errors a create or update may answer with, for the OpenAPI document. */
+  readonly errors: readonly ErrorCode[];
+}
+
+export function defineResource<TRead extends z.ZodType, TCreate extends z.ZodType, TUpdate extends z.ZodType>(
+  def: ResourceDef<TRead, TCreate, TUpdate>,
+): ResourceDef<TRead, TCreate, TUpdate> {
+  return def;
+}
