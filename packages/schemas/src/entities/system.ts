@@ -74,6 +74,6 @@ export const systemResource = defineResource({
   notFound: 'SYSTEM_NOT_FOUND',
   writeRole: 'user',
   softDelete: true,
-  batch: false,
+  batch: true,
   errors: ['SYSTEM_ALREADY_EXISTS', 'SYSTEM_FLAVOR_NOT_FOUND', 'CREDENTIAL_REF_NOT_FOUND'],
 });

@@ -3,6 +3,7 @@ import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import type { AuthUser } from '../../common/auth/current-user.js';
 import type { CrudService } from '../../common/crud/crud-service.js';
+import { assertUniqueInBatch } from '../../common/crud/batch.js';
 import { mapPage } from '../../common/crud/list.js';
 import { splitUpdate } from '../../common/crud/update-input.js';
 import { AppError } from '../../common/errors/app-error.js';
@@ -47,6 +48,18 @@ export class SystemsService implements CrudService<System, CreateSystem, UpdateS
     return this.tx.run(async (m) => {
       await this.assertParents(input, m);
       return toSystem(await this.systems.crud.insert(input, actor.id, m));
+    });
+  }
+
+  /** All or nothing: one transaction, parents checked once per distinct id, one INSERT. */
+  createMany(items: CreateSystem[], actor: AuthUser): Promise<System[]> {
+    assertUniqueInBatch(items, (item) => item.code, 'SYSTEM_ALREADY_EXISTS');
+    return this.tx.run(async (m) => {
+      for (const flavor_id of new Set(items.map((i) => i.flavor_id))) await this.assertParents({ flavor_id }, m);
+      for (const credential_ref_id of new Set(items.map((i) => i.credential_ref_id))) {
+        await this.assertParents({ credential_ref_id }, m);
+      }
+      return (await this.systems.crud.insertMany(items, actor.id, m)).map(toSystem);
     });
   }
 
