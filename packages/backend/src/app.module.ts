@@ -7,6 +7,16 @@ import { TokenService } from './common/auth/token.service.js';
 import { APP_CONFIG, type ResolvedConfig } from './config/config.js';
 import { DatabaseModule } from './database/database.module.js';
 import { AuthModule } from './modules/auth/auth.module.js';
+import { CastRulesModule } from './modules/cast-rules/cast-rules.module.js';
+import { CrawlRunsModule } from './modules/crawl-runs/crawl-runs.module.js';
+import { DataTypesModule } from './modules/data-types/data-types.module.js';
+import { DatasetSchemasModule } from './modules/dataset-schemas/dataset-schemas.module.js';
+import { DatasetsModule } from './modules/datasets/datasets.module.js';
+import { FieldBindingsModule } from './modules/field-bindings/field-bindings.module.js';
+import { FieldClassificationsModule } from './modules/field-classifications/field-classifications.module.js';
+import { FieldsModule } from './modules/fields/fields.module.js';
+import { SchemaVersionsModule } from './modules/schema-versions/schema-versions.module.js';
+import { TypeInstancesModule } from './modules/type-instances/type-instances.module.js';
 import { CredentialRefsModule } from './modules/credential-refs/credential-refs.module.js';
 import { PlatformModule } from './modules/health/health.module.js';
 import { SystemFlavorsModule } from './modules/system-flavors/system-flavors.module.js';
@@ -30,6 +40,16 @@ export class AppModule {
         SystemFlavorsModule,
         CredentialRefsModule,
         SystemsModule,
+        DataTypesModule,
+        TypeInstancesModule,
+        CastRulesModule,
+        DatasetsModule,
+        FieldsModule,
+        FieldClassificationsModule,
+        DatasetSchemasModule,
+        FieldBindingsModule,
+        SchemaVersionsModule,
+        CrawlRunsModule,
       ],
       providers: [...shared, { provide: APP_GUARD, useClass: AuthGuard }],
       exports: shared,

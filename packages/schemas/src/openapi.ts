@@ -9,7 +9,18 @@ import { LoginFormSchema, RefreshTokenRequestSchema, TokenPairSchema } from './e
 import { UpdateMeSchema, userResource } from './entities/user.js';
 import { ERROR_CATALOGUE, type ErrorCode } from './errors/error-codes.js';
 import type { ResourceDef } from './resource.js';
-import { RESOURCES } from './resources.js';
+import { CATALOGUE_RESOURCES, RESOURCES } from './resources.js';
+import { ResolveCastRequestSchema, ResolveCastResultSchema } from './entities/cast-rule.js';
+import { FieldClassificationSchema } from './entities/field-classification.js';
+import { FieldSchema, FieldTreeSchema } from './entities/field.js';
+import {
+  PublishResultSchema,
+  PublishSchemaVersionSchema,
+  SchemaVersionDiffSchema,
+  SchemaVersionSchema,
+  SchemaVersionSummarySchema,
+} from './entities/schema-version.js';
+import { RenderedTypeSchema, TypeInstanceTreeSchema } from './entities/type-instance.js';
 
 const idParam = z.object({ id: z.uuid() });
 
@@ -83,6 +94,12 @@ function resourcePaths(r: ResourceDef): ZodOpenApiPathsObject {
       }),
     },
   };
+  const item = paths[`${base}/{id}`];
+  if (item && r.without?.includes('update')) {
+    delete item.put;
+    delete item.patch;
+  }
+  if (item && r.without?.includes('delete')) delete item.delete;
   if (r.softDelete) {
     paths[`${base}/{id}/restore`] = {
       post: op(`Restore a deleted ${r.name}`, r.tag, ok(r.read), ['FORBIDDEN', r.notFound, 'ENTITY_NOT_DELETED'], {
@@ -150,18 +167,81 @@ function authPaths(): ZodOpenApiPathsObject {
   };
 }
 
-function userPaths(): ZodOpenApiPathsObject {
-  const paths = resourcePaths(userResource);
-  // Users are never deleted through the API: deactivate them instead.
-  const item = paths['/api/v1/users/{id}'];
-  if (item) delete item.delete;
-  return paths;
+
+function catalogueExtraPaths(): ZodOpenApiPathsObject {
+  const datasetParam = z.object({ id: z.uuid() });
+  return {
+    '/api/v1/type-instances/{id}/tree': {
+      get: op('The type tree under a type instance', 'Type instances', ok(TypeInstanceTreeSchema), ['TYPE_INSTANCE_NOT_FOUND'], {
+        requestParams: { path: idParam },
+      }),
+    },
+    '/api/v1/type-instances/{id}/render': {
+      get: op('Render the type text of a type tree', 'Type instances', ok(RenderedTypeSchema), [
+        'TYPE_INSTANCE_NOT_FOUND',
+        'TYPE_INSTANCE_RENDER_FAILED',
+      ], { requestParams: { path: idParam } }),
+    },
+    '/api/v1/cast-rules/resolve': {
+      post: op('What a type becomes in another flavor', 'Cast rules', ok(ResolveCastResultSchema), [
+        'CAST_RULE_NOT_RESOLVABLE',
+        'CAST_RULE_AMBIGUOUS',
+        'SYSTEM_FLAVOR_NOT_FOUND',
+        'TYPE_INSTANCE_NOT_FOUND',
+        'DATA_TYPE_NOT_FOUND',
+      ], { requestBody: json(ResolveCastRequestSchema) }),
+    },
+    '/api/v1/fields/tree/{id}': {
+      get: op("A dataset's fields as a tree", 'Fields', ok(z.array(FieldTreeSchema)), ['DATASET_NOT_FOUND'], {
+        requestParams: { path: datasetParam },
+      }),
+    },
+    '/api/v1/fields/{id}/children': {
+      get: op('Direct children of a field', 'Fields', ok(z.array(FieldSchema)), ['FIELD_NOT_FOUND'], {
+        requestParams: { path: idParam },
+      }),
+    },
+    '/api/v1/field-classifications/current/{id}': {
+      get: op("A field's current PII classification", 'Field classifications', ok(FieldClassificationSchema), [
+        'FIELD_NOT_FOUND',
+        'FIELD_CLASSIFICATION_NOT_FOUND',
+      ], { requestParams: { path: idParam } }),
+    },
+    '/api/v1/field-classifications/by-dataset/{id}/current': {
+      get: op('Current PII classification of every field of a dataset', 'Field classifications', ok(
+        z.array(FieldClassificationSchema),
+      ), ['DATASET_NOT_FOUND'], { requestParams: { path: datasetParam } }),
+    },
+    '/api/v1/datasets/{id}/schema-versions': {
+      post: op('Publish a whole schema version atomically', 'Schema versions', {
+        ...ok(PublishResultSchema, 'Created', '201'),
+        ...ok(PublishResultSchema, 'Unchanged: identical to the current version, nothing written'),
+      }, ['DATASET_NOT_FOUND', 'DATA_TYPE_NOT_FOUND', 'TYPE_INSTANCE_PARAMS_INVALID', 'DATASET_SCHEMA_ALREADY_EXISTS'], {
+        requestParams: { path: datasetParam },
+        requestBody: json(PublishSchemaVersionSchema),
+      }),
+      get: op('Version history, newest first', 'Schema versions', ok(z.array(SchemaVersionSummarySchema)), [
+        'DATASET_NOT_FOUND',
+      ], { requestParams: { path: datasetParam } }),
+    },
+    '/api/v1/datasets/{id}/schema-versions/diff': {
+      get: op('Compare two versions', 'Schema versions', ok(SchemaVersionDiffSchema), ['DATASET_SCHEMA_NOT_FOUND'], {
+        requestParams: { path: datasetParam, query: z.object({ from: z.int(), to: z.int() }) },
+      }),
+    },
+    '/api/v1/datasets/{id}/schema-versions/{num}': {
+      get: op('One version with its columns, types and PII tags', 'Schema versions', ok(SchemaVersionSchema), [
+        'DATASET_SCHEMA_NOT_FOUND',
+      ], { requestParams: { path: z.object({ id: z.uuid(), num: z.int().min(1) }) } }),
+    },
+  };
 }
 
 /** The OpenAPI 3.1 document of the whole API, generated from the same zod schemas the server validates with. */
 export function buildOpenApiDocument(version: string): Record<string, unknown> {
-  const paths: ZodOpenApiPathsObject = { ...authPaths(), ...userPaths() };
-  for (const resource of RESOURCES) Object.assign(paths, resourcePaths(resource));
+  const paths: ZodOpenApiPathsObject = { ...authPaths(), ...resourcePaths(userResource) };
+  for (const resource of [...RESOURCES, ...CATALOGUE_RESOURCES]) Object.assign(paths, resourcePaths(resource));
+  Object.assign(paths, catalogueExtraPaths());
   const document = createDocument({
     openapi: '3.1.0',
     info: {

@@ -29,6 +29,8 @@ export interface ResourceDef<
   /** Soft-delete resources have `POST /{id}/restore` and `include_deleted`. */
   readonly softDelete: boolean;
   readonly batch: boolean;
+  /** Routes the collection lacks: append-only and audit collections have no update or delete. */
+  readonly without?: readonly ('update' | 'delete')[];
   /** Errors a create or update may answer with, for the OpenAPI document. */
   readonly errors: readonly ErrorCode[];
 }

@@ -1,13 +1,35 @@
+import { castRuleResource } from './entities/cast-rule.js';
+import { crawlRunResource } from './entities/crawl-run.js';
 import { credentialRefResource } from './entities/credential-ref.js';
+import { dataTypeResource } from './entities/data-type.js';
+import { datasetSchemaResource } from './entities/dataset-schema.js';
+import { datasetResource } from './entities/dataset.js';
+import { fieldBindingResource } from './entities/field-binding.js';
+import { fieldClassificationResource } from './entities/field-classification.js';
+import { fieldResource } from './entities/field.js';
 import { systemFlavorResource } from './entities/system-flavor.js';
 import { systemKindResource } from './entities/system-kind.js';
 import { systemResource } from './entities/system.js';
+import { typeInstanceResource } from './entities/type-instance.js';
 import type { ResourceDef } from './resource.js';
 
-/** Every generic CRUD collection of the API, in documentation order. Users are documented apart. */
+/** The foundation's generic CRUD collections, in documentation order. Users are documented apart. */
 export const RESOURCES: readonly ResourceDef[] = [
   systemKindResource,
   systemFlavorResource,
   credentialRefResource,
   systemResource,
+];
+
+/** The catalogue's collections (type system, datasets, schemas, PII, crawl runs). */
+export const CATALOGUE_RESOURCES: readonly ResourceDef[] = [
+  dataTypeResource,
+  typeInstanceResource,
+  castRuleResource,
+  datasetResource,
+  fieldResource,
+  fieldClassificationResource,
+  datasetSchemaResource,
+  fieldBindingResource,
+  crawlRunResource,
 ];

@@ -1,6 +1,15 @@
 import { type DynamicModule, Global, Module } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { RefreshTokensRepository } from '../modules/auth/refresh-tokens.repository.js';
+import { CastRulesRepository } from '../modules/cast-rules/cast-rules.repository.js';
+import { CrawlRunsRepository } from '../modules/crawl-runs/crawl-runs.repository.js';
+import { DataTypesRepository } from '../modules/data-types/data-types.repository.js';
+import { DatasetSchemasRepository } from '../modules/dataset-schemas/dataset-schemas.repository.js';
+import { DatasetsRepository } from '../modules/datasets/datasets.repository.js';
+import { FieldBindingsRepository } from '../modules/field-bindings/field-bindings.repository.js';
+import { FieldClassificationsRepository } from '../modules/field-classifications/field-classifications.repository.js';
+import { FieldsRepository } from '../modules/fields/fields.repository.js';
+import { TypeInstancesRepository } from '../modules/type-instances/type-instances.repository.js';
 import { ThrottleRepository } from '../modules/auth/throttle.repository.js';
 import { CredentialRefsRepository } from '../modules/credential-refs/credential-refs.repository.js';
 import { SystemFlavorsRepository } from '../modules/system-flavors/system-flavors.repository.js';
@@ -21,6 +30,15 @@ const REPOSITORIES = [
   SystemFlavorsRepository,
   CredentialRefsRepository,
   SystemsRepository,
+  DataTypesRepository,
+  TypeInstancesRepository,
+  CastRulesRepository,
+  DatasetsRepository,
+  FieldsRepository,
+  FieldClassificationsRepository,
+  DatasetSchemasRepository,
+  FieldBindingsRepository,
+  CrawlRunsRepository,
 ];
 
 @Global()

@@ -1,8 +1,24 @@
 import { RefreshTokenEntity } from '../modules/auth/refresh-token.entity.js';
+import { CastRuleEntity } from '../modules/cast-rules/cast-rule.entity.js';
+import { CrawlRunEntity } from '../modules/crawl-runs/crawl-run.entity.js';
 import { CredentialRefEntity } from '../modules/credential-refs/credential-ref.entity.js';
+import { DataTypeEntity } from '../modules/data-types/data-type.entity.js';
+import { DatasetSchemaEntity } from '../modules/dataset-schemas/dataset-schema.entity.js';
+import {
+  DatasetEntity,
+  DatasetHiveEntity,
+  DatasetKafkaEntity,
+  DatasetRdbmsEntity,
+  DatasetSftpEntity,
+  DatasetStorageEntity,
+} from '../modules/datasets/dataset.entity.js';
+import { FieldBindingEntity } from '../modules/field-bindings/field-binding.entity.js';
+import { FieldClassificationEntity } from '../modules/field-classifications/field-classification.entity.js';
+import { FieldEntity } from '../modules/fields/field.entity.js';
 import { SystemFlavorEntity } from '../modules/system-flavors/system-flavor.entity.js';
 import { SystemKindEntity } from '../modules/system-kinds/system-kind.entity.js';
 import { SystemEntity } from '../modules/systems/system.entity.js';
+import { TypeInstanceEntity } from '../modules/type-instances/type-instance.entity.js';
 import { UserEntity } from '../modules/users/user.entity.js';
 
 /** Every TypeORM entity of the registry. */
@@ -13,4 +29,18 @@ export const ENTITIES = [
   SystemFlavorEntity,
   CredentialRefEntity,
   SystemEntity,
+  DataTypeEntity,
+  TypeInstanceEntity,
+  CastRuleEntity,
+  DatasetEntity,
+  DatasetRdbmsEntity,
+  DatasetKafkaEntity,
+  DatasetStorageEntity,
+  DatasetSftpEntity,
+  DatasetHiveEntity,
+  FieldEntity,
+  FieldClassificationEntity,
+  DatasetSchemaEntity,
+  FieldBindingEntity,
+  CrawlRunEntity,
 ];

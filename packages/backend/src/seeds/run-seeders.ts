@@ -1,17 +1,11 @@
+import { basename } from 'node:path';
 import type { Logger } from 'pino';
 import type { DataSource } from 'typeorm';
+import { seedDirectory } from './type-system.seeder.js';
 
-/** A reference-data seeder: idempotent, never deletes. */
-export interface Seeder {
-  name: string;
-  run(dataSource: DataSource, logger: Logger): Promise<void>;
-}
-
-/** Seeders run by `pnpm start` and the migrate job. The type-system seeders register here. */
-export const SEEDERS: Seeder[] = [];
-
-export async function runSeeders(dataSource: DataSource, logger: Logger): Promise<void> {
-  for (const seeder of SEEDERS) {
-    await seeder.run(dataSource, logger);
+/** Loads the reference data shipped under `packages/backend/seeds/` (kinds, flavors, data types, cast rules). */
+export async function runSeeders(dataSource: DataSource, logger: Logger, options: { dryRun?: boolean } = {}): Promise<void> {
+  for (const report of await seedDirectory(dataSource, undefined, options)) {
+    logger.info({ file: basename(report.file), dry_run: options.dryRun ?? false }, `seed ${report.summary}`);
   }
 }

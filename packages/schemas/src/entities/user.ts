@@ -108,5 +108,7 @@ export const userResource = defineResource({
   writeRole: 'superuser',
   softDelete: false,
   batch: false,
+  // Users are never deleted through the API: deactivate them instead.
+  without: ['delete'],
   errors: ['USER_ALREADY_EXISTS'],
 });

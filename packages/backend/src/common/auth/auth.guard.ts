@@ -2,10 +2,12 @@ import { type CanActivate, type ExecutionContext, Injectable } from '@nestjs/com
 import { Reflector } from '@nestjs/core';
 import type { FastifyRequest } from 'fastify';
 import { DataSource } from 'typeorm';
+import { queryPrepared } from '../crud/crud-repository.js';
 import { AppError } from '../errors/app-error.js';
 import { IS_PUBLIC, REQUIRES_SUPERUSER } from './current-user.js';
 import { TokenService } from './token.service.js';
 
+const USER_AUTH_SQL = 'SELECT is_active, is_superuser, token_version FROM users WHERE id = $1';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 interface UserAuthRow {
@@ -37,10 +39,8 @@ export class AuthGuard implements CanActivate {
     const claims = await this.tokens.verifyAccess(match[1]);
     if (!claims || !UUID.test(claims.sub)) throw new AppError('UNAUTHORIZED');
 
-    const rows: UserAuthRow[] = await this.dataSource.query(
-      'SELECT is_active, is_superuser, token_version FROM users WHERE id = $1',
-      [claims.sub],
-    );
+    // A prepared statement on the pool under TypeORM: this runs on every authenticated request.
+    const rows = await queryPrepared<UserAuthRow>(this.dataSource, USER_AUTH_SQL, [claims.sub]);
     const row = rows[0];
     if (!row?.is_active || row.token_version !== claims.tv) throw new AppError('UNAUTHORIZED');
     request.user = { id: claims.sub, is_superuser: row.is_superuser };

@@ -17,7 +17,7 @@ import {
 import type { z } from 'zod';
 import { type AuthUser, CurrentUser, REQUIRES_SUPERUSER } from '../auth/current-user.js';
 import { AppError } from '../errors/app-error.js';
-import { body, listQuery, noQuery, parseIfMatch, UuidPipe } from '../validation/zod.pipe.js';
+import { BatchBodyPipe, body, listQuery, noQuery, parseIfMatch, UuidPipe } from '../validation/zod.pipe.js';
 import type { CrudService } from './crud-service.js';
 import { assertIncludeDeletedAllowed } from './include-deleted.js';
 
@@ -69,10 +69,10 @@ export function CrudController<TRead, TCreate, TUpdate>(
     }
 
     update(id: string, input: TUpdate, ifMatch: string | undefined, user: AuthUser) {
+      if (!this.service.update) throw new AppError('METHOD_NOT_ALLOWED');
       return this.service.update(id, input, parseIfMatch(ifMatch), user);
     }
 
-    @Put(':id')
     put(
       @Param('id', UuidPipe) id: string,
       @Body(body(resource.update)) input: TUpdate,
@@ -82,7 +82,6 @@ export function CrudController<TRead, TCreate, TUpdate>(
       return this.update(id, input, ifMatch, user);
     }
 
-    @Patch(':id')
     patch(
       @Param('id', UuidPipe) id: string,
       @Body(body(resource.update)) input: TUpdate,
@@ -92,8 +91,8 @@ export function CrudController<TRead, TCreate, TUpdate>(
       return this.update(id, input, ifMatch, user);
     }
 
-    @Delete(':id')
     remove(@Param('id', UuidPipe) id: string, @CurrentUser() user: AuthUser) {
+      if (!this.service.remove) throw new AppError('METHOD_NOT_ALLOWED');
       return this.service.remove(id, user);
     }
 
@@ -102,7 +101,7 @@ export function CrudController<TRead, TCreate, TUpdate>(
       return this.service.restore(id, user);
     }
 
-    async createMany(@Body(body(batchBody)) input: z.output<typeof batchBody>, @CurrentUser() user: AuthUser) {
+    async createMany(@Body(new BatchBodyPipe(batchBody)) input: z.output<typeof batchBody>, @CurrentUser() user: AuthUser) {
       if (!this.service.createMany) throw new AppError('METHOD_NOT_ALLOWED');
       const items = await this.service.createMany(input.items as TCreate[], user);
       return { items, count: items.length };
@@ -111,9 +110,11 @@ export function CrudController<TRead, TCreate, TUpdate>(
 
   const proto = ResourceController.prototype;
   decorate(proto, 'create', superuser(writeNeedsSuperuser));
-  decorate(proto, 'put', superuser(writeNeedsSuperuser));
-  decorate(proto, 'patch', superuser(writeNeedsSuperuser));
-  decorate(proto, 'remove', superuser(true));
+  if (!resource.without?.includes('update')) {
+    decorate(proto, 'put', Put(':id'), superuser(writeNeedsSuperuser));
+    decorate(proto, 'patch', Patch(':id'), superuser(writeNeedsSuperuser));
+  }
+  if (!resource.without?.includes('delete')) decorate(proto, 'remove', Delete(':id'), superuser(true));
   if (resource.softDelete) decorate(proto, 'restore', Post(':id/restore'), HttpCode(200), superuser(true));
   // Declared before `:id` routes would not matter: Fastify's router prefers static segments.
   if (resource.batch) decorate(proto, 'createMany', Post('batch'), superuser(writeNeedsSuperuser));

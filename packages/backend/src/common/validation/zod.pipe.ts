@@ -1,7 +1,25 @@
 import { type PipeTransform } from '@nestjs/common';
-import { listQuerySchema, type ListSpec } from '@aide/schemas';
+import { listQuerySchema, type ListSpec, MAX_BATCH_SIZE } from '@aide/schemas';
 import { z } from 'zod';
 import { AppError, validationError } from '../errors/app-error.js';
+
+/**
+ * Free-form JSON (e.g. a system's `extra`) is walked recursively by zod and TypeORM: nested a few
+ * thousand levels deep it overflows the stack, which would be a 500. No metadata needs this depth.
+ */
+const MAX_DEPTH = 100;
+
+/** Iterative, so that the check itself cannot overflow. */
+function nestedDeeperThan(value: unknown, max: number): boolean {
+  const stack: [unknown, number][] = [[value, 0]];
+  while (stack.length > 0) {
+    const [node, depth] = stack.pop()!;
+    if (node === null || typeof node !== 'object') continue;
+    if (depth >= max) return true;
+    for (const child of Object.values(node)) if (child !== null && typeof child === 'object') stack.push([child, depth + 1]);
+  }
+  return false;
+}
 
 /** Validates a body, query or parameter with a schema of `@aide/schemas`; failures are 422 with the zod issues. */
 export class ZodPipe<T extends z.ZodType> implements PipeTransform<unknown, z.output<T>> {
@@ -11,6 +29,12 @@ export class ZodPipe<T extends z.ZodType> implements PipeTransform<unknown, z.ou
   ) {}
 
   transform(value: unknown): z.output<T> {
+    if (nestedDeeperThan(value, MAX_DEPTH)) {
+      throw validationError(
+        [{ path: [], message: `must not be nested more than ${MAX_DEPTH} levels deep`, code: 'too_deep' }],
+        `The ${this.what} is invalid.`,
+      );
+    }
     const result = this.schema.safeParse(value);
     if (result.success) return result.data;
     throw validationError(result.error.issues, `The ${this.what} is invalid.`);
@@ -19,6 +43,29 @@ export class ZodPipe<T extends z.ZodType> implements PipeTransform<unknown, z.ou
 
 export function body<T extends z.ZodType>(schema: T): ZodPipe<T> {
   return new ZodPipe(schema, 'request body');
+}
+
+/**
+ * `{items: [...]}` batch bodies: more than MAX_BATCH_SIZE items is BATCH_TOO_LARGE (the code the
+ * OpenAPI document promises), decided before the items themselves are validated.
+ */
+export class BatchBodyPipe<T extends z.ZodType> implements PipeTransform<unknown, z.output<T>> {
+  private readonly inner: ZodPipe<T>;
+
+  constructor(schema: T) {
+    this.inner = body(schema);
+  }
+
+  transform(value: unknown): z.output<T> {
+    const items = value && typeof value === 'object' ? (value as { items?: unknown }).items : undefined;
+    if (Array.isArray(items) && items.length > MAX_BATCH_SIZE) {
+      throw new AppError('BATCH_TOO_LARGE', `Batch too large: ${items.length} items; max is ${MAX_BATCH_SIZE}.`, {
+        count: items.length,
+        max: MAX_BATCH_SIZE,
+      });
+    }
+    return this.inner.transform(value);
+  }
 }
 
 const listPipes = new WeakMap<ListSpec, ZodPipe<z.ZodType>>();

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
 import { CrudRepository } from '../../common/crud/crud-repository.js';
 import { registerConstraintCodes } from '../../common/errors/db-error.js';
 import { SystemFlavorEntity } from './system-flavor.entity.js';
@@ -20,5 +20,15 @@ export class SystemFlavorsRepository {
       notFound: 'SYSTEM_FLAVOR_NOT_FOUND',
       softDelete: true,
     });
+  }
+
+  async findActiveByCode(code: string, manager?: EntityManager): Promise<SystemFlavorEntity | undefined> {
+    return (
+      (await this.crud
+        .repo(manager)
+        .createQueryBuilder('f')
+        .where('f.code = :code AND f.deleted_at IS NULL', { code })
+        .getOne()) ?? undefined
+    );
   }
 }

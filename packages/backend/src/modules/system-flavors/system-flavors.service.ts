@@ -6,6 +6,7 @@ import { mapPage } from '../../common/crud/list.js';
 import { splitUpdate } from '../../common/crud/update-input.js';
 import { AppError } from '../../common/errors/app-error.js';
 import { Transactions } from '../../database/transactions.js';
+import { DataTypesRepository } from '../data-types/data-types.repository.js';
 import { SystemKindsRepository } from '../system-kinds/system-kinds.repository.js';
 import { SystemsRepository } from '../systems/systems.repository.js';
 import { toSystemFlavor } from './system-flavor.mapper.js';
@@ -17,6 +18,7 @@ export class SystemFlavorsService {
     private readonly flavors: SystemFlavorsRepository,
     private readonly kinds: SystemKindsRepository,
     private readonly systems: SystemsRepository,
+    private readonly dataTypes: DataTypesRepository,
     private readonly tx: Transactions,
   ) {}
 
@@ -48,11 +50,14 @@ export class SystemFlavorsService {
     });
   }
 
-  /** Refused while active systems use the flavor (data types join this guard with the type system). */
+  /** Refused while active systems or data types belong to the flavor. */
   remove(id: string, actor: AuthUser): Promise<SystemFlavor> {
     return this.tx.run(async (m) => {
       await this.flavors.crud.getActive(id, m, 'update');
-      if ((await this.systems.crud.countActiveBy('flavor_id', id, m)) > 0) throw new AppError('HAS_DEPENDENT_ENTITIES');
+      const dependants =
+        (await this.systems.crud.countActiveBy('flavor_id', id, m)) +
+        (await this.dataTypes.crud.countActiveBy('system_flavor_id', id, m));
+      if (dependants > 0) throw new AppError('HAS_DEPENDENT_ENTITIES');
       return toSystemFlavor(await this.flavors.crud.softDelete(id, actor.id, m));
     });
   }

@@ -8,6 +8,7 @@ import { mapPage } from '../../common/crud/list.js';
 import { splitUpdate } from '../../common/crud/update-input.js';
 import { AppError } from '../../common/errors/app-error.js';
 import { Transactions } from '../../database/transactions.js';
+import { DatasetsRepository } from '../datasets/datasets.repository.js';
 import { CredentialRefsRepository } from '../credential-refs/credential-refs.repository.js';
 import { SystemFlavorsRepository } from '../system-flavors/system-flavors.repository.js';
 import { toSystem } from './system.mapper.js';
@@ -19,6 +20,7 @@ export class SystemsService implements CrudService<System, CreateSystem, UpdateS
     private readonly systems: SystemsRepository,
     private readonly flavors: SystemFlavorsRepository,
     private readonly credentialRefs: CredentialRefsRepository,
+    private readonly datasets: DatasetsRepository,
     private readonly tx: Transactions,
   ) {}
 
@@ -74,6 +76,7 @@ export class SystemsService implements CrudService<System, CreateSystem, UpdateS
   remove(id: string, actor: AuthUser): Promise<System> {
     return this.tx.run(async (m) => {
       await this.systems.crud.getActive(id, m, 'update');
+      if ((await this.datasets.crud.countActiveBy('system_id', id, m)) > 0) throw new AppError('HAS_DEPENDENT_ENTITIES');
       return toSystem(await this.systems.crud.softDelete(id, actor.id, m));
     });
   }

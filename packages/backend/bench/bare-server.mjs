@@ -1,0 +1,96 @@
+// The "bare" baseline of `pnpm bench api`: the least a Node server must do to answer
+// GET /api/v1/systems/{id} the way the API does — parse HTTP, verify the HS256 bearer token with
+// jose (same secret, same checks as TokenService), read the active row with one SELECT through a pg
+// Pool of the API's size, and serialise it to JSON. No framework, no ORM, no user-row round trip.
+// It is written the way a careful hand-made handler would be (key imported once, named statement),
+// so that the API / bare ratio shows everything the API spends beyond that minimum.
+//
+// Environment: DATABASE_URL, AIDE_JWT_SECRET, PORT, AIDE_DB_POOL_SIZE (default 20). Prints
+// "listening <port>" on stdout once ready.
+import { createServer } from 'node:http';
+import { jwtVerify } from 'jose';
+import pg from 'pg';
+
+// The HMAC key is imported once (jose re-imports a raw Uint8Array secret on every verify).
+const key = await crypto.subtle.importKey(
+  'raw',
+  new TextEncoder().encode(process.env.AIDE_JWT_SECRET ?? ''),
+  { name: 'HMAC', hash: 'SHA-256' },
+  false,
+  ['verify'],
+);
+const pool = new pg.Pool({
+  connectionString: process.env.DATABASE_URL,
+  max: Number(process.env.AIDE_DB_POOL_SIZE ?? 20),
+  application_name: 'aide-bench-bare',
+});
+pool.on('error', (error) => process.stderr.write(`pool error: ${error.message}\n`));
+
+const PREFIX = '/api/v1/systems/';
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+// A named statement: parsed and planned once per connection, as any hand-written fast handler would.
+const SELECT = {
+  name: 'bare_get_system',
+  text:
+    'SELECT id, created_at, updated_at, created_by, updated_by, note, row_version, deleted_at, ' +
+    'code, name, is_active, tags, extra, flavor_id, credential_ref_id ' +
+    'FROM systems WHERE id = $1 AND deleted_at IS NULL',
+};
+
+function send(res, status, body) {
+  const payload = JSON.stringify(body);
+  res.writeHead(status, {
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': Buffer.byteLength(payload),
+  });
+  res.end(payload);
+}
+
+async function handle(req, res) {
+  if (req.url === '/health') return send(res, 200, { status: 'ok' });
+  if (req.method !== 'GET' || !req.url.startsWith(PREFIX)) return send(res, 404, { code: 'NOT_FOUND' });
+  const id = req.url.slice(PREFIX.length);
+  if (!UUID.test(id)) return send(res, 422, { code: 'VALIDATION_ERROR' });
+
+  const header = req.headers.authorization;
+  const match = header ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
+  if (!match) return send(res, 401, { code: 'UNAUTHORIZED' });
+  try {
+    const { payload } = await jwtVerify(match[1], key, {
+      algorithms: ['HS256'],
+      requiredClaims: ['exp', 'iat', 'sub'],
+    });
+    if (payload.typ !== 'access' || typeof payload.tv !== 'number' || typeof payload.sub !== 'string') {
+      return send(res, 401, { code: 'UNAUTHORIZED' });
+    }
+  } catch {
+    return send(res, 401, { code: 'UNAUTHORIZED' });
+  }
+
+  const { rows } = await pool.query({ ...SELECT, values: [id.toLowerCase()] });
+  const row = rows[0];
+  if (!row) return send(res, 404, { code: 'SYSTEM_NOT_FOUND' });
+  res.setHeader('etag', `"${row.row_version}"`);
+  return send(res, 200, row);
+}
+
+const server = createServer((req, res) => {
+  handle(req, res).catch((error) => {
+    process.stderr.write(`request failed: ${error.message}\n`);
+    if (!res.headersSent) send(res, 500, { code: 'INTERNAL_ERROR' });
+    else res.destroy();
+  });
+});
+server.keepAliveTimeout = 65_000;
+
+server.listen(Number(process.env.PORT ?? 0), '127.0.0.1', () => {
+  process.stdout.write(`listening ${server.address().port}\n`);
+});
+
+const stop = () => {
+  server.close();
+  server.closeAllConnections();
+  void pool.end().finally(() => process.exit(0));
+};
+process.on('SIGTERM', stop);
+process.on('SIGINT', stop);

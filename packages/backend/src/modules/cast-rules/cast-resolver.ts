@@ -1,0 +1,69 @@
+import type { CastSafety } from '@aide/schemas';
+import { AppError } from '../../common/errors/app-error.js';
+import { applyParamMapping } from '../type-system/cast-mapping.js';
+import { validateTypeParams } from '../type-system/params-schema.js';
+import type { TypeTreeNode } from '../type-instances/type-tree.js';
+import type { CastCandidate } from './cast-rules.repository.js';
+
+const SAFETY_ORDER: CastSafety[] = ['implicit', 'safe', 'unsafe'];
+
+/** The tree a source tree becomes, with the rule of its root and the weakest safety along the way. */
+export interface CastOutcome {
+  root: TypeTreeNode;
+  rule: CastCandidate;
+  safety: CastSafety;
+}
+
+// Lists name their element `element`, PostgreSQL arrays `item`: a child moves to the slot the target reads.
+const SLOT_ALIASES: Record<string, string> = { item: 'element', element: 'item' };
+
+function targetSlot(slot: string | null, targetTemplate: string | null): string | null {
+  if (slot === null || targetTemplate === null) return slot;
+  const alias = SLOT_ALIASES[slot];
+  return alias && !targetTemplate.includes(slot) && targetTemplate.includes(alias) ? alias : slot;
+}
+
+/**
+ * Maps a source type tree onto the target flavor node by node, with exactly one rule per source data
+ * type: none is CAST_RULE_NOT_RESOLVABLE, several CAST_RULE_AMBIGUOUS (with the candidates).
+ */
+export function resolveCast(source: TypeTreeNode, rulesBySource: ReadonlyMap<string, CastCandidate[]>): CastOutcome {
+  const rules = rulesBySource.get(source.data_type_id) ?? [];
+  if (rules.length === 0) {
+    throw new AppError('CAST_RULE_NOT_RESOLVABLE', `No cast rule from '${source.code}' to the target flavor.`, {
+      source_code: source.code,
+    });
+  }
+  if (rules.length > 1) {
+    throw new AppError('CAST_RULE_AMBIGUOUS', `Several cast rules from '${source.code}' to the target flavor.`, {
+      source_code: source.code,
+      candidates: rules.map((r) => r.target_code),
+    });
+  }
+  const rule = rules[0] as CastCandidate;
+  const mapped = validateTypeParams(rule.target_params_schema, applyParamMapping(rule.param_mapping, source.type_params));
+  if (!mapped.ok) {
+    throw new AppError('TYPE_INSTANCE_PARAMS_INVALID', `The mapped params do not fit '${rule.target_code}'.`, {
+      issues: mapped.issues,
+    });
+  }
+  let safety = rule.safety;
+  const children = source.children.map((child) => {
+    const outcome = resolveCast(child, rulesBySource);
+    if (SAFETY_ORDER.indexOf(outcome.safety) > SAFETY_ORDER.indexOf(safety)) safety = outcome.safety;
+    return { ...outcome.root, slot: targetSlot(child.slot, rule.target_render_template) };
+  });
+  return {
+    rule,
+    safety,
+    root: {
+      id: source.id,
+      data_type_id: rule.target_data_type_id,
+      code: rule.target_code,
+      render_template: rule.target_render_template,
+      type_params: Object.keys(mapped.value).length > 0 ? mapped.value : null,
+      slot: source.slot,
+      children,
+    },
+  };
+}

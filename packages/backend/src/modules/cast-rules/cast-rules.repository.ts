@@ -1,0 +1,36 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource, type EntityManager } from 'typeorm';
+import { CrudRepository } from '../../common/crud/crud-repository.js';
+import { registerConstraintCodes } from '../../common/errors/db-error.js';
+import { CastRuleEntity } from './cast-rule.entity.js';
+
+registerConstraintCodes({ uq_cast_rules_source_target: 'CAST_RULE_ALREADY_EXISTS' });
+
+/** A cast rule with its target data type, as needed to resolve a cast. */
+export interface CastCandidate extends CastRuleEntity {
+  target_code: string;
+  target_params_schema: Record<string, unknown>;
+  target_render_template: string | null;
+}
+
+@Injectable()
+export class CastRulesRepository {
+  readonly crud: CrudRepository<CastRuleEntity>;
+
+  constructor(dataSource: DataSource) {
+    this.crud = new CrudRepository({ dataSource, entity: CastRuleEntity, notFound: 'CAST_RULE_NOT_FOUND', softDelete: false });
+  }
+
+  /** Rules from the given source data types to active data types of the target flavor (one query). */
+  async candidates(sourceIds: readonly string[], targetFlavorId: string, manager?: EntityManager): Promise<CastCandidate[]> {
+    if (sourceIds.length === 0) return [];
+    return (manager ?? this.crud.repo().manager).query(
+      `SELECT r.*, t.code AS target_code, t.params_schema AS target_params_schema,
+              t.render_template AS target_render_template
+       FROM cast_rules r JOIN data_types t ON t.id = r.target_data_type_id
+       WHERE r.source_data_type_id = ANY($1::uuid[]) AND t.system_flavor_id = $2 AND t.deleted_at IS NULL
+       ORDER BY t.code`,
+      [sourceIds, targetFlavorId],
+    );
+  }
+}

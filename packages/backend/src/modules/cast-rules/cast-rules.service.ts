@@ -1,0 +1,153 @@
+import type {
+  CastRule,
+  CreateCastRule,
+  ListQuery,
+  Page,
+  ResolveCastRequest,
+  ResolveCastResult,
+  UpdateCastRule,
+} from '@aide/schemas';
+import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import type { AuthUser } from '../../common/auth/current-user.js';
+import { assertUniqueInBatch } from '../../common/crud/batch.js';
+import type { CrudService } from '../../common/crud/crud-service.js';
+import { mapPage } from '../../common/crud/list.js';
+import { splitUpdate } from '../../common/crud/update-input.js';
+import { AppError } from '../../common/errors/app-error.js';
+import { Transactions } from '../../database/transactions.js';
+import { DataTypesRepository } from '../data-types/data-types.repository.js';
+import { SystemFlavorsRepository } from '../system-flavors/system-flavors.repository.js';
+import { TypeInstancesRepository } from '../type-instances/type-instances.repository.js';
+import { buildTypeTrees, type TypeTreeNode } from '../type-instances/type-tree.js';
+import { paramMappingIssues } from '../type-system/cast-mapping.js';
+import { paramNamesOf, type ParamsJsonSchema, validateTypeParams } from '../type-system/params-schema.js';
+import { TemplateError } from '../type-system/template-error.js';
+import { renderTypeTree } from '../type-system/type-tree-renderer.js';
+import type { CastRuleEntity } from './cast-rule.entity.js';
+import { toCastRule } from './cast-rule.mapper.js';
+import { resolveCast } from './cast-resolver.js';
+import { type CastCandidate, CastRulesRepository } from './cast-rules.repository.js';
+
+@Injectable()
+export class CastRulesService implements CrudService<CastRule, CreateCastRule, UpdateCastRule> {
+  constructor(
+    private readonly rules: CastRulesRepository,
+    private readonly dataTypes: DataTypesRepository,
+    private readonly flavors: SystemFlavorsRepository,
+    private readonly typeInstances: TypeInstancesRepository,
+    private readonly tx: Transactions,
+  ) {}
+
+  async list(query: ListQuery): Promise<Page<CastRule>> {
+    return mapPage(await this.rules.crud.findPage(query), toCastRule);
+  }
+
+  async get(id: string): Promise<CastRule> {
+    return toCastRule(await this.rules.crud.getActive(id));
+  }
+
+  /** Both data types active; every `@param` of the mapping a source param, every key a target param. */
+  private async checkRule(rule: Pick<CastRuleEntity, 'source_data_type_id' | 'target_data_type_id' | 'param_mapping'>, m: EntityManager) {
+    const source = await this.dataTypes.crud.findActive(rule.source_data_type_id, m, 'share');
+    const target = await this.dataTypes.crud.findActive(rule.target_data_type_id, m, 'share');
+    if (!source || !target) throw new AppError('DATA_TYPE_NOT_FOUND');
+    const issues = paramMappingIssues(
+      rule.param_mapping,
+      paramNamesOf(source.params_schema as unknown as ParamsJsonSchema),
+      paramNamesOf(target.params_schema as unknown as ParamsJsonSchema),
+    );
+    if (issues.length > 0) {
+      throw new AppError('VALIDATION_ERROR', 'The param_mapping does not fit the two data types.', {
+        issues: issues.map((i) => ({ ...i, path: ['param_mapping', ...i.path] })),
+      });
+    }
+  }
+
+  create(input: CreateCastRule, actor: AuthUser): Promise<CastRule> {
+    const values = { ...input, param_mapping: input.param_mapping ?? {} };
+    return this.tx.run(async (m) => {
+      await this.checkRule(values, m);
+      return toCastRule(await this.rules.crud.insert(values, actor.id, m));
+    });
+  }
+
+  createMany(items: CreateCastRule[], actor: AuthUser): Promise<CastRule[]> {
+    assertUniqueInBatch(items, (i) => `${i.source_data_type_id}/${i.target_data_type_id}`, 'CAST_RULE_ALREADY_EXISTS');
+    const values = items.map((i) => ({ ...i, param_mapping: i.param_mapping ?? {} }));
+    return this.tx.run(async (m) => {
+      for (const value of values) await this.checkRule(value, m);
+      return (await this.rules.crud.insertMany(values, actor.id, m)).map(toCastRule);
+    });
+  }
+
+  update(id: string, input: UpdateCastRule, ifMatch: number | undefined, actor: AuthUser): Promise<CastRule> {
+    const { changes, version } = splitUpdate(input, ifMatch);
+    return this.tx.run(async (m) => {
+      const current = await this.rules.crud.getActive(id, m);
+      await this.checkRule({ ...current, ...changes } as CastRuleEntity, m);
+      return toCastRule(await this.rules.crud.update(id, changes, version, actor.id, m));
+    });
+  }
+
+  remove(id: string): Promise<CastRule> {
+    return this.tx.run(async (m) => toCastRule(await this.rules.crud.hardDelete(id, m)));
+  }
+
+  /** What a type (an instance's whole tree, or a data type with params) becomes in the target flavor. */
+  async resolve(input: ResolveCastRequest): Promise<ResolveCastResult> {
+    const flavor = await this.flavors.findActiveByCode(input.target_flavor);
+    if (!flavor) throw new AppError('SYSTEM_FLAVOR_NOT_FOUND', `No flavor '${input.target_flavor}'.`);
+    const source = await this.sourceTree(input);
+    const ids = new Set<string>();
+    const collect = (n: TypeTreeNode): void => {
+      ids.add(n.data_type_id);
+      n.children.forEach(collect);
+    };
+    collect(source);
+    const bySource = new Map<string, CastCandidate[]>();
+    for (const c of await this.rules.candidates([...ids], flavor.id)) {
+      bySource.set(c.source_data_type_id, [...(bySource.get(c.source_data_type_id) ?? []), c]);
+    }
+    const outcome = resolveCast(source, bySource);
+    let rendered: string;
+    try {
+      rendered = renderTypeTree(outcome.root);
+    } catch (error) {
+      if (error instanceof TemplateError) throw new AppError('TYPE_INSTANCE_RENDER_FAILED', error.message);
+      throw error;
+    }
+    return {
+      cast_rule_id: outcome.rule.id,
+      source_data_type_id: source.data_type_id,
+      source_code: source.code,
+      target_data_type_id: outcome.root.data_type_id,
+      target_code: outcome.root.code,
+      target_flavor: flavor.code,
+      type_params: outcome.root.type_params ?? {},
+      rendered,
+      safety: outcome.safety,
+    };
+  }
+
+  private async sourceTree(input: ResolveCastRequest): Promise<TypeTreeNode> {
+    if (input.type_instance_id) {
+      await this.typeInstances.crud.getActive(input.type_instance_id);
+      const tree = buildTypeTrees(await this.typeInstances.subtrees([input.type_instance_id])).get(input.type_instance_id);
+      if (!tree) throw new AppError('TYPE_INSTANCE_NOT_FOUND');
+      return tree;
+    }
+    const dataType = await this.dataTypes.crud.getActive(input.data_type_id as string);
+    const params = validateTypeParams(dataType.params_schema, input.type_params ?? {});
+    if (!params.ok) throw new AppError('TYPE_INSTANCE_PARAMS_INVALID', undefined, { issues: params.issues });
+    return {
+      id: dataType.id,
+      data_type_id: dataType.id,
+      code: dataType.code,
+      render_template: dataType.render_template,
+      type_params: params.value,
+      slot: null,
+      children: [],
+    };
+  }
+}

@@ -1,0 +1,40 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource, type EntityManager } from 'typeorm';
+import { CrudRepository } from '../../common/crud/crud-repository.js';
+import { registerConstraintCodes } from '../../common/errors/db-error.js';
+import { DataTypeEntity } from './data-type.entity.js';
+
+registerConstraintCodes({
+  uq_data_types_flavor_code_active: 'DATA_TYPE_ALREADY_EXISTS',
+  fk_data_types_flavor: 'SYSTEM_FLAVOR_NOT_FOUND',
+  fk_cast_rules_source: 'DATA_TYPE_NOT_FOUND',
+  fk_cast_rules_target: 'DATA_TYPE_NOT_FOUND',
+});
+
+@Injectable()
+export class DataTypesRepository {
+  readonly crud: CrudRepository<DataTypeEntity>;
+
+  constructor(dataSource: DataSource) {
+    this.crud = new CrudRepository({ dataSource, entity: DataTypeEntity, notFound: 'DATA_TYPE_NOT_FOUND', softDelete: true });
+  }
+
+  /** The active data types of a flavor, by code. */
+  async byCodeOfFlavor(flavorId: string, manager?: EntityManager): Promise<Map<string, DataTypeEntity>> {
+    const rows = await this.crud
+      .repo(manager)
+      .createQueryBuilder('t')
+      .where('t.system_flavor_id = :flavorId AND t.deleted_at IS NULL', { flavorId })
+      .getMany();
+    return new Map(rows.map((r) => [r.code, r]));
+  }
+
+  async findActiveByIds(ids: readonly string[], manager?: EntityManager): Promise<DataTypeEntity[]> {
+    if (ids.length === 0) return [];
+    return this.crud
+      .repo(manager)
+      .createQueryBuilder('t')
+      .where('t.id IN (:...ids) AND t.deleted_at IS NULL', { ids })
+      .getMany();
+  }
+}

@@ -1,0 +1,91 @@
+import type { CreateDataType, DataType, ListQuery, Page, UpdateDataType } from '@aide/schemas';
+import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import type { AuthUser } from '../../common/auth/current-user.js';
+import { assertUniqueInBatch } from '../../common/crud/batch.js';
+import type { CrudService } from '../../common/crud/crud-service.js';
+import { mapPage } from '../../common/crud/list.js';
+import { splitUpdate } from '../../common/crud/update-input.js';
+import { AppError } from '../../common/errors/app-error.js';
+import { Transactions } from '../../database/transactions.js';
+import { SystemFlavorsRepository } from '../system-flavors/system-flavors.repository.js';
+import type { DataTypeEntity } from './data-type.entity.js';
+import { checkDataTypeDefinition } from './data-type-definition.js';
+import { toDataType } from './data-type.mapper.js';
+import { DataTypesRepository } from './data-types.repository.js';
+
+function definitionOf(input: CreateDataType): Partial<DataTypeEntity> {
+  const checked = checkDataTypeDefinition(input.params_schema, input.render_template);
+  return {
+    ...input,
+    params_schema: checked.params_schema as unknown as Record<string, unknown>,
+    render_template: checked.render_template ?? null,
+  };
+}
+
+@Injectable()
+export class DataTypesService implements CrudService<DataType, CreateDataType, UpdateDataType> {
+  constructor(
+    private readonly dataTypes: DataTypesRepository,
+    private readonly flavors: SystemFlavorsRepository,
+    private readonly tx: Transactions,
+  ) {}
+
+  async list(query: ListQuery): Promise<Page<DataType>> {
+    return mapPage(await this.dataTypes.crud.findPage(query), toDataType);
+  }
+
+  async get(id: string): Promise<DataType> {
+    return toDataType(await this.dataTypes.crud.getActive(id));
+  }
+
+  private async assertFlavor(flavorId: string, m: EntityManager): Promise<void> {
+    if (!(await this.flavors.crud.findActive(flavorId, m, 'share'))) throw new AppError('SYSTEM_FLAVOR_NOT_FOUND');
+  }
+
+  create(input: CreateDataType, actor: AuthUser): Promise<DataType> {
+    const values = definitionOf(input);
+    return this.tx.run(async (m) => {
+      await this.assertFlavor(input.system_flavor_id, m);
+      return toDataType(await this.dataTypes.crud.insert(values, actor.id, m));
+    });
+  }
+
+  createMany(items: CreateDataType[], actor: AuthUser): Promise<DataType[]> {
+    assertUniqueInBatch(items, (i) => `${i.system_flavor_id}/${i.code}`, 'DATA_TYPE_ALREADY_EXISTS');
+    const values = items.map(definitionOf);
+    return this.tx.run(async (m) => {
+      for (const flavorId of new Set(items.map((i) => i.system_flavor_id))) await this.assertFlavor(flavorId, m);
+      return (await this.dataTypes.crud.insertMany(values, actor.id, m)).map(toDataType);
+    });
+  }
+
+  update(id: string, input: UpdateDataType, ifMatch: number | undefined, actor: AuthUser): Promise<DataType> {
+    const { changes, version } = splitUpdate(input, ifMatch);
+    return this.tx.run(async (m) => {
+      const current = await this.dataTypes.crud.getActive(id, m);
+      const values: Partial<DataTypeEntity> = { ...changes };
+      if (changes.params_schema !== undefined || changes.render_template !== undefined) {
+        // The template is checked against the params it may read, so both are checked together.
+        const template = changes.render_template !== undefined ? changes.render_template : current.render_template;
+        const checked = checkDataTypeDefinition(changes.params_schema ?? current.params_schema, template);
+        values.params_schema = checked.params_schema as unknown as Record<string, unknown>;
+        values.render_template = checked.render_template ?? null;
+      }
+      if (changes.system_flavor_id !== undefined) await this.assertFlavor(changes.system_flavor_id, m);
+      return toDataType(await this.dataTypes.crud.update(id, values, version, actor.id, m));
+    });
+  }
+
+  remove(id: string, actor: AuthUser): Promise<DataType> {
+    return this.tx.run(async (m) => toDataType(await this.dataTypes.crud.softDelete(id, actor.id, m)));
+  }
+
+  restore(id: string, actor: AuthUser): Promise<DataType> {
+    return this.tx.run(async (m) => {
+      const row = await this.dataTypes.crud.findAny(id, m);
+      if (row?.deleted_at) await this.assertFlavor(row.system_flavor_id, m);
+      return toDataType(await this.dataTypes.crud.restore(id, actor.id, m));
+    });
+  }
+}

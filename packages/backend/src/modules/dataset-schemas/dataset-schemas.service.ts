@@ -1,0 +1,100 @@
+import type {
+  CreateDatasetSchemaVersion,
+  DatasetSchemaVersion,
+  ListQuery,
+  Page,
+  UpdateDatasetSchemaVersion,
+} from '@aide/schemas';
+import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import type { AuthUser } from '../../common/auth/current-user.js';
+import type { CrudService } from '../../common/crud/crud-service.js';
+import { mapPage } from '../../common/crud/list.js';
+import { splitUpdate } from '../../common/crud/update-input.js';
+import { AppError } from '../../common/errors/app-error.js';
+import { Transactions } from '../../database/transactions.js';
+import { DatasetsRepository } from '../datasets/datasets.repository.js';
+import type { DatasetSchemaEntity } from './dataset-schema.entity.js';
+import { toDatasetSchema } from './dataset-schema.mapper.js';
+import { DatasetSchemasRepository } from './dataset-schemas.repository.js';
+
+/**
+ * Version headers. The server numbers a version when the client does not (gapless under concurrency);
+ * a version with bindings is history and cannot change.
+ */
+@Injectable()
+export class DatasetSchemasService
+  implements CrudService<DatasetSchemaVersion, CreateDatasetSchemaVersion, UpdateDatasetSchemaVersion>
+{
+  constructor(
+    private readonly schemas: DatasetSchemasRepository,
+    private readonly datasets: DatasetsRepository,
+    private readonly tx: Transactions,
+  ) {}
+
+  async list(query: ListQuery): Promise<Page<DatasetSchemaVersion>> {
+    return mapPage(await this.schemas.crud.findPage(query), toDatasetSchema);
+  }
+
+  async get(id: string): Promise<DatasetSchemaVersion> {
+    return toDatasetSchema(await this.schemas.crud.getActive(id));
+  }
+
+  /** Inside a transaction: the dataset locked for versioning, the version number chosen. */
+  async createIn(
+    m: EntityManager,
+    input: { dataset_id: string; version_num?: number | undefined; schema?: unknown; extra?: unknown; note?: unknown },
+    actor: AuthUser,
+  ): Promise<DatasetSchemaEntity> {
+    if (!(await this.datasets.crud.findActive(input.dataset_id, m, 'share'))) throw new AppError('DATASET_NOT_FOUND');
+    await this.schemas.lockVersioning(input.dataset_id, m);
+    const version_num = input.version_num ?? (await this.schemas.nextVersionNum(input.dataset_id, m));
+    if (await this.schemas.findByVersion(input.dataset_id, version_num, m)) {
+      throw new AppError('DATASET_SCHEMA_ALREADY_EXISTS', undefined, { version_num });
+    }
+    return this.schemas.crud.insert(
+      {
+        dataset_id: input.dataset_id,
+        version_num,
+        schema_: (input.schema ?? null) as Record<string, unknown> | null,
+        extra: (input.extra ?? null) as Record<string, unknown> | null,
+        note: (input.note ?? null) as string | null,
+      },
+      actor.id,
+      m,
+    );
+  }
+
+  create(input: CreateDatasetSchemaVersion, actor: AuthUser): Promise<DatasetSchemaVersion> {
+    return this.tx.run(async (m) => toDatasetSchema(await this.createIn(m, input, actor)));
+  }
+
+  private async assertMutable(id: string, m: EntityManager): Promise<void> {
+    await this.schemas.crud.getActive(id, m, 'update');
+    if (await this.schemas.hasBindings(id, m)) throw new AppError('DATASET_SCHEMA_IMMUTABLE');
+  }
+
+  update(
+    id: string,
+    input: UpdateDatasetSchemaVersion,
+    ifMatch: number | undefined,
+    actor: AuthUser,
+  ): Promise<DatasetSchemaVersion> {
+    const { changes, version } = splitUpdate(input, ifMatch);
+    const { schema, ...rest } = changes;
+    const values: Partial<DatasetSchemaEntity> = { ...rest };
+    if (schema !== undefined) values.schema_ = schema;
+    return this.tx.run(async (m) => {
+      await this.assertMutable(id, m);
+      return toDatasetSchema(await this.schemas.crud.update(id, values, version, actor.id, m));
+    });
+  }
+
+  /** Only an empty version (no bindings) can be deleted. */
+  remove(id: string): Promise<DatasetSchemaVersion> {
+    return this.tx.run(async (m) => {
+      await this.assertMutable(id, m);
+      return toDatasetSchema(await this.schemas.crud.hardDelete(id, m));
+    });
+  }
+}

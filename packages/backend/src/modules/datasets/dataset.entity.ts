@@ -1,0 +1,96 @@
+import type { DatasetKind } from '@aide/schemas';
+import { Column, Entity, PrimaryColumn } from 'typeorm';
+import { SoftDeletableEntity } from '../../common/crud/audited-entity.js';
+
+/** The parent row of every dataset; kind-specific columns live in one table per kind (AIDE v2 ADR-008). */
+@Entity('datasets')
+export class DatasetEntity extends SoftDeletableEntity {
+  @Column({ type: 'uuid' })
+  system_id: string;
+
+  @Column({ type: 'text' })
+  object_name: string;
+
+  @Column({ type: 'varchar', length: 255, nullable: true })
+  layer: string | null;
+
+  @Column({ type: 'varchar', length: 32, nullable: true })
+  pattern_code: string | null;
+
+  @Column({ type: 'boolean', default: true })
+  is_active: boolean;
+
+  @Column({ type: 'jsonb', nullable: true })
+  extra: Record<string, unknown> | null;
+
+  @Column({ type: 'varchar', length: 20 })
+  kind: DatasetKind;
+
+  /** The kind table's row, joined by the repository. */
+  details?: Record<string, unknown>;
+}
+
+@Entity('dataset_rdbms')
+export class DatasetRdbmsEntity {
+  @PrimaryColumn({ type: 'uuid' }) id: string;
+  @Column({ type: 'text', nullable: true }) catalog_name: string | null;
+  @Column({ type: 'text' }) schema_name: string;
+  @Column({ type: 'text' }) table_name: string;
+  @Column({ type: 'boolean', default: false }) is_view: boolean;
+  @Column({ type: 'varchar', length: 255, array: true, nullable: true }) distribution: string[] | null;
+  @Column({ type: 'varchar', length: 255, array: true, nullable: true }) pk_columns: string[] | null;
+  @Column({ type: 'jsonb', nullable: true }) uq_constraints: Record<string, unknown> | null;
+}
+
+@Entity('dataset_kafka')
+export class DatasetKafkaEntity {
+  @PrimaryColumn({ type: 'uuid' }) id: string;
+  @Column({ type: 'text' }) topic: string;
+  @Column({ type: 'varchar', length: 255 }) format: string;
+  @Column({ type: 'integer' }) partitions: number;
+  // bigint arrives from pg as a string; the mapper turns it back into a number.
+  @Column({ type: 'bigint' }) retention_ms: string;
+  @Column({ type: 'varchar', length: 255, array: true }) key_columns: string[];
+}
+
+@Entity('dataset_storage')
+export class DatasetStorageEntity {
+  @PrimaryColumn({ type: 'uuid' }) id: string;
+  @Column({ type: 'text' }) path: string;
+  @Column({ type: 'varchar', length: 255 }) file_format: string;
+  @Column({ type: 'varchar', length: 255, nullable: true }) compression: string | null;
+  @Column({ type: 'varchar', length: 255, array: true, nullable: true }) partition_by: string[] | null;
+}
+
+@Entity('dataset_sftp')
+export class DatasetSftpEntity {
+  @PrimaryColumn({ type: 'uuid' }) id: string;
+  @Column({ type: 'text' }) path: string;
+  @Column({ type: 'varchar', length: 255 }) file_format: string;
+  @Column({ type: 'varchar', length: 255, nullable: true }) compression: string | null;
+  @Column({ type: 'text', nullable: true }) archive: string | null;
+}
+
+@Entity('dataset_hive')
+export class DatasetHiveEntity {
+  @PrimaryColumn({ type: 'uuid' }) id: string;
+  @Column({ type: 'text' }) catalog_uri: string;
+  @Column({ type: 'text' }) db_name: string;
+  @Column({ type: 'text' }) table_name: string;
+  @Column({ type: 'boolean', default: false }) is_external: boolean;
+  @Column({ type: 'varchar', length: 255 }) file_format: string;
+  @Column({ type: 'text', nullable: true }) location: string | null;
+  @Column({ type: 'varchar', length: 255, array: true, nullable: true }) partition_cols: string[] | null;
+  @Column({ type: 'text', nullable: true }) serde: string | null;
+  @Column({ type: 'jsonb', nullable: true }) tblproperties: Record<string, unknown> | null;
+  @Column({ type: 'varchar', length: 255, array: true, nullable: true }) bkey_columns: string[] | null;
+}
+
+/** The kind table of each dataset kind. */
+export const DATASET_KIND_ENTITIES = {
+  rdbms: DatasetRdbmsEntity,
+  kafka: DatasetKafkaEntity,
+  storage: DatasetStorageEntity,
+  sftp: DatasetSftpEntity,
+  hive: DatasetHiveEntity,
+} as const;

@@ -1,0 +1,6 @@
+import { Module } from '@nestjs/common';
+import { DatasetsController } from './datasets.controller.js';
+import { DatasetsService } from './datasets.service.js';
+
+@Module({ controllers: [DatasetsController], providers: [DatasetsService] })
+export class DatasetsModule {}

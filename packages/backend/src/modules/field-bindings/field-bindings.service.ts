@@ -1,0 +1,77 @@
+import type { CreateFieldBinding, FieldBinding, ListQuery, Page, UpdateFieldBinding } from '@aide/schemas';
+import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import type { AuthUser } from '../../common/auth/current-user.js';
+import { assertUniqueInBatch } from '../../common/crud/batch.js';
+import type { CrudService } from '../../common/crud/crud-service.js';
+import { mapPage } from '../../common/crud/list.js';
+import { AppError, validationError } from '../../common/errors/app-error.js';
+import { Transactions } from '../../database/transactions.js';
+import { DatasetSchemasRepository } from '../dataset-schemas/dataset-schemas.repository.js';
+import { FieldsRepository } from '../fields/fields.repository.js';
+import { TypeInstancesRepository } from '../type-instances/type-instances.repository.js';
+import { toFieldBinding } from './field-binding.mapper.js';
+import { FieldBindingsRepository } from './field-bindings.repository.js';
+
+/**
+ * The granular binding routes of the original API. Bindings can be added to a version (clients of the
+ * original build versions binding by binding); an existing binding is history and never changes.
+ */
+@Injectable()
+export class FieldBindingsService implements CrudService<FieldBinding, CreateFieldBinding, UpdateFieldBinding> {
+  constructor(
+    private readonly bindings: FieldBindingsRepository,
+    private readonly schemas: DatasetSchemasRepository,
+    private readonly fields: FieldsRepository,
+    private readonly typeInstances: TypeInstancesRepository,
+    private readonly tx: Transactions,
+  ) {}
+
+  async list(query: ListQuery): Promise<Page<FieldBinding>> {
+    return mapPage(await this.bindings.crud.findPage(query), toFieldBinding);
+  }
+
+  async get(id: string): Promise<FieldBinding> {
+    return toFieldBinding(await this.bindings.crud.getActive(id));
+  }
+
+  /** The field must belong to the version's dataset and the type must be a root. */
+  private async assertRefs(input: CreateFieldBinding, m: EntityManager): Promise<void> {
+    const schema = await this.schemas.crud.findActive(input.dataset_schema_id, m, 'share');
+    if (!schema) throw new AppError('DATASET_SCHEMA_NOT_FOUND');
+    const field = await this.fields.crud.findActive(input.field_id, m, 'share');
+    if (!field) throw new AppError('FIELD_NOT_FOUND');
+    if (field.dataset_id !== schema.dataset_id) throw new AppError('SCHEMA_DATASET_MISMATCH');
+    const type = await this.typeInstances.crud.findActive(input.type_instance_id, m, 'share');
+    if (!type) throw new AppError('TYPE_INSTANCE_NOT_FOUND');
+    if (type.parent_id !== null) {
+      throw validationError([{ path: ['type_instance_id'], message: 'must be a root type instance' }]);
+    }
+  }
+
+  create(input: CreateFieldBinding, actor: AuthUser): Promise<FieldBinding> {
+    return this.tx.run(async (m) => {
+      await this.assertRefs(input, m);
+      return toFieldBinding(await this.bindings.crud.insert(input, actor.id, m));
+    });
+  }
+
+  createMany(items: CreateFieldBinding[], actor: AuthUser): Promise<FieldBinding[]> {
+    assertUniqueInBatch(items, (i) => `${i.dataset_schema_id}/${i.field_id}`, 'FIELD_BINDING_FIELD_ID_ALREADY_EXISTS');
+    assertUniqueInBatch(items, (i) => `${i.dataset_schema_id}/${i.position}`, 'FIELD_BINDING_POSITION_ALREADY_EXISTS');
+    return this.tx.run(async (m) => {
+      for (const item of items) await this.assertRefs(item, m);
+      return (await this.bindings.crud.insertMany(items, actor.id, m)).map(toFieldBinding);
+    });
+  }
+
+  async update(id: string): Promise<FieldBinding> {
+    await this.bindings.crud.getActive(id);
+    throw new AppError('DATASET_SCHEMA_IMMUTABLE', 'A binding is part of a published version and cannot change.');
+  }
+
+  async remove(id: string): Promise<FieldBinding> {
+    await this.bindings.crud.getActive(id);
+    throw new AppError('DATASET_SCHEMA_IMMUTABLE', 'A binding is part of a published version and cannot be deleted.');
+  }
+}

@@ -1,0 +1,62 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource, type EntityManager } from 'typeorm';
+import { CrudRepository } from '../../common/crud/crud-repository.js';
+import { registerConstraintCodes } from '../../common/errors/db-error.js';
+import { FieldClassificationEntity } from './field-classification.entity.js';
+
+registerConstraintCodes({ fk_field_classifications_field: 'FIELD_NOT_FOUND' });
+
+@Injectable()
+export class FieldClassificationsRepository {
+  readonly crud: CrudRepository<FieldClassificationEntity>;
+
+  constructor(dataSource: DataSource) {
+    this.crud = new CrudRepository({
+      dataSource,
+      entity: FieldClassificationEntity,
+      notFound: 'FIELD_CLASSIFICATION_NOT_FOUND',
+      softDelete: false,
+    });
+  }
+
+  async currentOfField(fieldId: string): Promise<FieldClassificationEntity | undefined> {
+    return (
+      (await this.crud
+        .repo()
+        .createQueryBuilder('c')
+        .where('c.field_id = :fieldId', { fieldId })
+        .orderBy('c.created_at', 'DESC')
+        .addOrderBy('c.id', 'DESC')
+        .limit(1)
+        .getOne()) ?? undefined
+    );
+  }
+
+  /** The newest classification of each given field (one query). */
+  async currentOfFields(fieldIds: readonly string[], manager?: EntityManager): Promise<FieldClassificationEntity[]> {
+    if (fieldIds.length === 0) return [];
+    return this.crud
+      .repo(manager)
+      .createQueryBuilder('c')
+      .distinctOn(['c.field_id'])
+      .where('c.field_id IN (:...fieldIds)', { fieldIds })
+      .orderBy('c.field_id')
+      .addOrderBy('c.created_at', 'DESC')
+      .addOrderBy('c.id', 'DESC')
+      .getMany();
+  }
+
+  /** The newest classification of every field of a dataset (one query). */
+  async currentOfDataset(datasetId: string): Promise<FieldClassificationEntity[]> {
+    return this.crud
+      .repo()
+      .createQueryBuilder('c')
+      .distinctOn(['c.field_id'])
+      .innerJoin('fields', 'f', 'f.id = c.field_id')
+      .where('f.dataset_id = :datasetId', { datasetId })
+      .orderBy('c.field_id')
+      .addOrderBy('c.created_at', 'DESC')
+      .addOrderBy('c.id', 'DESC')
+      .getMany();
+  }
+}

@@ -1,0 +1,53 @@
+import type { CreateFieldClassification, FieldClassification, ListQuery, Page } from '@aide/schemas';
+import { Injectable } from '@nestjs/common';
+import type { AuthUser } from '../../common/auth/current-user.js';
+import type { CrudService } from '../../common/crud/crud-service.js';
+import { mapPage } from '../../common/crud/list.js';
+import { AppError } from '../../common/errors/app-error.js';
+import { Transactions } from '../../database/transactions.js';
+import { DatasetsRepository } from '../datasets/datasets.repository.js';
+import { FieldsRepository } from '../fields/fields.repository.js';
+import { toFieldClassification } from './field-classification.mapper.js';
+import { FieldClassificationsRepository } from './field-classifications.repository.js';
+
+/** Append-only PII history: every call adds an entry; a field's current tags are its newest entry. */
+@Injectable()
+export class FieldClassificationsService
+  implements CrudService<FieldClassification, CreateFieldClassification, never>
+{
+  constructor(
+    private readonly classifications: FieldClassificationsRepository,
+    private readonly fields: FieldsRepository,
+    private readonly datasets: DatasetsRepository,
+    private readonly tx: Transactions,
+  ) {}
+
+  async list(query: ListQuery): Promise<Page<FieldClassification>> {
+    return mapPage(await this.classifications.crud.findPage(query), toFieldClassification);
+  }
+
+  async get(id: string): Promise<FieldClassification> {
+    return toFieldClassification(await this.classifications.crud.getActive(id));
+  }
+
+  create(input: CreateFieldClassification, actor: AuthUser): Promise<FieldClassification> {
+    const tags = [...new Set(input.pii_tags)];
+    return this.tx.run(async (m) => {
+      if (!(await this.fields.crud.findActive(input.field_id, m, 'share'))) throw new AppError('FIELD_NOT_FOUND');
+      const row = await this.classifications.crud.insert({ ...input, pii_tags: tags }, actor.id, m);
+      return toFieldClassification(row);
+    });
+  }
+
+  async currentOfField(fieldId: string): Promise<FieldClassification> {
+    await this.fields.crud.getActive(fieldId);
+    const row = await this.classifications.currentOfField(fieldId);
+    if (!row) throw new AppError('FIELD_CLASSIFICATION_NOT_FOUND', 'The field has never been classified.');
+    return toFieldClassification(row);
+  }
+
+  async currentOfDataset(datasetId: string): Promise<FieldClassification[]> {
+    await this.datasets.crud.getActive(datasetId);
+    return (await this.classifications.currentOfDataset(datasetId)).map(toFieldClassification);
+  }
+}

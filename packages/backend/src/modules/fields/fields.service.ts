@@ -1,0 +1,88 @@
+import type { CreateField, Field, FieldTree, ListQuery, Page, UpdateField } from '@aide/schemas';
+import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import type { AuthUser } from '../../common/auth/current-user.js';
+import { assertUniqueInBatch } from '../../common/crud/batch.js';
+import type { CrudService } from '../../common/crud/crud-service.js';
+import { mapPage } from '../../common/crud/list.js';
+import { splitUpdate } from '../../common/crud/update-input.js';
+import { AppError } from '../../common/errors/app-error.js';
+import { Transactions } from '../../database/transactions.js';
+import { DatasetsRepository } from '../datasets/datasets.repository.js';
+import { toField, toFieldTrees } from './field.mapper.js';
+import { FieldsRepository } from './fields.repository.js';
+
+@Injectable()
+export class FieldsService implements CrudService<Field, CreateField, UpdateField> {
+  constructor(
+    private readonly fields: FieldsRepository,
+    private readonly datasets: DatasetsRepository,
+    private readonly tx: Transactions,
+  ) {}
+
+  async list(query: ListQuery): Promise<Page<Field>> {
+    return mapPage(await this.fields.crud.findPage(query), toField);
+  }
+
+  async get(id: string): Promise<Field> {
+    return toField(await this.fields.crud.getActive(id));
+  }
+
+  async tree(datasetId: string): Promise<FieldTree[]> {
+    await this.datasets.crud.getActive(datasetId);
+    return toFieldTrees(await this.fields.findByDataset(datasetId));
+  }
+
+  async children(id: string): Promise<Field[]> {
+    await this.fields.crud.getActive(id);
+    return (await this.fields.findChildren(id)).map(toField);
+  }
+
+  private async assertDataset(datasetId: string, m: EntityManager): Promise<void> {
+    if (!(await this.datasets.crud.findActive(datasetId, m, 'share'))) throw new AppError('DATASET_NOT_FOUND');
+  }
+
+  private async assertParent(parentId: string, datasetId: string, m: EntityManager): Promise<void> {
+    const parent = await this.fields.crud.findActive(parentId, m, 'share');
+    if (!parent) throw new AppError('FIELD_PARENT_NOT_FOUND');
+    if (parent.dataset_id !== datasetId) throw new AppError('FIELD_PARENT_DATASET_MISMATCH');
+  }
+
+  create(input: CreateField, actor: AuthUser): Promise<Field> {
+    return this.tx.run(async (m) => {
+      await this.assertDataset(input.dataset_id, m);
+      if (input.parent_id) await this.assertParent(input.parent_id, input.dataset_id, m);
+      return toField(await this.fields.crud.insert(input, actor.id, m));
+    });
+  }
+
+  /** All or nothing; parents must already exist (they are not looked up inside the batch). */
+  createMany(items: CreateField[], actor: AuthUser): Promise<Field[]> {
+    assertUniqueInBatch(items, (i) => `${i.dataset_id}/${i.parent_id ?? ''}/${i.name}`, 'FIELD_ALREADY_EXISTS');
+    return this.tx.run(async (m) => {
+      for (const datasetId of new Set(items.map((i) => i.dataset_id))) await this.assertDataset(datasetId, m);
+      for (const item of items) if (item.parent_id) await this.assertParent(item.parent_id, item.dataset_id, m);
+      return (await this.fields.crud.insertMany(items, actor.id, m)).map(toField);
+    });
+  }
+
+  update(id: string, input: UpdateField, ifMatch: number | undefined, actor: AuthUser): Promise<Field> {
+    const { changes, version } = splitUpdate(input, ifMatch);
+    return this.tx.run(async (m) => {
+      const current = await this.fields.crud.getActive(id, m);
+      if (changes.parent_id) {
+        await this.assertParent(changes.parent_id, current.dataset_id, m);
+        // The new parent may not be the field itself or one of its descendants.
+        if ((await this.fields.ancestorIds(changes.parent_id, m)).includes(id)) {
+          throw new AppError('FIELD_CIRCULAR_REFERENCE');
+        }
+      }
+      return toField(await this.fields.crud.update(id, changes, version, actor.id, m));
+    });
+  }
+
+  /** Hard delete: children, bindings and classifications go with it. */
+  remove(id: string): Promise<Field> {
+    return this.tx.run(async (m) => toField(await this.fields.crud.hardDelete(id, m)));
+  }
+}

@@ -1,0 +1,62 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource, type EntityManager } from 'typeorm';
+import { CrudRepository } from '../../common/crud/crud-repository.js';
+import { registerConstraintCodes } from '../../common/errors/db-error.js';
+import { TypeInstanceEntity } from './type-instance.entity.js';
+
+registerConstraintCodes({
+  uq_type_instances_parent_slot: 'TYPE_INSTANCE_SLOT_ALREADY_EXISTS',
+  fk_type_instances_data_type: 'DATA_TYPE_NOT_FOUND',
+  fk_type_instances_parent: 'TYPE_INSTANCE_PARENT_NOT_FOUND',
+});
+
+/** A type-instance node with its data type's code and template, as read for trees and rendering. */
+export interface TypeNodeRow extends TypeInstanceEntity {
+  data_type_code: string;
+  render_template: string | null;
+  depth: number;
+}
+
+@Injectable()
+export class TypeInstancesRepository {
+  readonly crud: CrudRepository<TypeInstanceEntity>;
+
+  constructor(dataSource: DataSource) {
+    this.crud = new CrudRepository({
+      dataSource,
+      entity: TypeInstanceEntity,
+      notFound: 'TYPE_INSTANCE_NOT_FOUND',
+      softDelete: false,
+    });
+  }
+
+  /** The subtrees under the given roots (roots included), in one recursive query. */
+  async subtrees(rootIds: readonly string[], manager?: EntityManager): Promise<TypeNodeRow[]> {
+    if (rootIds.length === 0) return [];
+    return (manager ?? this.crud.repo().manager).query(
+      `WITH RECURSIVE tree AS (
+         SELECT t.*, 0 AS depth FROM type_instances t WHERE t.id = ANY($1::uuid[])
+         UNION ALL
+         SELECT c.*, tree.depth + 1 FROM type_instances c JOIN tree ON c.parent_id = tree.id WHERE tree.depth < 64
+       )
+       SELECT tree.*, dt.code AS data_type_code, dt.render_template
+       FROM tree JOIN data_types dt ON dt.id = tree.data_type_id
+       ORDER BY tree.depth, tree.ordinal, tree.slot`,
+      [rootIds],
+    );
+  }
+
+  /** Whether the node's tree (its root) is bound to a field in some schema version. */
+  async isInBoundTree(id: string, manager: EntityManager): Promise<boolean> {
+    const rows: unknown[] = await manager.query(
+      `WITH RECURSIVE up(id, parent_id, depth) AS (
+         SELECT id, parent_id, 0 FROM type_instances WHERE id = $1
+         UNION ALL
+         SELECT t.id, t.parent_id, up.depth + 1 FROM type_instances t JOIN up ON t.id = up.parent_id WHERE up.depth < 64
+       )
+       SELECT 1 FROM field_bindings b JOIN up ON b.type_instance_id = up.id LIMIT 1`,
+      [id],
+    );
+    return rows.length > 0;
+  }
+}

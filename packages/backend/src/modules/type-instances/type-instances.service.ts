@@ -1,0 +1,130 @@
+import type {
+  CreateTypeInstance,
+  ListQuery,
+  Page,
+  RenderedType,
+  TypeInstance,
+  TypeInstanceTree,
+  UpdateTypeInstance,
+} from '@aide/schemas';
+import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import type { AuthUser } from '../../common/auth/current-user.js';
+import type { CrudService } from '../../common/crud/crud-service.js';
+import { mapPage } from '../../common/crud/list.js';
+import { splitUpdate } from '../../common/crud/update-input.js';
+import { AppError } from '../../common/errors/app-error.js';
+import { Transactions } from '../../database/transactions.js';
+import { DataTypesRepository } from '../data-types/data-types.repository.js';
+import { TemplateError } from '../type-system/template-error.js';
+import { renderTypeTree } from '../type-system/type-tree-renderer.js';
+import { validateTypeParams } from '../type-system/params-schema.js';
+import { toTypeInstance } from './type-instance.mapper.js';
+import { TypeInstancesRepository } from './type-instances.repository.js';
+import { buildTypeTrees, toTypeInstanceTree, type TypeTreeNode } from './type-tree.js';
+
+@Injectable()
+export class TypeInstancesService implements CrudService<TypeInstance, CreateTypeInstance, UpdateTypeInstance> {
+  constructor(
+    private readonly typeInstances: TypeInstancesRepository,
+    private readonly dataTypes: DataTypesRepository,
+    private readonly tx: Transactions,
+  ) {}
+
+  async list(query: ListQuery): Promise<Page<TypeInstance>> {
+    return mapPage(await this.typeInstances.crud.findPage(query), toTypeInstance);
+  }
+
+  async get(id: string): Promise<TypeInstance> {
+    return toTypeInstance(await this.typeInstances.crud.getActive(id));
+  }
+
+  /** The data type must be active and the params valid against its JSON Schema; returns the stored params. */
+  private async checkedParams(
+    dataTypeId: string,
+    params: Record<string, unknown> | null | undefined,
+    m: EntityManager,
+  ): Promise<Record<string, unknown> | null> {
+    const dataType = await this.dataTypes.crud.findActive(dataTypeId, m, 'share');
+    if (!dataType) throw new AppError('DATA_TYPE_NOT_FOUND');
+    const result = validateTypeParams(dataType.params_schema, params ?? {});
+    if (!result.ok) throw new AppError('TYPE_INSTANCE_PARAMS_INVALID', undefined, { issues: result.issues });
+    return Object.keys(result.value).length > 0 ? result.value : null;
+  }
+
+  private async prepare(input: CreateTypeInstance, m: EntityManager) {
+    const parentId = input.parent_id ?? null;
+    const slot = input.slot ?? null;
+    if (parentId === null && slot !== null) throw new AppError('TYPE_INSTANCE_SLOT_FORBIDDEN');
+    if (parentId !== null && slot === null) throw new AppError('TYPE_INSTANCE_SLOT_REQUIRED');
+    if (parentId !== null && !(await this.typeInstances.crud.findActive(parentId, m, 'share'))) {
+      throw new AppError('TYPE_INSTANCE_PARENT_NOT_FOUND');
+    }
+    const type_params = await this.checkedParams(input.data_type_id, input.type_params, m);
+    return { ...input, parent_id: parentId, slot, type_params };
+  }
+
+  create(input: CreateTypeInstance, actor: AuthUser): Promise<TypeInstance> {
+    return this.tx.run(async (m) => toTypeInstance(await this.typeInstances.crud.insert(await this.prepare(input, m), actor.id, m)));
+  }
+
+  /** All or nothing; parents must already exist (they are not looked up inside the batch). */
+  createMany(items: CreateTypeInstance[], actor: AuthUser): Promise<TypeInstance[]> {
+    return this.tx.run(async (m) => {
+      const values = [];
+      for (const item of items) values.push(await this.prepare(item, m));
+      return (await this.typeInstances.crud.insertMany(values, actor.id, m)).map(toTypeInstance);
+    });
+  }
+
+  /** A tree bound in a schema version is history: it cannot change. */
+  private async assertNotBound(id: string, m: EntityManager): Promise<void> {
+    if (await this.typeInstances.isInBoundTree(id, m)) {
+      throw new AppError('DATASET_SCHEMA_IMMUTABLE', 'The type instance is part of a published schema version.');
+    }
+  }
+
+  update(id: string, input: UpdateTypeInstance, ifMatch: number | undefined, actor: AuthUser): Promise<TypeInstance> {
+    const { changes, version } = splitUpdate(input, ifMatch);
+    return this.tx.run(async (m) => {
+      const current = await this.typeInstances.crud.getActive(id, m, 'update');
+      await this.assertNotBound(id, m);
+      const values = { ...changes };
+      if (changes.data_type_id !== undefined || changes.type_params !== undefined) {
+        const params = changes.type_params !== undefined ? changes.type_params : current.type_params;
+        values.type_params = await this.checkedParams(changes.data_type_id ?? current.data_type_id, params, m);
+      }
+      return toTypeInstance(await this.typeInstances.crud.update(id, values, version, actor.id, m));
+    });
+  }
+
+  /** Hard delete of the node and its subtree. */
+  remove(id: string): Promise<TypeInstance> {
+    return this.tx.run(async (m) => {
+      await this.typeInstances.crud.getActive(id, m, 'update');
+      await this.assertNotBound(id, m);
+      return toTypeInstance(await this.typeInstances.crud.hardDelete(id, m));
+    });
+  }
+
+  private async treeOf(id: string): Promise<TypeTreeNode> {
+    await this.typeInstances.crud.getActive(id);
+    const node = buildTypeTrees(await this.typeInstances.subtrees([id])).get(id);
+    if (!node) throw new AppError('TYPE_INSTANCE_NOT_FOUND');
+    return node;
+  }
+
+  async tree(id: string): Promise<TypeInstanceTree> {
+    return toTypeInstanceTree(await this.treeOf(id));
+  }
+
+  async render(id: string): Promise<RenderedType> {
+    const node = await this.treeOf(id);
+    try {
+      return { type_instance_id: id, rendered: renderTypeTree(node) };
+    } catch (error) {
+      if (error instanceof TemplateError) throw new AppError('TYPE_INSTANCE_RENDER_FAILED', error.message);
+      throw error;
+    }
+  }
+}

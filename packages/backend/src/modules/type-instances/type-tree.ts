@@ -1,0 +1,68 @@
+import type { TypeInstanceTree } from '@aide/schemas';
+import type { RenderableTypeNode } from '../type-system/type-tree-renderer.js';
+import type { TypeNodeRow } from './type-instances.repository.js';
+
+/** A type-instance node with its data type, children in order. */
+export interface TypeTreeNode extends RenderableTypeNode {
+  id: string;
+  data_type_id: string;
+  children: TypeTreeNode[];
+}
+
+/** Builds the trees of the given rows (from `TypeInstancesRepository.subtrees`), keyed by node id. */
+export function buildTypeTrees(rows: readonly TypeNodeRow[]): Map<string, TypeTreeNode> {
+  const nodes = new Map<string, TypeTreeNode>();
+  for (const row of rows) {
+    nodes.set(row.id, {
+      id: row.id,
+      data_type_id: row.data_type_id,
+      code: row.data_type_code,
+      render_template: row.render_template,
+      type_params: row.type_params,
+      slot: row.slot,
+      children: [],
+    });
+  }
+  // Rows arrive ordered by depth then ordinal, so children are appended in order.
+  for (const row of rows) {
+    const parent = row.parent_id ? nodes.get(row.parent_id) : undefined;
+    if (parent) parent.children.push(nodes.get(row.id) as TypeTreeNode);
+  }
+  return nodes;
+}
+
+export function toTypeInstanceTree(node: TypeTreeNode): TypeInstanceTree {
+  return {
+    id: node.id,
+    data_type_id: node.data_type_id,
+    data_type_code: node.code,
+    type_params: node.type_params,
+    slot: node.slot,
+    children: node.children.map(toTypeInstanceTree),
+  };
+}
+
+function sortedParams(params: Record<string, unknown> | null): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(params ?? {}).sort()) {
+    const value = params?.[key];
+    if (value !== null && value !== undefined) out[key] = value;
+  }
+  return out;
+}
+
+/** A canonical text of a type tree: equal texts mean the same type (data types by id, params, children). */
+export function typeSignature(node: {
+  data_type_id: string;
+  type_params: Record<string, unknown> | null;
+  slot: string | null;
+  children: readonly { data_type_id: string; type_params: Record<string, unknown> | null; slot: string | null; children: readonly unknown[] }[];
+}): string {
+  const walk = (n: typeof node): unknown => ({
+    t: n.data_type_id,
+    p: sortedParams(n.type_params),
+    s: n.slot,
+    c: n.children.map((c) => walk(c as typeof node)),
+  });
+  return JSON.stringify(walk(node));
+}

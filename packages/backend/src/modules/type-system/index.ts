@@ -1,0 +1,10 @@
+export * from './cast-mapping.js';
+export * from './params-schema.js';
+export * from './render-context.js';
+export * from './seed-file.js';
+export * from './seed-plan.js';
+export * from './template-limits.js';
+export * from './template-renderer.js';
+export { compileTemplate, isReservedTemplateName, TEMPLATE_CONTEXT_VARIABLES } from './template-validator.js';
+export { convertOriginalTemplate, isOriginalTemplate } from './original-template.js';
+export { renderTypeTree, MAX_TREE_DEPTH, type RenderableTypeNode } from './type-tree-renderer.js';

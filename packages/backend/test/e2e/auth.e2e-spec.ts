@@ -1,0 +1,253 @@
+// /api/v1/login, /login/refresh, /login/logout, /login/logout-all and login throttling.
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { performance } from 'node:perf_hooks';
+import { ok, unique } from '../helpers/factories.js';
+import { ADMIN, createTestContext, expectEnvelope, type TestContext, USER } from '../helpers/test-app.js';
+import { payloadOf } from '../helpers/tokens.js';
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+
+describe('login and tokens', () => {
+  let ctx: TestContext;
+  beforeAll(async () => {
+    ctx = await createTestContext();
+  });
+  afterAll(async () => {
+    await ctx.close();
+  });
+
+  const refresh = (refresh_token: string) => ctx.request('POST', '/api/v1/login/refresh', { body: { refresh_token } });
+  const logout = (refresh_token: string) => ctx.request('POST', '/api/v1/login/logout', { body: { refresh_token } });
+
+  /** A user of its own, whose sessions a test may end without disturbing the others. */
+  const newUser = async (extra: Record<string, unknown> = {}) => {
+    const email = `${unique('auth')}@example.com`;
+    const password = 'auth-password-1';
+    const created = await ctx.request('POST', '/api/v1/users', { token: ctx.adminToken, body: { email, password, ...extra } });
+    return { id: ok(created, 201).id as string, email, password };
+  };
+
+  describe('POST /api/v1/login', () => {
+    it('answers an OAuth2 token pair whose access token carries the documented claims', async () => {
+      const pair = ok(await ctx.login(USER.email, USER.password));
+      expect(pair).toEqual({
+        access_token: expect.any(String),
+        refresh_token: expect.any(String),
+        token_type: 'bearer',
+        expires_in: 1800,
+      });
+      const header = JSON.parse(Buffer.from(pair.access_token.split('.')[0], 'base64url').toString());
+      expect(header.alg).toBe('HS256');
+      const claims = payloadOf(pair.access_token);
+      expect(claims).toMatchObject({ sub: USER.id, user_id: USER.id, typ: 'access', tv: expect.any(Number) });
+      expect(typeof claims['jti']).toBe('string');
+      expect(Number(claims['exp']) - Number(claims['iat'])).toBe(1800);
+      expect(pair.refresh_token).not.toBe(pair.access_token);
+      expect(pair.refresh_token.length).toBeGreaterThanOrEqual(43);
+      const me = ok(await ctx.request('GET', '/api/v1/users/me', { token: pair.access_token }));
+      expect(me.id).toBe(USER.id);
+    });
+
+    it('matches the email case-insensitively and ignores surrounding spaces', async () => {
+      ok(await ctx.login(`  ${USER.email.toUpperCase()} `, USER.password));
+    });
+
+    it('answers unknown user and wrong password identically (401 INVALID_CREDENTIALS)', async () => {
+      const unknown = await ctx.login(`${unique('ghost')}@example.com`, USER.password);
+      const wrong = await ctx.login(USER.email, 'not-the-password');
+      for (const r of [unknown, wrong]) {
+        expectEnvelope(r, 401, 'INVALID_CREDENTIALS');
+        expect(r.headers.get('www-authenticate')).toBe('Bearer');
+      }
+      expect(Object.keys(unknown.body).sort()).toEqual(Object.keys(wrong.body).sort());
+      expect(unknown.body.detail).toBe(wrong.body.detail);
+      expect(unknown.body.details).toEqual(wrong.body.details);
+    });
+
+    it('spends comparable time on an unknown user and on a wrong password (dummy bcrypt compare)', async () => {
+      const timed = async (email: string, password: string) => {
+        const start = performance.now();
+        const r = await ctx.login(email, password);
+        expect(r.status).toBe(401);
+        return performance.now() - start;
+      };
+      const unknownTimes: number[] = [];
+      const wrongTimes: number[] = [];
+      for (let i = 0; i < 5; i++) {
+        unknownTimes.push(await timed(`${unique('nobody')}@example.com`, 'whatever-password'));
+        wrongTimes.push(await timed(ADMIN.email, `wrong-password-${i}`));
+      }
+      expect(median(unknownTimes)).toBeGreaterThan(0.4 * median(wrongTimes));
+    });
+
+    it('refuses an inactive user even with the right password, with the same answer', async () => {
+      const { email, password } = await newUser({ is_active: false });
+      const r = await ctx.login(email, password);
+      expectEnvelope(r, 401, 'INVALID_CREDENTIALS');
+      expect(r.body.detail).toBe((await ctx.login(USER.email, 'wrong-password')).body.detail);
+    });
+
+    it.each([
+      ['no password', { username: USER.email }],
+      ['no username', { password: USER.password }],
+      ['an empty password', { username: USER.email, password: '' }],
+      ['a 2,000-character password', { username: USER.email, password: 'x'.repeat(2000) }],
+    ])('refuses a form with %s (422)', async (_what, form) => {
+      const r = await ctx.request('POST', '/api/v1/login', {
+        rawBody: new URLSearchParams(form as Record<string, string>).toString(),
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      });
+      expectEnvelope(r, 422, 'VALIDATION_ERROR');
+    });
+
+    it('accepts the standard OAuth2 password-grant fields', async () => {
+      const r = await ctx.request('POST', '/api/v1/login', {
+        rawBody: new URLSearchParams({ grant_type: 'password', username: USER.email, password: USER.password, scope: '' }).toString(),
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      });
+      expect(ok(r).token_type).toBe('bearer');
+    });
+  });
+
+  describe('POST /api/v1/login/refresh', () => {
+    it('rotates: a new pair, the new access token works, the old refresh token is spent', async () => {
+      const first = ok(await ctx.login(USER.email, USER.password));
+      const second = ok(await refresh(first.refresh_token));
+      expect(second).toMatchObject({ token_type: 'bearer', expires_in: 1800 });
+      expect(second.refresh_token).not.toBe(first.refresh_token);
+      expect(second.access_token).not.toBe(first.access_token);
+      expect(ok(await ctx.request('GET', '/api/v1/users/me', { token: second.access_token })).id).toBe(USER.id);
+    });
+
+    it('detects re-use: the spent token is REFRESH_TOKEN_REVOKED and the newest one is revoked with it', async () => {
+      const first = ok(await ctx.login(USER.email, USER.password));
+      const second = ok(await refresh(first.refresh_token));
+      const other = ok(await ctx.login(USER.email, USER.password));
+      const reuse = await refresh(first.refresh_token);
+      expectEnvelope(reuse, 401, 'REFRESH_TOKEN_REVOKED');
+      expect(reuse.headers.get('www-authenticate')).toBe('Bearer');
+      expectEnvelope(await refresh(second.refresh_token), 401, 'REFRESH_TOKEN_REVOKED');
+      // Every session of the user ends, including one started separately.
+      expectEnvelope(await refresh(other.refresh_token), 401, 'REFRESH_TOKEN_REVOKED');
+      // A new login starts over.
+      ok(await refresh(ok(await ctx.login(USER.email, USER.password)).refresh_token));
+    });
+
+    it('rotates a token once even when two refreshes race', async () => {
+      const pair = ok(await ctx.login(ADMIN.email, ADMIN.password));
+      const [a, b] = await Promise.all([refresh(pair.refresh_token), refresh(pair.refresh_token)]);
+      expect([a.status, b.status].sort()).toEqual([200, 401]);
+    });
+
+    it('refuses an unknown token with REFRESH_TOKEN_INVALID and a malformed body with 422', async () => {
+      expectEnvelope(await refresh('not-a-token-we-issued'), 401, 'REFRESH_TOKEN_INVALID');
+      expectEnvelope(await refresh('x'.repeat(513)), 422, 'VALIDATION_ERROR');
+      expectEnvelope(await ctx.request('POST', '/api/v1/login/refresh', { body: {} }), 422, 'VALIDATION_ERROR');
+      expectEnvelope(
+        await ctx.request('POST', '/api/v1/login/refresh', { body: { refresh_token: 'a', extra: 1 } }),
+        422,
+        'VALIDATION_ERROR',
+      );
+      // An access token is not a refresh token.
+      expectEnvelope(await refresh(ctx.userToken), 401, 'REFRESH_TOKEN_INVALID');
+    });
+  });
+
+  describe('POST /api/v1/login/logout', () => {
+    it('revokes the refresh token (204); the token can no longer refresh', async () => {
+      const pair = ok(await ctx.login(USER.email, USER.password));
+      const r = await logout(pair.refresh_token);
+      expect(r.status).toBe(204);
+      expect(r.body).toBe('');
+      expectEnvelope(await refresh(pair.refresh_token), 401, 'REFRESH_TOKEN_REVOKED');
+    });
+
+    it('answers 204 for an unknown token (no oracle) and 422 for a malformed body', async () => {
+      expect((await logout('never-issued')).status).toBe(204);
+      expectEnvelope(await ctx.request('POST', '/api/v1/login/logout', { body: { token: 'x' } }), 422, 'VALIDATION_ERROR');
+    });
+  });
+
+  describe('POST /api/v1/login/logout-all', () => {
+    it('needs a token', async () => {
+      const r = await ctx.request('POST', '/api/v1/login/logout-all');
+      expectEnvelope(r, 401, 'UNAUTHORIZED');
+      expect(r.headers.get('www-authenticate')).toBe('Bearer');
+    });
+
+    it('revokes every refresh token and every access token issued so far', async () => {
+      const { email, password } = await newUser();
+      const a = ok(await ctx.login(email, password));
+      const b = ok(await ctx.login(email, password));
+      const r = await ctx.request('POST', '/api/v1/login/logout-all', { token: a.access_token });
+      expect(r.status).toBe(204);
+      for (const token of [a.access_token, b.access_token]) {
+        expectEnvelope(await ctx.request('GET', '/api/v1/users/me', { token }), 401, 'UNAUTHORIZED');
+      }
+      for (const token of [a.refresh_token, b.refresh_token]) expectEnvelope(await refresh(token), 401, 'REFRESH_TOKEN_REVOKED');
+      const fresh = ok(await ctx.login(email, password));
+      expect(ok(await ctx.request('GET', '/api/v1/users/me', { token: fresh.access_token })).email).toBe(email);
+      // Other users are untouched.
+      ok(await ctx.request('GET', '/api/v1/users/me', { token: ctx.userToken }));
+    });
+  });
+});
+
+describe('login throttling per IP', () => {
+  let ctx: TestContext;
+  beforeAll(async () => {
+    // The harness itself logs in twice (ADMIN, USER) from this IP.
+    ctx = await createTestContext({ AIDE_LOGIN_MAX_PER_IP: '5' });
+  });
+  afterAll(async () => {
+    await ctx.close();
+  });
+
+  it('answers the 6th login in the window with 429 TOO_MANY_REQUESTS and Retry-After, right password or not', async () => {
+    expect((await ctx.login(USER.email, 'wrong-password')).status).toBe(401); // 3rd
+    expect((await ctx.login(`${unique('x')}@example.com`, 'whatever')).status).toBe(401); // 4th
+    expect((await ctx.login(USER.email, USER.password)).status).toBe(200); // 5th
+    const sixth = await ctx.login(ADMIN.email, ADMIN.password);
+    const body = expectEnvelope(sixth, 429, 'TOO_MANY_REQUESTS');
+    const retryAfter = Number(sixth.headers.get('retry-after'));
+    expect(Number.isInteger(retryAfter)).toBe(true);
+    expect(retryAfter).toBeGreaterThan(0);
+    expect(retryAfter).toBeLessThanOrEqual(60);
+    expect(body.details).toEqual({ retry_after: retryAfter });
+    // Refreshing counts against the same budget.
+    expectEnvelope(await ctx.request('POST', '/api/v1/login/refresh', { body: { refresh_token: 'x' } }), 429, 'TOO_MANY_REQUESTS');
+    // Authenticated routes are not login attempts.
+    ok(await ctx.request('GET', '/api/v1/users/me', { token: ctx.userToken }));
+  });
+});
+
+describe('login throttling per account', () => {
+  let ctx: TestContext;
+  beforeAll(async () => {
+    ctx = await createTestContext({ AIDE_LOGIN_MAX_FAILURES_PER_ACCOUNT: '3' });
+  });
+  afterAll(async () => {
+    await ctx.close();
+  });
+
+  it('locks the account after 3 failures, even for the right password, and only that account', async () => {
+    for (let i = 0; i < 3; i++) expectEnvelope(await ctx.login(USER.email, `wrong-${i}`), 401, 'INVALID_CREDENTIALS');
+    const locked = await ctx.login(USER.email, USER.password);
+    expectEnvelope(locked, 429, 'TOO_MANY_REQUESTS');
+    expect(Number(locked.headers.get('retry-after'))).toBeGreaterThan(0);
+    // The account key ignores case and spaces, so they do not get around the lock.
+    expectEnvelope(await ctx.login(` ${USER.email.toUpperCase()}`, USER.password), 429, 'TOO_MANY_REQUESTS');
+    ok(await ctx.login(ADMIN.email, ADMIN.password));
+    // Sessions already open are not affected.
+    ok(await ctx.request('GET', '/api/v1/users/me', { token: ctx.userToken }));
+  });
+
+  it('clears the failure count after a successful login', async () => {
+    expectEnvelope(await ctx.login(ADMIN.email, 'wrong-1'), 401, 'INVALID_CREDENTIALS');
+    expectEnvelope(await ctx.login(ADMIN.email, 'wrong-2'), 401, 'INVALID_CREDENTIALS');
+    ok(await ctx.login(ADMIN.email, ADMIN.password));
+    expectEnvelope(await ctx.login(ADMIN.email, 'wrong-3'), 401, 'INVALID_CREDENTIALS');
+    expectEnvelope(await ctx.login(ADMIN.email, 'wrong-4'), 401, 'INVALID_CREDENTIALS');
+    ok(await ctx.login(ADMIN.email, ADMIN.password));
+  });
+});

@@ -1,0 +1,2 @@
+export { CrawlerError, ExitCode } from './errors.js';
+export { createProgram, VERSION } from './program.js';

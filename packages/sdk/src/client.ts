@@ -1,0 +1,200 @@
+import {
+  credentialRefResource,
+  systemFlavorResource,
+  systemKindResource,
+  systemResource,
+  userResource,
+  type CreateCredentialRef,
+  type CreateSystem,
+  type CreateSystemFlavor,
+  type CreateSystemKind,
+  type CredentialRef,
+  type ResourceDef,
+  type System,
+  type SystemFlavor,
+  type SystemKind,
+  type UpdateCredentialRef,
+  type UpdateSystem,
+  type UpdateSystemFlavor,
+  type UpdateSystemKind,
+} from '@aide/schemas';
+import { Agent, type Dispatcher } from 'undici';
+import { ApiClient } from './internal/api.js';
+import { TokenManager } from './internal/auth.js';
+import { Transport } from './internal/transport.js';
+import { AuthResource } from './resources/auth.js';
+import {
+  createResource,
+  type BatchResource,
+  type ResourceCapabilities,
+  type ResourceClient,
+  type SoftDeleteResource,
+} from './resources/crud.js';
+import { UsersResource } from './resources/users.js';
+import { VERSION } from './version.js';
+
+/** Options shared by both ways of authenticating. */
+export interface AideClientBaseOptions {
+  /** Where the API is served, e.g. `http://localhost:8001` (a path prefix is kept). */
+  baseUrl: string;
+  /** Milliseconds for each attempt's complete response (default 30 000). */
+  timeoutMs?: number | undefined;
+  /** Retries of a retryable failure (default 2): see the README's "Retries". */
+  maxRetries?: number | undefined;
+  /** Your application's name and version, sent before the SDK's in `User-Agent`. */
+  userAgent?: string | undefined;
+  /**
+   * An undici dispatcher (Agent, Pool, ProxyAgent, or one composed with interceptors). The caller owns
+   * it: `close()` leaves it open. Default: the client's own Agent, closed by `close()`.
+   */
+  dispatcher?: Dispatcher | undefined;
+  /**
+   * Check every response against the `@aide/schemas` schemas (default true): a mismatch throws
+   * `AideContractError` naming the route and the differences instead of handing out a wrong shape.
+   */
+  validateResponses?: boolean | undefined;
+}
+
+/** Log in with a user's email and password; tokens are obtained and renewed automatically. */
+export interface AideClientPasswordOptions extends AideClientBaseOptions {
+  username: string;
+  password: string;
+  /** An access token to start with (e.g. persisted); renewed through the credentials when it expires. */
+  token?: string | undefined;
+}
+
+/** Use a bearer token obtained elsewhere. Without credentials it cannot be renewed: a 401 surfaces. */
+export interface AideClientTokenOptions extends AideClientBaseOptions {
+  token: string;
+  username?: undefined;
+  password?: undefined;
+}
+
+export type AideClientOptions = AideClientPasswordOptions | AideClientTokenOptions;
+
+export const DEFAULT_TIMEOUT_MS = 30_000;
+export const DEFAULT_MAX_RETRIES = 2;
+
+function checkOptions(options: AideClientOptions): void {
+  let url: URL;
+  try {
+    url = new URL(options.baseUrl);
+  } catch {
+    throw new TypeError(`baseUrl must be an absolute URL, got ${JSON.stringify(options.baseUrl)}`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new TypeError(`baseUrl must be http(s), got ${url.protocol}`);
+  }
+  if (url.search !== '' || url.hash !== '')
+    throw new TypeError('baseUrl must not have a query string or fragment');
+  const { timeoutMs, maxRetries } = options;
+  if (timeoutMs !== undefined && !(Number.isFinite(timeoutMs) && timeoutMs > 0)) {
+    throw new TypeError(`timeoutMs must be a positive number, got ${timeoutMs}`);
+  }
+  if (maxRetries !== undefined && !(Number.isInteger(maxRetries) && maxRetries >= 0)) {
+    throw new TypeError(`maxRetries must be a non-negative integer, got ${maxRetries}`);
+  }
+  const hasUser = options.username !== undefined;
+  const hasPassword = options.password !== undefined;
+  if (hasUser !== hasPassword) throw new TypeError('username and password must be given together');
+  if (!hasUser && options.token === undefined) {
+    throw new TypeError('Give either username and password, or a token');
+  }
+}
+
+/**
+ * The connection part of the client: transport, tokens, and the factory of resource clients.
+ * `AideClient` adds the resources as properties.
+ */
+export class AideClientCore {
+  protected readonly api: ApiClient;
+  readonly #ownDispatcher: Agent | undefined;
+
+  constructor(options: AideClientOptions) {
+    checkOptions(options);
+    let dispatcher = options.dispatcher;
+    if (!dispatcher) {
+      this.#ownDispatcher = new Agent({ keepAliveTimeout: 10_000 });
+      dispatcher = this.#ownDispatcher;
+    }
+    const sdkAgent = `aide-sdk/${VERSION} node/${process.version}`;
+    const transport = new Transport({
+      baseUrl: options.baseUrl,
+      timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+      maxRetries: options.maxRetries ?? DEFAULT_MAX_RETRIES,
+      userAgent: options.userAgent ? `${options.userAgent} ${sdkAgent}` : sdkAgent,
+      dispatcher,
+    });
+    const validate = options.validateResponses ?? true;
+    const credentials =
+      options.username !== undefined ? { username: options.username, password: options.password } : undefined;
+    const tokens = new TokenManager(transport, { credentials, token: options.token, validate });
+    this.api = new ApiClient(transport, tokens, validate);
+  }
+
+  /**
+   * The client of any collection described by a `ResourceDef` of `@aide/schemas`, e.g. one added to the
+   * backend after this SDK version. `capabilities` says which of `restore`/`createMany` it has.
+   *
+   * ```ts
+   * const systems = client.resource(systemResource, { softDelete: true, batch: true });
+   * ```
+   */
+  resource<D extends ResourceDef, const C extends ResourceCapabilities>(
+    def: D,
+    capabilities: C,
+  ): ResourceClient<D, C> {
+    return createResource(this.api, def, capabilities);
+  }
+
+  /**
+   * Releases the connections of the client's own Agent (a given `dispatcher` is left open). Calls made
+   * afterwards fail with `AideError`.
+   */
+  async close(): Promise<void> {
+    if (this.api.transport.closed) return;
+    this.api.transport.markClosed();
+    await this.#ownDispatcher?.close();
+  }
+}
+
+/**
+ * The AIDE Metastore client.
+ *
+ * ```ts
+ * const client = new AideClient({ baseUrl: 'http://localhost:8001', username, password });
+ * const kind = await client.systemKinds.create({ code: 'rdbms', name: 'Relational databases' });
+ * await client.close();
+ * ```
+ *
+ * Logs in on the first call; renews the token once on a 401 (one renewal shared by concurrent calls);
+ * retries safe requests on connection errors, 429 and 503; throws `AideApiError` subclasses carrying
+ * `status`, `errorCode`, `requestId` and `details`.
+ */
+export class AideClient extends AideClientCore {
+  /** Login, refresh and logout. */
+  readonly auth = new AuthResource(this.api);
+  /** `/users` (superusers) and `/users/me`. */
+  readonly users = new UsersResource(this.api, userResource);
+  // One line per collection. The annotation names the routes the collection has (SoftDeleteResource:
+  // + restore; BatchResource: + createMany) and must agree with the capabilities passed to resource(),
+  // which are checked against the ResourceDef at construction.
+
+  /** `/system-kinds`: `rdbms`, `kafka`, ... (written by superusers). */
+  readonly systemKinds: SoftDeleteResource<SystemKind, CreateSystemKind, UpdateSystemKind> = this.resource(
+    systemKindResource,
+    { softDelete: true, batch: false },
+  );
+  /** `/system-flavors`: `postgres14`, `iceberg_v2`, ... (written by superusers). */
+  readonly systemFlavors: SoftDeleteResource<SystemFlavor, CreateSystemFlavor, UpdateSystemFlavor> =
+    this.resource(systemFlavorResource, { softDelete: true, batch: false });
+  /** `/credential-refs`: pointers to secrets held elsewhere (written by superusers). */
+  readonly credentialRefs: SoftDeleteResource<CredentialRef, CreateCredentialRef, UpdateCredentialRef> =
+    this.resource(credentialRefResource, { softDelete: true, batch: false });
+  /** `/systems`: concrete databases, clusters, stores. */
+  readonly systems: SoftDeleteResource<System, CreateSystem, UpdateSystem> &
+    BatchResource<System, CreateSystem, UpdateSystem> = this.resource(systemResource, {
+    softDelete: true,
+    batch: true,
+  });
+}

@@ -1,0 +1,50 @@
+export {
+  AideClient,
+  AideClientCore,
+  DEFAULT_MAX_RETRIES,
+  DEFAULT_TIMEOUT_MS,
+  type AideClientBaseOptions,
+  type AideClientOptions,
+  type AideClientPasswordOptions,
+  type AideClientTokenOptions,
+} from './client.js';
+export {
+  AideApiError,
+  AideConnectionError,
+  AideContractError,
+  AideError,
+  AideTimeoutError,
+  AideUserAbortError,
+  AuthenticationError,
+  ConflictError,
+  InternalServerError,
+  NotFoundError,
+  PermissionDeniedError,
+  RateLimitError,
+  ValidationError,
+  type AideApiErrorInit,
+} from './core/errors.js';
+export { PagePromise, type Page } from './core/pagination.js';
+export type { RequestOptions } from './core/request-options.js';
+export type { Credentials } from './internal/auth.js';
+export type { QueryParams, QueryScalar, QueryValue } from './internal/query.js';
+export { AuthResource } from './resources/auth.js';
+export {
+  CollectionResource,
+  CrudResource,
+  type BatchCreatable,
+  type BatchResource,
+  type CreateManyOptions,
+  type CreateOf,
+  type Deletable,
+  type ListParams,
+  type ReadOf,
+  type ResourceCapabilities,
+  type ResourceClient,
+  type Restorable,
+  type SoftDeleteResource,
+  type Updatable,
+  type UpdateOf,
+} from './resources/crud.js';
+export { UsersResource } from './resources/users.js';
+export { VERSION } from './version.js';

@@ -1,0 +1,263 @@
+import { randomUUID } from 'node:crypto';
+import type { Dispatcher } from 'undici';
+import {
+  AideApiError,
+  AideConnectionError,
+  AideError,
+  AideTimeoutError,
+  AideUserAbortError,
+} from '../core/errors.js';
+import type { RequestOptions } from '../core/request-options.js';
+import { buildQuery, type QueryParams } from './query.js';
+import {
+  backoffMs,
+  isIdempotent,
+  MAX_RETRY_AFTER_MS,
+  RETRYABLE_STATUSES,
+  retryAfterMs,
+  sleep,
+} from './retry.js';
+
+export type HttpMethod = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'OPTIONS';
+
+export interface TransportConfig {
+  /** Origin plus an optional path prefix, without a trailing slash: `https://aide.example.com/registry`. */
+  baseUrl: string;
+  timeoutMs: number;
+  maxRetries: number;
+  userAgent: string;
+  dispatcher: Dispatcher;
+}
+
+export interface TransportRequest {
+  method: HttpMethod;
+  /** Path under the base URL, starting with `/`, without a query string. */
+  path: string;
+  query?: QueryParams | undefined;
+  /** Sent as JSON. */
+  json?: unknown;
+  /** Sent as `application/x-www-form-urlencoded` (the login form). */
+  form?: Readonly<Record<string, string>> | undefined;
+  headers?: Readonly<Record<string, string>> | undefined;
+  options?: RequestOptions | undefined;
+}
+
+export interface TransportResponse {
+  status: number;
+  /** Lower-cased names; repeated headers joined with `, `. */
+  headers: Readonly<Record<string, string>>;
+  /** The parsed JSON body; the raw text when it is not JSON; undefined when empty. */
+  body: unknown;
+  requestId: string | undefined;
+  /** `GET /api/v1/systems`, for messages. */
+  route: string;
+}
+
+interface RawResponse {
+  status: number;
+  headers: Record<string, string>;
+  text: string;
+}
+
+// undici errors that are not about the network: a closed client or a bad argument is never retried.
+const CLOSED_CODES = new Set(['UND_ERR_DESTROYED', 'UND_ERR_CLOSED']);
+const PROGRAMMER_CODES = new Set([
+  'UND_ERR_INVALID_ARG',
+  'UND_ERR_INVALID_RETURN_VALUE',
+  'UND_ERR_NOT_SUPPORTED',
+]);
+
+function errorCode(error: unknown): string | undefined {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' ? code : undefined;
+}
+
+/** undici reports some failures as an AggregateError with an empty message: name the code instead. */
+function describe(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const code = errorCode(error);
+  const message = error.message || (error instanceof AggregateError ? String(error.errors[0] ?? '') : '');
+  return [code, message].filter((part) => part).join(': ') || error.name;
+}
+
+function normaliseHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (value === undefined) continue;
+    out[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  return out;
+}
+
+function parseBody(text: string): unknown {
+  if (text === '') return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
+  }
+}
+
+/**
+ * The HTTP layer: one undici dispatcher, JSON in and out, timeouts, and the retry policy.
+ *
+ * Retry policy: a request is retried (at most `maxRetries` times) on a connection error, a timeout,
+ * or a 429/502/503/504 answer — only when repeating it is safe: GET, HEAD, PUT, DELETE and OPTIONS
+ * always, POST and PATCH only with an idempotency key. The delay is the server's `Retry-After`
+ * (seconds or HTTP date) when given, else exponential backoff with full jitter (0.5 s doubling to 8 s).
+ * A `Retry-After` over 60 s is not waited for: the error surfaces with it.
+ */
+export class Transport {
+  readonly #config: TransportConfig;
+  readonly #origin: string;
+  readonly #prefix: string;
+  #closed = false;
+
+  constructor(config: TransportConfig) {
+    this.#config = config;
+    const url = new URL(config.baseUrl);
+    this.#origin = url.origin;
+    this.#prefix = url.pathname.replace(/\/+$/, '');
+  }
+
+  get closed(): boolean {
+    return this.#closed;
+  }
+
+  markClosed(): void {
+    this.#closed = true;
+  }
+
+  async send(request: TransportRequest): Promise<TransportResponse> {
+    if (this.#closed) throw new AideError('The AideClient is closed.');
+    const options = request.options ?? {};
+    const maxRetries = options.maxRetries ?? this.#config.maxRetries;
+    const retryable = isIdempotent(request.method) || options.idempotencyKey !== undefined;
+    const requestId = options.requestId ?? randomUUID();
+    const route = `${request.method} ${this.#prefix}${request.path}`;
+    const path = `${this.#prefix}${request.path}${buildQuery(request.query)}`;
+
+    const headers: Record<string, string> = {
+      accept: 'application/json',
+      'user-agent': this.#config.userAgent,
+      'x-request-id': requestId,
+    };
+    let body: string | undefined;
+    if (request.form !== undefined) {
+      headers['content-type'] = 'application/x-www-form-urlencoded';
+      body = new URLSearchParams(request.form).toString();
+    } else if (request.json !== undefined) {
+      headers['content-type'] = 'application/json';
+      body = JSON.stringify(request.json);
+    }
+    if (options.idempotencyKey !== undefined) headers['idempotency-key'] = options.idempotencyKey;
+    for (const source of [request.headers, options.headers]) {
+      for (const [name, value] of Object.entries(source ?? {})) headers[name.toLowerCase()] = value;
+    }
+
+    for (let attempt = 0; ; attempt++) {
+      const retriesLeft = retryable && attempt < maxRetries;
+      let raw: RawResponse;
+      try {
+        raw = await this.#attempt({ method: request.method, path, headers, body, route, requestId, options });
+      } catch (error) {
+        if (retriesLeft && error instanceof AideConnectionError) {
+          await this.#pause(backoffMs(attempt), options.signal);
+          continue;
+        }
+        throw error;
+      }
+      const responseHeaders = raw.headers;
+      const parsed = parseBody(raw.text);
+      if (raw.status >= 200 && raw.status < 300) {
+        return {
+          status: raw.status,
+          headers: responseHeaders,
+          body: parsed,
+          requestId: responseHeaders['x-request-id'] ?? requestId,
+          route,
+        };
+      }
+      if (retriesLeft && RETRYABLE_STATUSES.has(raw.status)) {
+        const hint = retryAfterMs(responseHeaders['retry-after']);
+        if (hint === undefined || hint <= MAX_RETRY_AFTER_MS) {
+          await this.#pause(hint ?? backoffMs(attempt), options.signal);
+          continue;
+        }
+      }
+      throw AideApiError.fromResponse({
+        status: raw.status,
+        body: parsed,
+        rawBody: raw.text,
+        headers: { ...responseHeaders, 'x-request-id': responseHeaders['x-request-id'] ?? requestId },
+        route,
+      });
+    }
+  }
+
+  async #pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
+    try {
+      await sleep(ms, signal);
+    } catch (reason) {
+      throw new AideUserAbortError('The request was aborted.', { cause: reason });
+    }
+  }
+
+  async #attempt(args: {
+    method: HttpMethod;
+    path: string;
+    headers: Record<string, string>;
+    body: string | undefined;
+    route: string;
+    requestId: string;
+    options: RequestOptions;
+  }): Promise<RawResponse> {
+    const userSignal = args.options.signal;
+    if (userSignal?.aborted)
+      throw new AideUserAbortError('The request was aborted.', { cause: userSignal.reason });
+    const timeoutMs = args.options.timeoutMs ?? this.#config.timeoutMs;
+    const controller = new AbortController();
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      controller.abort(new Error(`timed out after ${timeoutMs} ms`));
+    }, timeoutMs);
+    const onUserAbort = () => controller.abort(userSignal?.reason);
+    userSignal?.addEventListener('abort', onUserAbort, { once: true });
+    try {
+      const response = await this.#config.dispatcher.request({
+        origin: this.#origin,
+        path: args.path,
+        method: args.method,
+        headers: args.headers,
+        body: args.body ?? null,
+        signal: controller.signal,
+      });
+      // The whole body is read under the same timer: a server that stalls mid-body times out too.
+      const text = await response.body.text();
+      return { status: response.statusCode, headers: normaliseHeaders(response.headers), text };
+    } catch (error) {
+      if (userSignal?.aborted)
+        throw new AideUserAbortError('The request was aborted.', { cause: userSignal.reason });
+      if (timedOut) {
+        throw new AideTimeoutError(`${args.route}: no complete response within ${timeoutMs} ms`, {
+          cause: error,
+          route: args.route,
+          requestId: args.requestId,
+        });
+      }
+      const code = errorCode(error);
+      if (code !== undefined && CLOSED_CODES.has(code))
+        throw new AideError('The AideClient is closed.', { cause: error });
+      if (code !== undefined && PROGRAMMER_CODES.has(code)) throw error;
+      throw new AideConnectionError(`${args.route}: connection failed (${describe(error)})`, {
+        cause: error,
+        route: args.route,
+        requestId: args.requestId,
+      });
+    } finally {
+      clearTimeout(timer);
+      userSignal?.removeEventListener('abort', onUserAbort);
+    }
+  }
+}

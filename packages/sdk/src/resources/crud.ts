@@ -1,0 +1,323 @@
+import { batchResultOf, MAX_BATCH_SIZE, pageOf, type Page, type ResourceDef } from '@aide/schemas';
+import type { z } from 'zod';
+import { PagePromise } from '../core/pagination.js';
+import type { RequestOptions } from '../core/request-options.js';
+import { API_PREFIX, type ApiClient } from '../internal/api.js';
+import type { QueryValue } from '../internal/query.js';
+
+/** The read shape of a resource (what the API returns). */
+export type ReadOf<D extends ResourceDef> = z.output<D['read']>;
+/** The create body of a resource (what you send; optional keys may be left out). */
+export type CreateOf<D extends ResourceDef> = z.input<D['create']>;
+/** The update body of a resource: any subset of the writable fields, plus the current `row_version`. */
+export type UpdateOf<D extends ResourceDef> = z.input<D['update']>;
+
+/**
+ * Parameters of `list()`: paging, sorting and the resource's filters. Filters use the wire names of the
+ * API, `key` or `key__gt|__gte|__lt|__lte|__in|__like`; `__in` takes an array. The server rejects
+ * unknown keys with a 422, and lists each resource's filters in its OpenAPI document.
+ *
+ * ```ts
+ * { size: 100, sort: ['-created_at', 'code'], flavor_id__in: [a, b], code__like: 'prod', is_active: true }
+ * ```
+ */
+export interface ListParams {
+  /** 1-based page number (default 1). With `for await`, where iteration starts. */
+  page?: number | undefined;
+  /** Items per page, 1..100 (default 50). */
+  size?: number | undefined;
+  /** `-created_at,code` or `['-created_at', 'code']`; `-` sorts descending. */
+  sort?: string | readonly string[] | undefined;
+  /** Also list soft-deleted entities (superusers only; soft-delete resources only). */
+  include_deleted?: boolean | undefined;
+  [filter: string]: QueryValue;
+}
+
+export interface CreateManyOptions<Read = unknown> extends RequestOptions {
+  /** Items per request, 1..500 (default 500, the server's maximum). */
+  chunkSize?: number | undefined;
+  /**
+   * Called after each chunk is committed, with the created entities and the chunk's index, so a caller
+   * can record progress: when a later chunk fails, these stay created.
+   */
+  onChunk?: ((created: readonly Read[], chunkIndex: number) => void) | undefined;
+}
+
+/** `update(id, body)`: every collection but the append-only ones. */
+export interface Updatable<Read, Update> {
+  /**
+   * `PATCH /{id}` — partial update: only the keys present are changed (`null` clears a nullable one).
+   * Pass the `row_version` you read: if someone changed the entity since, this throws `ConflictError`
+   * with `errorCode === 'VERSION_CONFLICT'`; read it again and reapply.
+   */
+  update(id: string, body: Update, options?: RequestOptions): Promise<Read>;
+}
+
+/** `delete(id)`: every collection but users and audit logs. */
+export interface Deletable<Read> {
+  /** `DELETE /{id}` (superusers) — returns the deleted entity. Soft-delete resources can `restore` it. */
+  delete(id: string, options?: RequestOptions): Promise<Read>;
+}
+
+/** `restore(id)`: resources with soft delete. */
+export interface Restorable<Read> {
+  /** `POST /{id}/restore` (superusers): undeletes a soft-deleted entity and returns it. */
+  restore(id: string, options?: RequestOptions): Promise<Read>;
+}
+
+/** `createMany(items)`: resources with a `POST /batch` route. */
+export interface BatchCreatable<Read, Create> {
+  /**
+   * Creates many entities with `POST /batch`, in chunks of at most 500 (one request each), and returns
+   * them in input order. Each chunk is its own all-or-nothing transaction: when chunk 3 fails, chunks 1
+   * and 2 stay committed and the error of chunk 3 is thrown (use `onChunk` to track what was created).
+   * With an `idempotencyKey`, chunk `i` is sent with the key `${idempotencyKey}:${i}`.
+   */
+  createMany(items: readonly Create[], options?: CreateManyOptions<Read>): Promise<Read[]>;
+}
+
+function checkedItemPath(base: string, id: string): string {
+  if (typeof id !== 'string' || id === '' || id === '.' || id === '..') {
+    throw new TypeError(`Invalid id: ${JSON.stringify(id)}`);
+  }
+  return `${base}/${encodeURIComponent(id)}`;
+}
+
+/**
+ * The routes every collection has: list (awaitable, or `for await` over all pages), get and create.
+ * Built from the collection's `ResourceDef` in `@aide/schemas`: its path, and the schemas responses
+ * are checked against. The other routes are added per collection (`CrudResource`, `ResourceClient`).
+ */
+export class CollectionResource<Read, Create> {
+  protected readonly api: ApiClient;
+  protected readonly def: ResourceDef;
+  /** `/api/v1/<collection>` */
+  protected readonly basePath: string;
+  readonly #pageSchema: z.ZodType<Page<Read>>;
+
+  constructor(api: ApiClient, def: ResourceDef) {
+    this.api = api;
+    this.def = def;
+    this.basePath = `${API_PREFIX}/${def.path}`;
+    this.#pageSchema = pageOf(def.read) as unknown as z.ZodType<Page<Read>>;
+  }
+
+  protected get readSchema(): z.ZodType<Read> {
+    return this.def.read as z.ZodType<Read>;
+  }
+
+  protected itemPath(id: string): string {
+    return checkedItemPath(this.basePath, id);
+  }
+
+  /**
+   * `GET /` — one page, or with `for await` every item from `params.page` on:
+   *
+   * ```ts
+   * const page = await client.systems.list({ size: 20, code__like: 'prod' });
+   * for await (const system of client.systems.list({ size: 100 })) { ... }
+   * ```
+   */
+  list(params: ListParams = {}, options?: RequestOptions): PagePromise<Read> {
+    const { page, ...query } = params;
+    return new PagePromise(
+      (n) =>
+        this.api.call(
+          { method: 'GET', path: this.basePath, query: { ...query, page: n }, options },
+          this.#pageSchema,
+          `Page<${this.def.name}>`,
+        ),
+      page ?? 1,
+    );
+  }
+
+  /** Every item of every page, as an async iterator: the same as `for await (... of list(params))`. */
+  iterate(params: ListParams = {}, options?: RequestOptions): AsyncGenerator<Read, void, undefined> {
+    return this.list(params, options)[Symbol.asyncIterator]();
+  }
+
+  /** `GET /{id}` — throws `NotFoundError` (`*_NOT_FOUND`) when absent or soft-deleted. */
+  get(id: string, options?: RequestOptions): Promise<Read> {
+    return this.api.call({ method: 'GET', path: this.itemPath(id), options }, this.readSchema);
+  }
+
+  /** `POST /` — 201 with the created entity; `ConflictError` (`*_ALREADY_EXISTS`) on a duplicate. */
+  create(body: Create, options?: RequestOptions): Promise<Read> {
+    return this.api.call({ method: 'POST', path: this.basePath, json: body, options }, this.readSchema);
+  }
+}
+
+/** What the route functions below need of a resource: its protected members. */
+interface Internals {
+  api: ApiClient;
+  def: ResourceDef;
+  basePath: string;
+  readSchema: z.ZodType;
+  itemPath(id: string): string;
+}
+
+function internals(resource: CollectionResource<unknown, unknown>): Internals {
+  return resource as unknown as Internals;
+}
+
+// The optional routes, written once and attached to the classes of the collections that have them.
+const routes = {
+  update(this: CollectionResource<unknown, unknown>, id: string, body: unknown, options?: RequestOptions) {
+    const r = internals(this);
+    return r.api.call({ method: 'PATCH', path: r.itemPath(id), json: body, options }, r.readSchema);
+  },
+  delete(this: CollectionResource<unknown, unknown>, id: string, options?: RequestOptions) {
+    const r = internals(this);
+    return r.api.call({ method: 'DELETE', path: r.itemPath(id), options }, r.readSchema);
+  },
+  restore(this: CollectionResource<unknown, unknown>, id: string, options?: RequestOptions) {
+    const r = internals(this);
+    return r.api.call({ method: 'POST', path: `${r.itemPath(id)}/restore`, options }, r.readSchema);
+  },
+  async createMany(
+    this: CollectionResource<unknown, unknown>,
+    items: readonly unknown[],
+    options: CreateManyOptions = {},
+  ): Promise<unknown[]> {
+    const r = internals(this);
+    const { chunkSize = MAX_BATCH_SIZE, onChunk, ...requestOptions } = options;
+    if (!Number.isInteger(chunkSize) || chunkSize < 1 || chunkSize > MAX_BATCH_SIZE) {
+      throw new RangeError(`chunkSize must be an integer from 1 to ${MAX_BATCH_SIZE}, got ${chunkSize}`);
+    }
+    const schema = batchResultOf(r.readSchema);
+    const key = requestOptions.idempotencyKey;
+    const created: unknown[] = [];
+    for (let start = 0, index = 0; start < items.length; start += chunkSize, index++) {
+      const result = await r.api.call(
+        {
+          method: 'POST',
+          path: `${r.basePath}/batch`,
+          json: { items: items.slice(start, start + chunkSize) },
+          options: { ...requestOptions, idempotencyKey: key === undefined ? undefined : `${key}:${index}` },
+        },
+        schema,
+        `BatchResult<${r.def.name}>`,
+      );
+      created.push(...result.items);
+      onChunk?.(result.items, index);
+    }
+    return created;
+  },
+};
+
+type RouteName = keyof typeof routes;
+
+/** Adds route functions to a class prototype (non-enumerable, like class methods). */
+function attach(target: object, names: readonly RouteName[]): void {
+  for (const name of names) {
+    Object.defineProperty(target, name, { value: routes[name], writable: true, configurable: true });
+  }
+}
+
+/** The common collection: list, get, create, update and delete. */
+export class CrudResource<Read, Create, Update>
+  extends CollectionResource<Read, Create>
+  implements Updatable<Read, Update>, Deletable<Read>
+{
+  /**
+   * `PATCH /{id}` — partial update: only the keys present are changed (`null` clears a nullable one).
+   * Pass the `row_version` you read: if someone changed the entity since, this throws `ConflictError`
+   * with `errorCode === 'VERSION_CONFLICT'`; read it again and reapply.
+   */
+  update(id: string, body: Update, options?: RequestOptions): Promise<Read> {
+    return routes.update.call(this, id, body, options) as Promise<Read>;
+  }
+
+  /** `DELETE /{id}` (superusers) — returns the deleted entity. Soft-delete resources can `restore` it. */
+  delete(id: string, options?: RequestOptions): Promise<Read> {
+    return routes.delete.call(this, id, options) as Promise<Read>;
+  }
+}
+
+/** A collection with soft delete: `CrudResource` plus `restore`. */
+export type SoftDeleteResource<Read, Create, Update> = CrudResource<Read, Create, Update> & Restorable<Read>;
+/** A collection with a batch route: `CrudResource` plus `createMany`. */
+export type BatchResource<Read, Create, Update> = CrudResource<Read, Create, Update> &
+  BatchCreatable<Read, Create>;
+
+/**
+ * The routes a collection has beyond list, get and create, restating its `ResourceDef` as literal
+ * types (the def types its flags as plain `boolean`).
+ */
+export interface ResourceCapabilities {
+  /** `POST /{id}/restore` (and `include_deleted`). */
+  readonly softDelete: boolean;
+  /** `POST /batch` */
+  readonly batch: boolean;
+  /** `PATCH /{id}`; default true. False for append-only collections. */
+  readonly update?: boolean;
+  /** `DELETE /{id}`; default true. */
+  readonly delete?: boolean;
+}
+
+/**
+ * The client type of a collection: its routes and no others, so a call the backend does not serve
+ * does not type-check.
+ */
+export type ResourceClient<D extends ResourceDef, C extends ResourceCapabilities> = CollectionResource<
+  ReadOf<D>,
+  CreateOf<D>
+> &
+  (C['update'] extends false ? unknown : Updatable<ReadOf<D>, UpdateOf<D>>) &
+  (C['delete'] extends false ? unknown : Deletable<ReadOf<D>>) &
+  (C['softDelete'] extends true ? Restorable<ReadOf<D>> : unknown) &
+  (C['batch'] extends true ? BatchCreatable<ReadOf<D>, CreateOf<D>> : unknown);
+
+type ResourceClass = new (api: ApiClient, def: ResourceDef) => CollectionResource<unknown, unknown>;
+const classes = new Map<string, ResourceClass>();
+
+/** One class per combination of routes: `CrudResource` (or the bare collection) plus the extras. */
+function classFor(routeNames: readonly RouteName[]): ResourceClass {
+  const key = routeNames.join(',');
+  let Class = classes.get(key);
+  if (!Class) {
+    const crud = routeNames.includes('update') && routeNames.includes('delete');
+    const Base: ResourceClass = crud ? CrudResource : CollectionResource;
+    Class = class extends Base {};
+    attach(Class.prototype, crud ? routeNames.filter((n) => n !== 'update' && n !== 'delete') : routeNames);
+    classes.set(key, Class);
+  }
+  return Class;
+}
+
+/** Routes the def says the collection lacks (`without`, newer `@aide/schemas`). */
+function missingRoutes(def: ResourceDef): readonly string[] {
+  return (def as { without?: readonly string[] }).without ?? [];
+}
+
+/**
+ * Builds the client of a collection from its `ResourceDef`. The capabilities are checked against the
+ * def, so a client cannot claim a route the backend does not serve.
+ */
+export function createResource<D extends ResourceDef, const C extends ResourceCapabilities>(
+  api: ApiClient,
+  def: D,
+  capabilities: C,
+): ResourceClient<D, C> {
+  const without = missingRoutes(def);
+  const has: Record<RouteName, boolean> = {
+    update: capabilities.update !== false,
+    delete: capabilities.delete !== false,
+    restore: capabilities.softDelete,
+    createMany: capabilities.batch,
+  };
+  const served: Record<RouteName, boolean> = {
+    update: !without.includes('update'),
+    delete: !without.includes('delete'),
+    restore: def.softDelete,
+    createMany: def.batch,
+  };
+  const names = (Object.keys(has) as RouteName[]).filter((name) => has[name]);
+  for (const name of names) {
+    if (!served[name]) {
+      throw new Error(`Resource ${def.path}: the SDK claims ${name}() but its ResourceDef has no such route`);
+    }
+  }
+  const Class = classFor(names);
+  return new Class(api, def) as unknown as ResourceClient<D, C>;
+}

@@ -1,0 +1,340 @@
+import { RESOURCES, systemKindResource, userResource, type ResourceDef } from '@aide/schemas';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import {
+  type AideClient,
+  CollectionResource,
+  ConflictError,
+  CrudResource,
+  NotFoundError,
+} from '../src/index.js';
+import { adminClient, clientFor, createUser, recordingDispatcher, unique } from './helpers/backend.js';
+
+const recorder = recordingDispatcher();
+let client: AideClient;
+
+beforeAll(() => {
+  client = adminClient({ dispatcher: recorder.dispatcher });
+});
+
+afterAll(async () => {
+  await client.close();
+  await recorder.close();
+});
+
+/** A kind and a flavor for the tests that need a flavor. */
+async function flavorFixture(): Promise<{ kindId: string; flavorId: string }> {
+  const kind = await client.systemKinds.create({ code: unique('kind'), name: 'Fixture kind' });
+  const flavor = await client.systemFlavors.create({
+    code: unique('flavor'),
+    name: 'Fixture flavor',
+    kind_id: kind.id,
+  });
+  return { kindId: kind.id, flavorId: flavor.id };
+}
+
+describe('the client covers the route table', () => {
+  /** The routes a resource object has, by method name. */
+  function routesOf(resource: object): Record<string, boolean> {
+    const has = (name: string) => typeof (resource as Record<string, unknown>)[name] === 'function';
+    return {
+      update: has('update'),
+      delete: has('delete'),
+      restore: has('restore'),
+      createMany: has('createMany'),
+    };
+  }
+
+  /** The routes a ResourceDef says the backend serves. */
+  function routesServed(def: ResourceDef): Record<string, boolean> {
+    const without = (def as { without?: readonly string[] }).without ?? [];
+    return {
+      update: !without.includes('update'),
+      delete: !without.includes('delete'),
+      restore: def.softDelete,
+      createMany: def.batch,
+    };
+  }
+
+  it('has one resource per ResourceDef of @aide/schemas, with exactly the routes the def has', () => {
+    const resources = Object.values(client).filter(
+      (value): value is CollectionResource<unknown, unknown> => value instanceof CollectionResource,
+    );
+    for (const def of [...RESOURCES, userResource]) {
+      const resource = resources.find((r) => (r as unknown as { def: ResourceDef }).def === def);
+      expect({ path: def.path, found: resource !== undefined }).toEqual({ path: def.path, found: true });
+      expect({ path: def.path, ...routesOf(resource!) }).toEqual({ path: def.path, ...routesServed(def) });
+    }
+  });
+
+  it('refuses to claim a route the ResourceDef lacks', () => {
+    expect(() => client.resource(systemKindResource, { softDelete: true, batch: true })).toThrow(
+      /claims createMany\(\)/,
+    );
+    const users = client.resource(userResource, { softDelete: false, batch: false, delete: false });
+    expect(routesOf(users)).toEqual({ update: true, delete: false, restore: false, createMany: false });
+    expect(users).not.toBeInstanceOf(CrudResource);
+    expect(client.systems).toBeInstanceOf(CrudResource);
+  });
+
+  it('leaves absent routes out of the types', () => {
+    // Checked by `tsc -p tsconfig.json --noEmit`: each line below must be a type error.
+    const assertions = () => {
+      // @ts-expect-error system kinds have no POST /batch
+      void client.systemKinds.createMany([]);
+      // @ts-expect-error users are never deleted (deactivate instead)
+      void client.users.delete('x');
+      // @ts-expect-error users have no soft delete
+      void client.users.restore('x');
+      // @ts-expect-error an update body is partial but still typed
+      void client.systems.update('x', { code: 42 });
+    };
+    expect(typeof assertions).toBe('function');
+    expect('createMany' in client.systemKinds).toBe(false);
+    expect('delete' in client.users).toBe(false);
+  });
+});
+
+describe('system kinds', () => {
+  it('create, get, list, update, delete, restore', async () => {
+    const code = unique('rdbms');
+    const created = await client.systemKinds.create({ code, name: 'Relational', note: 'from the SDK' });
+    expect(created).toMatchObject({
+      code,
+      name: 'Relational',
+      note: 'from the SDK',
+      row_version: 1,
+      deleted_at: null,
+    });
+
+    expect(await client.systemKinds.get(created.id)).toEqual(created);
+
+    const page = await client.systemKinds.list({ code, size: 5 });
+    expect(page).toMatchObject({ total: 1, page: 1, size: 5, pages: 1 });
+    expect(page.items.map((k) => k.id)).toEqual([created.id]);
+
+    const updated = await client.systemKinds.update(created.id, {
+      name: 'Relational DBs',
+      row_version: created.row_version,
+    });
+    expect(updated).toMatchObject({ name: 'Relational DBs', row_version: 2 });
+
+    const deleted = await client.systemKinds.delete(created.id);
+    expect(deleted.id).toBe(created.id);
+    expect(deleted.deleted_at).not.toBeNull();
+    await expect(client.systemKinds.get(created.id)).rejects.toBeInstanceOf(NotFoundError);
+    expect((await client.systemKinds.list({ code })).total).toBe(0);
+    expect((await client.systemKinds.list({ code, include_deleted: true })).total).toBe(1);
+
+    const restored = await client.systemKinds.restore(created.id);
+    expect(restored).toMatchObject({ id: created.id, deleted_at: null });
+    expect((await client.systemKinds.get(created.id)).name).toBe('Relational DBs');
+  });
+
+  it('walks more than three pages with for await, one request per page', async () => {
+    const prefix = unique('paged');
+    const codes: string[] = [];
+    for (let i = 0; i < 7; i++)
+      codes.push((await client.systemKinds.create({ code: `${prefix}-${i}`, name: `Kind ${i}` })).code);
+
+    const before = recorder.requests.length;
+    const seen: string[] = [];
+    for await (const kind of client.systemKinds.list({ code__like: prefix, size: 2 })) seen.push(kind.code);
+    expect(seen).toEqual(codes);
+    const pageRequests = recorder.requests
+      .slice(before)
+      .filter((r) => r.startsWith('GET /api/v1/system-kinds?'));
+    expect(pageRequests).toHaveLength(4);
+    expect(pageRequests.map((r) => new URL(`http://x${r.slice(4)}`).searchParams.get('page'))).toEqual([
+      '1',
+      '2',
+      '3',
+      '4',
+    ]);
+
+    // iterate() is the same walk; pages() yields the envelopes; `page` sets where iteration starts.
+    const iterated: string[] = [];
+    for await (const kind of client.systemKinds.iterate({ code__like: prefix, size: 3, sort: ['-code'] }))
+      iterated.push(kind.code);
+    expect(iterated).toEqual([...codes].reverse());
+    const pages: number[] = [];
+    for await (const page of client.systemKinds.list({ code__like: prefix, size: 2, page: 2 }).pages())
+      pages.push(page.page);
+    expect(pages).toEqual([2, 3, 4]);
+  });
+
+  it('sends __in filters as comma-separated lists', async () => {
+    const a = await client.systemKinds.create({ code: unique('in-a'), name: 'A' });
+    const b = await client.systemKinds.create({ code: unique('in-b'), name: 'B' });
+    const page = await client.systemKinds.list({ code__in: [a.code, b.code], sort: 'code' });
+    expect(page.items.map((k) => k.code)).toEqual([a.code, b.code]);
+  });
+});
+
+describe('system flavors', () => {
+  it('create, get, list by kind, update, delete, restore', async () => {
+    const kind = await client.systemKinds.create({ code: unique('kind'), name: 'Kind' });
+    const flavor = await client.systemFlavors.create({
+      code: unique('postgres'),
+      name: 'PostgreSQL',
+      vendor: 'PostgreSQL Global Development Group',
+      versions: ['16', '17'],
+      kind_id: kind.id,
+    });
+    expect(flavor).toMatchObject({ kind_id: kind.id, versions: ['16', '17'] });
+    expect(await client.systemFlavors.get(flavor.id)).toEqual(flavor);
+    expect((await client.systemFlavors.list({ kind_id__in: [kind.id] })).items.map((f) => f.id)).toEqual([
+      flavor.id,
+    ]);
+
+    const updated = await client.systemFlavors.update(flavor.id, {
+      vendor: null,
+      row_version: flavor.row_version,
+    });
+    expect(updated).toMatchObject({ vendor: null, row_version: 2 });
+
+    await client.systemFlavors.delete(flavor.id);
+    await expect(client.systemFlavors.get(flavor.id)).rejects.toBeInstanceOf(NotFoundError);
+    expect((await client.systemFlavors.restore(flavor.id)).deleted_at).toBeNull();
+  });
+});
+
+describe('credential refs', () => {
+  it('create, get, list, update, delete, restore', async () => {
+    const path = unique('secret/aide');
+    const ref = await client.credentialRefs.create({ provider: 'vault', path, version: 3 });
+    expect(ref).toMatchObject({ provider: 'vault', path, version: 3 });
+    expect(await client.credentialRefs.get(ref.id)).toEqual(ref);
+    expect((await client.credentialRefs.list({ provider: 'vault', path })).items).toHaveLength(1);
+
+    const updated = await client.credentialRefs.update(ref.id, {
+      version: null,
+      row_version: ref.row_version,
+    });
+    expect(updated.version).toBeNull();
+
+    expect((await client.credentialRefs.delete(ref.id)).deleted_at).not.toBeNull();
+    expect((await client.credentialRefs.restore(ref.id)).deleted_at).toBeNull();
+  });
+});
+
+describe('systems', () => {
+  it('create, get, list, update, delete, restore', async () => {
+    const { flavorId } = await flavorFixture();
+    const ref = await client.credentialRefs.create({ provider: 'env', path: unique('PG_PASSWORD') });
+    const code = unique('pg-prod');
+    const system = await client.systems.create({
+      code,
+      name: 'Production PostgreSQL',
+      flavor_id: flavorId,
+      credential_ref_id: ref.id,
+      tags: ['prod'],
+      extra: { host: 'db.internal', port: 5432 },
+    });
+    expect(system).toMatchObject({
+      code,
+      is_active: true,
+      tags: ['prod'],
+      extra: { host: 'db.internal', port: 5432 },
+    });
+    expect(await client.systems.get(system.id)).toEqual(system);
+    expect(
+      (await client.systems.list({ flavor_id: flavorId, is_active: true })).items.map((s) => s.id),
+    ).toEqual([system.id]);
+
+    const updated = await client.systems.update(system.id, {
+      is_active: false,
+      row_version: system.row_version,
+    });
+    expect(updated).toMatchObject({ is_active: false, row_version: 2 });
+
+    await client.systems.delete(system.id);
+    expect((await client.systems.restore(system.id)).id).toBe(system.id);
+  });
+
+  it('createMany sends more than 500 items as chunks of at most 500, one POST /batch each', async () => {
+    const { flavorId } = await flavorFixture();
+    const prefix = unique('bulk');
+    const items = Array.from({ length: 501 }, (_, i) => ({
+      code: `${prefix}-${String(i).padStart(3, '0')}`,
+      name: `Bulk ${i}`,
+      flavor_id: flavorId,
+    }));
+
+    const before = recorder.count('POST /api/v1/systems/batch');
+    const chunks: number[] = [];
+    const created = await client.systems.createMany(items, {
+      onChunk: (chunk, index) => chunks.push(index, chunk.length),
+    });
+    expect(recorder.count('POST /api/v1/systems/batch') - before).toBe(2);
+    expect(chunks).toEqual([0, 500, 1, 1]);
+    expect(created.map((s) => s.code)).toEqual(items.map((i) => i.code));
+
+    // Every page of them, 100 at a time (6 pages).
+    let count = 0;
+    for await (const system of client.systems.list({ flavor_id: flavorId, size: 100 })) {
+      expect(system.code.startsWith(prefix)).toBe(true);
+      count++;
+    }
+    expect(count).toBe(501);
+
+    expect(await client.systems.createMany([])).toEqual([]);
+    await expect(client.systems.createMany(items, { chunkSize: 501 })).rejects.toThrow(RangeError);
+  });
+
+  it('createMany: a failing chunk throws, earlier chunks stay committed', async () => {
+    const { flavorId } = await flavorFixture();
+    const prefix = unique('partial');
+    const items = [0, 1, 2].map((i) => ({ code: `${prefix}-${i}`, name: `P ${i}`, flavor_id: flavorId }));
+    const committed: string[] = [];
+    // Chunk 0 = items 0 and 1; chunk 1 repeats item 0's code.
+    await expect(
+      client.systems.createMany([...items.slice(0, 2), { ...items[0]!, name: 'dup' }], {
+        chunkSize: 2,
+        onChunk: (chunk) => committed.push(...chunk.map((s) => s.code)),
+      }),
+    ).rejects.toBeInstanceOf(ConflictError);
+    expect(committed).toEqual([items[0]!.code, items[1]!.code]);
+    expect((await client.systems.list({ code__like: prefix })).total).toBe(2);
+  });
+});
+
+describe('users', () => {
+  it('create, get, list, update', async () => {
+    const { username, user } = await createUser(client);
+    expect(user).toMatchObject({
+      email: username,
+      is_superuser: false,
+      is_active: true,
+      user_type: 'regular',
+    });
+    expect(await client.users.get(user.id)).toEqual(user);
+    expect((await client.users.list({ email: username })).items.map((u) => u.id)).toEqual([user.id]);
+    const updated = await client.users.update(user.id, {
+      full_name: 'Renamed',
+      user_type: 'technical',
+      row_version: user.row_version,
+    });
+    expect(updated).toMatchObject({ full_name: 'Renamed', user_type: 'technical' });
+  });
+
+  it('me and updateMe; after a password change the client logs in with the new password', async () => {
+    const credentials = await createUser(client);
+    const own = clientFor(credentials);
+    try {
+      const me = await own.users.me();
+      expect(me.email).toBe(credentials.username);
+      const renamed = await own.users.updateMe({ full_name: 'Self-named', row_version: me.row_version });
+      expect(renamed.full_name).toBe('Self-named');
+
+      // Changing the password ends every session, this client's too; it logs in again by itself.
+      const password = 'a-brand-new-password';
+      await own.users.updateMe({ password, current_password: credentials.password });
+      expect((await own.users.me()).full_name).toBe('Self-named');
+      const fresh = clientFor({ username: credentials.username, password });
+      expect((await fresh.users.me()).id).toBe(me.id);
+      await fresh.close();
+    } finally {
+      await own.close();
+    }
+  });
+});

@@ -1,0 +1,44 @@
+#!/usr/bin/env node
+// `pnpm bench <suite> [options]`: runs one benchmark suite (DESIGN §10). Each suite lives next to the
+// package it measures and exports `run(argv) → exit code`.
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+
+const SUITES = {
+  api: {
+    file: 'packages/backend/bench/api.mjs',
+    about: 'API GET-by-id vs a bare node:http + pg handler vs pgbench',
+  },
+  // Planned (DESIGN §10): crawler (inspect N tables vs pg_dump --schema-only), recrawl (no changes),
+  // provider (bulk load).
+};
+const PLANNED = ['crawler', 'recrawl', 'provider'];
+
+function usage() {
+  const lines = [
+    'usage: pnpm bench <suite> [options]   (pnpm bench <suite> --help for its options)',
+    '',
+    'suites:',
+  ];
+  for (const [name, suite] of Object.entries(SUITES)) lines.push(`  ${name.padEnd(10)} ${suite.about}`);
+  for (const name of PLANNED) lines.push(`  ${name.padEnd(10)} (not implemented yet)`);
+  return lines.join('\n');
+}
+
+const [name, ...args] = process.argv.slice(2);
+if (!name || name === '--help' || name === '-h' || name === 'help') {
+  process.stdout.write(`${usage()}\n`);
+  process.exit(name ? 0 : 2);
+}
+const suite = SUITES[name];
+if (!suite) {
+  const why = PLANNED.includes(name)
+    ? `bench suite "${name}" is not implemented yet`
+    : `unknown bench suite "${name}"`;
+  process.stderr.write(`${why}\n\n${usage()}\n`);
+  process.exit(2);
+}
+const { run } = await import(pathToFileURL(join(ROOT, suite.file)).href);
+process.exit(await run(args));
