@@ -1,5 +1,6 @@
 import { type DynamicModule, Global, Module } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import { IdempotencyRepository } from '../common/idempotency/idempotency.repository.js';
 import { RefreshTokensRepository } from '../modules/auth/refresh-tokens.repository.js';
 import { CastRulesRepository } from '../modules/cast-rules/cast-rules.repository.js';
 import { CrawlRunsRepository } from '../modules/crawl-runs/crawl-runs.repository.js';
@@ -26,6 +27,7 @@ const REPOSITORIES = [
   UsersRepository,
   RefreshTokensRepository,
   ThrottleRepository,
+  IdempotencyRepository,
   SystemKindsRepository,
   SystemFlavorsRepository,
   CredentialRefsRepository,

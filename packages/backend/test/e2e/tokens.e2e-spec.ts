@@ -2,7 +2,7 @@
 // user row. Every refusal is 401 UNAUTHORIZED with the envelope and `WWW-Authenticate: Bearer`.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { generateKeyPair, SignJWT } from 'jose';
-import { ok, unique, UNKNOWN_ID } from '../helpers/factories.js';
+import { insertUser, ok, UNKNOWN_ID } from '../helpers/factories.js';
 import { ADMIN, createTestContext, expectEnvelope, type TestContext, type TestResponse, USER } from '../helpers/test-app.js';
 import { b64url, forgeToken, payloadOf, SECRET_KEY, withHeader } from '../helpers/tokens.js';
 
@@ -27,11 +27,9 @@ describe('access tokens', () => {
 
   /** A user of its own, logged in: its sessions can be ended without disturbing other tests. */
   const newSession = async () => {
-    const email = `${unique('tok')}@example.com`;
-    const password = 'token-password-1';
-    const user = ok(await ctx.request('POST', '/api/v1/users', { token: ctx.adminToken, body: { email, password } }), 201);
-    const pair = ok(await ctx.login(email, password));
-    return { id: user.id as string, email, password, token: pair.access_token as string };
+    const user = await insertUser(ctx);
+    const pair = ok(await ctx.login(user.email, user.password));
+    return { ...user, token: pair.access_token as string };
   };
 
   it('accepts a token forged exactly like the server signs them (so the refusals below are meaningful)', async () => {

@@ -1,6 +1,6 @@
 // /api/v1/users (superusers) and /api/v1/users/me (everyone).
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { ok, unique, UNKNOWN_ID } from '../helpers/factories.js';
+import { insertUser, ok, unique, UNKNOWN_ID } from '../helpers/factories.js';
 import { ADMIN, createTestContext, expectEnvelope, type TestContext, USER } from '../helpers/test-app.js';
 
 // 37 two-byte characters: 37 characters (passes a character count) but 74 bytes (over bcrypt's 72).
@@ -15,16 +15,11 @@ describe('/api/v1/users', () => {
     await ctx.close();
   });
 
-  /** Creates a user through the API and logs them in. */
-  const newUser = async (extra: Record<string, unknown> = {}) => {
-    const email = `${unique('u')}@example.com`;
-    const password = 'initial-password-1';
-    const user = ok(
-      await ctx.request('POST', '/api/v1/users', { token: ctx.adminToken, body: { email, password, full_name: 'New', ...extra } }),
-      201,
-    );
+  /** A user of its own (inserted, see insertUser), logged in. */
+  const newUser = async () => {
+    const { id, email, password } = await insertUser(ctx);
     const login = ok(await ctx.login(email, password));
-    return { user, email, password, token: login.access_token as string, refresh: login.refresh_token as string };
+    return { user: { id }, email, password, token: login.access_token as string, refresh: login.refresh_token as string };
   };
 
   describe('superuser routes', () => {
@@ -125,9 +120,8 @@ describe('/api/v1/users', () => {
     });
 
     it.each(['PUT', 'PATCH'])('%s updates with row_version or If-Match; stale is 409; neither is 428', async (method) => {
-      const email = `${unique('x')}@example.com`;
-      const u = ok(await ctx.request('POST', '/api/v1/users', { token: ctx.adminToken, body: { email, password: 'a-good-password' } }), 201);
-      const path = `/api/v1/users/${u.id}`;
+      const { id, email } = await insertUser(ctx);
+      const path = `/api/v1/users/${id}`;
       const updated = ok(await ctx.request(method, path, { token: ctx.adminToken, body: { full_name: 'Renamed', row_version: 1 } }));
       expect(updated).toMatchObject({ full_name: 'Renamed', email, row_version: 2, updated_by: ADMIN.id });
       expectEnvelope(await ctx.request(method, path, { token: ctx.adminToken, body: { full_name: 'x', row_version: 1 } }), 409, 'VERSION_CONFLICT');
@@ -144,11 +138,8 @@ describe('/api/v1/users', () => {
     });
 
     it('refuses an update to an email already taken with 409', async () => {
-      const u = await ctx.request('POST', '/api/v1/users', {
-        token: ctx.adminToken,
-        body: { email: `${unique('y')}@example.com`, password: 'a-good-password' },
-      });
-      const r = await ctx.request('PATCH', `/api/v1/users/${ok(u, 201).id}`, {
+      const u = await insertUser(ctx);
+      const r = await ctx.request('PATCH', `/api/v1/users/${u.id}`, {
         token: ctx.adminToken,
         body: { email: USER.email.toUpperCase(), row_version: 1 },
       });

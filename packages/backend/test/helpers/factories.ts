@@ -1,6 +1,6 @@
 import { expect } from '@jest/globals';
 import { randomBytes } from 'node:crypto';
-import type { TestContext, TestResponse } from './test-app.js';
+import { type TestContext, type TestResponse, USER } from './test-app.js';
 
 /** A short unique suffix, so rows of one test never collide with rows of another in the same database. */
 export function unique(prefix = 't'): string {
@@ -161,4 +161,22 @@ export function expectAudit(row: Row, actorId: string, softDelete = true): void 
   expect(row).toHaveProperty('note');
   if (softDelete) expect(row).toHaveProperty('deleted_at', null);
   expect(row).not.toHaveProperty('deleted_by');
+}
+
+/**
+ * A user inserted straight into the test database with USER's password hash (so its password is
+ * USER.password): for tests about sessions and tokens, which need users of their own but not the
+ * bcrypt cost of creating them through the API. Creation through the API is tested in users.e2e-spec.
+ */
+export async function insertUser(
+  ctx: TestContext,
+  overrides: { is_active?: boolean; is_superuser?: boolean; user_type?: 'regular' | 'technical' } = {},
+): Promise<{ id: string; email: string; password: string }> {
+  const email = `${unique('u')}@example.com`;
+  const rows: { id: string }[] = await ctx.dataSource.query(
+    `INSERT INTO users (email, hashed_password, full_name, is_active, is_superuser, user_type)
+     SELECT $1, hashed_password, 'Inserted', $2, $3, $4 FROM users WHERE id = $5 RETURNING id`,
+    [email, overrides.is_active ?? true, overrides.is_superuser ?? false, overrides.user_type ?? 'regular', USER.id],
+  );
+  return { id: rows[0]!.id, email, password: USER.password };
 }

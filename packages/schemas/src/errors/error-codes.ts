@@ -18,6 +18,7 @@ export const ERROR_CATALOGUE = {
   SERVICE_UNAVAILABLE: { status: 503, detail: 'The service is temporarily unavailable.' },
   BATCH_TOO_LARGE: { status: 422, detail: 'The batch has too many items.' },
   IDEMPOTENCY_KEY_REUSED: { status: 422, detail: 'This idempotency key was used with a different request.' },
+  IDEMPOTENCY_KEY_IN_PROGRESS: { status: 409, detail: 'A request with this idempotency key is still in progress.' },
 
   // Users and tokens
   USER_NOT_FOUND: { status: 404, detail: 'The requested user was not found.' },

@@ -118,6 +118,9 @@ describe('validateTemplate', () => {
     expect(() => validateTemplate('varchar({{ lenght }})', { knownVariables: ['length'] })).toThrow(
       /unknown variable 'lenght'/,
     );
+    expect(() => validateTemplate('fixed({{ params.lenght }})', { knownVariables: ['length'] })).toThrow(
+      /unknown parameter 'params.lenght'/,
+    );
     expect(() => validateTemplate(STRUCT, { knownVariables: ['fields'] })).not.toThrow();
   });
 

@@ -364,6 +364,9 @@ function checkMember(node: MemberNode, scope: Scope): void {
   const object = (node.object as ValueNode<string>).value;
   checkName(object);
   if (object === 'params') {
+    if (scope.known !== null && !scope.known.has(attribute)) {
+      throw new TemplateError(`unknown parameter 'params.${attribute}'`);
+    }
     return;
   }
   if (object === 'loop' && scope.loopVar !== null) {
