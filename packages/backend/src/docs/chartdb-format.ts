@@ -32,6 +32,9 @@ export interface ChartDbField {
 /** ChartDB `IndexType`; other access methods are left out of the index's `type`. */
 export const CHARTDB_INDEX_TYPES = ['btree', 'hash', 'gist', 'gin', 'spgist', 'brin'] as const;
 
+/** An index access method ChartDB knows. */
+export type ChartDbIndexType = (typeof CHARTDB_INDEX_TYPES)[number];
+
 /** An index (ChartDB `DBIndex`); the primary key's index carries `isPrimaryKey`. */
 export interface ChartDbIndex {
   id: string;
@@ -39,7 +42,7 @@ export interface ChartDbIndex {
   unique: boolean;
   fieldIds: string[];
   createdAt: number;
-  type?: (typeof CHARTDB_INDEX_TYPES)[number];
+  type?: ChartDbIndexType;
   isPrimaryKey?: boolean;
 }
 

@@ -162,19 +162,19 @@ function internals(resource: CollectionResource<unknown, unknown>): Internals {
 
 // The optional routes, written once and attached to the classes of the collections that have them.
 const routes = {
-  update(this: CollectionResource<unknown, unknown>, id: string, body: unknown, options?: RequestOptions) {
+  update: function (this: CollectionResource<unknown, unknown>, id: string, body: unknown, options?: RequestOptions) {
     const r = internals(this);
     return r.api.call({ method: 'PATCH', path: r.itemPath(id), json: body, options }, r.readSchema);
   },
-  delete(this: CollectionResource<unknown, unknown>, id: string, options?: RequestOptions) {
+  delete: function (this: CollectionResource<unknown, unknown>, id: string, options?: RequestOptions) {
     const r = internals(this);
     return r.api.call({ method: 'DELETE', path: r.itemPath(id), options }, r.readSchema);
   },
-  restore(this: CollectionResource<unknown, unknown>, id: string, options?: RequestOptions) {
+  restore: function (this: CollectionResource<unknown, unknown>, id: string, options?: RequestOptions) {
     const r = internals(this);
     return r.api.call({ method: 'POST', path: `${r.itemPath(id)}/restore`, options }, r.readSchema);
   },
-  async createMany(
+  createMany: async function (
     this: CollectionResource<unknown, unknown>,
     items: readonly unknown[],
     options: CreateManyOptions = {},
@@ -279,7 +279,7 @@ function classFor(routeNames: readonly RouteName[]): ResourceClass {
     const crud = routeNames.includes('update') && routeNames.includes('delete');
     const Base: ResourceClass = crud ? CrudResource : CollectionResource;
     Class = class extends Base {};
-    attach(Class.prototype, crud ? routeNames.filter((n) => n !== 'update' && n !== 'delete') : routeNames);
+    attach(Class.prototype as object, crud ? routeNames.filter((n) => n !== 'update' && n !== 'delete') : routeNames);
     classes.set(key, Class);
   }
   return Class;

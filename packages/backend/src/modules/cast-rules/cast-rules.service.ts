@@ -19,11 +19,9 @@ import { Transactions } from '../../database/transactions.js';
 import { DataTypesRepository } from '../data-types/data-types.repository.js';
 import { SystemFlavorsRepository } from '../system-flavors/system-flavors.repository.js';
 import { TypeInstancesRepository } from '../type-instances/type-instances.repository.js';
-import { buildTypeTrees, type TypeTreeNode } from '../type-instances/type-tree.js';
+import { buildTypeTrees, renderTypeText, type TypeTreeNode } from '../type-instances/type-tree.js';
 import { paramMappingIssues } from '../type-system/cast-mapping.js';
 import { paramNamesOf, type ParamsJsonSchema, validateTypeParams } from '../type-system/params-schema.js';
-import { TemplateError } from '../type-system/template-error.js';
-import { renderTypeTree } from '../type-system/type-tree-renderer.js';
 import type { CastRuleEntity } from './cast-rule.entity.js';
 import { toCastRule } from './cast-rule.mapper.js';
 import { resolveCast } from './cast-resolver.js';
@@ -110,13 +108,7 @@ export class CastRulesService implements CrudService<CastRule, CreateCastRule, U
       bySource.set(c.source_data_type_id, [...(bySource.get(c.source_data_type_id) ?? []), c]);
     }
     const outcome = resolveCast(source, bySource);
-    let rendered: string;
-    try {
-      rendered = renderTypeTree(outcome.root);
-    } catch (error) {
-      if (error instanceof TemplateError) throw new AppError('TYPE_INSTANCE_RENDER_FAILED', error.message);
-      throw error;
-    }
+    const rendered = renderTypeText(outcome.root);
     return {
       cast_rule_id: outcome.rule.id,
       source_data_type_id: source.data_type_id,

@@ -16,6 +16,8 @@ export function checkDataTypeDefinition(
   let schema: ParamsJsonSchema;
   try {
     schema = normalizeParamsSchema(paramsSchema).schema;
+    // A type's params are closed: an unknown key in type_params is an error, not silently stored.
+    if (schema.additionalProperties === undefined) schema = { ...schema, additionalProperties: false };
   } catch (error) {
     if (error instanceof ParamsSchemaError) {
       throw new AppError('DATA_TYPE_PARAMS_SCHEMA_INVALID', undefined, { issues: error.issues });

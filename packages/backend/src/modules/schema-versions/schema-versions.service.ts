@@ -19,10 +19,9 @@ import { DatasetsRepository } from '../datasets/datasets.repository.js';
 import { FieldBindingsRepository } from '../field-bindings/field-bindings.repository.js';
 import { FieldClassificationsRepository } from '../field-classifications/field-classifications.repository.js';
 import { FieldsRepository } from '../fields/fields.repository.js';
-import { buildTypeTrees, toTypeInstanceTree, typeSignature } from '../type-instances/type-tree.js';
+import { buildTypeTrees, renderTypeText, toTypeInstanceTree, typeSignature } from '../type-instances/type-tree.js';
 import { TypeTreeWriter } from '../type-instances/type-tree.writer.js';
 import { TypeInstancesRepository } from '../type-instances/type-instances.repository.js';
-import { renderTypeTree } from '../type-system/type-tree-renderer.js';
 import { diffVersions } from './schema-version-diff.js';
 import { resolveTypeSpec } from './type-spec-resolver.js';
 
@@ -159,7 +158,7 @@ export class SchemaVersionsService {
           position: r.position,
           nullable: r.is_nullable,
           type_instance_id: r.type_instance_id,
-          rendered_type: renderTypeTree(tree),
+          rendered_type: renderTypeText(tree),
           type: toTypeInstanceTree(tree),
           pii_tags: tags.get(r.field_id) ?? null,
         };

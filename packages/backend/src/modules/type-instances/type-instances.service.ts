@@ -16,12 +16,10 @@ import { splitUpdate } from '../../common/crud/update-input.js';
 import { AppError } from '../../common/errors/app-error.js';
 import { Transactions } from '../../database/transactions.js';
 import { DataTypesRepository } from '../data-types/data-types.repository.js';
-import { TemplateError } from '../type-system/template-error.js';
-import { renderTypeTree } from '../type-system/type-tree-renderer.js';
 import { validateTypeParams } from '../type-system/params-schema.js';
 import { toTypeInstance } from './type-instance.mapper.js';
 import { TypeInstancesRepository } from './type-instances.repository.js';
-import { buildTypeTrees, toTypeInstanceTree, type TypeTreeNode } from './type-tree.js';
+import { buildTypeTrees, renderTypeText, toTypeInstanceTree, type TypeTreeNode } from './type-tree.js';
 
 @Injectable()
 export class TypeInstancesService implements CrudService<TypeInstance, CreateTypeInstance, UpdateTypeInstance> {
@@ -119,12 +117,6 @@ export class TypeInstancesService implements CrudService<TypeInstance, CreateTyp
   }
 
   async render(id: string): Promise<RenderedType> {
-    const node = await this.treeOf(id);
-    try {
-      return { type_instance_id: id, rendered: renderTypeTree(node) };
-    } catch (error) {
-      if (error instanceof TemplateError) throw new AppError('TYPE_INSTANCE_RENDER_FAILED', error.message);
-      throw error;
-    }
+    return { type_instance_id: id, rendered: renderTypeText(await this.treeOf(id)) };
   }
 }

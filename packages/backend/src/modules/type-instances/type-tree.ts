@@ -1,5 +1,7 @@
 import type { TypeInstanceTree } from '@aide/schemas';
-import type { RenderableTypeNode } from '../type-system/type-tree-renderer.js';
+import { AppError } from '../../common/errors/app-error.js';
+import { TemplateError } from '../type-system/template-error.js';
+import { type RenderableTypeNode, renderTypeTree } from '../type-system/type-tree-renderer.js';
 import type { TypeNodeRow } from './type-instances.repository.js';
 
 /** A type-instance node with its data type, children in order. */
@@ -65,4 +67,17 @@ export function typeSignature(node: {
     c: n.children.map((c) => walk(c as typeof node)),
   });
   return JSON.stringify(walk(node));
+}
+
+/** Wide structs render long; the per-template default (1,000 characters) is meant for one node. */
+const TYPE_TEXT_MAX_CHARS = 20_000;
+
+/** The type text of a tree; a template that fails is 422 TYPE_INSTANCE_RENDER_FAILED. */
+export function renderTypeText(node: RenderableTypeNode): string {
+  try {
+    return renderTypeTree(node, { maxOutputChars: TYPE_TEXT_MAX_CHARS });
+  } catch (error) {
+    if (error instanceof TemplateError) throw new AppError('TYPE_INSTANCE_RENDER_FAILED', error.message);
+    throw error;
+  }
 }
