@@ -1,10 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import type { DataSource } from 'typeorm';
 import { AppModule } from './app.module.js';
-import { AllExceptionsFilter } from './common/errors/all-exceptions.filter.js';
+import { AllExceptionsFilter, sendError } from './common/errors/all-exceptions.filter.js';
+import { AppError } from './common/errors/app-error.js';
+import { toAppError } from './common/errors/error-response.js';
 import { EtagInterceptor } from './common/http/etag.interceptor.js';
 import { NestPinoLogger, RequestLogController } from './common/http/logger.js';
 import { requestContext } from './common/http/request-context.js';
@@ -12,6 +15,20 @@ import { RouteTable } from './common/http/route-table.js';
 import type { ResolvedConfig } from './config/config.js';
 
 const REQUEST_ID = /^[\w.:-]{1,128}$/;
+
+/** Routes taking the OAuth2 password form; every other body is JSON. */
+const FORM_ROUTES = new Set(['/api/v1/login']);
+
+/**
+ * Whether a body of this content type may go to this route: JSON anywhere, the urlencoded form only
+ * where the contract says so. Anything else is refused before parsing, so that a form or text body
+ * never reaches a JSON route's validation (where `code=x&name=y` would pass for `{code, name}`).
+ */
+function acceptsBody(route: string | undefined, contentType: string): boolean {
+  const essence = (contentType.split(';')[0] ?? '').trim().toLowerCase();
+  if (essence === 'application/json') return true;
+  return essence === 'application/x-www-form-urlencoded' && route !== undefined && FORM_ROUTES.has(route.replace(/\/+$/, ''));
+}
 
 /** Builds the HTTP application (not listening yet): Fastify, the Nest modules and the cross-cutting hooks. */
 export async function createApp(
@@ -32,12 +49,27 @@ export async function createApp(
       return typeof header === 'string' && REQUEST_ID.test(header) ? header : randomUUID();
     },
     forceCloseConnections: 'idle',
+    // The router rejects a malformed URL or an over-long path parameter before any hook or filter
+    // runs: those get the headers and the envelope here.
+    frameworkErrors: (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+      void reply.header('X-Request-ID', request.id).header('X-Content-Type-Options', 'nosniff');
+      sendError(reply, request, toAppError(error));
+    },
   });
   const fastify = adapter.getInstance();
   fastify.addHook('onRoute', (route) => routes.add(route.method, route.url));
   fastify.addHook('onRequest', (request, reply, done) => {
     void reply.header('X-Request-ID', request.id).header('X-Content-Type-Options', 'nosniff');
     requestContext.run({ requestId: request.id }, done);
+  });
+  fastify.addHook('preParsing', (request, _reply, payload, done) => {
+    const type = request.headers['content-type'];
+    const hasBody = request.headers['transfer-encoding'] !== undefined || Number(request.headers['content-length'] ?? 0) > 0;
+    if (type !== undefined && hasBody && request.routeOptions.url !== undefined && !acceptsBody(request.routeOptions.url, type)) {
+      done(new AppError('UNSUPPORTED_MEDIA_TYPE'));
+      return;
+    }
+    done(null, payload);
   });
 
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.create(config, dataSource), adapter, {

@@ -81,7 +81,8 @@ async function seed(dataSource: DataSource, flags: SeedFlags): Promise<void> {
 }
 
 async function run(command: Command, flags: SeedFlags): Promise<void> {
-  const base = loadConfig();
+  // Maintenance never signs tokens: the JWT secret is not needed here.
+  const base = loadConfig(process.env, { requireJwtSecret: false });
   const dataDir = process.env['AIDE_DATA_DIR'] ? resolve(base.dataDir) : join(repoRoot, '.aide');
   const logger = createLogger(base);
   let target: DatabaseTarget | undefined;

@@ -9,6 +9,7 @@ import {
   AideError,
   AideTimeoutError,
   AideUserAbortError,
+  ConflictError,
   InternalServerError,
   RateLimitError,
   VERSION,
@@ -102,6 +103,28 @@ describe('retries', () => {
     expect(server.requests).toHaveLength(3);
     expect(server.requests.map((r) => r.headers['idempotency-key'])).toEqual([key, key, key]);
     expect(JSON.parse(server.requests[2]!.body)).toEqual({ code: 'rdbms', name: 'Relational' });
+  });
+
+  it('a keyed POST answered 409 IDEMPOTENCY_KEY_IN_PROGRESS is retried; other conflicts are not', async () => {
+    const inProgress: Reply = {
+      status: 409,
+      body: { error_code: 'IDEMPOTENCY_KEY_IN_PROGRESS', detail: 'Still running.', request_id: 'r' },
+    };
+    const { server, client } = await setup(sequence(inProgress, created));
+    expect(await client.systemKinds.create({ code: 'a', name: 'b' }, { idempotencyKey: 'k-1' })).toEqual(
+      KIND,
+    );
+    expect(server.requests).toHaveLength(2);
+
+    const duplicate: Reply = {
+      status: 409,
+      body: { error_code: 'SYSTEM_KIND_ALREADY_EXISTS', detail: 'Exists.', request_id: 'r' },
+    };
+    const { server: other, client: second } = await setup(sequence(duplicate, created));
+    await expect(
+      second.systemKinds.create({ code: 'a', name: 'b' }, { idempotencyKey: 'k-2' }),
+    ).rejects.toBeInstanceOf(ConflictError);
+    expect(other.requests).toHaveLength(1);
   });
 
   it('a PATCH without a key is not retried', async () => {

@@ -72,7 +72,10 @@ export class ConfigError extends Error {
 }
 
 /** Parses and checks the environment once at start-up; a bad value is a ConfigError naming the variable. */
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
+export function loadConfig(
+  env: NodeJS.ProcessEnv = process.env,
+  options: { requireJwtSecret?: boolean } = {},
+): AppConfig {
   const present = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
   const parsed = EnvSchema.safeParse(present);
   if (!parsed.success) {
@@ -83,7 +86,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   if (e.AIDE_JWT_SECRET !== undefined && Buffer.byteLength(e.AIDE_JWT_SECRET) < 32) {
     throw new ConfigError('Invalid configuration:\n  AIDE_JWT_SECRET: must be at least 32 bytes');
   }
-  if (e.DATABASE_URL !== undefined && e.AIDE_JWT_SECRET === undefined) {
+  if (e.DATABASE_URL !== undefined && e.AIDE_JWT_SECRET === undefined && options.requireJwtSecret !== false) {
     // Replicas on a shared database must share the signing key, so it cannot be generated locally.
     throw new ConfigError('Invalid configuration:\n  AIDE_JWT_SECRET: required when DATABASE_URL is set');
   }

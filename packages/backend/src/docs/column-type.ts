@@ -34,7 +34,9 @@ export interface ChartDbColumnType {
 }
 
 /** Maps a catalog column's type to ChartDB's representation, as ChartDB's PostgreSQL import does. */
-export function toChartDbColumnType(column: Pick<CatalogColumn, 'fullType' | 'baseType' | 'isArray'>): ChartDbColumnType {
+export function toChartDbColumnType(
+  column: Pick<CatalogColumn, 'fullType' | 'baseType' | 'isArray'>,
+): ChartDbColumnType {
   const name = PREFERRED_NAMES[column.baseType] ?? column.baseType;
   const result: ChartDbColumnType = { type: { id: name.split(' ').join('_'), name } };
   if (column.isArray) result.isArray = true;

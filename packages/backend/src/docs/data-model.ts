@@ -33,7 +33,9 @@ import {
 } from './pg-catalog.js';
 
 /** The generated file, at the repository root (the same four levels up from src/docs and dist/docs). */
-export const DATA_MODEL_FILE = fileURLToPath(new URL('../../../../docs/AIDE_data_model.json', import.meta.url));
+export const DATA_MODEL_FILE = fileURLToPath(
+  new URL('../../../../docs/AIDE_data_model.json', import.meta.url),
+);
 
 /** The first line of the data-model test's failure when the committed file differs from the schema. */
 export const DATA_MODEL_STALE_MESSAGE = 'docs/AIDE_data_model.json is stale: run pnpm docs:data-model';
@@ -63,10 +65,17 @@ function columnsInExpression(expression: string, columns: readonly string[]): st
 
 /** A column is `unique` as ChartDB's import has it: the only key of a unique index, here without predicate. */
 function isUniqueColumn(indexes: readonly CatalogIndex[], column: string): boolean {
-  return indexes.some((ix) => ix.unique && !ix.partial && ix.keys.length === 1 && ix.keys[0]?.column === column);
+  return indexes.some(
+    (ix) => ix.unique && !ix.partial && ix.keys.length === 1 && ix.keys[0]?.column === column,
+  );
 }
 
-function toField(table: string, column: CatalogColumn, indexes: readonly CatalogIndex[], pk: Set<string>): ChartDbField {
+function toField(
+  table: string,
+  column: CatalogColumn,
+  indexes: readonly CatalogIndex[],
+  pk: Set<string>,
+): ChartDbField {
   const { type, isArray, characterMaximumLength, precision, scale } = toChartDbColumnType(column);
   const defaultValue = column.generated ? null : column.expression;
   const comments = [
@@ -119,7 +128,9 @@ function toTable(table: CatalogTable, catalog: Catalog, placement: Placement): C
   // ChartDB has no place for an index predicate or expression: the table note keeps the exact definition.
   const comments = [
     table.comment,
-    ...indexes.filter((ix) => ix.partial || ix.keys.some((k) => k.column === null)).map((ix) => ix.definition),
+    ...indexes
+      .filter((ix) => ix.partial || ix.keys.some((k) => k.column === null))
+      .map((ix) => ix.definition),
   ].filter((c): c is string => !!c);
   return {
     id: tableId(table.name),
@@ -152,7 +163,10 @@ function cardinality(table: Pick<ChartDbTable, 'fields'>, field: ChartDbField): 
   return field.unique || (field.primaryKey && pkSize === 1) ? 'one' : 'many';
 }
 
-function toRelationships(catalog: Catalog, tables: Map<string, Pick<ChartDbTable, 'fields'>>): ChartDbRelationship[] {
+function toRelationships(
+  catalog: Catalog,
+  tables: Map<string, Pick<ChartDbTable, 'fields'>>,
+): ChartDbRelationship[] {
   return catalog.foreignKeys.flatMap((fk) => {
     const source = tables.get(fk.table);
     const target = fk.refSchema === CATALOG_SCHEMA ? tables.get(fk.refTable) : undefined;
@@ -183,20 +197,21 @@ function toRelationships(catalog: Catalog, tables: Map<string, Pick<ChartDbTable
 /** Turns a catalog into a ChartDB diagram. Pure: the same catalog always gives the same diagram. */
 export function toChartDbDiagram(catalog: Catalog): ChartDbDiagram {
   const placements = layoutTables(
-    catalog.tables.map((t) => ({ name: t.name, fieldCount: catalog.columns.filter((c) => c.table === t.name).length })),
+    catalog.tables.map((t) => ({
+      name: t.name,
+      fieldCount: catalog.columns.filter((c) => c.table === t.name).length,
+    })),
     catalog.foreignKeys.map((fk) => ({ from: fk.table, to: fk.refTable })),
   );
   const tables = catalog.tables.map((t) => toTable(t, catalog, placements.get(t.name) ?? DEFAULT_PLACEMENT));
   const relationships = toRelationships(catalog, new Map(tables.map((t) => [t.name, t])));
-  const customTypes = catalog.enums.map(
-    (e): ChartDbCustomType => ({
-      id: stableId('type', CATALOG_SCHEMA, e.name),
-      schema: CATALOG_SCHEMA,
-      name: e.name,
-      kind: 'enum',
-      values: e.values,
-    }),
-  );
+  const customTypes = catalog.enums.map((e): ChartDbCustomType => ({
+    id: stableId('type', CATALOG_SCHEMA, e.name),
+    schema: CATALOG_SCHEMA,
+    name: e.name,
+    kind: 'enum',
+    values: e.values,
+  }));
   return {
     id: stableId('diagram', DIAGRAM_NAME),
     name: DIAGRAM_NAME,

@@ -44,7 +44,9 @@ export function layoutTables(
     const known = depths.get(name);
     if (known !== undefined) return known;
     visiting.add(name);
-    const deeper = (targets.get(name) ?? []).filter((t) => !visiting.has(t)).map((t) => depthOf(t, visiting) + 1);
+    const deeper = (targets.get(name) ?? [])
+      .filter((t) => !visiting.has(t))
+      .map((t) => depthOf(t, visiting) + 1);
     visiting.delete(name);
     const depth = Math.max(0, ...deeper);
     depths.set(name, depth);
@@ -57,7 +59,8 @@ export function layoutTables(
   for (const table of sorted) {
     const depth = depthOf(table.name, new Set());
     const y = nextY.get(depth) ?? ORIGIN;
-    const height = TABLE_HEADER + FIELD_HEIGHT * Math.min(table.fieldCount, MAX_VISIBLE_FIELDS) + TABLE_FOOTER;
+    const height =
+      TABLE_HEADER + FIELD_HEIGHT * Math.min(table.fieldCount, MAX_VISIBLE_FIELDS) + TABLE_FOOTER;
     nextY.set(depth, y + height + ROW_GAP);
     placements.set(table.name, { x: ORIGIN + depth * COLUMN_WIDTH, y, color: COLORS[depth % COLORS.length] });
   }

@@ -82,7 +82,12 @@ export interface Catalog {
   enums: CatalogEnum[];
 }
 
-const RELKINDS: Record<string, CatalogTable['kind']> = { r: 'table', p: 'table', v: 'view', m: 'materialized_view' };
+const RELKINDS: Record<string, CatalogTable['kind']> = {
+  r: 'table',
+  p: 'table',
+  v: 'view',
+  m: 'materialized_view',
+};
 
 // The relations of the schema, for every query below ($1 = schema, $2 = excluded table names).
 const RELATIONS = `

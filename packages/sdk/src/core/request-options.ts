@@ -5,8 +5,10 @@ export interface RequestOptions {
   /** Aborts the call, including a pending retry delay; the call rejects with `AideUserAbortError`. */
   signal?: AbortSignal | undefined;
   /**
-   * Sent as `Idempotency-Key`. With it, a POST or PATCH is retried like a GET (on connection errors,
-   * timeouts, 429 and 503), since the server can recognise the repeat. Without it they are never retried.
+   * Sent as `Idempotency-Key` (1 to 255 characters of `[A-Za-z0-9_.:-]`; a UUID will do). The server
+   * stores the answer of a keyed POST and replays it when the same key comes again with the same body,
+   * so a keyed POST or PATCH is retried like a GET (connection errors, timeouts, 429, 503). Without a
+   * key they are never retried. Keys are per user and kept 24 hours.
    */
   idempotencyKey?: string | undefined;
   /** Retries after the first attempt (default: the client's `maxRetries`). `0` disables retrying. */

@@ -89,6 +89,18 @@ function normaliseHeaders(headers: Record<string, string | string[] | undefined>
   return out;
 }
 
+/**
+ * 429/502/503/504, and the 409 a retry gets while the server still runs the first attempt of the same
+ * idempotency key (it replays the stored answer once that attempt is done).
+ */
+function isRetryableAnswer(status: number, body: unknown): boolean {
+  if (RETRYABLE_STATUSES.has(status)) return true;
+  return (
+    status === 409 &&
+    (body as { error_code?: unknown } | undefined)?.error_code === 'IDEMPOTENCY_KEY_IN_PROGRESS'
+  );
+}
+
 function parseBody(text: string): unknown {
   if (text === '') return undefined;
   try {
@@ -103,7 +115,9 @@ function parseBody(text: string): unknown {
  *
  * Retry policy: a request is retried (at most `maxRetries` times) on a connection error, a timeout,
  * or a 429/502/503/504 answer — only when repeating it is safe: GET, HEAD, PUT, DELETE and OPTIONS
- * always, POST and PATCH only with an idempotency key. The delay is the server's `Retry-After`
+ * always, POST and PATCH only with an idempotency key (the server stores a keyed POST's answer and
+ * replays it to the retry; while the first attempt still runs it answers 409
+ * `IDEMPOTENCY_KEY_IN_PROGRESS`, which is retried too). The delay is the server's `Retry-After`
  * (seconds or HTTP date) when given, else exponential backoff with full jitter (0.5 s doubling to 8 s).
  * A `Retry-After` over 60 s is not waited for: the error surfaces with it.
  */
@@ -178,7 +192,7 @@ export class Transport {
           route,
         };
       }
-      if (retriesLeft && RETRYABLE_STATUSES.has(raw.status)) {
+      if (retriesLeft && isRetryableAnswer(raw.status, parsed)) {
         const hint = retryAfterMs(responseHeaders['retry-after']);
         if (hint === undefined || hint <= MAX_RETRY_AFTER_MS) {
           await this.#pause(hint ?? backoffMs(attempt), options.signal);

@@ -162,7 +162,12 @@ function internals(resource: CollectionResource<unknown, unknown>): Internals {
 
 // The optional routes, written once and attached to the classes of the collections that have them.
 const routes = {
-  update: function (this: CollectionResource<unknown, unknown>, id: string, body: unknown, options?: RequestOptions) {
+  update: function (
+    this: CollectionResource<unknown, unknown>,
+    id: string,
+    body: unknown,
+    options?: RequestOptions,
+  ) {
     const r = internals(this);
     return r.api.call({ method: 'PATCH', path: r.itemPath(id), json: body, options }, r.readSchema);
   },
@@ -210,6 +215,8 @@ type RouteName = keyof typeof routes;
 /** Adds route functions to a class prototype (non-enumerable, like class methods). */
 function attach(target: object, names: readonly RouteName[]): void {
   for (const name of names) {
+    // Installed as a method of the prototype, so it is always called with the resource as `this`.
+    // eslint-disable-next-line @typescript-eslint/unbound-method
     Object.defineProperty(target, name, { value: routes[name], writable: true, configurable: true });
   }
 }
@@ -279,7 +286,10 @@ function classFor(routeNames: readonly RouteName[]): ResourceClass {
     const crud = routeNames.includes('update') && routeNames.includes('delete');
     const Base: ResourceClass = crud ? CrudResource : CollectionResource;
     Class = class extends Base {};
-    attach(Class.prototype as object, crud ? routeNames.filter((n) => n !== 'update' && n !== 'delete') : routeNames);
+    attach(
+      Class.prototype as object,
+      crud ? routeNames.filter((n) => n !== 'update' && n !== 'delete') : routeNames,
+    );
     classes.set(key, Class);
   }
   return Class;

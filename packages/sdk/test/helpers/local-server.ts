@@ -1,4 +1,9 @@
-import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
+import {
+  createServer,
+  request as httpRequest,
+  type IncomingHttpHeaders,
+  type ServerResponse,
+} from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 export interface RecordedRequest {
@@ -56,6 +61,53 @@ export async function startLocalServer(script: Script): Promise<LocalServer> {
       }
       send(res, outcome);
     });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    requests,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+export interface FaultyProxy {
+  url: string;
+  /** `METHOD /path` of every request forwarded. */
+  requests: string[];
+  close(): Promise<void>;
+}
+
+/**
+ * A reverse proxy to `target` that forwards every request, and for those `drop` selects, lets the
+ * server process it but cuts the connection instead of relaying the answer: a response lost on the way.
+ */
+export async function startFaultyProxy(
+  target: string,
+  drop: (method: string, path: string, index: number) => boolean,
+): Promise<FaultyProxy> {
+  const requests: string[] = [];
+  const server = createServer((req, res) => {
+    const index = requests.push(`${req.method} ${req.url}`) - 1;
+    const upstream = httpRequest(
+      new URL(req.url ?? '/', target),
+      { method: req.method, headers: { ...req.headers, host: new URL(target).host } },
+      (answer) => {
+        if (drop(req.method ?? '', (req.url ?? '').split('?')[0] ?? '', index)) {
+          answer.resume();
+          answer.on('end', () => req.socket.destroy());
+          return;
+        }
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      },
+    );
+    upstream.on('error', () => req.socket.destroy());
+    req.pipe(upstream);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;

@@ -21,6 +21,9 @@ function fromFastify(error: FastifyLikeError): AppError | undefined {
       return new AppError('VALIDATION_ERROR', 'The JSON body is empty.');
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
       return new AppError('VALIDATION_ERROR', 'The body is not valid JSON.');
+    case 'FST_ERR_BAD_URL':
+    case 'FST_ERR_MAX_PARAM_LENGTH':
+      return new AppError('VALIDATION_ERROR', 'The path is invalid.');
     default:
       break;
   }

@@ -1,0 +1,55 @@
+import { describe, expect, it } from '@jest/globals';
+import { listQuerySchema } from './common/list-query.js';
+import { systemResource } from './entities/system.js';
+import { buildOpenApiDocument } from './openapi.js';
+import { CATALOGUE_RESOURCES, RESOURCES } from './resources.js';
+
+const systems = listQuerySchema(systemResource.list);
+
+describe('list query', () => {
+  it('parses paging, sort and filter operators', () => {
+    const q = systems.parse({ page: '2', size: '10', sort: '-created_at, code', code__in: 'a, b,,', is_active: 'false' });
+    expect(q).toEqual({
+      page: 2,
+      size: 10,
+      sort: [
+        { field: 'created_at', direction: 'DESC' },
+        { field: 'code', direction: 'ASC' },
+      ],
+      filters: [
+        { field: 'code', op: 'in', value: ['a', 'b'] },
+        { field: 'is_active', op: 'eq', value: false },
+      ],
+      include_deleted: false,
+    });
+  });
+
+  it.each([
+    [{ size: '101' }, 'size'],
+    [{ size: '0' }, 'size'],
+    [{ page: '0' }, 'page'],
+    [{ sort: 'password' }, 'sort'],
+    [{ nope: 'x' }, ''],
+    [{ flavor_id: 'not-a-uuid' }, 'flavor_id'],
+    [{ is_active: 'yes' }, 'is_active'],
+  ])('rejects %j', (query, path) => {
+    const result = systems.safeParse(query);
+    expect(result.success).toBe(false);
+    expect(result.error?.issues.map((i) => i.path.join('.'))).toContain(path);
+  });
+
+  it('applies the default sort', () => {
+    expect(systems.parse({}).sort).toEqual([{ field: 'code', direction: 'ASC' }]);
+  });
+});
+
+describe('OpenAPI document', () => {
+  it('documents every collection, from the same schemas', () => {
+    const doc = buildOpenApiDocument('test') as { openapi: string; paths: Record<string, unknown> };
+    expect(doc.openapi).toBe('3.1.0');
+    for (const r of [...RESOURCES, ...CATALOGUE_RESOURCES]) {
+      expect(Object.keys(doc.paths)).toContain(`/api/v1/${r.path}`);
+      expect(Object.keys(doc.paths)).toContain(`/api/v1/${r.path}/{id}`);
+    }
+  });
+});
