@@ -157,7 +157,7 @@ describe('retries', () => {
     const { server, client } = await setup(sequence({ status: 503, headers: { 'retry-after': past } }, ok));
     const started = Date.now();
     await client.systemKinds.get(ID);
-    expect(Date.now() - started).toBeLessThan(400);
+    expect(Date.now() - started).toBeLessThan(2_000);
     expect(server.requests).toHaveLength(2);
   });
 
@@ -207,7 +207,7 @@ describe('timeouts, aborts and connection errors', () => {
     expect(error).toBeInstanceOf(AideConnectionError);
     expect((error as AideTimeoutError).route).toBe(`GET /api/v1/system-kinds/${ID}`);
     expect(server.requests).toHaveLength(2);
-    expect(Date.now() - started).toBeLessThan(2_000);
+    expect(Date.now() - started).toBeLessThan(5_000);
   });
 
   it('a POST that times out is not retried; timeoutMs per call overrides the client', async () => {
@@ -235,7 +235,7 @@ describe('timeouts, aborts and connection errors', () => {
     await expect(waiting.systemKinds.get(ID, { signal: second.signal })).rejects.toBeInstanceOf(
       AideUserAbortError,
     );
-    expect(Date.now() - started).toBeLessThan(1_000);
+    expect(Date.now() - started).toBeLessThan(5_000);
     expect(slow.requests).toHaveLength(1);
   });
 

@@ -97,7 +97,7 @@ export const COLLECTIONS: CollectionCase[] = [
     writeRole: 'superuser',
     notFound: 'SYSTEM_KIND_NOT_FOUND',
     alreadyExists: 'SYSTEM_KIND_ALREADY_EXISTS',
-    body: async (_ctx, code) => ({ code, name: `Kind ${code}` }),
+    body: (_ctx, code) => Promise.resolve({ code, name: `Kind ${code}` }),
     change: { name: 'Renamed kind' },
   },
   {
@@ -115,7 +115,7 @@ export const COLLECTIONS: CollectionCase[] = [
     writeRole: 'superuser',
     notFound: 'CREDENTIAL_REF_NOT_FOUND',
     alreadyExists: 'CREDENTIAL_REF_ALREADY_EXISTS',
-    body: async (_ctx, provider) => ({ provider, path: 'secret/db', version: 3 }),
+    body: (_ctx, provider) => Promise.resolve({ provider, path: 'secret/db', version: 3 }),
     change: { version: 4 },
   },
   {
@@ -178,5 +178,5 @@ export async function insertUser(
      SELECT $1, hashed_password, 'Inserted', $2, $3, $4 FROM users WHERE id = $5 RETURNING id`,
     [email, overrides.is_active ?? true, overrides.is_superuser ?? false, overrides.user_type ?? 'regular', USER.id],
   );
-  return { id: rows[0]!.id, email, password: USER.password };
+  return { id: rows[0]?.id ?? '', email, password: USER.password };
 }

@@ -6,7 +6,7 @@ export const SECRET_KEY = new TextEncoder().encode(TEST_JWT_SECRET);
 
 export interface ForgeOptions {
   alg?: string;
-  key?: Uint8Array | CryptoKey;
+  key?: Parameters<SignJWT['sign']>[0];
   /** Seconds since the epoch; `null` leaves the claim out. */
   iat?: number | null;
   exp?: number | null;

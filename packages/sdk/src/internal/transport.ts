@@ -18,6 +18,8 @@ import {
   sleep,
 } from './retry.js';
 
+const MAX_TIMER_MS = 2_147_483_647;
+
 export type HttpMethod = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'OPTIONS';
 
 export interface TransportConfig {
@@ -229,7 +231,8 @@ export class Transport {
     const userSignal = args.options.signal;
     if (userSignal?.aborted)
       throw new AideUserAbortError('The request was aborted.', { cause: userSignal.reason });
-    const timeoutMs = args.options.timeoutMs ?? this.#config.timeoutMs;
+    // setTimeout fires at once for delays beyond 2^31-1 ms (about 24.8 days).
+    const timeoutMs = Math.min(args.options.timeoutMs ?? this.#config.timeoutMs, MAX_TIMER_MS);
     const controller = new AbortController();
     let timedOut = false;
     const timer = setTimeout(() => {

@@ -280,16 +280,17 @@ const classes = new Map<string, ResourceClass>();
 
 /** One class per combination of routes: `CrudResource` (or the bare collection) plus the extras. */
 function classFor(routeNames: readonly RouteName[]): ResourceClass {
+  const crud = routeNames.includes('update') && routeNames.includes('delete');
+  const Base: ResourceClass = crud ? CrudResource : CollectionResource;
+  const extras = crud ? routeNames.filter((n) => n !== 'update' && n !== 'delete') : routeNames;
+  if (extras.length === 0) return Base;
   const key = routeNames.join(',');
   let Class = classes.get(key);
   if (!Class) {
-    const crud = routeNames.includes('update') && routeNames.includes('delete');
-    const Base: ResourceClass = crud ? CrudResource : CollectionResource;
     Class = class extends Base {};
-    attach(
-      Class.prototype as object,
-      crud ? routeNames.filter((n) => n !== 'update' && n !== 'delete') : routeNames,
-    );
+    // e.g. `CrudResource+restore+createMany`, for stack traces and the console.
+    Object.defineProperty(Class, 'name', { value: [Base.name, ...extras].join('+') });
+    attach(Class.prototype as object, extras);
     classes.set(key, Class);
   }
   return Class;

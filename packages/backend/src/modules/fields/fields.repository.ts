@@ -52,6 +52,20 @@ export class FieldsRepository {
     return rows.map((r) => r.id);
   }
 
+  /** Whether the field or one of its descendants is bound in a schema version (one recursive query). */
+  async isBound(fieldId: string, manager: EntityManager): Promise<boolean> {
+    const rows: unknown[] = await manager.query(
+      `WITH RECURSIVE down(id, depth) AS (
+         SELECT id, 0 FROM fields WHERE id = $1
+         UNION ALL
+         SELECT f.id, down.depth + 1 FROM fields f JOIN down ON f.parent_id = down.id WHERE down.depth < 1000
+       )
+       SELECT 1 FROM field_bindings b JOIN down ON b.field_id = down.id LIMIT 1`,
+      [fieldId],
+    );
+    return rows.length > 0;
+  }
+
   /** Root fields of a dataset by name, for publishing a version. */
   async findRootsByNames(datasetId: string, names: readonly string[], manager: EntityManager): Promise<FieldEntity[]> {
     if (names.length === 0) return [];

@@ -81,8 +81,18 @@ export class FieldsService implements CrudService<Field, CreateField, UpdateFiel
     });
   }
 
-  /** Hard delete: children, bindings and classifications go with it. */
+  /**
+   * Hard delete: children and classifications go with it. A field bound in a schema version (itself or
+   * a descendant) is part of that version's history and cannot be deleted: the cascade would remove
+   * columns from published, immutable versions.
+   */
   remove(id: string): Promise<Field> {
-    return this.tx.run(async (m) => toField(await this.fields.crud.hardDelete(id, m)));
+    return this.tx.run(async (m) => {
+      await this.fields.crud.getActive(id, m, 'update');
+      if (await this.fields.isBound(id, m)) {
+        throw new AppError('DATASET_SCHEMA_IMMUTABLE', 'The field is bound in a published schema version and cannot be deleted.');
+      }
+      return toField(await this.fields.crud.hardDelete(id, m));
+    });
   }
 }
