@@ -74,8 +74,9 @@ export class AuthService {
       const stored = await this.refreshTokens.findByHashForUpdate(hash, m);
       if (!stored) return new AppError('REFRESH_TOKEN_INVALID');
       if (stored.revoked_at) {
-        // A rotated token presented again means it leaked: end every session of the user.
+        // A rotated token presented again means it leaked: end every session of the user, access tokens too.
         await this.refreshTokens.revokeAllOfUser(stored.user_id, m);
+        await this.users.bumpTokenVersion(stored.user_id, m);
         return new AppError('REFRESH_TOKEN_REVOKED');
       }
       if (stored.expires_at.getTime() <= Date.now()) return new AppError('REFRESH_TOKEN_EXPIRED');

@@ -55,8 +55,10 @@ export class TypeInstancesService implements CrudService<TypeInstance, CreateTyp
     const slot = input.slot ?? null;
     if (parentId === null && slot !== null) throw new AppError('TYPE_INSTANCE_SLOT_FORBIDDEN');
     if (parentId !== null && slot === null) throw new AppError('TYPE_INSTANCE_SLOT_REQUIRED');
-    if (parentId !== null && !(await this.typeInstances.crud.findActive(parentId, m, 'share'))) {
-      throw new AppError('TYPE_INSTANCE_PARENT_NOT_FOUND');
+    if (parentId !== null) {
+      if (!(await this.typeInstances.crud.findActive(parentId, m, 'share'))) throw new AppError('TYPE_INSTANCE_PARENT_NOT_FOUND');
+      // A new child would change a published version's type (a struct gains a member).
+      await this.assertNotBound(parentId, m);
     }
     const type_params = await this.checkedParams(input.data_type_id, input.type_params, m);
     return { ...input, parent_id: parentId, slot, type_params };

@@ -213,6 +213,16 @@ describe('publishing a version', () => {
     immutable(await ctx.request('PATCH', `${API}/type-instances/${child.id}`, { token: ctx.userToken, body: { type_params: { length: 99 }, row_version: 1 } }));
     immutable(await ctx.request('DELETE', `${API}/type-instances/${child.id}`, { token: ctx.adminToken }));
     immutable(await ctx.request('DELETE', `${API}/type-instances/${tags.type_instance_id}`, { token: ctx.adminToken }));
+    // Nor can a bound tree grow: a new child would change the published type.
+    const text = (pg.get('text') as Row).id;
+    immutable(await ctx.request('POST', `${API}/type-instances`, { token: ctx.userToken, body: { data_type_id: text, parent_id: tags.type_instance_id, slot: 'field:x' } }));
+    immutable(await ctx.request('POST', `${API}/type-instances`, { token: ctx.userToken, body: { data_type_id: text, parent_id: child.id, slot: 'item' } }));
+    immutable(
+      await ctx.request('POST', `${API}/type-instances/batch`, {
+        token: ctx.userToken,
+        body: { items: [{ data_type_id: text }, { data_type_id: text, parent_id: tags.type_instance_id, slot: 'key' }] },
+      }),
+    );
     // A bound field cannot be deleted either: that would take its bindings out of published versions.
     immutable(await ctx.request('DELETE', `${API}/fields/${v1.columns[0].field_id}`, { token: ctx.adminToken }));
 
@@ -328,14 +338,15 @@ describe('publishing: validation and errors', () => {
     };
     expectEnvelope(await publish(ctx, table.id, { columns: [{ name: 'wide', type: wide }] }), 422, 'TYPE_INSTANCE_RENDER_FAILED');
     expect(await count(`${API}/dataset-schemas?dataset_id=${table.id}`)).toBe(0);
-    // A struct of a sane width publishes and renders.
+    // A struct of a sane width publishes and renders, members in their declared order.
     const ok201 = ok(
       await publish(ctx, table.id, {
-        columns: [{ name: 'point', type: { data_type: 'struct', children: [{ slot: 'field:x', type: { data_type: 'double' } }, { slot: 'field:y', type: { data_type: 'double' } }] } }],
+        columns: [{ name: 'point', type: { data_type: 'struct', children: [{ slot: 'field:y', type: { data_type: 'double' } }, { slot: 'field:x', type: { data_type: 'long' } }] } }],
       }),
       201,
     );
-    expect(ok201.version.columns[0].rendered_type).toBe('struct<x:double,y:double>');
+    expect(ok201.version.columns[0].rendered_type).toBe('struct<y:double,x:long>');
+    expect(ok(await ctx.request('GET', `${versions(table.id)}/1`, { token: ctx.userToken })).columns[0].rendered_type).toBe('struct<y:double,x:long>');
   });
 });
 
