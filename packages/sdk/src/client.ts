@@ -1,19 +1,47 @@
 import {
+  castRuleResource,
+  crawlRunResource,
   credentialRefResource,
+  dataTypeResource,
+  datasetResource,
+  datasetSchemaResource,
+  fieldBindingResource,
+  fieldClassificationResource,
+  fieldResource,
+  typeInstanceResource,
   systemFlavorResource,
   systemKindResource,
   systemResource,
   userResource,
+  type CastRule,
+  type CrawlRun,
+  type CreateCastRule,
+  type CreateCrawlRun,
   type CreateCredentialRef,
+  type CreateDataType,
+  type CreateDatasetSchemaVersion,
+  type CreateField,
+  type CreateFieldBinding,
+  type CreateTypeInstance,
   type CreateSystem,
   type CreateSystemFlavor,
   type CreateSystemKind,
   type CredentialRef,
+  type DataType,
+  type Dataset,
+  type DatasetSchemaVersion,
+  type Field,
+  type FieldBinding,
   type ResourceDef,
   type System,
   type SystemFlavor,
   type SystemKind,
+  type TypeInstance,
+  type UpdateCrawlRun,
   type UpdateCredentialRef,
+  type UpdateDataType,
+  type UpdateDatasetSchemaVersion,
+  type UpdateFieldBinding,
   type UpdateSystem,
   type UpdateSystemFlavor,
   type UpdateSystemKind,
@@ -23,13 +51,26 @@ import { ApiClient } from './internal/api.js';
 import { TokenManager } from './internal/auth.js';
 import { Transport } from './internal/transport.js';
 import { AuthResource } from './resources/auth.js';
+import { CastRulesResource } from './resources/cast-rules.js';
 import {
   createResource,
+  type BatchCreatable,
   type BatchResource,
+  type CollectionResource,
+  type CreateOf,
+  type CrudResource,
+  type ReadOf,
   type ResourceCapabilities,
   type ResourceClient,
+  type ResourceConstructor,
+  type Restorable,
   type SoftDeleteResource,
+  type Updatable,
 } from './resources/crud.js';
+import { DatasetsResource } from './resources/datasets.js';
+import { FieldClassificationsResource } from './resources/field-classifications.js';
+import { FieldsResource } from './resources/fields.js';
+import { TypeInstancesResource } from './resources/type-instances.js';
 import { UsersResource } from './resources/users.js';
 import { VERSION } from './version.js';
 
@@ -134,17 +175,33 @@ export class AideClientCore {
 
   /**
    * The client of any collection described by a `ResourceDef` of `@aide/schemas`, e.g. one added to the
-   * backend after this SDK version. `capabilities` says which of `restore`/`createMany` it has.
+   * backend after this SDK version. `capabilities` says which of `restore`/`createMany` it has (and
+   * `update: false` / `delete: false` for collections without those routes).
    *
    * ```ts
    * const systems = client.resource(systemResource, { softDelete: true, batch: true });
    * ```
+   *
+   * `Own` is a subclass of `CollectionResource` (or `CrudResource`) with the collection's own calls;
+   * the client is an instance of a subclass of it that adds the capabilities' routes.
    */
   resource<D extends ResourceDef, const C extends ResourceCapabilities>(
     def: D,
     capabilities: C,
+  ): ResourceClient<D, C>;
+  resource<
+    D extends ResourceDef,
+    const C extends ResourceCapabilities,
+    R extends CollectionResource<ReadOf<D>, CreateOf<D>>,
+  >(def: D, capabilities: C, Own: ResourceConstructor<R>): R & ResourceClient<D, C>;
+  resource<D extends ResourceDef, const C extends ResourceCapabilities>(
+    def: D,
+    capabilities: C,
+    Own?: ResourceConstructor<CollectionResource<ReadOf<D>, CreateOf<D>>>,
   ): ResourceClient<D, C> {
-    return createResource(this.api, def, capabilities);
+    return Own === undefined
+      ? createResource(this.api, def, capabilities)
+      : createResource(this.api, def, capabilities, Own);
   }
 
   /**
@@ -197,4 +254,54 @@ export class AideClient extends AideClientCore {
     softDelete: true,
     batch: true,
   });
+
+  // The catalogue.
+
+  /** `/data-types`: the types of a flavor (`numeric`, `varchar`, `array`), written by superusers. */
+  readonly dataTypes: SoftDeleteResource<DataType, CreateDataType, UpdateDataType> &
+    BatchResource<DataType, CreateDataType, UpdateDataType> = this.resource(dataTypeResource, {
+    softDelete: true,
+    batch: true,
+  });
+  /** `/type-instances`: parametrised types and type trees, plus `tree` and `render`. */
+  readonly typeInstances: TypeInstancesResource & BatchCreatable<TypeInstance, CreateTypeInstance> =
+    this.resource(typeInstanceResource, { softDelete: false, batch: true }, TypeInstancesResource);
+  /** `/cast-rules`: type mappings between flavors (written by superusers), plus `resolve`. */
+  readonly castRules: CastRulesResource & BatchCreatable<CastRule, CreateCastRule> = this.resource(
+    castRuleResource,
+    { softDelete: false, batch: true },
+    CastRulesResource,
+  );
+  /** `/datasets`: kind-typed datasets of a system, plus their schema versions (publish, history, diff). */
+  readonly datasets: DatasetsResource & Restorable<Dataset> = this.resource(
+    datasetResource,
+    { softDelete: true, batch: false },
+    DatasetsResource,
+  );
+  /** `/fields`: the column identities of datasets, plus `tree` and `children`. */
+  readonly fields: FieldsResource & BatchCreatable<Field, CreateField> = this.resource(
+    fieldResource,
+    { softDelete: false, batch: true },
+    FieldsResource,
+  );
+  /** `/field-classifications`: append-only PII tags of fields (no update, no delete), plus `current`. */
+  readonly fieldClassifications: FieldClassificationsResource = this.resource(
+    fieldClassificationResource,
+    { softDelete: false, batch: false, update: false, delete: false },
+    FieldClassificationsResource,
+  );
+  /** `/dataset-schemas`: schema version headers (granular; `datasets.publishSchemaVersion` does it all). */
+  readonly datasetSchemas: CrudResource<
+    DatasetSchemaVersion,
+    CreateDatasetSchemaVersion,
+    UpdateDatasetSchemaVersion
+  > = this.resource(datasetSchemaResource, { softDelete: false, batch: false });
+  /** `/field-bindings`: a field's position, nullability and type in a schema version (granular). */
+  readonly fieldBindings: BatchResource<FieldBinding, CreateFieldBinding, UpdateFieldBinding> = this.resource(
+    fieldBindingResource,
+    { softDelete: false, batch: true },
+  );
+  /** `/crawl-runs`: the crawler's audit log (never deleted); `update` finishes a run. */
+  readonly crawlRuns: CollectionResource<CrawlRun, CreateCrawlRun> & Updatable<CrawlRun, UpdateCrawlRun> =
+    this.resource(crawlRunResource, { softDelete: false, batch: false, delete: false });
 }

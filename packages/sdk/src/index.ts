@@ -29,6 +29,7 @@ export type { RequestOptions } from './core/request-options.js';
 export type { Credentials } from './internal/auth.js';
 export type { QueryParams, QueryScalar, QueryValue } from './internal/query.js';
 export { AuthResource } from './resources/auth.js';
+export { CastRulesResource, type ResolveCastParams } from './resources/cast-rules.js';
 export {
   CollectionResource,
   CrudResource,
@@ -41,10 +42,20 @@ export {
   type ReadOf,
   type ResourceCapabilities,
   type ResourceClient,
+  type ResourceConstructor,
   type Restorable,
   type SoftDeleteResource,
   type Updatable,
   type UpdateOf,
 } from './resources/crud.js';
+export {
+  DatasetsResource,
+  type CreateDatasetOf,
+  type DatasetOf,
+  type UpdateDatasetOf,
+} from './resources/datasets.js';
+export { FieldClassificationsResource } from './resources/field-classifications.js';
+export { FieldsResource } from './resources/fields.js';
+export { TypeInstancesResource } from './resources/type-instances.js';
 export { UsersResource } from './resources/users.js';
 export { VERSION } from './version.js';

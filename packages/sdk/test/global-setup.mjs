@@ -1,6 +1,7 @@
 // Starts the real backend once for the whole run: an embedded PostgreSQL (or the server of
 // DATABASE_URL, in a database of its own), then `node ../backend/dist/main.js` on a free port, migrated,
-// with a known superuser. Test files reach it through the AIDE_SDK_TEST_* environment variables.
+// seeded with the reference data (flavors, data types, casts), with a known superuser. Test files reach
+// it through the AIDE_SDK_TEST_* environment variables.
 // The backend must be built first (`pnpm --filter @aide/backend build`, done by this package's test script).
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -104,7 +105,8 @@ async function start() {
       HOST: '127.0.0.1',
       AIDE_DATA_DIR: join(state.tempDir, 'data'),
       AIDE_MIGRATE_ON_START: 'true',
-      AIDE_SEED_ON_START: 'false',
+      // The reference data (postgres14, iceberg_v2, ... and their casts), which the catalogue tests use.
+      AIDE_SEED_ON_START: 'true',
       AIDE_SUPERUSER_EMAIL: SUPERUSER_EMAIL,
       AIDE_SUPERUSER_PASSWORD: SUPERUSER_PASSWORD,
       LOG_LEVEL: 'warn',

@@ -1,10 +1,19 @@
-import { RESOURCES, systemKindResource, userResource, type ResourceDef } from '@aide/schemas';
+import {
+  CATALOGUE_RESOURCES,
+  RESOURCES,
+  fieldClassificationResource,
+  systemKindResource,
+  userResource,
+  type ResourceDef,
+} from '@aide/schemas';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import {
   type AideClient,
   CollectionResource,
   ConflictError,
   CrudResource,
+  DatasetsResource,
+  FieldClassificationsResource,
   NotFoundError,
 } from '../src/index.js';
 import { adminClient, clientFor, createUser, recordingDispatcher, unique } from './helpers/backend.js';
@@ -59,7 +68,7 @@ describe('the client covers the route table', () => {
     const resources = Object.values(client).filter(
       (value): value is CollectionResource<unknown, unknown> => value instanceof CollectionResource,
     );
-    for (const def of [...RESOURCES, userResource]) {
+    for (const def of [...RESOURCES, ...CATALOGUE_RESOURCES, userResource]) {
       const resource = resources.find((r) => (r as unknown as { def: ResourceDef }).def === def);
       expect({ path: def.path, found: resource !== undefined }).toEqual({ path: def.path, found: true });
       expect({ path: def.path, ...routesOf(resource!) }).toEqual({ path: def.path, ...routesServed(def) });
@@ -74,6 +83,28 @@ describe('the client covers the route table', () => {
     expect(routesOf(users)).toEqual({ update: true, delete: false, restore: false, createMany: false });
     expect(users).not.toBeInstanceOf(CrudResource);
     expect(client.systems).toBeInstanceOf(CrudResource);
+
+    // A collection's own class is the base; the routes it defines must be the collection's.
+    expect(client.datasets).toBeInstanceOf(DatasetsResource);
+    expect(client.datasets.constructor.name).toBe('DatasetsResource+restore');
+    expect(client.fieldClassifications.constructor).toBe(FieldClassificationsResource);
+    expect(() =>
+      client.resource(
+        fieldClassificationResource,
+        { softDelete: false, batch: false },
+        FieldClassificationsResource,
+      ),
+    ).toThrow(/claims update\(\)/);
+    class WithDelete extends FieldClassificationsResource {
+      delete(): void {}
+    }
+    expect(() =>
+      client.resource(
+        fieldClassificationResource,
+        { softDelete: false, batch: false, update: false, delete: false },
+        WithDelete,
+      ),
+    ).toThrow(/WithDelete has delete\(\) but the collection has no such route/);
   });
 
   it('leaves absent routes out of the types', () => {
@@ -87,6 +118,18 @@ describe('the client covers the route table', () => {
       void client.users.restore('x');
       // @ts-expect-error an update body is partial but still typed
       void client.systems.update('x', { code: 42 });
+      // @ts-expect-error classifications are append-only
+      void client.fieldClassifications.update('x', {});
+      // @ts-expect-error crawl runs are never deleted
+      void client.crawlRuns.delete('x');
+      // @ts-expect-error type instances are deleted for good
+      void client.typeInstances.restore('x');
+      // @ts-expect-error datasets have no batch route
+      void client.datasets.createMany([]);
+      // @ts-expect-error a kafka dataset has no table_name
+      void client.datasets.create({ kind: 'kafka', system_id: 'x', object_name: 'o', table_name: 't' });
+      // @ts-expect-error resolve takes a type instance or a data type, not both
+      void client.castRules.resolve({ type_instance_id: 'x', data_type_id: 'y', target_flavor: 'f' });
     };
     expect(typeof assertions).toBe('function');
     expect('createMany' in client.systemKinds).toBe(false);

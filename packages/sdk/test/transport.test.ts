@@ -127,6 +127,33 @@ describe('retries', () => {
     expect(other.requests).toHaveLength(1);
   });
 
+  it('cast resolution, a read sent as POST, is retried without a key; publishing a version is not', async () => {
+    const resolved = {
+      cast_rule_id: ID,
+      source_data_type_id: ID,
+      source_code: 'numeric',
+      target_data_type_id: ID,
+      target_code: 'decimal',
+      target_flavor: 'iceberg_v2',
+      type_params: { precision: 12, scale: 2 },
+      rendered: 'decimal(12,2)',
+      safety: 'safe',
+    };
+    const { server, client } = await setup(sequence(unavailable, 'reset', { status: 200, body: resolved }));
+    const body = { type_instance_id: ID, target_flavor: 'iceberg_v2' };
+    expect(await client.castRules.resolve(body)).toEqual(resolved);
+    expect(server.requests.map((r) => `${r.method} ${r.url}`)).toEqual(
+      Array(3).fill('POST /api/v1/cast-rules/resolve'),
+    );
+    expect(server.requests[0]!.headers['idempotency-key']).toBeUndefined();
+
+    const { server: other, client: second } = await setup(sequence(unavailable));
+    await expect(
+      second.datasets.publishSchemaVersion(ID, { columns: [{ name: 'id', type: { data_type: 'bigint' } }] }),
+    ).rejects.toBeInstanceOf(InternalServerError);
+    expect(other.requests).toHaveLength(1);
+  });
+
   it('a PATCH without a key is not retried', async () => {
     const { server, client } = await setup(sequence(unavailable, ok));
     await expect(client.systemKinds.update(ID, { name: 'x', row_version: 1 })).rejects.toBeInstanceOf(

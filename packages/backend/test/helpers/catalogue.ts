@@ -21,7 +21,11 @@ export async function listAll(ctx: TestContext, path: string, query = ''): Promi
   const items: Row[] = [];
   for (let page = 1; ; page++) {
     const sep = query ? '&' : '';
-    const body = ok(await ctx.request('GET', `${API}/${path}?${query}${sep}page=${page}&size=100`, { token: ctx.userToken }));
+    const body = ok(
+      await ctx.request('GET', `${API}/${path}?${query}${sep}page=${page}&size=100`, {
+        token: ctx.userToken,
+      }),
+    );
     items.push(...body.items);
     if (page >= body.pages) return items;
   }
@@ -52,12 +56,24 @@ export async function createPgSystem(ctx: TestContext): Promise<Row> {
 }
 
 /** A valid create body of each dataset kind (kind attributes included). */
-export function datasetBody(kind: DatasetKind, systemId: string, overrides: Record<string, unknown> = {}): Record<string, unknown> {
+export function datasetBody(
+  kind: DatasetKind,
+  systemId: string,
+  overrides: Record<string, unknown> = {},
+): Record<string, unknown> {
   const object_name = unique(`ds_${kind}`);
   const common = { system_id: systemId, object_name, layer: 'raw', extra: { owner: 'team-a' } };
   switch (kind) {
     case 'rdbms':
-      return { kind, ...common, schema_name: 'public', table_name: object_name, is_view: false, pk_columns: ['id'], ...overrides };
+      return {
+        kind,
+        ...common,
+        schema_name: 'public',
+        table_name: object_name,
+        is_view: false,
+        pk_columns: ['id'],
+        ...overrides,
+      };
     case 'kafka':
       return {
         kind,
@@ -70,9 +86,25 @@ export function datasetBody(kind: DatasetKind, systemId: string, overrides: Reco
         ...overrides,
       };
     case 'storage':
-      return { kind, ...common, path: `s3://bucket/${object_name}/`, file_format: 'parquet', compression: 'snappy', partition_by: ['dt'], ...overrides };
+      return {
+        kind,
+        ...common,
+        path: `s3://bucket/${object_name}/`,
+        file_format: 'parquet',
+        compression: 'snappy',
+        partition_by: ['dt'],
+        ...overrides,
+      };
     case 'sftp':
-      return { kind, ...common, path: `/in/${object_name}`, file_format: 'csv', compression: null, archive: '/archive', ...overrides };
+      return {
+        kind,
+        ...common,
+        path: `/in/${object_name}`,
+        file_format: 'csv',
+        compression: null,
+        archive: '/archive',
+        ...overrides,
+      };
     case 'hive':
       return {
         kind,
@@ -97,11 +129,18 @@ export async function createDataset(
   kind: DatasetKind = 'rdbms',
   overrides: Record<string, unknown> = {},
 ): Promise<Row> {
-  const r = await ctx.request('POST', `${API}/datasets`, { token: ctx.userToken, body: datasetBody(kind, systemId, overrides) });
+  const r = await ctx.request('POST', `${API}/datasets`, {
+    token: ctx.userToken,
+    body: datasetBody(kind, systemId, overrides),
+  });
   return ok(r, 201);
 }
 
-export async function createField(ctx: TestContext, datasetId: string, overrides: Record<string, unknown> = {}): Promise<Row> {
+export async function createField(
+  ctx: TestContext,
+  datasetId: string,
+  overrides: Record<string, unknown> = {},
+): Promise<Row> {
   const r = await ctx.request('POST', `${API}/fields`, {
     token: ctx.userToken,
     body: { dataset_id: datasetId, name: unique('col'), ...overrides },
@@ -110,11 +149,21 @@ export async function createField(ctx: TestContext, datasetId: string, overrides
 }
 
 /** A column of a publish body. */
-export function column(name: string, dataType: string, params?: Record<string, unknown> | null, nullable = true) {
+export function column(
+  name: string,
+  dataType: string,
+  params?: Record<string, unknown> | null,
+  nullable = true,
+) {
   return { name, nullable, type: { data_type: dataType, ...(params !== undefined ? { params } : {}) } };
 }
 
-export function publish(ctx: TestContext, datasetId: string, body: Record<string, unknown>, token = ctx.userToken): Promise<TestResponse> {
+export function publish(
+  ctx: TestContext,
+  datasetId: string,
+  body: Record<string, unknown>,
+  token = ctx.userToken,
+): Promise<TestResponse> {
   return ctx.request('POST', `${API}/datasets/${datasetId}/schema-versions`, { token, body });
 }
 
@@ -124,7 +173,9 @@ export function publish(ctx: TestContext, datasetId: string, body: Record<string
  * runners and the prepared-statement fast path both go through the pool).
  */
 export function sqlCounter(ctx: TestContext) {
-  const pool = (ctx.dataSource.driver as unknown as { master: { on(event: string, fn: (client: unknown) => void): void } }).master;
+  const pool = (
+    ctx.dataSource.driver as unknown as { master: { on(event: string, fn: (client: unknown) => void): void } }
+  ).master;
   const state = { on: false, statements: [] as string[] };
   const wrapped = new WeakSet<object>();
   pool.on('acquire', (client) => {

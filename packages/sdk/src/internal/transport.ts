@@ -42,6 +42,11 @@ export interface TransportRequest {
   form?: Readonly<Record<string, string>> | undefined;
   headers?: Readonly<Record<string, string>> | undefined;
   options?: RequestOptions | undefined;
+  /**
+   * A read sent as POST because its input is a body (`POST /cast-rules/resolve`): it writes nothing, so
+   * it is retried like a GET, without an idempotency key.
+   */
+  safe?: boolean | undefined;
 }
 
 export interface TransportResponse {
@@ -148,7 +153,8 @@ export class Transport {
     if (this.#closed) throw new AideError('The AideClient is closed.');
     const options = request.options ?? {};
     const maxRetries = options.maxRetries ?? this.#config.maxRetries;
-    const retryable = isIdempotent(request.method) || options.idempotencyKey !== undefined;
+    const retryable =
+      request.safe === true || isIdempotent(request.method) || options.idempotencyKey !== undefined;
     const requestId = options.requestId ?? randomUUID();
     const route = `${request.method} ${this.#prefix}${request.path}`;
     const path = `${this.#prefix}${request.path}${buildQuery(request.query)}`;

@@ -76,7 +76,8 @@ export interface BatchCreatable<Read, Create> {
   createMany(items: readonly Create[], options?: CreateManyOptions<Read>): Promise<Read[]>;
 }
 
-function checkedItemPath(base: string, id: string): string {
+/** `${base}/${id}`, refusing ids that would change the path (empty, `.`, `..`). */
+export function checkedItemPath(base: string, id: string): string {
   if (typeof id !== 'string' || id === '' || id === '.' || id === '..') {
     throw new TypeError(`Invalid id: ${JSON.stringify(id)}`);
   }
@@ -275,23 +276,43 @@ export type ResourceClient<D extends ResourceDef, C extends ResourceCapabilities
   (C['softDelete'] extends true ? Restorable<ReadOf<D>> : unknown) &
   (C['batch'] extends true ? BatchCreatable<ReadOf<D>, CreateOf<D>> : unknown);
 
-type ResourceClass = new (api: ApiClient, def: ResourceDef) => CollectionResource<unknown, unknown>;
-const classes = new Map<string, ResourceClass>();
+/**
+ * A class of collection clients, constructed like `CollectionResource`: the generic classes, or a
+ * collection's own subclass adding its entity-specific calls (`DatasetsResource`, ...).
+ */
+export type ResourceConstructor<
+  R extends CollectionResource<unknown, unknown> = CollectionResource<unknown, unknown>,
+> = new (api: ApiClient, def: ResourceDef) => R;
 
-/** One class per combination of routes: `CrudResource` (or the bare collection) plus the extras. */
-function classFor(routeNames: readonly RouteName[]): ResourceClass {
+type ResourceClass = ResourceConstructor;
+const classes = new WeakMap<ResourceClass, Map<string, ResourceClass>>();
+const ROUTE_NAMES: readonly RouteName[] = ['update', 'delete', 'restore', 'createMany'];
+
+/**
+ * One class per base and combination of routes: the base (a collection's own class, else
+ * `CrudResource` or the bare collection) plus the routes it does not define itself.
+ */
+function classFor(path: string, routeNames: readonly RouteName[], Own?: ResourceClass): ResourceClass {
   const crud = routeNames.includes('update') && routeNames.includes('delete');
-  const Base: ResourceClass = crud ? CrudResource : CollectionResource;
-  const extras = crud ? routeNames.filter((n) => n !== 'update' && n !== 'delete') : routeNames;
+  const Base: ResourceClass = Own ?? (crud ? CrudResource : CollectionResource);
+  const proto = Base.prototype as object;
+  for (const name of ROUTE_NAMES) {
+    if (name in proto && !routeNames.includes(name)) {
+      throw new Error(`Resource ${path}: ${Base.name} has ${name}() but the collection has no such route`);
+    }
+  }
+  const extras = routeNames.filter((n) => !(n in proto));
   if (extras.length === 0) return Base;
-  const key = routeNames.join(',');
-  let Class = classes.get(key);
+  const key = extras.join(',');
+  let byRoutes = classes.get(Base);
+  if (!byRoutes) classes.set(Base, (byRoutes = new Map<string, ResourceClass>()));
+  let Class = byRoutes.get(key);
   if (!Class) {
     Class = class extends Base {};
     // e.g. `CrudResource+restore+createMany`, for stack traces and the console.
     Object.defineProperty(Class, 'name', { value: [Base.name, ...extras].join('+') });
     attach(Class.prototype as object, extras);
-    classes.set(key, Class);
+    byRoutes.set(key, Class);
   }
   return Class;
 }
@@ -303,13 +324,25 @@ function missingRoutes(def: ResourceDef): readonly string[] {
 
 /**
  * Builds the client of a collection from its `ResourceDef`. The capabilities are checked against the
- * def, so a client cannot claim a route the backend does not serve.
+ * def, so a client cannot claim a route the backend does not serve. `Own` is the collection's own class
+ * (its entity-specific calls); the routes it does not define are added to a subclass of it.
  */
 export function createResource<D extends ResourceDef, const C extends ResourceCapabilities>(
   api: ApiClient,
   def: D,
   capabilities: C,
-): ResourceClient<D, C> {
+): ResourceClient<D, C>;
+export function createResource<
+  D extends ResourceDef,
+  const C extends ResourceCapabilities,
+  R extends CollectionResource<ReadOf<D>, CreateOf<D>>,
+>(api: ApiClient, def: D, capabilities: C, Own: ResourceConstructor<R>): R & ResourceClient<D, C>;
+export function createResource(
+  api: ApiClient,
+  def: ResourceDef,
+  capabilities: ResourceCapabilities,
+  Own?: ResourceConstructor<CollectionResource<unknown, unknown>>,
+): CollectionResource<unknown, unknown> {
   const without = missingRoutes(def);
   const has: Record<RouteName, boolean> = {
     update: capabilities.update !== false,
@@ -323,12 +356,12 @@ export function createResource<D extends ResourceDef, const C extends ResourceCa
     restore: def.softDelete,
     createMany: def.batch,
   };
-  const names = (Object.keys(has) as RouteName[]).filter((name) => has[name]);
+  const names = ROUTE_NAMES.filter((name) => has[name]);
   for (const name of names) {
     if (!served[name]) {
       throw new Error(`Resource ${def.path}: the SDK claims ${name}() but its ResourceDef has no such route`);
     }
   }
-  const Class = classFor(names);
-  return new Class(api, def) as unknown as ResourceClient<D, C>;
+  const Class = classFor(def.path, names, Own);
+  return new Class(api, def);
 }

@@ -3,12 +3,23 @@
 import {
   AideClient,
   ConflictError,
+  NotFoundError,
   type AideClientOptions,
+  type CreateDatasetOf,
+  type DatasetOf,
   type ListParams,
   type Page,
   type RequestOptions,
 } from '@aide/sdk';
-import type { CreateSystem, System } from '@aide/schemas';
+import type {
+  CreateDataset,
+  CreateSystem,
+  Dataset,
+  PublishResult,
+  ResolveCastResult,
+  SchemaVersionDiff,
+  System,
+} from '@aide/schemas';
 
 export async function consumer(options: AideClientOptions, body: CreateSystem): Promise<string[]> {
   const client = new AideClient(options);
@@ -32,4 +43,101 @@ export async function consumer(options: AideClientOptions, body: CreateSystem): 
   await client.systems.create({ code: 'x' });
   await client.close();
   return codes;
+}
+
+// Datasets are typed by their kind: the body of create/update, and what they return.
+export async function catalogue(
+  client: AideClient,
+  systemId: string,
+  body: CreateDataset,
+): Promise<string[]> {
+  const topic: DatasetOf<'kafka'> = await client.datasets.create({
+    kind: 'kafka',
+    system_id: systemId,
+    object_name: 'orders',
+    topic: 'orders.v1',
+    format: 'avro',
+    partitions: 12,
+    retention_ms: 604_800_000,
+    key_columns: ['id'],
+  });
+  const partitions: number = topic.partitions;
+  const table = await client.datasets.create({
+    kind: 'rdbms',
+    system_id: systemId,
+    object_name: 'public.orders',
+    schema_name: 'public',
+    table_name: 'orders',
+  });
+  const tableName: string = table.table_name;
+  // @ts-expect-error a table is not a topic
+  void table.topic;
+  // @ts-expect-error the kafka attributes are required
+  await client.datasets.create({ kind: 'kafka', system_id: systemId, object_name: 'x', topic: 't' });
+  // @ts-expect-error an rdbms attribute on a kafka dataset
+  await client.datasets.create({ ...kafkaBody(systemId), table_name: 'orders' });
+  // @ts-expect-error not a dataset kind
+  await client.datasets.create({ kind: 'mongo', system_id: systemId, object_name: 'x' });
+  const widened: DatasetOf<'kafka'> = await client.datasets.update(topic.id, {
+    kind: 'kafka',
+    partitions: 24,
+    row_version: topic.row_version,
+  });
+  // @ts-expect-error update names the kind
+  await client.datasets.update(topic.id, { partitions: 24, row_version: 2 });
+  // A body whose kind is only known at run time gives the union back.
+  const any: Dataset = await client.datasets.create(body);
+  const read: Dataset = await client.datasets.get(any.id);
+  const attributes: string[] = read.kind === 'hive' ? [read.db_name, read.table_name] : [];
+
+  const published: PublishResult = await client.datasets.publishSchemaVersion(
+    table.id,
+    {
+      columns: [
+        { name: 'id', nullable: false, type: { data_type: 'bigint' } },
+        { name: 'amount', type: { data_type: 'numeric', params: { precision: 12, scale: 2 } } },
+        {
+          name: 'tags',
+          type: { data_type: 'array', children: [{ slot: 'item', type: { data_type: 'text' } }] },
+        },
+      ],
+    },
+    { idempotencyKey: 'publish-1' },
+  );
+  const diff: SchemaVersionDiff = await client.datasets.diffSchemaVersions(table.id, 1, 2);
+  const cast: ResolveCastResult = await client.castRules.resolve({
+    type_instance_id: published.version.columns[1].type_instance_id,
+    target_flavor: 'iceberg_v2',
+  });
+  // @ts-expect-error a type instance or a data type: not neither
+  await client.castRules.resolve({ target_flavor: 'iceberg_v2' });
+  try {
+    await client.fieldClassifications.current(published.version.columns[0].field_id);
+  } catch (error) {
+    if (!(error instanceof NotFoundError && error.errorCode === 'FIELD_CLASSIFICATION_NOT_FOUND'))
+      throw error;
+  }
+  // @ts-expect-error classifications are append-only
+  await client.fieldClassifications.update(topic.id, {});
+  return [
+    String(partitions),
+    tableName,
+    String(widened.partitions),
+    ...attributes,
+    cast.rendered,
+    ...diff.added.map((c) => c.name),
+  ];
+}
+
+function kafkaBody(systemId: string): CreateDatasetOf<'kafka'> {
+  return {
+    kind: 'kafka',
+    system_id: systemId,
+    object_name: 'orders',
+    topic: 'orders.v1',
+    format: 'avro',
+    partitions: 1,
+    retention_ms: -1,
+    key_columns: [],
+  };
 }

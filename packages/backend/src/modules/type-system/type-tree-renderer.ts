@@ -37,6 +37,7 @@ function renderNode(node: RenderableTypeNode, options: RenderOptions, depth: num
     }
     return { slot: child.slot, rendered: renderNode(child, options, depth + 1) };
   });
+  if (node.render_template !== null) checkSlots(node.code, node.render_template, children);
   if (node.render_template === null) {
     const rendered = renderWithoutTemplate(
       node.code,
@@ -60,4 +61,36 @@ function renderWithoutTemplate(
   const values = Object.values(params ?? {}).filter((value) => value !== null && value !== undefined);
   const withParams = values.length > 0 ? `${code}(${values.map(String).join(',')})` : code;
   return children.length > 0 ? `${withParams}<${children.join(',')}>` : withParams;
+}
+
+const CHILD_SLOT_NAMES = ['item', 'element', 'key', 'value'] as const;
+// The code of `{{ ... }}` and `{% ... %}` tags: slot names in literal text ("primary key") do not count.
+const TAG = /\{[{%]([\s\S]*?)[}%]\}/g;
+
+/** The child slots a template reads (`item`, `element`, `key`, `value`) and whether it reads `fields`. */
+function slotsReadBy(template: string): { slots: Set<string>; fields: boolean } {
+  const slots = new Set<string>();
+  let fields = false;
+  for (const match of template.matchAll(TAG)) {
+    const code = match[1] ?? '';
+    for (const name of CHILD_SLOT_NAMES) if (new RegExp(`\\b${name}\\b`).test(code)) slots.add(name);
+    if (/\bfields\b/.test(code)) fields = true;
+  }
+  return { slots, fields };
+}
+
+/**
+ * A container must have a child for every slot its template reads, and no child its template ignores:
+ * an array without its element type is an error, not `[]`.
+ */
+function checkSlots(code: string, template: string, children: readonly { slot: string }[]): void {
+  const read = slotsReadBy(template);
+  const present = new Set(children.map((c) => c.slot));
+  for (const slot of read.slots) {
+    if (!present.has(slot)) throw new TemplateError(`'${code}' needs a child type in slot '${slot}'`);
+  }
+  for (const child of children) {
+    const used = child.slot.startsWith('field:') ? read.fields : read.slots.has(child.slot);
+    if (!used) throw new TemplateError(`'${code}' has no slot '${child.slot}'`);
+  }
 }

@@ -2,7 +2,13 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { API, dataTypesOf, type Row, seedReference } from '../../helpers/catalogue.js';
 import { createFlavor, ok, unique, UNKNOWN_ID } from '../../helpers/factories.js';
-import { ADMIN, createTestContext, expectEnvelope, type TestContext, type TestResponse } from '../../helpers/test-app.js';
+import {
+  ADMIN,
+  createTestContext,
+  expectEnvelope,
+  type TestContext,
+  type TestResponse,
+} from '../../helpers/test-app.js';
 
 let ctx: TestContext;
 let pg: Map<string, Row>;
@@ -30,17 +36,31 @@ async function dataType(flavorId: string, overrides: Record<string, unknown> = {
   return ok(
     await ctx.request('POST', `${API}/data-types`, {
       token: ctx.adminToken,
-      body: { system_flavor_id: flavorId, code: unique('dt'), params_schema: {}, render_template: 'plain', ...overrides },
+      body: {
+        system_flavor_id: flavorId,
+        code: unique('dt'),
+        params_schema: {},
+        render_template: 'plain',
+        ...overrides,
+      },
     }),
     201,
   );
 }
 
 /** Two fresh data types in two fresh flavors, free of any rule. */
-async function pair(sourceOverrides: Record<string, unknown> = {}, targetOverrides: Record<string, unknown> = {}) {
+async function pair(
+  sourceOverrides: Record<string, unknown> = {},
+  targetOverrides: Record<string, unknown> = {},
+) {
   const from = await createFlavor(ctx);
   const to = await createFlavor(ctx);
-  return { from, to, source: await dataType(from.id, sourceOverrides), target: await dataType(to.id, targetOverrides) };
+  return {
+    from,
+    to,
+    source: await dataType(from.id, sourceOverrides),
+    target: await dataType(to.id, targetOverrides),
+  };
 }
 
 function resolve(body: Record<string, unknown>, token = ctx.userToken): Promise<TestResponse> {
@@ -66,15 +86,31 @@ describe('cast rules: CRUD', () => {
       created_by: ADMIN.id,
     });
     expect(ok(await ctx.request('GET', `${base}/${created.id}`, { token: ctx.userToken }))).toEqual(created);
-    const list = ok(await ctx.request('GET', `${base}?source_data_type_id=${source.id}&safety=safe`, { token: ctx.userToken }));
+    const list = ok(
+      await ctx.request('GET', `${base}?source_data_type_id=${source.id}&safety=safe`, {
+        token: ctx.userToken,
+      }),
+    );
     expect(list).toMatchObject({ total: 1, items: [{ id: created.id }] });
-    expect(ok(await ctx.request('GET', `${base}?source_data_type_id=${source.id}&safety=unsafe`, { token: ctx.userToken })).total).toBe(0);
+    expect(
+      ok(
+        await ctx.request('GET', `${base}?source_data_type_id=${source.id}&safety=unsafe`, {
+          token: ctx.userToken,
+        }),
+      ).total,
+    ).toBe(0);
   });
 
   it('lists the seeded rules', async () => {
-    const list = ok(await ctx.request('GET', `${base}?source_data_type_id=${id(pg, 'numeric')}`, { token: ctx.userToken }));
+    const list = ok(
+      await ctx.request('GET', `${base}?source_data_type_id=${id(pg, 'numeric')}`, { token: ctx.userToken }),
+    );
     expect(list.items).toEqual([
-      expect.objectContaining({ target_data_type_id: id(iceberg, 'decimal'), safety: 'safe', param_mapping: { precision: '@precision', scale: '@scale' } }),
+      expect.objectContaining({
+        target_data_type_id: id(iceberg, 'decimal'),
+        safety: 'safe',
+        param_mapping: { precision: '@precision', scale: '@scale' },
+      }),
     ]);
   });
 
@@ -84,25 +120,80 @@ describe('cast rules: CRUD', () => {
     const rule = ok(await ctx.request('POST', base, { token: ctx.adminToken, body }), 201);
     expectEnvelope(await ctx.request('GET', base), 401, 'UNAUTHORIZED');
     expectEnvelope(await ctx.request('GET', `${base}/${rule.id}`), 401, 'UNAUTHORIZED');
-    expectEnvelope(await ctx.request('POST', `${base}/resolve`, { body: { data_type_id: source.id, target_flavor: 'x' } }), 401, 'UNAUTHORIZED');
+    expectEnvelope(
+      await ctx.request('POST', `${base}/resolve`, { body: { data_type_id: source.id, target_flavor: 'x' } }),
+      401,
+      'UNAUTHORIZED',
+    );
     const other = await pair();
-    const otherBody = { source_data_type_id: other.source.id, target_data_type_id: other.target.id, safety: 'safe' };
-    expectEnvelope(await ctx.request('POST', base, { token: ctx.userToken, body: otherBody }), 403, 'FORBIDDEN');
-    expectEnvelope(await ctx.request('POST', `${base}/batch`, { token: ctx.userToken, body: { items: [otherBody] } }), 403, 'FORBIDDEN');
-    expectEnvelope(await ctx.request('PUT', `${base}/${rule.id}`, { token: ctx.userToken, body: { safety: 'unsafe', row_version: 1 } }), 403, 'FORBIDDEN');
-    expectEnvelope(await ctx.request('PATCH', `${base}/${rule.id}`, { token: ctx.userToken, body: { safety: 'unsafe', row_version: 1 } }), 403, 'FORBIDDEN');
-    expectEnvelope(await ctx.request('DELETE', `${base}/${rule.id}`, { token: ctx.userToken }), 403, 'FORBIDDEN');
+    const otherBody = {
+      source_data_type_id: other.source.id,
+      target_data_type_id: other.target.id,
+      safety: 'safe',
+    };
+    expectEnvelope(
+      await ctx.request('POST', base, { token: ctx.userToken, body: otherBody }),
+      403,
+      'FORBIDDEN',
+    );
+    expectEnvelope(
+      await ctx.request('POST', `${base}/batch`, { token: ctx.userToken, body: { items: [otherBody] } }),
+      403,
+      'FORBIDDEN',
+    );
+    expectEnvelope(
+      await ctx.request('PUT', `${base}/${rule.id}`, {
+        token: ctx.userToken,
+        body: { safety: 'unsafe', row_version: 1 },
+      }),
+      403,
+      'FORBIDDEN',
+    );
+    expectEnvelope(
+      await ctx.request('PATCH', `${base}/${rule.id}`, {
+        token: ctx.userToken,
+        body: { safety: 'unsafe', row_version: 1 },
+      }),
+      403,
+      'FORBIDDEN',
+    );
+    expectEnvelope(
+      await ctx.request('DELETE', `${base}/${rule.id}`, { token: ctx.userToken }),
+      403,
+      'FORBIDDEN',
+    );
     expect(ok(await ctx.request('GET', `${base}/${rule.id}`, { token: ctx.userToken }))).toEqual(rule);
-    expect(ok(await ctx.request('GET', `${base}?source_data_type_id=${other.source.id}`, { token: ctx.userToken })).total).toBe(0);
+    expect(
+      ok(await ctx.request('GET', `${base}?source_data_type_id=${other.source.id}`, { token: ctx.userToken }))
+        .total,
+    ).toBe(0);
   });
 
   it('answers 404 for unknown ids and data types', async () => {
     const { source } = await pair();
-    expectEnvelope(await ctx.request('GET', `${base}/${UNKNOWN_ID}`, { token: ctx.userToken }), 404, 'CAST_RULE_NOT_FOUND');
-    expectEnvelope(await ctx.request('PUT', `${base}/${UNKNOWN_ID}`, { token: ctx.adminToken, body: { safety: 'safe', row_version: 1 } }), 404, 'CAST_RULE_NOT_FOUND');
-    expectEnvelope(await ctx.request('DELETE', `${base}/${UNKNOWN_ID}`, { token: ctx.adminToken }), 404, 'CAST_RULE_NOT_FOUND');
     expectEnvelope(
-      await ctx.request('POST', base, { token: ctx.adminToken, body: { source_data_type_id: source.id, target_data_type_id: UNKNOWN_ID, safety: 'safe' } }),
+      await ctx.request('GET', `${base}/${UNKNOWN_ID}`, { token: ctx.userToken }),
+      404,
+      'CAST_RULE_NOT_FOUND',
+    );
+    expectEnvelope(
+      await ctx.request('PUT', `${base}/${UNKNOWN_ID}`, {
+        token: ctx.adminToken,
+        body: { safety: 'safe', row_version: 1 },
+      }),
+      404,
+      'CAST_RULE_NOT_FOUND',
+    );
+    expectEnvelope(
+      await ctx.request('DELETE', `${base}/${UNKNOWN_ID}`, { token: ctx.adminToken }),
+      404,
+      'CAST_RULE_NOT_FOUND',
+    );
+    expectEnvelope(
+      await ctx.request('POST', base, {
+        token: ctx.adminToken,
+        body: { source_data_type_id: source.id, target_data_type_id: UNKNOWN_ID, safety: 'safe' },
+      }),
       404,
       'DATA_TYPE_NOT_FOUND',
     );
@@ -112,40 +203,95 @@ describe('cast rules: CRUD', () => {
     const { source, target } = await pair();
     const body = { source_data_type_id: source.id, target_data_type_id: target.id, safety: 'safe' };
     ok(await ctx.request('POST', base, { token: ctx.adminToken, body }), 201);
-    expectEnvelope(await ctx.request('POST', base, { token: ctx.adminToken, body: { ...body, safety: 'unsafe' } }), 409, 'CAST_RULE_ALREADY_EXISTS');
+    expectEnvelope(
+      await ctx.request('POST', base, { token: ctx.adminToken, body: { ...body, safety: 'unsafe' } }),
+      409,
+      'CAST_RULE_ALREADY_EXISTS',
+    );
   });
 
   it('updates with row_version, refuses a stale one (409) and a missing one (428), deletes (superuser)', async () => {
     const { source, target } = await pair();
     const rule = ok(
-      await ctx.request('POST', base, { token: ctx.adminToken, body: { source_data_type_id: source.id, target_data_type_id: target.id, safety: 'safe' } }),
+      await ctx.request('POST', base, {
+        token: ctx.adminToken,
+        body: { source_data_type_id: source.id, target_data_type_id: target.id, safety: 'safe' },
+      }),
       201,
     );
-    const updated = ok(await ctx.request('PUT', `${base}/${rule.id}`, { token: ctx.adminToken, body: { safety: 'unsafe', row_version: 1 } }));
+    const updated = ok(
+      await ctx.request('PUT', `${base}/${rule.id}`, {
+        token: ctx.adminToken,
+        body: { safety: 'unsafe', row_version: 1 },
+      }),
+    );
     expect(updated).toMatchObject({ safety: 'unsafe', row_version: 2 });
-    expectEnvelope(await ctx.request('PATCH', `${base}/${rule.id}`, { token: ctx.adminToken, body: { safety: 'implicit', row_version: 1 } }), 409, 'VERSION_CONFLICT');
-    expectEnvelope(await ctx.request('PATCH', `${base}/${rule.id}`, { token: ctx.adminToken, body: { safety: 'implicit' } }), 428, 'PRECONDITION_REQUIRED');
+    expectEnvelope(
+      await ctx.request('PATCH', `${base}/${rule.id}`, {
+        token: ctx.adminToken,
+        body: { safety: 'implicit', row_version: 1 },
+      }),
+      409,
+      'VERSION_CONFLICT',
+    );
+    expectEnvelope(
+      await ctx.request('PATCH', `${base}/${rule.id}`, {
+        token: ctx.adminToken,
+        body: { safety: 'implicit' },
+      }),
+      428,
+      'PRECONDITION_REQUIRED',
+    );
     expect(ok(await ctx.request('DELETE', `${base}/${rule.id}`, { token: ctx.adminToken })).id).toBe(rule.id);
-    expectEnvelope(await ctx.request('GET', `${base}/${rule.id}`, { token: ctx.userToken }), 404, 'CAST_RULE_NOT_FOUND');
+    expectEnvelope(
+      await ctx.request('GET', `${base}/${rule.id}`, { token: ctx.userToken }),
+      404,
+      'CAST_RULE_NOT_FOUND',
+    );
   });
 
   it('checks param_mapping against both data types (422)', async () => {
     const { source, target } = await pair(
-      { params_schema: { n: { type: 'int' } }, render_template: 's{% if n is defined %}({{ n }}){% endif %}' },
-      { params_schema: { m: { type: 'int' } }, render_template: 't{% if m is defined %}({{ m }}){% endif %}' },
+      {
+        params_schema: { n: { type: 'int' } },
+        render_template: 's{% if n is defined %}({{ n }}){% endif %}',
+      },
+      {
+        params_schema: { m: { type: 'int' } },
+        render_template: 't{% if m is defined %}({{ m }}){% endif %}',
+      },
     );
     const body = { source_data_type_id: source.id, target_data_type_id: target.id, safety: 'safe' };
     const unknownSource = expectEnvelope(
-      await ctx.request('POST', base, { token: ctx.adminToken, body: { ...body, param_mapping: { m: '@nope' } } }),
+      await ctx.request('POST', base, {
+        token: ctx.adminToken,
+        body: { ...body, param_mapping: { m: '@nope' } },
+      }),
       422,
       'VALIDATION_ERROR',
     );
     expect(JSON.stringify(unknownSource.details)).toContain('param_mapping');
-    expectEnvelope(await ctx.request('POST', base, { token: ctx.adminToken, body: { ...body, param_mapping: { ghost: '@n' } } }), 422, 'VALIDATION_ERROR');
-    const rule = ok(await ctx.request('POST', base, { token: ctx.adminToken, body: { ...body, param_mapping: { m: '@n' } } }), 201);
+    expectEnvelope(
+      await ctx.request('POST', base, {
+        token: ctx.adminToken,
+        body: { ...body, param_mapping: { ghost: '@n' } },
+      }),
+      422,
+      'VALIDATION_ERROR',
+    );
+    const rule = ok(
+      await ctx.request('POST', base, {
+        token: ctx.adminToken,
+        body: { ...body, param_mapping: { m: '@n' } },
+      }),
+      201,
+    );
     expect(rule.param_mapping).toEqual({ m: '@n' });
     expectEnvelope(
-      await ctx.request('PATCH', `${base}/${rule.id}`, { token: ctx.adminToken, body: { param_mapping: { x: 1 }, row_version: 1 } }),
+      await ctx.request('PATCH', `${base}/${rule.id}`, {
+        token: ctx.adminToken,
+        body: { param_mapping: { x: 1 }, row_version: 1 },
+      }),
       422,
       'VALIDATION_ERROR',
     );
@@ -158,20 +304,40 @@ describe('cast rules: CRUD', () => {
       { source_data_type_id: a.source.id, target_data_type_id: a.target.id, safety: 'implicit' },
       { source_data_type_id: b.source.id, target_data_type_id: b.target.id, safety: 'unsafe' },
     ];
-    const batch = ok(await ctx.request('POST', `${base}/batch`, { token: ctx.adminToken, body: { items } }), 201);
+    const batch = ok(
+      await ctx.request('POST', `${base}/batch`, { token: ctx.adminToken, body: { items } }),
+      201,
+    );
     expect(batch.count).toBe(2);
     expect(batch.items.map((r: Row) => r.safety)).toEqual(['implicit', 'unsafe']);
 
     const c = await pair();
     const fresh = { source_data_type_id: c.source.id, target_data_type_id: c.target.id, safety: 'safe' };
-    expectEnvelope(await ctx.request('POST', `${base}/batch`, { token: ctx.adminToken, body: { items: [fresh, fresh] } }), 409, 'CAST_RULE_ALREADY_EXISTS');
-    expectEnvelope(await ctx.request('POST', `${base}/batch`, { token: ctx.adminToken, body: { items: [fresh, items[0]] } }), 409, 'CAST_RULE_ALREADY_EXISTS');
     expectEnvelope(
-      await ctx.request('POST', `${base}/batch`, { token: ctx.adminToken, body: { items: [fresh, { ...items[0], target_data_type_id: UNKNOWN_ID }] } }),
+      await ctx.request('POST', `${base}/batch`, { token: ctx.adminToken, body: { items: [fresh, fresh] } }),
+      409,
+      'CAST_RULE_ALREADY_EXISTS',
+    );
+    expectEnvelope(
+      await ctx.request('POST', `${base}/batch`, {
+        token: ctx.adminToken,
+        body: { items: [fresh, items[0]] },
+      }),
+      409,
+      'CAST_RULE_ALREADY_EXISTS',
+    );
+    expectEnvelope(
+      await ctx.request('POST', `${base}/batch`, {
+        token: ctx.adminToken,
+        body: { items: [fresh, { ...items[0], target_data_type_id: UNKNOWN_ID }] },
+      }),
       404,
       'DATA_TYPE_NOT_FOUND',
     );
-    expect(ok(await ctx.request('GET', `${base}?source_data_type_id=${c.source.id}`, { token: ctx.userToken })).total).toBe(0);
+    expect(
+      ok(await ctx.request('GET', `${base}?source_data_type_id=${c.source.id}`, { token: ctx.userToken }))
+        .total,
+    ).toBe(0);
   });
 
   it('validates bodies, paths and query strings (422)', async () => {
@@ -181,13 +347,18 @@ describe('cast rules: CRUD', () => {
     v(await ctx.request('POST', base, { token: ctx.adminToken, body: { ...body, colour: 'red' } }));
     v(await ctx.request('POST', base, { token: ctx.adminToken, body: { ...body, safety: 'risky' } }));
     v(await ctx.request('POST', base, { token: ctx.adminToken, body: { ...body, param_mapping: [] } }));
-    v(await ctx.request('POST', base, { token: ctx.adminToken, body: { ...body, source_data_type_id: 'x' } }));
+    v(
+      await ctx.request('POST', base, { token: ctx.adminToken, body: { ...body, source_data_type_id: 'x' } }),
+    );
     v(await ctx.request('GET', `${base}/x`, { token: ctx.userToken }));
     v(await ctx.request('GET', `${base}?colour=red`, { token: ctx.userToken }));
     v(await ctx.request('GET', `${base}?safety=risky`, { token: ctx.userToken }));
     v(await ctx.request('GET', `${base}?sort=param_mapping`, { token: ctx.userToken }));
     v(await ctx.request('GET', `${base}?size=101`, { token: ctx.userToken }));
-    expect(ok(await ctx.request('GET', `${base}?source_data_type_id=${source.id}`, { token: ctx.userToken })).total).toBe(0);
+    expect(
+      ok(await ctx.request('GET', `${base}?source_data_type_id=${source.id}`, { token: ctx.userToken }))
+        .total,
+    ).toBe(0);
   });
 });
 
@@ -203,10 +374,19 @@ describe('cast rules: resolve', () => {
       rendered: 'decimal(12,2)',
       safety: 'safe',
     };
-    const byParams = ok(await resolve({ data_type_id: id(pg, 'numeric'), type_params: { precision: 12, scale: 2 }, target_flavor: 'iceberg_v2' }));
+    const byParams = ok(
+      await resolve({
+        data_type_id: id(pg, 'numeric'),
+        type_params: { precision: 12, scale: 2 },
+        target_flavor: 'iceberg_v2',
+      }),
+    );
     expect(byParams).toMatchObject(expected);
     const rule = ok(await ctx.request('GET', `${base}/${byParams.cast_rule_id}`, { token: ctx.userToken }));
-    expect(rule).toMatchObject({ source_data_type_id: id(pg, 'numeric'), target_data_type_id: id(iceberg, 'decimal') });
+    expect(rule).toMatchObject({
+      source_data_type_id: id(pg, 'numeric'),
+      target_data_type_id: id(iceberg, 'decimal'),
+    });
 
     const instance = ok(
       await ctx.request('POST', `${API}/type-instances`, {
@@ -215,26 +395,60 @@ describe('cast rules: resolve', () => {
       }),
       201,
     );
-    expect(ok(await resolve({ type_instance_id: instance.id, target_flavor: 'iceberg_v2' }))).toMatchObject(expected);
+    expect(ok(await resolve({ type_instance_id: instance.id, target_flavor: 'iceberg_v2' }))).toMatchObject(
+      expected,
+    );
   });
 
   it('postgres14 array of varchar → iceberg_v2 list<string>', async () => {
-    const array = ok(await ctx.request('POST', `${API}/type-instances`, { token: ctx.userToken, body: { data_type_id: id(pg, 'array') } }), 201);
+    const array = ok(
+      await ctx.request('POST', `${API}/type-instances`, {
+        token: ctx.userToken,
+        body: { data_type_id: id(pg, 'array') },
+      }),
+      201,
+    );
     ok(
       await ctx.request('POST', `${API}/type-instances`, {
         token: ctx.userToken,
-        body: { data_type_id: id(pg, 'varchar'), type_params: { length: 10 }, parent_id: array.id, slot: 'item' },
+        body: {
+          data_type_id: id(pg, 'varchar'),
+          type_params: { length: 10 },
+          parent_id: array.id,
+          slot: 'item',
+        },
       }),
       201,
     );
     const result = ok(await resolve({ type_instance_id: array.id, target_flavor: 'iceberg_v2' }));
-    expect(result).toMatchObject({ source_code: 'array', target_code: 'list', target_flavor: 'iceberg_v2', rendered: 'list<string>', safety: 'safe' });
+    expect(result).toMatchObject({
+      source_code: 'array',
+      target_code: 'list',
+      target_flavor: 'iceberg_v2',
+      rendered: 'list<string>',
+      safety: 'safe',
+    });
   });
 
   it('reports the weakest safety of the tree: an array of json is unsafe', async () => {
-    const array = ok(await ctx.request('POST', `${API}/type-instances`, { token: ctx.userToken, body: { data_type_id: id(pg, 'array') } }), 201);
-    ok(await ctx.request('POST', `${API}/type-instances`, { token: ctx.userToken, body: { data_type_id: id(pg, 'json'), parent_id: array.id, slot: 'item' } }), 201);
-    expect(ok(await resolve({ type_instance_id: array.id, target_flavor: 'iceberg_v2' }))).toMatchObject({ rendered: 'list<string>', safety: 'unsafe' });
+    const array = ok(
+      await ctx.request('POST', `${API}/type-instances`, {
+        token: ctx.userToken,
+        body: { data_type_id: id(pg, 'array') },
+      }),
+      201,
+    );
+    ok(
+      await ctx.request('POST', `${API}/type-instances`, {
+        token: ctx.userToken,
+        body: { data_type_id: id(pg, 'json'), parent_id: array.id, slot: 'item' },
+      }),
+      201,
+    );
+    expect(ok(await resolve({ type_instance_id: array.id, target_flavor: 'iceberg_v2' }))).toMatchObject({
+      rendered: 'list<string>',
+      safety: 'unsafe',
+    });
   });
 
   it('applies literal mappings: money → decimal(19,2)', async () => {
@@ -248,13 +462,37 @@ describe('cast rules: resolve', () => {
   it('answers 422 CAST_RULE_NOT_RESOLVABLE for a type without a rule (a new flavor)', async () => {
     const flavor = await createFlavor(ctx);
     const lonely = await dataType(flavor.id);
-    const err = expectEnvelope(await resolve({ data_type_id: lonely.id, target_flavor: 'iceberg_v2' }), 422, 'CAST_RULE_NOT_RESOLVABLE');
+    const err = expectEnvelope(
+      await resolve({ data_type_id: lonely.id, target_flavor: 'iceberg_v2' }),
+      422,
+      'CAST_RULE_NOT_RESOLVABLE',
+    );
     expect(err.details).toMatchObject({ source_code: lonely.code });
     // A seeded type without a rule to that flavor (postgres14 point), and a child without one.
-    expectEnvelope(await resolve({ data_type_id: id(pg, 'point'), target_flavor: 'iceberg_v2' }), 422, 'CAST_RULE_NOT_RESOLVABLE');
-    const array = ok(await ctx.request('POST', `${API}/type-instances`, { token: ctx.userToken, body: { data_type_id: id(pg, 'array') } }), 201);
-    ok(await ctx.request('POST', `${API}/type-instances`, { token: ctx.userToken, body: { data_type_id: id(pg, 'point'), parent_id: array.id, slot: 'item' } }), 201);
-    const child = expectEnvelope(await resolve({ type_instance_id: array.id, target_flavor: 'iceberg_v2' }), 422, 'CAST_RULE_NOT_RESOLVABLE');
+    expectEnvelope(
+      await resolve({ data_type_id: id(pg, 'point'), target_flavor: 'iceberg_v2' }),
+      422,
+      'CAST_RULE_NOT_RESOLVABLE',
+    );
+    const array = ok(
+      await ctx.request('POST', `${API}/type-instances`, {
+        token: ctx.userToken,
+        body: { data_type_id: id(pg, 'array') },
+      }),
+      201,
+    );
+    ok(
+      await ctx.request('POST', `${API}/type-instances`, {
+        token: ctx.userToken,
+        body: { data_type_id: id(pg, 'point'), parent_id: array.id, slot: 'item' },
+      }),
+      201,
+    );
+    const child = expectEnvelope(
+      await resolve({ type_instance_id: array.id, target_flavor: 'iceberg_v2' }),
+      422,
+      'CAST_RULE_NOT_RESOLVABLE',
+    );
     expect(child.details).toMatchObject({ source_code: 'point' });
   });
 
@@ -264,31 +502,49 @@ describe('cast rules: resolve', () => {
     const source = await dataType(from.id, { code: unique('src') });
     const t1 = await dataType(to.id, { code: unique('a_target') });
     const t2 = await dataType(to.id, { code: unique('b_target') });
-    ok(await ctx.request('POST', `${base}/batch`, {
-      token: ctx.adminToken,
-      body: {
-        items: [
-          { source_data_type_id: source.id, target_data_type_id: t1.id, safety: 'safe' },
-          { source_data_type_id: source.id, target_data_type_id: t2.id, safety: 'unsafe' },
-        ],
-      },
-    }), 201);
-    const err = expectEnvelope(await resolve({ data_type_id: source.id, target_flavor: to.code }), 422, 'CAST_RULE_AMBIGUOUS');
+    ok(
+      await ctx.request('POST', `${base}/batch`, {
+        token: ctx.adminToken,
+        body: {
+          items: [
+            { source_data_type_id: source.id, target_data_type_id: t1.id, safety: 'safe' },
+            { source_data_type_id: source.id, target_data_type_id: t2.id, safety: 'unsafe' },
+          ],
+        },
+      }),
+      201,
+    );
+    const err = expectEnvelope(
+      await resolve({ data_type_id: source.id, target_flavor: to.code }),
+      422,
+      'CAST_RULE_AMBIGUOUS',
+    );
     expect(err.details.candidates).toEqual([t1.code, t2.code]);
     // A deleted target no longer counts: the cast resolves again.
     ok(await ctx.request('DELETE', `${API}/data-types/${t2.id}`, { token: ctx.adminToken }));
-    expect(ok(await resolve({ data_type_id: source.id, target_flavor: to.code }))).toMatchObject({ target_code: t1.code, rendered: 'plain' });
+    expect(ok(await resolve({ data_type_id: source.id, target_flavor: to.code }))).toMatchObject({
+      target_code: t1.code,
+      rendered: 'plain',
+    });
   });
 
   it('answers 422 TYPE_INSTANCE_PARAMS_INVALID when the mapped params do not fit (numeric without scale → decimal)', async () => {
     const err = expectEnvelope(
-      await resolve({ data_type_id: id(pg, 'numeric'), type_params: { precision: 12 }, target_flavor: 'iceberg_v2' }),
+      await resolve({
+        data_type_id: id(pg, 'numeric'),
+        type_params: { precision: 12 },
+        target_flavor: 'iceberg_v2',
+      }),
       422,
       'TYPE_INSTANCE_PARAMS_INVALID',
     );
     expect(err.details.issues.map((i: { path: string[] }) => i.path.join('.'))).toContain('scale');
     const bad = expectEnvelope(
-      await resolve({ data_type_id: id(pg, 'numeric'), type_params: { precision: 'x' }, target_flavor: 'iceberg_v2' }),
+      await resolve({
+        data_type_id: id(pg, 'numeric'),
+        type_params: { precision: 'x' },
+        target_flavor: 'iceberg_v2',
+      }),
       422,
       'TYPE_INSTANCE_PARAMS_INVALID',
     );
@@ -296,12 +552,30 @@ describe('cast rules: resolve', () => {
   });
 
   it('validates the request: unknown flavor (404), unknown ids (404), exactly one source (422)', async () => {
-    expectEnvelope(await resolve({ data_type_id: id(pg, 'text'), target_flavor: 'nope' }), 404, 'SYSTEM_FLAVOR_NOT_FOUND');
-    expectEnvelope(await resolve({ data_type_id: UNKNOWN_ID, target_flavor: 'iceberg_v2' }), 404, 'DATA_TYPE_NOT_FOUND');
-    expectEnvelope(await resolve({ type_instance_id: UNKNOWN_ID, target_flavor: 'iceberg_v2' }), 404, 'TYPE_INSTANCE_NOT_FOUND');
+    expectEnvelope(
+      await resolve({ data_type_id: id(pg, 'text'), target_flavor: 'nope' }),
+      404,
+      'SYSTEM_FLAVOR_NOT_FOUND',
+    );
+    expectEnvelope(
+      await resolve({ data_type_id: UNKNOWN_ID, target_flavor: 'iceberg_v2' }),
+      404,
+      'DATA_TYPE_NOT_FOUND',
+    );
+    expectEnvelope(
+      await resolve({ type_instance_id: UNKNOWN_ID, target_flavor: 'iceberg_v2' }),
+      404,
+      'TYPE_INSTANCE_NOT_FOUND',
+    );
     const v = (r: TestResponse) => expectEnvelope(r, 422, 'VALIDATION_ERROR');
     v(await resolve({ target_flavor: 'iceberg_v2' }));
-    v(await resolve({ data_type_id: id(pg, 'text'), type_instance_id: UNKNOWN_ID, target_flavor: 'iceberg_v2' }));
+    v(
+      await resolve({
+        data_type_id: id(pg, 'text'),
+        type_instance_id: UNKNOWN_ID,
+        target_flavor: 'iceberg_v2',
+      }),
+    );
     v(await resolve({ data_type_id: id(pg, 'text') }));
     v(await resolve({ data_type_id: id(pg, 'text'), target_flavor: 'iceberg_v2', colour: 'red' }));
     v(await resolve({ data_type_id: 'x', target_flavor: 'iceberg_v2' }));

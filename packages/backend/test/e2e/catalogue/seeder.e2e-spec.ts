@@ -46,12 +46,24 @@ describe('seeder', () => {
     expect(second['seeds/postgres14.yaml']).toBe('+0 ~0 =54 restored 0');
 
     // The HTTP view: the flavors, their data types (params as JSON Schema) and the cast rules.
-    const flavors = ok(await ctx.request('GET', `${API}/system-flavors?code__in=postgres14,mysql8,sqlite3,iceberg_v2`, { token: ctx.userToken }));
-    expect(flavors.items.map((f: Row) => f.code).sort()).toEqual(['iceberg_v2', 'mysql8', 'postgres14', 'sqlite3']);
+    const flavors = ok(
+      await ctx.request('GET', `${API}/system-flavors?code__in=postgres14,mysql8,sqlite3,iceberg_v2`, {
+        token: ctx.userToken,
+      }),
+    );
+    expect(flavors.items.map((f: Row) => f.code).sort()).toEqual([
+      'iceberg_v2',
+      'mysql8',
+      'postgres14',
+      'sqlite3',
+    ]);
     const numeric = await dataTypeOf(ctx, 'postgres14', 'numeric');
     expect(numeric.params_schema).toEqual({
       type: 'object',
-      properties: { precision: { type: 'integer', minimum: 1, maximum: 1000 }, scale: { type: 'integer', minimum: -1000, maximum: 1000 } },
+      properties: {
+        precision: { type: 'integer', minimum: 1, maximum: 1000 },
+        scale: { type: 'integer', minimum: -1000, maximum: 1000 },
+      },
       additionalProperties: false,
     });
     expect(numeric).toMatchObject({ created_by: null, row_version: 1, deleted_at: null });
@@ -62,25 +74,39 @@ describe('seeder', () => {
   it('dry-run plans without writing', async () => {
     const varchar = await dataTypeOf(ctx, 'postgres14', 'varchar');
     const edited = ok(
-      await ctx.request('PUT', `${API}/data-types/${varchar.id}`, { token: ctx.adminToken, body: { description: 'edited by hand', row_version: varchar.row_version } }),
+      await ctx.request('PUT', `${API}/data-types/${varchar.id}`, {
+        token: ctx.adminToken,
+        body: { description: 'edited by hand', row_version: varchar.row_version },
+      }),
     );
     const dry = summaries(await seedDirectory(ctx.dataSource, undefined, { dryRun: true }));
     expect(dry['seeds/postgres14.yaml']).toBe('+0 ~1 =53 restored 0');
-    expect(ok(await ctx.request('GET', `${API}/data-types/${varchar.id}`, { token: ctx.userToken }))).toEqual(edited);
+    expect(ok(await ctx.request('GET', `${API}/data-types/${varchar.id}`, { token: ctx.userToken }))).toEqual(
+      edited,
+    );
 
     // A new file in dry-run: planned as inserts, nothing appears.
     const code = unique('dryflavor');
     const path = join(tmp, `${code}.yaml`);
-    writeFileSync(path, `kind: { code: ${code}_kind, name: Dry }\nflavor: { code: ${code}, name: Dry }\ntypes:\n  - code: t\n    render_template: t\n`);
+    writeFileSync(
+      path,
+      `kind: { code: ${code}_kind, name: Dry }\nflavor: { code: ${code}, name: Dry }\ntypes:\n  - code: t\n    render_template: t\n`,
+    );
     const plan = await seedDataTypeFile(ctx.dataSource, await loadSeedFile(path), { dryRun: true });
     expect(plan.summary).toBe('+3 ~0 =0 restored 0');
-    expect(ok(await ctx.request('GET', `${API}/system-flavors?code=${code}`, { token: ctx.userToken })).total).toBe(0);
-    expect(ok(await ctx.request('GET', `${API}/system-kinds?code=${code}_kind`, { token: ctx.userToken })).total).toBe(0);
+    expect(
+      ok(await ctx.request('GET', `${API}/system-flavors?code=${code}`, { token: ctx.userToken })).total,
+    ).toBe(0);
+    expect(
+      ok(await ctx.request('GET', `${API}/system-kinds?code=${code}_kind`, { token: ctx.userToken })).total,
+    ).toBe(0);
 
     // The real run puts the file's description back.
     const real = summaries(await seedDirectory(ctx.dataSource));
     expect(real['seeds/postgres14.yaml']).toBe('+0 ~1 =53 restored 0');
-    const reseeded = ok(await ctx.request('GET', `${API}/data-types/${varchar.id}`, { token: ctx.userToken }));
+    const reseeded = ok(
+      await ctx.request('GET', `${API}/data-types/${varchar.id}`, { token: ctx.userToken }),
+    );
     expect(reseeded.description).toBe(varchar.description);
     expect(reseeded.row_version).toBe(edited.row_version + 1);
   });
@@ -88,12 +114,21 @@ describe('seeder', () => {
   it('restores a soft-deleted seeded type on the next run (same id)', async () => {
     const inet = await dataTypeOf(ctx, 'postgres14', 'inet');
     ok(await ctx.request('DELETE', `${API}/data-types/${inet.id}`, { token: ctx.adminToken }));
-    expect((await ctx.request('GET', `${API}/data-types/${inet.id}`, { token: ctx.userToken })).status).toBe(404);
+    expect((await ctx.request('GET', `${API}/data-types/${inet.id}`, { token: ctx.userToken })).status).toBe(
+      404,
+    );
     const run = summaries(await seedDirectory(ctx.dataSource));
     expect(run['seeds/postgres14.yaml']).toBe('+0 ~0 =53 restored 1');
     const restored = ok(await ctx.request('GET', `${API}/data-types/${inet.id}`, { token: ctx.userToken }));
-    expect(restored).toMatchObject({ id: inet.id, code: 'inet', deleted_at: null, render_template: inet.render_template });
-    expect(summaries(await seedDirectory(ctx.dataSource))['seeds/postgres14.yaml']).toBe('+0 ~0 =54 restored 0');
+    expect(restored).toMatchObject({
+      id: inet.id,
+      code: 'inet',
+      deleted_at: null,
+      render_template: inet.render_template,
+    });
+    expect(summaries(await seedDirectory(ctx.dataSource))['seeds/postgres14.yaml']).toBe(
+      '+0 ~0 =54 restored 0',
+    );
   });
 
   it('loads a file written in the original rule format, stored as JSON Schema, and renders it', async () => {
@@ -128,23 +163,46 @@ describe('seeder', () => {
     const dec = await dataTypeOf(ctx, code, 'dec');
     expect(dec.params_schema).toEqual({
       type: 'object',
-      properties: { precision: { type: 'integer', minimum: 1, maximum: 38 }, scale: { type: 'integer', minimum: 0, maximum: 38 } },
+      properties: {
+        precision: { type: 'integer', minimum: 1, maximum: 38 },
+        scale: { type: 'integer', minimum: 0, maximum: 38 },
+      },
       additionalProperties: false,
     });
     expect(dec.render_template).toContain('{% if precision is defined %}');
     const str = await dataTypeOf(ctx, code, 'str');
-    expect(str.params_schema).toMatchObject({ required: ['length'], properties: { length: { type: 'integer', minimum: 1 } } });
+    expect(str.params_schema).toMatchObject({
+      required: ['length'],
+      properties: { length: { type: 'integer', minimum: 1 } },
+    });
 
     const render = async (dataTypeId: string, params: Record<string, unknown> | null) => {
-      const instance = ok(await ctx.request('POST', `${API}/type-instances`, { token: ctx.userToken, body: { data_type_id: dataTypeId, type_params: params } }), 201);
-      return ok(await ctx.request('GET', `${API}/type-instances/${instance.id}/render`, { token: ctx.userToken })).rendered;
+      const instance = ok(
+        await ctx.request('POST', `${API}/type-instances`, {
+          token: ctx.userToken,
+          body: { data_type_id: dataTypeId, type_params: params },
+        }),
+        201,
+      );
+      return ok(
+        await ctx.request('GET', `${API}/type-instances/${instance.id}/render`, { token: ctx.userToken }),
+      ).rendered;
     };
     expect(await render(dec.id, { precision: 10, scale: 2 })).toBe('dec(10,2)');
     expect(await render(dec.id, { precision: 10 })).toBe('dec(10)');
     expect(await render(dec.id, null)).toBe('dec');
     expect(await render(str.id, { length: 3 })).toBe('str(3)');
-    expect((await ctx.request('POST', `${API}/type-instances`, { token: ctx.userToken, body: { data_type_id: str.id } })).status).toBe(422);
+    expect(
+      (
+        await ctx.request('POST', `${API}/type-instances`, {
+          token: ctx.userToken,
+          body: { data_type_id: str.id },
+        })
+      ).status,
+    ).toBe(422);
 
-    expect((await seedDataTypeFile(ctx.dataSource, await loadSeedFile(path))).summary).toBe('+0 ~0 =5 restored 0');
+    expect((await seedDataTypeFile(ctx.dataSource, await loadSeedFile(path))).summary).toBe(
+      '+0 ~0 =5 restored 0',
+    );
   });
 });

@@ -3,7 +3,13 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { API, dataTypeOf, dataTypesOf, type Row, seedReference } from '../../helpers/catalogue.js';
 import { createFlavor, ok, unique, UNKNOWN_ID } from '../../helpers/factories.js';
-import { createTestContext, expectEnvelope, type TestContext, type TestResponse, USER } from '../../helpers/test-app.js';
+import {
+  createTestContext,
+  expectEnvelope,
+  type TestContext,
+  type TestResponse,
+  USER,
+} from '../../helpers/test-app.js';
 
 let ctx: TestContext;
 let pg: Map<string, Row>;
@@ -48,7 +54,10 @@ function issuePaths(envelope: { details?: { issues?: { path: (string | number)[]
 
 describe('type instances: CRUD', () => {
   it('creates (201) a regular user may, reads, lists, filters by data type and parent', async () => {
-    const created = await instance({ data_type_id: typeId(pg, 'numeric'), type_params: { precision: 12, scale: 2 } });
+    const created = await instance({
+      data_type_id: typeId(pg, 'numeric'),
+      type_params: { precision: 12, scale: 2 },
+    });
     expect(created).toMatchObject({
       data_type_id: typeId(pg, 'numeric'),
       type_params: { precision: 12, scale: 2 },
@@ -58,7 +67,9 @@ describe('type instances: CRUD', () => {
       created_by: USER.id,
     });
     expect(ok(await ctx.request('GET', `${base}/${created.id}`, { token: ctx.userToken }))).toEqual(created);
-    const list = ok(await ctx.request('GET', `${base}?data_type_id=${typeId(pg, 'numeric')}`, { token: ctx.userToken }));
+    const list = ok(
+      await ctx.request('GET', `${base}?data_type_id=${typeId(pg, 'numeric')}`, { token: ctx.userToken }),
+    );
     expect(list.items.map((i: Row) => i.id)).toContain(created.id);
 
     const array = await instance({ data_type_id: typeId(pg, 'array') });
@@ -79,13 +90,25 @@ describe('type instances: CRUD', () => {
       ['PUT', `${base}/${row.id}`],
       ['DELETE', `${base}/${row.id}`],
     ] as const) {
-      expectEnvelope(await ctx.request(method, path, { body: method === 'GET' || method === 'DELETE' ? undefined : {} }), 401, 'UNAUTHORIZED');
+      expectEnvelope(
+        await ctx.request(method, path, { body: method === 'GET' || method === 'DELETE' ? undefined : {} }),
+        401,
+        'UNAUTHORIZED',
+      );
     }
   });
 
   it('answers 404 for unknown ids, data types and parents', async () => {
-    for (const path of [`${base}/${UNKNOWN_ID}`, `${base}/${UNKNOWN_ID}/tree`, `${base}/${UNKNOWN_ID}/render`]) {
-      expectEnvelope(await ctx.request('GET', path, { token: ctx.userToken }), 404, 'TYPE_INSTANCE_NOT_FOUND');
+    for (const path of [
+      `${base}/${UNKNOWN_ID}`,
+      `${base}/${UNKNOWN_ID}/tree`,
+      `${base}/${UNKNOWN_ID}/render`,
+    ]) {
+      expectEnvelope(
+        await ctx.request('GET', path, { token: ctx.userToken }),
+        404,
+        'TYPE_INSTANCE_NOT_FOUND',
+      );
     }
     expectEnvelope(await createInstance({ data_type_id: UNKNOWN_ID }), 404, 'DATA_TYPE_NOT_FOUND');
     expectEnvelope(
@@ -94,49 +117,85 @@ describe('type instances: CRUD', () => {
       'TYPE_INSTANCE_PARENT_NOT_FOUND',
     );
     expectEnvelope(
-      await ctx.request('PUT', `${base}/${UNKNOWN_ID}`, { token: ctx.userToken, body: { type_params: null, row_version: 1 } }),
+      await ctx.request('PUT', `${base}/${UNKNOWN_ID}`, {
+        token: ctx.userToken,
+        body: { type_params: null, row_version: 1 },
+      }),
       404,
       'TYPE_INSTANCE_NOT_FOUND',
     );
-    expectEnvelope(await ctx.request('DELETE', `${base}/${UNKNOWN_ID}`, { token: ctx.adminToken }), 404, 'TYPE_INSTANCE_NOT_FOUND');
+    expectEnvelope(
+      await ctx.request('DELETE', `${base}/${UNKNOWN_ID}`, { token: ctx.adminToken }),
+      404,
+      'TYPE_INSTANCE_NOT_FOUND',
+    );
   });
 
   it('checks slots: required under a parent (400), forbidden on a root (400), unique per parent (409), well-formed (422)', async () => {
     const array = await instance({ data_type_id: typeId(pg, 'array') });
-    expectEnvelope(await createInstance({ data_type_id: typeId(pg, 'integer'), parent_id: array.id }), 400, 'TYPE_INSTANCE_SLOT_REQUIRED');
-    expectEnvelope(await createInstance({ data_type_id: typeId(pg, 'integer'), slot: 'item' }), 400, 'TYPE_INSTANCE_SLOT_FORBIDDEN');
+    expectEnvelope(
+      await createInstance({ data_type_id: typeId(pg, 'integer'), parent_id: array.id }),
+      400,
+      'TYPE_INSTANCE_SLOT_REQUIRED',
+    );
+    expectEnvelope(
+      await createInstance({ data_type_id: typeId(pg, 'integer'), slot: 'item' }),
+      400,
+      'TYPE_INSTANCE_SLOT_FORBIDDEN',
+    );
     await instance({ data_type_id: typeId(pg, 'integer'), parent_id: array.id, slot: 'item' });
     expectEnvelope(
       await createInstance({ data_type_id: typeId(pg, 'text'), parent_id: array.id, slot: 'item' }),
       409,
       'TYPE_INSTANCE_SLOT_ALREADY_EXISTS',
     );
-    expectEnvelope(await createInstance({ data_type_id: typeId(pg, 'text'), parent_id: array.id, slot: 'items' }), 422, 'VALIDATION_ERROR');
+    expectEnvelope(
+      await createInstance({ data_type_id: typeId(pg, 'text'), parent_id: array.id, slot: 'items' }),
+      422,
+      'VALIDATION_ERROR',
+    );
   });
 
   it('updates params with row_version; stale (409), missing (428); parent and slot are fixed (422)', async () => {
     const row = await instance({ data_type_id: typeId(pg, 'varchar'), type_params: { length: 10 } });
-    const updated = ok(await ctx.request('PUT', `${base}/${row.id}`, { token: ctx.userToken, body: { type_params: { length: 20 }, row_version: 1 } }));
+    const updated = ok(
+      await ctx.request('PUT', `${base}/${row.id}`, {
+        token: ctx.userToken,
+        body: { type_params: { length: 20 }, row_version: 1 },
+      }),
+    );
     expect(updated).toMatchObject({ type_params: { length: 20 }, row_version: 2 });
     expect(await rendered(row.id)).toBe('varchar(20)');
     expectEnvelope(
-      await ctx.request('PATCH', `${base}/${row.id}`, { token: ctx.userToken, body: { type_params: { length: 30 }, row_version: 1 } }),
+      await ctx.request('PATCH', `${base}/${row.id}`, {
+        token: ctx.userToken,
+        body: { type_params: { length: 30 }, row_version: 1 },
+      }),
       409,
       'VERSION_CONFLICT',
     );
     expectEnvelope(
-      await ctx.request('PATCH', `${base}/${row.id}`, { token: ctx.userToken, body: { type_params: { length: 30 } } }),
+      await ctx.request('PATCH', `${base}/${row.id}`, {
+        token: ctx.userToken,
+        body: { type_params: { length: 30 } },
+      }),
       428,
       'PRECONDITION_REQUIRED',
     );
     expectEnvelope(
-      await ctx.request('PATCH', `${base}/${row.id}`, { token: ctx.userToken, body: { slot: 'item', row_version: 2 } }),
+      await ctx.request('PATCH', `${base}/${row.id}`, {
+        token: ctx.userToken,
+        body: { slot: 'item', row_version: 2 },
+      }),
       422,
       'VALIDATION_ERROR',
     );
     // Changing the data type re-validates the stored params against the new one.
     const err = expectEnvelope(
-      await ctx.request('PATCH', `${base}/${row.id}`, { token: ctx.userToken, body: { data_type_id: typeId(pg, 'integer'), row_version: 2 } }),
+      await ctx.request('PATCH', `${base}/${row.id}`, {
+        token: ctx.userToken,
+        body: { data_type_id: typeId(pg, 'integer'), row_version: 2 },
+      }),
       422,
       'TYPE_INSTANCE_PARAMS_INVALID',
     );
@@ -147,11 +206,25 @@ describe('type instances: CRUD', () => {
   it('deletes (superuser only) with its subtree', async () => {
     const array = await instance({ data_type_id: typeId(pg, 'array') });
     const item = await instance({ data_type_id: typeId(pg, 'integer'), parent_id: array.id, slot: 'item' });
-    expectEnvelope(await ctx.request('DELETE', `${base}/${array.id}`, { token: ctx.userToken }), 403, 'FORBIDDEN');
-    expect(ok(await ctx.request('DELETE', `${base}/${array.id}`, { token: ctx.adminToken })).id).toBe(array.id);
-    expectEnvelope(await ctx.request('GET', `${base}/${item.id}`, { token: ctx.userToken }), 404, 'TYPE_INSTANCE_NOT_FOUND');
+    expectEnvelope(
+      await ctx.request('DELETE', `${base}/${array.id}`, { token: ctx.userToken }),
+      403,
+      'FORBIDDEN',
+    );
+    expect(ok(await ctx.request('DELETE', `${base}/${array.id}`, { token: ctx.adminToken })).id).toBe(
+      array.id,
+    );
+    expectEnvelope(
+      await ctx.request('GET', `${base}/${item.id}`, { token: ctx.userToken }),
+      404,
+      'TYPE_INSTANCE_NOT_FOUND',
+    );
     // Type instances are not soft-deleted: there is no restore route.
-    expectEnvelope(await ctx.request('POST', `${base}/${array.id}/restore`, { token: ctx.adminToken }), 404, 'NOT_FOUND');
+    expectEnvelope(
+      await ctx.request('POST', `${base}/${array.id}/restore`, { token: ctx.adminToken }),
+      404,
+      'NOT_FOUND',
+    );
   });
 
   it('creates a batch all-or-nothing', async () => {
@@ -161,7 +234,12 @@ describe('type instances: CRUD', () => {
         token: ctx.userToken,
         body: {
           items: [
-            { data_type_id: typeId(pg, 'varchar'), type_params: { length: 5 }, parent_id: array.id, slot: 'item' },
+            {
+              data_type_id: typeId(pg, 'varchar'),
+              type_params: { length: 5 },
+              parent_id: array.id,
+              slot: 'item',
+            },
             { data_type_id: typeId(pg, 'numeric'), type_params: { precision: 5 } },
           ],
         },
@@ -173,7 +251,9 @@ describe('type instances: CRUD', () => {
     expect(await rendered(batch.items[1].id)).toBe('numeric(5)');
 
     const fresh = await instance({ data_type_id: typeId(pg, 'array') });
-    const before = ok(await ctx.request('GET', `${base}?data_type_id=${typeId(pg, 'bit')}`, { token: ctx.userToken })).total;
+    const before = ok(
+      await ctx.request('GET', `${base}?data_type_id=${typeId(pg, 'bit')}`, { token: ctx.userToken }),
+    ).total;
     const bad = await ctx.request('POST', `${base}/batch`, {
       token: ctx.userToken,
       body: {
@@ -185,7 +265,10 @@ describe('type instances: CRUD', () => {
     });
     const err = expectEnvelope(bad, 422, 'TYPE_INSTANCE_PARAMS_INVALID');
     expect(issuePaths(err)).toContain('length');
-    expect(ok(await ctx.request('GET', `${base}?data_type_id=${typeId(pg, 'bit')}`, { token: ctx.userToken })).total).toBe(before);
+    expect(
+      ok(await ctx.request('GET', `${base}?data_type_id=${typeId(pg, 'bit')}`, { token: ctx.userToken }))
+        .total,
+    ).toBe(before);
     const clash = await ctx.request('POST', `${base}/batch`, {
       token: ctx.userToken,
       body: {
@@ -197,7 +280,10 @@ describe('type instances: CRUD', () => {
       },
     });
     expectEnvelope(clash, 409, 'TYPE_INSTANCE_SLOT_ALREADY_EXISTS');
-    expect(ok(await ctx.request('GET', `${base}?data_type_id=${typeId(pg, 'bit')}`, { token: ctx.userToken })).total).toBe(before);
+    expect(
+      ok(await ctx.request('GET', `${base}?data_type_id=${typeId(pg, 'bit')}`, { token: ctx.userToken }))
+        .total,
+    ).toBe(before);
   });
 
   it('validates bodies, paths and query strings (422)', async () => {
@@ -226,7 +312,11 @@ describe('type instances: params against the JSON Schema', () => {
     ['an unknown key', 'varchar', { size: 10 }, 'size'],
     ['an unknown key on a type without params', 'integer', { length: 4 }, 'length'],
   ])('refuses %s (postgres14) with 422 naming the param', async (_label, code, type_params, param) => {
-    const err = expectEnvelope(await createInstance({ data_type_id: typeId(pg, code), type_params }), 422, 'TYPE_INSTANCE_PARAMS_INVALID');
+    const err = expectEnvelope(
+      await createInstance({ data_type_id: typeId(pg, code), type_params }),
+      422,
+      'TYPE_INSTANCE_PARAMS_INVALID',
+    );
     expect(issuePaths(err)).toContain(param);
   });
 
@@ -237,7 +327,11 @@ describe('type instances: params against the JSON Schema', () => {
       'TYPE_INSTANCE_PARAMS_INVALID',
     );
     expect(issuePaths(err)).toEqual(['scale']);
-    const none = expectEnvelope(await createInstance({ data_type_id: typeId(iceberg, 'decimal') }), 422, 'TYPE_INSTANCE_PARAMS_INVALID');
+    const none = expectEnvelope(
+      await createInstance({ data_type_id: typeId(iceberg, 'decimal') }),
+      422,
+      'TYPE_INSTANCE_PARAMS_INVALID',
+    );
     expect(issuePaths(none).sort()).toEqual(['precision', 'scale']);
   });
 
@@ -259,7 +353,8 @@ describe('type instances: params against the JSON Schema', () => {
             required: ['unit'],
             additionalProperties: false,
           },
-          render_template: "ts[{{ unit }}]{% if zone is defined %} {{ zone }}{% endif %}{% if utc %} utc{% endif %}",
+          render_template:
+            'ts[{{ unit }}]{% if zone is defined %} {{ zone }}{% endif %}{% if utc %} utc{% endif %}',
         },
       }),
       201,
@@ -274,7 +369,11 @@ describe('type instances: params against the JSON Schema', () => {
       [{ zone: 'CET' }, 'unit'],
       [{ unit: 's', extra: 1 }, 'extra'],
     ] as const) {
-      const err = expectEnvelope(await createInstance({ data_type_id: dt.id, type_params: params }), 422, 'TYPE_INSTANCE_PARAMS_INVALID');
+      const err = expectEnvelope(
+        await createInstance({ data_type_id: dt.id, type_params: params }),
+        422,
+        'TYPE_INSTANCE_PARAMS_INVALID',
+      );
       expect(issuePaths(err)).toContain(path);
     }
   });
@@ -288,12 +387,20 @@ describe('type instances: params against the JSON Schema', () => {
 
 describe('type instances: trees and rendering', () => {
   it('renders numeric(12,2), varchar(10)[], varchar and a tree', async () => {
-    const numeric = await instance({ data_type_id: typeId(pg, 'numeric'), type_params: { precision: 12, scale: 2 } });
+    const numeric = await instance({
+      data_type_id: typeId(pg, 'numeric'),
+      type_params: { precision: 12, scale: 2 },
+    });
     expect(await rendered(numeric.id)).toBe('numeric(12,2)');
     const varchar = await instance({ data_type_id: typeId(pg, 'varchar') });
     expect(await rendered(varchar.id)).toBe('varchar');
     const array = await instance({ data_type_id: typeId(pg, 'array') });
-    const item = await instance({ data_type_id: typeId(pg, 'varchar'), type_params: { length: 10 }, parent_id: array.id, slot: 'item' });
+    const item = await instance({
+      data_type_id: typeId(pg, 'varchar'),
+      type_params: { length: 10 },
+      parent_id: array.id,
+      slot: 'item',
+    });
     expect(await rendered(array.id)).toBe('varchar(10)[]');
     expect(await rendered(item.id)).toBe('varchar(10)');
     const tree = ok(await ctx.request('GET', `${base}/${array.id}/tree`, { token: ctx.userToken }));
@@ -304,7 +411,14 @@ describe('type instances: trees and rendering', () => {
       type_params: null,
       slot: null,
       children: [
-        { id: item.id, data_type_id: typeId(pg, 'varchar'), data_type_code: 'varchar', type_params: { length: 10 }, slot: 'item', children: [] },
+        {
+          id: item.id,
+          data_type_id: typeId(pg, 'varchar'),
+          data_type_code: 'varchar',
+          type_params: { length: 10 },
+          slot: 'item',
+          children: [],
+        },
       ],
     });
   });
@@ -313,7 +427,12 @@ describe('type instances: trees and rendering', () => {
     const map = await instance({ data_type_id: typeId(iceberg, 'map') });
     await instance({ data_type_id: typeId(iceberg, 'string'), parent_id: map.id, slot: 'key' });
     const list = await instance({ data_type_id: typeId(iceberg, 'list'), parent_id: map.id, slot: 'value' });
-    await instance({ data_type_id: typeId(iceberg, 'decimal'), type_params: { precision: 10, scale: 2 }, parent_id: list.id, slot: 'element' });
+    await instance({
+      data_type_id: typeId(iceberg, 'decimal'),
+      type_params: { precision: 10, scale: 2 },
+      parent_id: list.id,
+      slot: 'element',
+    });
     expect(await rendered(map.id)).toBe('map<string,list<decimal(10,2)>>');
     const tree = ok(await ctx.request('GET', `${base}/${map.id}/tree`, { token: ctx.userToken }));
     expect(tree.children.map((c: Row) => c.slot).sort()).toEqual(['key', 'value']);
@@ -328,10 +447,18 @@ describe('type instances: trees and rendering', () => {
   it('answers 422 TYPE_INSTANCE_RENDER_FAILED for an array whose element type is missing', async () => {
     // The array template reads `item`: a tree without it is not a type, and must not render as `[]`.
     const bare = await instance({ data_type_id: typeId(pg, 'array') });
-    expectEnvelope(await ctx.request('GET', `${base}/${bare.id}/render`, { token: ctx.userToken }), 422, 'TYPE_INSTANCE_RENDER_FAILED');
+    expectEnvelope(
+      await ctx.request('GET', `${base}/${bare.id}/render`, { token: ctx.userToken }),
+      422,
+      'TYPE_INSTANCE_RENDER_FAILED',
+    );
     const misplaced = await instance({ data_type_id: typeId(pg, 'array') });
     await instance({ data_type_id: typeId(pg, 'integer'), parent_id: misplaced.id, slot: 'field:x' });
-    expectEnvelope(await ctx.request('GET', `${base}/${misplaced.id}/render`, { token: ctx.userToken }), 422, 'TYPE_INSTANCE_RENDER_FAILED');
+    expectEnvelope(
+      await ctx.request('GET', `${base}/${misplaced.id}/render`, { token: ctx.userToken }),
+      422,
+      'TYPE_INSTANCE_RENDER_FAILED',
+    );
   });
 
   it('refuses nested loops when the template is written, and bounds the rendered size', async () => {
@@ -340,7 +467,12 @@ describe('type instances: trees and rendering', () => {
     expectEnvelope(
       await ctx.request('POST', `${API}/data-types`, {
         token: ctx.adminToken,
-        body: { system_flavor_id: flavor.id, code: unique('bomb'), params_schema: {}, render_template: nested },
+        body: {
+          system_flavor_id: flavor.id,
+          code: unique('bomb'),
+          params_schema: {},
+          render_template: nested,
+        },
       }),
       422,
       'DATA_TYPE_TEMPLATE_INVALID',
@@ -349,7 +481,12 @@ describe('type instances: trees and rendering', () => {
     const dt = ok(
       await ctx.request('POST', `${API}/data-types`, {
         token: ctx.adminToken,
-        body: { system_flavor_id: flavor.id, code: unique('wide'), params_schema: {}, render_template: repeat },
+        body: {
+          system_flavor_id: flavor.id,
+          code: unique('wide'),
+          params_schema: {},
+          render_template: repeat,
+        },
       }),
       201,
     );
@@ -361,7 +498,11 @@ describe('type instances: trees and rendering', () => {
       201,
     );
     const root = await instance({ data_type_id: dt.id });
-    const items = Array.from({ length: 200 }, (_, i) => ({ data_type_id: leaf.id, parent_id: root.id, slot: `field:${'n'.repeat(40)}${i}` }));
+    const items = Array.from({ length: 200 }, (_, i) => ({
+      data_type_id: leaf.id,
+      parent_id: root.id,
+      slot: `field:${'n'.repeat(40)}${i}`,
+    }));
     ok(await ctx.request('POST', `${base}/batch`, { token: ctx.userToken, body: { items } }), 201);
     const started = Date.now();
     const r = await ctx.request('GET', `${base}/${root.id}/render`, { token: ctx.userToken });
@@ -387,8 +528,10 @@ function validValue(p: PropertySchema): unknown {
   switch (p.type) {
     case 'integer':
     case 'number': {
-      const low = p.minimum ?? (p.exclusiveMinimum !== undefined ? Math.floor(p.exclusiveMinimum) + 1 : undefined);
-      const high = p.maximum ?? (p.exclusiveMaximum !== undefined ? Math.ceil(p.exclusiveMaximum) - 1 : undefined);
+      const low =
+        p.minimum ?? (p.exclusiveMinimum !== undefined ? Math.floor(p.exclusiveMinimum) + 1 : undefined);
+      const high =
+        p.maximum ?? (p.exclusiveMaximum !== undefined ? Math.ceil(p.exclusiveMaximum) - 1 : undefined);
       let value = 2;
       if (low !== undefined && value < low) value = low;
       if (high !== undefined && value > high) value = high;
@@ -406,62 +549,92 @@ function validValue(p: PropertySchema): unknown {
 const CHILD_SLOTS = ['item', 'element', 'key', 'value'] as const;
 
 describe('type instances: every seeded type renders', () => {
-  it.each(['postgres14', 'mysql8', 'sqlite3', 'iceberg_v2'])('%s: with required params only, then with every optional param', async (flavorCode) => {
-    const types = await dataTypesOf(ctx, flavorCode);
-    expect(types.size).toBeGreaterThan(10);
-    const leaf = [...types.values()].find(
-      (t) => Object.keys(t.params_schema.properties ?? {}).length === 0 && t.render_template && !/[{}]/.test(t.render_template),
-    ) as Row;
-    const failures: string[] = [];
-    let renders = 0;
+  it.each(['postgres14', 'mysql8', 'sqlite3', 'iceberg_v2'])(
+    '%s: with required params only, then with every optional param',
+    async (flavorCode) => {
+      const types = await dataTypesOf(ctx, flavorCode);
+      expect(types.size).toBeGreaterThan(10);
+      const leaf = [...types.values()].find(
+        (t) =>
+          Object.keys(t.params_schema.properties ?? {}).length === 0 &&
+          t.render_template &&
+          !/[{}]/.test(t.render_template),
+      ) as Row;
+      const failures: string[] = [];
+      let renders = 0;
 
-    const renderVariant = async (type: Row, params: Record<string, unknown>): Promise<void> => {
-      const template: string = type.render_template ?? '';
-      const root = await createInstance({ data_type_id: type.id, type_params: Object.keys(params).length > 0 ? params : null });
-      if (root.status !== 201) {
-        failures.push(`${type.code} ${JSON.stringify(params)}: create ${root.status} ${JSON.stringify(root.body)}`);
-        return;
-      }
-      const children: { slot: string }[] = CHILD_SLOTS.filter((slot) => new RegExp(`\\b${slot}\\b`).test(template)).map((slot) => ({ slot }));
-      if (/\bfields\b/.test(template)) children.push({ slot: 'field:a' }, { slot: 'field:b' });
-      for (const child of children) {
-        const c = await createInstance({ data_type_id: leaf.id, parent_id: root.body.id, slot: child.slot });
-        if (c.status !== 201) failures.push(`${type.code}: child ${child.slot} ${c.status}`);
-      }
-      const r = await ctx.request('GET', `${base}/${root.body.id}/render`, { token: ctx.userToken });
-      renders++;
-      const text: unknown = r.body?.rendered;
-      if (r.status !== 200 || typeof text !== 'string' || text.length === 0 || /[{}]|\(\)/.test(text)) {
-        failures.push(`${type.code} ${JSON.stringify(params)}: ${r.status} ${JSON.stringify(r.body)}`);
-        return;
-      }
-      for (const [name, value] of Object.entries(params)) {
-        if (template.includes(`{{ ${name} }}`) && !text.includes(String(value))) {
-          failures.push(`${type.code}: '${text}' lacks ${name}=${String(value)}`);
+      const renderVariant = async (type: Row, params: Record<string, unknown>): Promise<void> => {
+        const template: string = type.render_template ?? '';
+        const root = await createInstance({
+          data_type_id: type.id,
+          type_params: Object.keys(params).length > 0 ? params : null,
+        });
+        if (root.status !== 201) {
+          failures.push(
+            `${type.code} ${JSON.stringify(params)}: create ${root.status} ${JSON.stringify(root.body)}`,
+          );
+          return;
         }
-      }
-      if (children.length > 0 && !text.includes(leaf.render_template)) failures.push(`${type.code}: '${text}' lacks its children`);
-    };
+        const children: { slot: string }[] = CHILD_SLOTS.filter((slot) =>
+          new RegExp(`\\b${slot}\\b`).test(template),
+        ).map((slot) => ({ slot }));
+        if (/\bfields\b/.test(template)) children.push({ slot: 'field:a' }, { slot: 'field:b' });
+        for (const child of children) {
+          const c = await createInstance({
+            data_type_id: leaf.id,
+            parent_id: root.body.id,
+            slot: child.slot,
+          });
+          if (c.status !== 201) failures.push(`${type.code}: child ${child.slot} ${c.status}`);
+        }
+        const r = await ctx.request('GET', `${base}/${root.body.id}/render`, { token: ctx.userToken });
+        renders++;
+        const text: unknown = r.body?.rendered;
+        if (r.status !== 200 || typeof text !== 'string' || text.length === 0 || /[{}]|\(\)/.test(text)) {
+          failures.push(`${type.code} ${JSON.stringify(params)}: ${r.status} ${JSON.stringify(r.body)}`);
+          return;
+        }
+        for (const [name, value] of Object.entries(params)) {
+          if (template.includes(`{{ ${name} }}`) && !text.includes(String(value))) {
+            failures.push(`${type.code}: '${text}' lacks ${name}=${String(value)}`);
+          }
+        }
+        if (children.length > 0 && !text.includes(leaf.render_template))
+          failures.push(`${type.code}: '${text}' lacks its children`);
+      };
 
-    await Promise.all(
-      [...types.values()].map(async (type) => {
-        const schema = type.params_schema as { properties?: Record<string, PropertySchema>; required?: string[] };
-        const properties = schema.properties ?? {};
-        const required = new Set(schema.required ?? []);
-        const minimal = Object.fromEntries(Object.entries(properties).filter(([n]) => required.has(n)).map(([n, p]) => [n, validValue(p)]));
-        await renderVariant(type, minimal);
-        if (Object.keys(properties).some((n) => !required.has(n))) {
-          await renderVariant(type, Object.fromEntries(Object.entries(properties).map(([n, p]) => [n, validValue(p)])));
-        }
-      }),
-    );
-    expect(failures).toEqual([]);
-    expect(renders).toBeGreaterThanOrEqual(types.size);
-  });
+      await Promise.all(
+        [...types.values()].map(async (type) => {
+          const schema = type.params_schema as {
+            properties?: Record<string, PropertySchema>;
+            required?: string[];
+          };
+          const properties = schema.properties ?? {};
+          const required = new Set(schema.required ?? []);
+          const minimal = Object.fromEntries(
+            Object.entries(properties)
+              .filter(([n]) => required.has(n))
+              .map(([n, p]) => [n, validValue(p)]),
+          );
+          await renderVariant(type, minimal);
+          if (Object.keys(properties).some((n) => !required.has(n))) {
+            await renderVariant(
+              type,
+              Object.fromEntries(Object.entries(properties).map(([n, p]) => [n, validValue(p)])),
+            );
+          }
+        }),
+      );
+      expect(failures).toEqual([]);
+      expect(renders).toBeGreaterThanOrEqual(types.size);
+    },
+  );
 
   it('renders seeded optional params cleanly: varchar / varchar(2), timestamp(2) with time zone', async () => {
     const check = async (code: string, params: Record<string, unknown> | null, text: string) => {
-      expect(await rendered((await instance({ data_type_id: typeId(pg, code), type_params: params })).id)).toBe(text);
+      expect(
+        await rendered((await instance({ data_type_id: typeId(pg, code), type_params: params })).id),
+      ).toBe(text);
     };
     await check('varchar', null, 'varchar');
     await check('varchar', { length: 2 }, 'varchar(2)');
@@ -469,6 +642,8 @@ describe('type instances: every seeded type renders', () => {
     await check('timestamptz', { precision: 2 }, 'timestamp(2) with time zone');
     await check('timestamptz', null, 'timestamp with time zone');
     const mysqlVarchar = await dataTypeOf(ctx, 'mysql8', 'varchar');
-    expect(await rendered((await instance({ data_type_id: mysqlVarchar.id, type_params: { length: 255 } })).id)).toBe('varchar(255)');
+    expect(
+      await rendered((await instance({ data_type_id: mysqlVarchar.id, type_params: { length: 255 } })).id),
+    ).toBe('varchar(255)');
   });
 });

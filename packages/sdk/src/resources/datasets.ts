@@ -1,0 +1,156 @@
+import {
+  PublishResultSchema,
+  SchemaVersionDiffSchema,
+  SchemaVersionSchema,
+  SchemaVersionSummarySchema,
+  type CreateDataset,
+  type Dataset,
+  type DatasetKind,
+  type PublishResult,
+  type PublishSchemaVersion,
+  type SchemaVersion,
+  type SchemaVersionDiff,
+  type SchemaVersionSummary,
+  type UpdateDataset,
+} from '@aide/schemas';
+import { z } from 'zod';
+import type { RequestOptions } from '../core/request-options.js';
+import { CrudResource } from './crud.js';
+
+const SchemaVersionSummariesSchema = z.array(SchemaVersionSummarySchema);
+
+/** A dataset of one kind: `DatasetOf<'kafka'>` has `topic`, `partitions`, `key_columns`, ... */
+export type DatasetOf<K extends DatasetKind> = Extract<Dataset, { kind: K }>;
+/** The create body of a dataset of one kind: the common keys plus that kind's attributes. */
+export type CreateDatasetOf<K extends DatasetKind> = Extract<CreateDataset, { kind: K }>;
+/** The update body of a dataset of one kind: `kind` (the stored one), `row_version`, any other keys. */
+export type UpdateDatasetOf<K extends DatasetKind> = Extract<UpdateDataset, { kind: K }>;
+
+function versionPath(num: number): string {
+  if (!Number.isInteger(num) || num < 1 || num > 2_147_483_647) {
+    throw new TypeError(`A schema version number must be a positive integer, got ${String(num)}`);
+  }
+  return String(num);
+}
+
+/**
+ * `/api/v1/datasets`: tables, topics, files and Hive tables of a system, polymorphic on `kind`
+ * (`rdbms`, `kafka`, `storage`, `sftp`, `hive`), each kind with its own attributes; and their schema
+ * versions. Soft delete: `restore` is added by the client.
+ *
+ * `create` and `update` are typed by the `kind` of the body, and so is what they return:
+ *
+ * ```ts
+ * const topic = await client.datasets.create({ kind: 'kafka', system_id, object_name: 'orders',
+ *   topic: 'orders.v1', format: 'avro', partitions: 12, retention_ms: 604_800_000, key_columns: ['id'] });
+ * topic.partitions; // number: topic is a DatasetOf<'kafka'>
+ * ```
+ *
+ * `get` and `list` return the union `Dataset`: narrow it with `if (dataset.kind === 'rdbms')`.
+ */
+export class DatasetsResource extends CrudResource<Dataset, CreateDataset, UpdateDataset> {
+  /**
+   * `POST /datasets` — 201 with the created dataset, of the body's kind. `ConflictError`
+   * (`DATASET_ALREADY_EXISTS`) when the system already has a dataset of that name.
+   */
+  override create<K extends DatasetKind>(
+    body: CreateDatasetOf<K> & { kind: K },
+    options?: RequestOptions,
+  ): Promise<DatasetOf<K>> {
+    return super.create(body, options) as Promise<DatasetOf<K>>;
+  }
+
+  /**
+   * `PATCH /datasets/{id}` — partial update. The body names the dataset's `kind` (changing it is
+   * refused: `DATASET_KIND_MISMATCH`) and the `row_version` read; `system_id` cannot change.
+   */
+  override update<K extends DatasetKind>(
+    id: string,
+    body: UpdateDatasetOf<K> & { kind: K },
+    options?: RequestOptions,
+  ): Promise<DatasetOf<K>> {
+    return super.update(id, body, options) as Promise<DatasetOf<K>>;
+  }
+
+  /**
+   * `POST /datasets/{id}/schema-versions` — publishes a whole schema version in one transaction: the
+   * ordered columns with their nullability and type trees (data type codes of the system's flavor).
+   * Fields are found or created by name, unchanged type trees are reused, and the server numbers the
+   * version unless `version_num` is given.
+   *
+   * Both outcomes are a success: `created: true` (201) with the new version, or `created: false` (200)
+   * when the columns equal the current version's — nothing was written and `version` is the current one.
+   *
+   * ```ts
+   * const { created, version } = await client.datasets.publishSchemaVersion(id, {
+   *   columns: [
+   *     { name: 'id', nullable: false, type: { data_type: 'bigint' } },
+   *     { name: 'amount', type: { data_type: 'numeric', params: { precision: 12, scale: 2 } } },
+   *     { name: 'tags', type: { data_type: 'array', children: [{ slot: 'item', type: { data_type: 'text' } }] } },
+   *   ],
+   * }, { idempotencyKey: randomUUID() });
+   * ```
+   *
+   * With an `idempotencyKey` the call is retried safely, and a repeat of the key replays the first
+   * answer (`created: true` again, the same version). Errors: `NotFoundError` (`DATASET_NOT_FOUND`,
+   * `DATA_TYPE_NOT_FOUND` for a code the flavor lacks), `ValidationError`
+   * (`TYPE_INSTANCE_PARAMS_INVALID`), `ConflictError` (`DATASET_SCHEMA_ALREADY_EXISTS` for a taken
+   * `version_num`).
+   */
+  publishSchemaVersion(
+    datasetId: string,
+    body: PublishSchemaVersion,
+    options?: RequestOptions,
+  ): Promise<PublishResult> {
+    return this.api.call(
+      { method: 'POST', path: `${this.itemPath(datasetId)}/schema-versions`, json: body, options },
+      PublishResultSchema,
+    );
+  }
+
+  /** `GET /datasets/{id}/schema-versions` — the version history, newest first, with column counts. */
+  schemaVersions(datasetId: string, options?: RequestOptions): Promise<SchemaVersionSummary[]> {
+    return this.api.call(
+      { method: 'GET', path: `${this.itemPath(datasetId)}/schema-versions`, options },
+      SchemaVersionSummariesSchema,
+      'SchemaVersionSummary[]',
+    );
+  }
+
+  /**
+   * `GET /datasets/{id}/schema-versions/{num}` — one version: its columns in order, each with its field,
+   * nullability, type tree, rendered type and current PII tags. `NotFoundError`
+   * (`DATASET_SCHEMA_NOT_FOUND`) when there is no such version.
+   */
+  schemaVersion(datasetId: string, versionNum: number, options?: RequestOptions): Promise<SchemaVersion> {
+    return this.api.call(
+      {
+        method: 'GET',
+        path: `${this.itemPath(datasetId)}/schema-versions/${versionPath(versionNum)}`,
+        options,
+      },
+      SchemaVersionSchema,
+    );
+  }
+
+  /**
+   * `GET /datasets/{id}/schema-versions/diff?from=&to=` — what changed from one version to another:
+   * columns added, removed, with another type, nullability or position (matched by name).
+   */
+  diffSchemaVersions(
+    datasetId: string,
+    from: number,
+    to: number,
+    options?: RequestOptions,
+  ): Promise<SchemaVersionDiff> {
+    return this.api.call(
+      {
+        method: 'GET',
+        path: `${this.itemPath(datasetId)}/schema-versions/diff`,
+        query: { from: versionPath(from), to: versionPath(to) },
+        options,
+      },
+      SchemaVersionDiffSchema,
+    );
+  }
+}

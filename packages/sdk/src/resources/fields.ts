@@ -1,0 +1,39 @@
+import {
+  FieldSchema,
+  FieldTreeSchema,
+  type CreateField,
+  type Field,
+  type FieldTree,
+  type UpdateField,
+} from '@aide/schemas';
+import { z } from 'zod';
+import type { RequestOptions } from '../core/request-options.js';
+import { checkedItemPath, CrudResource } from './crud.js';
+
+const FieldTreesSchema = z.array(FieldTreeSchema);
+const FieldsSchema = z.array(FieldSchema);
+
+/**
+ * `/api/v1/fields`: the column identities of a dataset, nested through `parent_id` (struct members).
+ * Publishing a schema version creates them; these are the granular routes. `createMany` is added by
+ * the client.
+ */
+export class FieldsResource extends CrudResource<Field, CreateField, UpdateField> {
+  /** `GET /fields/tree/{datasetId}` — every field of the dataset, as trees of root fields. */
+  tree(datasetId: string, options?: RequestOptions): Promise<FieldTree[]> {
+    return this.api.call(
+      { method: 'GET', path: checkedItemPath(`${this.basePath}/tree`, datasetId), options },
+      FieldTreesSchema,
+      'FieldTree[]',
+    );
+  }
+
+  /** `GET /fields/{id}/children` — the direct children of a field. */
+  children(id: string, options?: RequestOptions): Promise<Field[]> {
+    return this.api.call(
+      { method: 'GET', path: `${this.itemPath(id)}/children`, options },
+      FieldsSchema,
+      'Field[]',
+    );
+  }
+}
