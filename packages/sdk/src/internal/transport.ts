@@ -121,9 +121,9 @@ function parseBody(text: string): unknown {
  * The HTTP layer: one undici dispatcher, JSON in and out, timeouts, and the retry policy.
  *
  * Retry policy: a request is retried (at most `maxRetries` times) on a connection error, a timeout,
- * or a 429/502/503/504 answer — only when repeating it is safe: GET, HEAD, PUT, DELETE and OPTIONS
- * always, POST and PATCH only with an idempotency key (the server stores a keyed POST's answer and
- * replays it to the retry; while the first attempt still runs it answers 409
+ * or a 429/502/503/504 answer — only when repeating it is safe: GET, HEAD, PUT, DELETE, OPTIONS and
+ * reads sent as POST (`safe`) always, POST and PATCH only with an idempotency key (the server stores a
+ * keyed POST's answer and replays it to the retry; while the first attempt still runs it answers 409
  * `IDEMPOTENCY_KEY_IN_PROGRESS`, which is retried too). The delay is the server's `Retry-After`
  * (seconds or HTTP date) when given, else exponential backoff with full jitter (0.5 s doubling to 8 s).
  * A `Retry-After` over 60 s is not waited for: the error surfaces with it.

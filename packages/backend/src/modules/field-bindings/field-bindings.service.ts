@@ -14,8 +14,8 @@ import { toFieldBinding } from './field-binding.mapper.js';
 import { FieldBindingsRepository } from './field-bindings.repository.js';
 
 /**
- * The granular binding routes of the original API. Bindings can be added to a version (clients of the
- * original build versions binding by binding); an existing binding is history and never changes.
+ * The granular binding routes of the original API. A version's bindings are written in one call (a
+ * single create or one batch) while the version is empty; after that the version is history.
  */
 @Injectable()
 export class FieldBindingsService implements CrudService<FieldBinding, CreateFieldBinding, UpdateFieldBinding> {
@@ -39,6 +39,7 @@ export class FieldBindingsService implements CrudService<FieldBinding, CreateFie
   private async assertRefs(input: CreateFieldBinding, m: EntityManager): Promise<void> {
     const schema = await this.schemas.crud.findActive(input.dataset_schema_id, m, 'share');
     if (!schema) throw new AppError('DATASET_SCHEMA_NOT_FOUND');
+    if (await this.schemas.hasBindings(schema.id, m)) throw new AppError('DATASET_SCHEMA_IMMUTABLE');
     const field = await this.fields.crud.findActive(input.field_id, m, 'share');
     if (!field) throw new AppError('FIELD_NOT_FOUND');
     if (field.dataset_id !== schema.dataset_id) throw new AppError('SCHEMA_DATASET_MISMATCH');

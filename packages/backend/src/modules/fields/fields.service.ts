@@ -70,6 +70,12 @@ export class FieldsService implements CrudService<Field, CreateField, UpdateFiel
     const { changes, version } = splitUpdate(input, ifMatch);
     return this.tx.run(async (m) => {
       const current = await this.fields.crud.getActive(id, m);
+      const renames = changes.name !== undefined && changes.name !== current.name;
+      const moves = changes.parent_id !== undefined && changes.parent_id !== current.parent_id;
+      // Published versions show the field by name and place: those are history once it is bound.
+      if ((renames || moves) && (await this.fields.isBound(id, m))) {
+        throw new AppError('DATASET_SCHEMA_IMMUTABLE', 'A field of a published version cannot be renamed or moved.');
+      }
       if (changes.parent_id) {
         await this.assertParent(changes.parent_id, current.dataset_id, m);
         // The new parent may not be the field itself or one of its descendants.

@@ -421,6 +421,23 @@ describe('publishing a version', () => {
   });
 });
 
+describe('fields of published versions', () => {
+  it('refuses renaming or moving a bound field (409) but allows its other attributes', async () => {
+    const dataset = await createDataset(ctx, system.id);
+    const version = ok(await publish(ctx, dataset.id, { columns: [column('id', 'integer'), column('name', 'text')] }), 201).version;
+    const id = version.columns[0].field_id as string;
+    const other = version.columns[1].field_id as string;
+    const field = ok(await ctx.request('GET', `${API}/fields/${id}`, { token: ctx.userToken }));
+    const put = (body: Record<string, unknown>) =>
+      ctx.request('PUT', `${API}/fields/${id}`, { token: ctx.userToken, body: { row_version: field.row_version, ...body } });
+    expectEnvelope(await put({ name: 'renamed' }), 409, 'DATASET_SCHEMA_IMMUTABLE');
+    expectEnvelope(await put({ parent_id: other }), 409, 'DATASET_SCHEMA_IMMUTABLE');
+    expect(ok(await put({ path: 'public.t.id', note: 'documented' }))).toMatchObject({ name: 'id', path: 'public.t.id' });
+    const again = ok(await ctx.request('GET', `${versions(dataset.id)}/1`, { token: ctx.userToken }));
+    expect(again.columns.map((c: Row) => c.name)).toEqual(['id', 'name']);
+  });
+});
+
 describe('publishing: validation and errors', () => {
   // A fresh dataset per test, so that a failure of one cannot hide or cause another.
   let dataset: Row;
@@ -872,22 +889,36 @@ describe('/field-bindings', () => {
 
     const typeB = await root('integer');
     const typeC = await root('numeric', { precision: 3 });
+    // A version with bindings is history: nothing more can be bound to it.
+    expectEnvelope(
+      await ctx.request('POST', base, {
+        token: ctx.userToken,
+        body: { field_id: fieldB.id, dataset_schema_id: header.id, position: 1, type_instance_id: typeB.id },
+      }),
+      409,
+      'DATASET_SCHEMA_IMMUTABLE',
+    );
+    const header2 = ok(
+      await ctx.request('POST', `${API}/dataset-schemas`, { token: ctx.userToken, body: { dataset_id: dataset.id } }),
+      201,
+    );
     const batch = ok(
       await ctx.request('POST', `${base}/batch`, {
         token: ctx.userToken,
         body: {
           items: [
-            { field_id: fieldB.id, dataset_schema_id: header.id, position: 1, type_instance_id: typeB.id },
-            { field_id: fieldC.id, dataset_schema_id: header.id, position: 2, type_instance_id: typeC.id },
+            { field_id: fieldA.id, dataset_schema_id: header2.id, position: 0, is_nullable: false, type_instance_id: typeA.id },
+            { field_id: fieldB.id, dataset_schema_id: header2.id, position: 1, type_instance_id: typeB.id },
+            { field_id: fieldC.id, dataset_schema_id: header2.id, position: 2, type_instance_id: typeC.id },
           ],
         },
       }),
       201,
     );
-    expect(batch.count).toBe(2);
-    expect(batch.items[0].is_nullable).toBe(true);
+    expect(batch.count).toBe(3);
+    expect(batch.items[1].is_nullable).toBe(true);
     const version = ok(
-      await ctx.request('GET', `${versions(dataset.id)}/${header.version_num}`, { token: ctx.userToken }),
+      await ctx.request('GET', `${versions(dataset.id)}/${header2.version_num}`, { token: ctx.userToken }),
     );
     expect(version.columns.map((c: Row) => [c.name, c.position, c.nullable, c.rendered_type])).toEqual([
       ['a', 0, false, 'varchar(3)'],
@@ -895,7 +926,7 @@ describe('/field-bindings', () => {
       ['c', 2, true, 'numeric(3)'],
     ]);
     const list = ok(
-      await ctx.request('GET', `${base}?dataset_schema_id=${header.id}&sort=-position`, {
+      await ctx.request('GET', `${base}?dataset_schema_id=${header2.id}&sort=-position`, {
         token: ctx.userToken,
       }),
     );
@@ -924,9 +955,6 @@ describe('/field-bindings', () => {
         token: ctx.userToken,
         body: { field_id: fieldA.id, dataset_schema_id: h.id, position: 0, type_instance_id: t.id, ...body },
       });
-    ok(await bind({}), 201);
-    expectEnvelope(await bind({ position: 1 }), 409, 'FIELD_BINDING_FIELD_ID_ALREADY_EXISTS');
-    expectEnvelope(await bind({ field_id: fieldB.id }), 409, 'FIELD_BINDING_POSITION_ALREADY_EXISTS');
     const other = await createDataset(ctx, system.id);
     const foreign = await createField(ctx, other.id);
     expectEnvelope(await bind({ field_id: foreign.id, position: 5 }), 422, 'SCHEMA_DATASET_MISMATCH');
@@ -970,7 +998,7 @@ describe('/field-bindings', () => {
         body: {
           items: [
             { field_id: fieldB.id, dataset_schema_id: h.id, position: 1, type_instance_id: t.id },
-            { field_id: fieldA.id, dataset_schema_id: h.id, position: 2, type_instance_id: t.id },
+            { field_id: fieldB.id, dataset_schema_id: h.id, position: 2, type_instance_id: t.id },
           ],
         },
       }),
@@ -978,6 +1006,8 @@ describe('/field-bindings', () => {
       'FIELD_BINDING_FIELD_ID_ALREADY_EXISTS',
     );
     expect(await count(`${base}?dataset_schema_id=${h.id}`)).toBe(before);
+    ok(await bind({}), 201);
+    expectEnvelope(await bind({ field_id: fieldB.id, position: 1 }), 409, 'DATASET_SCHEMA_IMMUTABLE');
   });
 
   it('answers 401, 403, 404 and 422 like every collection', async () => {
