@@ -110,7 +110,11 @@ function parseCommandLine() {
   return parseArgs({
     args: process.argv.slice(2),
     allowPositionals: true,
-    options: { file: { type: 'string' }, 'dry-run': { type: 'boolean', default: false }, help: { type: 'boolean', short: 'h' } },
+    options: {
+      file: { type: 'string' },
+      'dry-run': { type: 'boolean', default: false },
+      help: { type: 'boolean', short: 'h' },
+    },
   });
 }
 try {

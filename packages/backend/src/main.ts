@@ -46,7 +46,10 @@ async function main(): Promise<void> {
 
   const app = await createApp(config, dataSource, logger);
   await app.listen({ port: config.port, host: config.host });
-  logger.info({ port: config.port, host: config.host, embedded: target.embedded !== undefined }, 'AIDE Metastore listening');
+  logger.info(
+    { port: config.port, host: config.host, embedded: target.embedded !== undefined },
+    'AIDE Metastore listening',
+  );
 
   let stopping = false;
   const shutdown = async (signal: string) => {
@@ -72,7 +75,9 @@ main().catch((error: unknown) => {
   if (error instanceof ConfigError) {
     process.stderr.write(`${error.message}\n`);
   } else {
-    process.stderr.write(`AIDE Metastore failed to start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.stderr.write(
+      `AIDE Metastore failed to start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+    );
   }
   process.exit(1);
 });

@@ -17,7 +17,12 @@ describe('error-code catalogue', () => {
   });
 
   it('keeps the codes of the original catalogue', () => {
-    for (const code of ['VERSION_CONFLICT', 'HAS_DEPENDENT_ENTITIES', 'TYPE_INSTANCE_PARAMS_INVALID', 'INVALID_CREDENTIALS']) {
+    for (const code of [
+      'VERSION_CONFLICT',
+      'HAS_DEPENDENT_ENTITIES',
+      'TYPE_INSTANCE_PARAMS_INVALID',
+      'INVALID_CREDENTIALS',
+    ]) {
       expect(isErrorCode(code)).toBe(true);
     }
     expect(isErrorCode('toString')).toBe(false);

@@ -8,7 +8,13 @@ const systems = listQuerySchema(systemResource.list);
 
 describe('list query', () => {
   it('parses paging, sort and filter operators', () => {
-    const q = systems.parse({ page: '2', size: '10', sort: '-created_at, code', code__in: 'a, b,,', is_active: 'false' });
+    const q = systems.parse({
+      page: '2',
+      size: '10',
+      sort: '-created_at, code',
+      code__in: 'a, b,,',
+      is_active: 'false',
+    });
     expect(q).toEqual({
       page: 2,
       size: 10,

@@ -69,13 +69,13 @@ function op(
 function resourcePaths(r: ResourceDef): ZodOpenApiPathsObject {
   const forbidden: ErrorCode[] = r.writeRole === 'superuser' ? ['FORBIDDEN'] : [];
   const base = `/api/v1/${r.path}`;
-  const update = op(`Update a ${r.name} (partial)`, r.tag, ok(r.read), [
-    ...forbidden,
-    r.notFound,
-    'VERSION_CONFLICT',
-    'PRECONDITION_REQUIRED',
-    ...r.errors,
-  ], { requestParams: { path: idParam }, requestBody: json(r.update) });
+  const update = op(
+    `Update a ${r.name} (partial)`,
+    r.tag,
+    ok(r.read),
+    [...forbidden, r.notFound, 'VERSION_CONFLICT', 'PRECONDITION_REQUIRED', ...r.errors],
+    { requestParams: { path: idParam }, requestBody: json(r.update) },
+  );
   const paths: ZodOpenApiPathsObject = {
     [base]: {
       get: op(`List ${r.tag.toLowerCase()}`, r.tag, ok(pageOf(r.read)), r.softDelete ? ['FORBIDDEN'] : [], {
@@ -89,9 +89,15 @@ function resourcePaths(r: ResourceDef): ZodOpenApiPathsObject {
       get: op(`Get a ${r.name}`, r.tag, ok(r.read), [r.notFound], { requestParams: { path: idParam } }),
       put: update,
       patch: update,
-      delete: op(`Delete a ${r.name}`, r.tag, ok(r.read), ['FORBIDDEN', r.notFound, 'HAS_DEPENDENT_ENTITIES'], {
-        requestParams: { path: idParam },
-      }),
+      delete: op(
+        `Delete a ${r.name}`,
+        r.tag,
+        ok(r.read),
+        ['FORBIDDEN', r.notFound, 'HAS_DEPENDENT_ENTITIES'],
+        {
+          requestParams: { path: idParam },
+        },
+      ),
     },
   };
   const item = paths[`${base}/{id}`];
@@ -102,18 +108,26 @@ function resourcePaths(r: ResourceDef): ZodOpenApiPathsObject {
   if (item && r.without?.includes('delete')) delete item.delete;
   if (r.softDelete) {
     paths[`${base}/{id}/restore`] = {
-      post: op(`Restore a deleted ${r.name}`, r.tag, ok(r.read), ['FORBIDDEN', r.notFound, 'ENTITY_NOT_DELETED'], {
-        requestParams: { path: idParam },
-      }),
+      post: op(
+        `Restore a deleted ${r.name}`,
+        r.tag,
+        ok(r.read),
+        ['FORBIDDEN', r.notFound, 'ENTITY_NOT_DELETED'],
+        {
+          requestParams: { path: idParam },
+        },
+      ),
     };
   }
   if (r.batch) {
     paths[`${base}/batch`] = {
-      post: op(`Create many ${r.tag.toLowerCase()} at once (all or nothing)`, r.tag, ok(batchResultOf(r.read), 'Created', '201'), [
-        ...forbidden,
-        'BATCH_TOO_LARGE',
-        ...r.errors,
-      ], { requestBody: json(batchOf(r.create)) }),
+      post: op(
+        `Create many ${r.tag.toLowerCase()} at once (all or nothing)`,
+        r.tag,
+        ok(batchResultOf(r.read), 'Created', '201'),
+        [...forbidden, 'BATCH_TOO_LARGE', ...r.errors],
+        { requestBody: json(batchOf(r.create)) },
+      ),
     };
   }
   return paths;
@@ -140,7 +154,12 @@ function authPaths(): ZodOpenApiPathsObject {
         requestBody: json(RefreshTokenRequestSchema),
         responses: {
           ...ok(TokenPairSchema),
-          ...errorResponses(['REFRESH_TOKEN_INVALID', 'REFRESH_TOKEN_REVOKED', 'REFRESH_TOKEN_EXPIRED', 'TOO_MANY_REQUESTS']),
+          ...errorResponses([
+            'REFRESH_TOKEN_INVALID',
+            'REFRESH_TOKEN_REVOKED',
+            'REFRESH_TOKEN_EXPIRED',
+            'TOO_MANY_REQUESTS',
+          ]),
         } as ZodOpenApiOperationObject['responses'],
       },
     },
@@ -149,7 +168,7 @@ function authPaths(): ZodOpenApiPathsObject {
         summary: 'Revoke one refresh token',
         tags: [tag],
         requestBody: json(RefreshTokenRequestSchema),
-        responses: { '204': { description: 'Revoked' }, ...errorResponses(['VALIDATION_ERROR']) } as ZodOpenApiOperationObject['responses'],
+        responses: { '204': { description: 'Revoked' }, ...errorResponses(['VALIDATION_ERROR']) },
       },
     },
     '/api/v1/login/logout-all': {
@@ -157,39 +176,65 @@ function authPaths(): ZodOpenApiPathsObject {
     },
     '/api/v1/users/me': {
       get: op('The current user', 'Users', ok(userResource.read), []),
-      put: op('Update the current user', 'Users', ok(userResource.read), ['INVALID_CURRENT_PASSWORD', 'VERSION_CONFLICT'], {
-        requestBody: json(UpdateMeSchema),
-      }),
-      patch: op('Update the current user', 'Users', ok(userResource.read), ['INVALID_CURRENT_PASSWORD', 'VERSION_CONFLICT'], {
-        requestBody: json(UpdateMeSchema),
-      }),
+      put: op(
+        'Update the current user',
+        'Users',
+        ok(userResource.read),
+        ['INVALID_CURRENT_PASSWORD', 'VERSION_CONFLICT'],
+        {
+          requestBody: json(UpdateMeSchema),
+        },
+      ),
+      patch: op(
+        'Update the current user',
+        'Users',
+        ok(userResource.read),
+        ['INVALID_CURRENT_PASSWORD', 'VERSION_CONFLICT'],
+        {
+          requestBody: json(UpdateMeSchema),
+        },
+      ),
     },
   };
 }
-
 
 function catalogueExtraPaths(): ZodOpenApiPathsObject {
   const datasetParam = z.object({ id: z.uuid() });
   return {
     '/api/v1/type-instances/{id}/tree': {
-      get: op('The type tree under a type instance', 'Type instances', ok(TypeInstanceTreeSchema), ['TYPE_INSTANCE_NOT_FOUND'], {
-        requestParams: { path: idParam },
-      }),
+      get: op(
+        'The type tree under a type instance',
+        'Type instances',
+        ok(TypeInstanceTreeSchema),
+        ['TYPE_INSTANCE_NOT_FOUND'],
+        {
+          requestParams: { path: idParam },
+        },
+      ),
     },
     '/api/v1/type-instances/{id}/render': {
-      get: op('Render the type text of a type tree', 'Type instances', ok(RenderedTypeSchema), [
-        'TYPE_INSTANCE_NOT_FOUND',
-        'TYPE_INSTANCE_RENDER_FAILED',
-      ], { requestParams: { path: idParam } }),
+      get: op(
+        'Render the type text of a type tree',
+        'Type instances',
+        ok(RenderedTypeSchema),
+        ['TYPE_INSTANCE_NOT_FOUND', 'TYPE_INSTANCE_RENDER_FAILED'],
+        { requestParams: { path: idParam } },
+      ),
     },
     '/api/v1/cast-rules/resolve': {
-      post: op('What a type becomes in another flavor', 'Cast rules', ok(ResolveCastResultSchema), [
-        'CAST_RULE_NOT_RESOLVABLE',
-        'CAST_RULE_AMBIGUOUS',
-        'SYSTEM_FLAVOR_NOT_FOUND',
-        'TYPE_INSTANCE_NOT_FOUND',
-        'DATA_TYPE_NOT_FOUND',
-      ], { requestBody: json(ResolveCastRequestSchema) }),
+      post: op(
+        'What a type becomes in another flavor',
+        'Cast rules',
+        ok(ResolveCastResultSchema),
+        [
+          'CAST_RULE_NOT_RESOLVABLE',
+          'CAST_RULE_AMBIGUOUS',
+          'SYSTEM_FLAVOR_NOT_FOUND',
+          'TYPE_INSTANCE_NOT_FOUND',
+          'DATA_TYPE_NOT_FOUND',
+        ],
+        { requestBody: json(ResolveCastRequestSchema) },
+      ),
     },
     '/api/v1/fields/tree/{id}': {
       get: op("A dataset's fields as a tree", 'Fields', ok(z.array(FieldTreeSchema)), ['DATASET_NOT_FOUND'], {
@@ -202,37 +247,69 @@ function catalogueExtraPaths(): ZodOpenApiPathsObject {
       }),
     },
     '/api/v1/field-classifications/current/{id}': {
-      get: op("A field's current PII classification", 'Field classifications', ok(FieldClassificationSchema), [
-        'FIELD_NOT_FOUND',
-        'FIELD_CLASSIFICATION_NOT_FOUND',
-      ], { requestParams: { path: idParam } }),
+      get: op(
+        "A field's current PII classification",
+        'Field classifications',
+        ok(FieldClassificationSchema),
+        ['FIELD_NOT_FOUND', 'FIELD_CLASSIFICATION_NOT_FOUND'],
+        { requestParams: { path: idParam } },
+      ),
     },
     '/api/v1/field-classifications/by-dataset/{id}/current': {
-      get: op('Current PII classification of every field of a dataset', 'Field classifications', ok(
-        z.array(FieldClassificationSchema),
-      ), ['DATASET_NOT_FOUND'], { requestParams: { path: datasetParam } }),
+      get: op(
+        'Current PII classification of every field of a dataset',
+        'Field classifications',
+        ok(z.array(FieldClassificationSchema)),
+        ['DATASET_NOT_FOUND'],
+        { requestParams: { path: datasetParam } },
+      ),
     },
     '/api/v1/datasets/{id}/schema-versions': {
-      post: op('Publish a whole schema version atomically', 'Schema versions', {
-        ...ok(PublishResultSchema, 'Created', '201'),
-        ...ok(PublishResultSchema, 'Unchanged: identical to the current version, nothing written'),
-      }, ['DATASET_NOT_FOUND', 'DATA_TYPE_NOT_FOUND', 'TYPE_INSTANCE_PARAMS_INVALID', 'DATASET_SCHEMA_ALREADY_EXISTS'], {
-        requestParams: { path: datasetParam },
-        requestBody: json(PublishSchemaVersionSchema),
-      }),
-      get: op('Version history, newest first', 'Schema versions', ok(z.array(SchemaVersionSummarySchema)), [
-        'DATASET_NOT_FOUND',
-      ], { requestParams: { path: datasetParam } }),
+      post: op(
+        'Publish a whole schema version atomically',
+        'Schema versions',
+        {
+          ...ok(PublishResultSchema, 'Created', '201'),
+          ...ok(PublishResultSchema, 'Unchanged: identical to the current version, nothing written'),
+        },
+        [
+          'DATASET_NOT_FOUND',
+          'DATA_TYPE_NOT_FOUND',
+          'TYPE_INSTANCE_PARAMS_INVALID',
+          'DATASET_SCHEMA_ALREADY_EXISTS',
+        ],
+        {
+          requestParams: { path: datasetParam },
+          requestBody: json(PublishSchemaVersionSchema),
+        },
+      ),
+      get: op(
+        'Version history, newest first',
+        'Schema versions',
+        ok(z.array(SchemaVersionSummarySchema)),
+        ['DATASET_NOT_FOUND'],
+        { requestParams: { path: datasetParam } },
+      ),
     },
     '/api/v1/datasets/{id}/schema-versions/diff': {
-      get: op('Compare two versions', 'Schema versions', ok(SchemaVersionDiffSchema), ['DATASET_SCHEMA_NOT_FOUND'], {
-        requestParams: { path: datasetParam, query: z.object({ from: z.int(), to: z.int() }) },
-      }),
+      get: op(
+        'Compare two versions',
+        'Schema versions',
+        ok(SchemaVersionDiffSchema),
+        ['DATASET_SCHEMA_NOT_FOUND'],
+        {
+          requestParams: { path: datasetParam, query: z.object({ from: z.int(), to: z.int() }) },
+        },
+      ),
     },
     '/api/v1/datasets/{id}/schema-versions/{num}': {
-      get: op('One version with its columns, types and PII tags', 'Schema versions', ok(SchemaVersionSchema), [
-        'DATASET_SCHEMA_NOT_FOUND',
-      ], { requestParams: { path: z.object({ id: z.uuid(), num: z.int().min(1) }) } }),
+      get: op(
+        'One version with its columns, types and PII tags',
+        'Schema versions',
+        ok(SchemaVersionSchema),
+        ['DATASET_SCHEMA_NOT_FOUND'],
+        { requestParams: { path: z.object({ id: z.uuid(), num: z.int().min(1) }) } },
+      ),
     },
   };
 }
@@ -240,7 +317,8 @@ function catalogueExtraPaths(): ZodOpenApiPathsObject {
 /** The OpenAPI 3.1 document of the whole API, generated from the same zod schemas the server validates with. */
 export function buildOpenApiDocument(version: string): Record<string, unknown> {
   const paths: ZodOpenApiPathsObject = { ...authPaths(), ...resourcePaths(userResource) };
-  for (const resource of [...RESOURCES, ...CATALOGUE_RESOURCES]) Object.assign(paths, resourcePaths(resource));
+  for (const resource of [...RESOURCES, ...CATALOGUE_RESOURCES])
+    Object.assign(paths, resourcePaths(resource));
   Object.assign(paths, catalogueExtraPaths());
   const document = createDocument({
     openapi: '3.1.0',

@@ -498,32 +498,53 @@ describe('schema versions, fields and PII', () => {
       { data_type_id: await dataTypeId(postgres.id, 'bigint') },
       { data_type_id: await dataTypeId(postgres.id, 'text') },
     ]);
-    const binding = await client.fieldBindings.create({
-      field_id: id!.id,
-      dataset_schema_id: header.id,
-      position: 0,
-      is_nullable: false,
-      type_instance_id: bigint!.id,
-    });
-    const [second] = await client.fieldBindings.createMany([
+    // A version's bindings come in one batch: from then on the version is immutable.
+    const [binding, second] = await client.fieldBindings.createMany([
+      {
+        field_id: id!.id,
+        dataset_schema_id: header.id,
+        position: 0,
+        is_nullable: false,
+        type_instance_id: bigint!.id,
+      },
       { field_id: name!.id, dataset_schema_id: header.id, position: 1, type_instance_id: text!.id },
     ]);
     expect(second).toMatchObject({ is_nullable: true, position: 1 });
     const bindings = await client.fieldBindings.list({ dataset_schema_id: header.id });
-    expect(bindings.items.map((b) => b.id)).toEqual([binding.id, second!.id]);
-
-    // A version with bindings is immutable; it is the dataset's current version.
-    await expect(
-      client.fieldBindings.update(binding.id, { is_nullable: true, row_version: binding.row_version }),
-    ).rejects.toMatchObject({ status: 409, errorCode: 'DATASET_SCHEMA_IMMUTABLE' });
-    await expect(
-      client.datasetSchemas.update(header.id, { note: 'late', row_version: edited.row_version }),
-    ).rejects.toMatchObject({ status: 409, errorCode: 'DATASET_SCHEMA_IMMUTABLE' });
+    expect(bindings.items.map((b) => b.id)).toEqual([binding!.id, second!.id]);
     const version = await client.datasets.schemaVersion(dataset.id, 1);
     expect(version.columns.map((c) => `${c.name} ${c.rendered_type}`)).toEqual(['id bigint', 'name text']);
 
+    const immutable = { status: 409, errorCode: 'DATASET_SCHEMA_IMMUTABLE' };
+    await expect(
+      client.fieldBindings.update(binding!.id, { is_nullable: true, row_version: binding!.row_version }),
+    ).rejects.toMatchObject(immutable);
+    await expect(
+      client.datasetSchemas.update(header.id, { note: 'late', row_version: edited.row_version }),
+    ).rejects.toMatchObject(immutable);
+
+    // Version 2, bound one binding at a time; a header without bindings can be deleted.
+    const v2 = await client.datasetSchemas.create({ dataset_id: dataset.id });
+    expect(v2.version_num).toBe(2);
+    const only = await client.fieldBindings.create({
+      field_id: id!.id,
+      dataset_schema_id: v2.id,
+      position: 0,
+      type_instance_id: bigint!.id,
+    });
+    expect(only).toMatchObject({ dataset_schema_id: v2.id, is_nullable: true });
+    await expect(
+      client.fieldBindings.create({
+        field_id: name!.id,
+        dataset_schema_id: v2.id,
+        position: 1,
+        type_instance_id: text!.id,
+      }),
+    ).rejects.toMatchObject(immutable);
+    expect((await client.datasets.schemaVersion(dataset.id, 2)).columns.map((c) => c.name)).toEqual(['id']);
+
     const spare = await client.datasetSchemas.create({ dataset_id: dataset.id });
-    expect(spare.version_num).toBe(2);
+    expect(spare.version_num).toBe(3);
     expect((await client.datasetSchemas.delete(spare.id)).id).toBe(spare.id);
     await expect(client.datasetSchemas.get(spare.id)).rejects.toBeInstanceOf(NotFoundError);
   });

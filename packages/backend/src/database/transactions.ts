@@ -7,7 +7,10 @@ import type { IsolationLevel } from 'typeorm/driver/types/IsolationLevel.js';
 export class Transactions {
   constructor(private readonly dataSource: DataSource) {}
 
-  run<T>(work: (manager: EntityManager) => Promise<T>, isolation: IsolationLevel = 'READ COMMITTED'): Promise<T> {
+  run<T>(
+    work: (manager: EntityManager) => Promise<T>,
+    isolation: IsolationLevel = 'READ COMMITTED',
+  ): Promise<T> {
     return this.dataSource.transaction(isolation, work);
   }
 }

@@ -17,17 +17,17 @@ export interface SeedOptions {
 }
 
 async function existingState(m: EntityManager, file: SeedFile): Promise<ExistingSeedState> {
-  const kinds = await m.query(
+  const kinds: ExistingSeedState['kinds'] = await m.query(
     'SELECT id, code, name, deleted_at IS NOT NULL AS deleted FROM system_kinds WHERE code = $1 ORDER BY deleted_at DESC NULLS FIRST',
     [file.kind.code],
   );
-  const flavors = await m.query(
+  const flavors: ExistingSeedState['flavors'] = await m.query(
     `SELECT f.id, f.code, f.name, f.vendor, f.versions, k.code AS kind_code, f.deleted_at IS NOT NULL AS deleted
      FROM system_flavors f JOIN system_kinds k ON k.id = f.kind_id WHERE f.code = $1
      ORDER BY f.deleted_at DESC NULLS FIRST`,
     [file.flavor.code],
   );
-  const dataTypes = await m.query(
+  const dataTypes: ExistingSeedState['dataTypes'] = await m.query(
     `SELECT t.id, f.code AS flavor_code, t.code, t.params_schema, t.render_template, t.description,
             t.deleted_at IS NOT NULL AS deleted
      FROM data_types t JOIN system_flavors f ON f.id = t.system_flavor_id
@@ -50,7 +50,10 @@ async function applyChange(m: EntityManager, change: SeedRowChange, restore: boo
     case 'kind': {
       const v = change.values;
       if (!change.existingId) {
-        await m.query('INSERT INTO system_kinds (code, name, created_by, updated_by) VALUES ($1, $2, $3, $3)', [v.code, v.name, actor]);
+        await m.query(
+          'INSERT INTO system_kinds (code, name, created_by, updated_by) VALUES ($1, $2, $3, $3)',
+          [v.code, v.name, actor],
+        );
       } else {
         await m.query(
           `UPDATE system_kinds SET name = $2, updated_by = $3, updated_at = now(), row_version = row_version + 1${restoreSql} WHERE id = $1`,
@@ -61,7 +64,9 @@ async function applyChange(m: EntityManager, change: SeedRowChange, restore: boo
     }
     case 'flavor': {
       const v = change.values;
-      const kindId = await idOf(m, 'SELECT id FROM system_kinds WHERE code = $1 AND deleted_at IS NULL', [v.kind_code]);
+      const kindId = await idOf(m, 'SELECT id FROM system_kinds WHERE code = $1 AND deleted_at IS NULL', [
+        v.kind_code,
+      ]);
       if (!change.existingId) {
         await m.query(
           `INSERT INTO system_flavors (code, name, vendor, versions, kind_id, created_by, updated_by)
@@ -79,7 +84,9 @@ async function applyChange(m: EntityManager, change: SeedRowChange, restore: boo
     }
     case 'data_type': {
       const v = change.values;
-      const flavorId = await idOf(m, 'SELECT id FROM system_flavors WHERE code = $1 AND deleted_at IS NULL', [v.flavor_code]);
+      const flavorId = await idOf(m, 'SELECT id FROM system_flavors WHERE code = $1 AND deleted_at IS NULL', [
+        v.flavor_code,
+      ]);
       const description = v.description === undefined ? null : v.description;
       if (!change.existingId) {
         await m.query(
@@ -92,7 +99,14 @@ async function applyChange(m: EntityManager, change: SeedRowChange, restore: boo
           `UPDATE data_types SET params_schema = $2, render_template = $3,
              description = CASE WHEN $4 THEN $5 ELSE description END, updated_by = $6,
              updated_at = now(), row_version = row_version + 1${restoreSql} WHERE id = $1`,
-          [change.existingId, JSON.stringify(v.params_schema), v.render_template, v.description !== undefined, description, actor],
+          [
+            change.existingId,
+            JSON.stringify(v.params_schema),
+            v.render_template,
+            v.description !== undefined,
+            description,
+            actor,
+          ],
         );
       }
       return;
@@ -104,7 +118,11 @@ async function applyChange(m: EntityManager, change: SeedRowChange, restore: boo
  * Seeds one data-type file idempotently (by natural keys; restores soft-deleted rows; never deletes).
  * With `dryRun` the plan is computed inside a transaction that is rolled back.
  */
-export async function seedDataTypeFile(dataSource: DataSource, file: SeedFile, options: SeedOptions = {}): Promise<SeedPlan> {
+export async function seedDataTypeFile(
+  dataSource: DataSource,
+  file: SeedFile,
+  options: SeedOptions = {},
+): Promise<SeedPlan> {
   const actor = options.actorId ?? null;
   return dataSource.transaction(async (m) => {
     // One seeder at a time: two replicas starting together must not both insert.
@@ -124,25 +142,28 @@ export async function seedDataTypeFile(dataSource: DataSource, file: SeedFile, o
 }
 
 /** Seeds one cast-rule file idempotently: upsert by (source, target) data types; never deletes. */
-export async function seedCastFile(dataSource: DataSource, file: CastSeedFile, options: SeedOptions = {}): Promise<CastSeedPlan> {
+export async function seedCastFile(
+  dataSource: DataSource,
+  file: CastSeedFile,
+  options: SeedOptions = {},
+): Promise<CastSeedPlan> {
   const actor = options.actorId ?? null;
   return dataSource.transaction(async (m) => {
     await m.query(`SELECT pg_advisory_xact_lock(hashtextextended('aide-seed', 0))`);
-    const existing: ExistingCastRuleRow[] = (
-      await m.query(
-        `SELECT r.id, sf.code AS source_flavor, s.code AS source_code, tf.code AS target_flavor, t.code AS target_code,
+    const rows: Record<string, string>[] = await m.query(
+      `SELECT r.id, sf.code AS source_flavor, s.code AS source_code, tf.code AS target_flavor, t.code AS target_code,
                 r.safety, r.param_mapping
          FROM cast_rules r
          JOIN data_types s ON s.id = r.source_data_type_id JOIN system_flavors sf ON sf.id = s.system_flavor_id
          JOIN data_types t ON t.id = r.target_data_type_id JOIN system_flavors tf ON tf.id = t.system_flavor_id`,
-      )
-    ).map((r: Record<string, string>) => ({
+    );
+    const existing = rows.map((r) => ({
       id: r['id'],
       source: { flavor: r['source_flavor'], code: r['source_code'] },
       target: { flavor: r['target_flavor'], code: r['target_code'] },
       safety: r['safety'],
       param_mapping: r['param_mapping'],
-    }));
+    })) as ExistingCastRuleRow[];
     const plan = planCastSeed(existing, file);
     if (options.dryRun) return plan;
     const typeId = (ref: { flavor: string; code: string }) =>
@@ -156,7 +177,13 @@ export async function seedCastFile(dataSource: DataSource, file: CastSeedFile, o
       await m.query(
         `INSERT INTO cast_rules (source_data_type_id, target_data_type_id, safety, param_mapping, created_by, updated_by)
          VALUES ($1, $2, $3, $4, $5, $5)`,
-        [await typeId(c.values.source), await typeId(c.values.target), c.values.safety, JSON.stringify(c.values.param_mapping), actor],
+        [
+          await typeId(c.values.source),
+          await typeId(c.values.target),
+          c.values.safety,
+          JSON.stringify(c.values.param_mapping),
+          actor,
+        ],
       );
     }
     for (const c of plan.updated) {
@@ -176,7 +203,11 @@ export interface SeedReport {
 }
 
 /** Every seed file of the directory: data types first, then cast rules. */
-export async function seedDirectory(dataSource: DataSource, dir?: string, options: SeedOptions = {}): Promise<SeedReport[]> {
+export async function seedDirectory(
+  dataSource: DataSource,
+  dir?: string,
+  options: SeedOptions = {},
+): Promise<SeedReport[]> {
   const seeds = await loadSeedDirectory(dir);
   const reports: SeedReport[] = [];
   for (const { path, file } of seeds.typeFiles) {

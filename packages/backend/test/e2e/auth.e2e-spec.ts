@@ -17,8 +17,10 @@ describe('login and tokens', () => {
     await ctx.close();
   });
 
-  const refresh = (refresh_token: string) => ctx.request('POST', '/api/v1/login/refresh', { body: { refresh_token } });
-  const logout = (refresh_token: string) => ctx.request('POST', '/api/v1/login/logout', { body: { refresh_token } });
+  const refresh = (refresh_token: string) =>
+    ctx.request('POST', '/api/v1/login/refresh', { body: { refresh_token } });
+  const logout = (refresh_token: string) =>
+    ctx.request('POST', '/api/v1/login/logout', { body: { refresh_token } });
 
   describe('POST /api/v1/login', () => {
     it('answers an OAuth2 token pair whose access token carries the documented claims', async () => {
@@ -101,7 +103,9 @@ describe('login and tokens', () => {
       expect(second).toMatchObject({ token_type: 'bearer', expires_in: 1800 });
       expect(second.refresh_token).not.toBe(first.refresh_token);
       expect(second.access_token).not.toBe(first.access_token);
-      expect(ok(await ctx.request('GET', '/api/v1/users/me', { token: second.access_token })).id).toBe(USER.id);
+      expect(ok(await ctx.request('GET', '/api/v1/users/me', { token: second.access_token })).id).toBe(
+        USER.id,
+      );
     });
 
     it('detects re-use: the spent token is REFRESH_TOKEN_REVOKED and the newest one is revoked with it', async () => {
@@ -127,7 +131,11 @@ describe('login and tokens', () => {
     it('refuses an unknown token with REFRESH_TOKEN_INVALID and a malformed body with 422', async () => {
       expectEnvelope(await refresh('not-a-token-we-issued'), 401, 'REFRESH_TOKEN_INVALID');
       expectEnvelope(await refresh('x'.repeat(513)), 422, 'VALIDATION_ERROR');
-      expectEnvelope(await ctx.request('POST', '/api/v1/login/refresh', { body: {} }), 422, 'VALIDATION_ERROR');
+      expectEnvelope(
+        await ctx.request('POST', '/api/v1/login/refresh', { body: {} }),
+        422,
+        'VALIDATION_ERROR',
+      );
       expectEnvelope(
         await ctx.request('POST', '/api/v1/login/refresh', { body: { refresh_token: 'a', extra: 1 } }),
         422,
@@ -149,7 +157,11 @@ describe('login and tokens', () => {
 
     it('answers 204 for an unknown token (no oracle) and 422 for a malformed body', async () => {
       expect((await logout('never-issued')).status).toBe(204);
-      expectEnvelope(await ctx.request('POST', '/api/v1/login/logout', { body: { token: 'x' } }), 422, 'VALIDATION_ERROR');
+      expectEnvelope(
+        await ctx.request('POST', '/api/v1/login/logout', { body: { token: 'x' } }),
+        422,
+        'VALIDATION_ERROR',
+      );
     });
   });
 
@@ -169,9 +181,12 @@ describe('login and tokens', () => {
       for (const token of [a.access_token, b.access_token]) {
         expectEnvelope(await ctx.request('GET', '/api/v1/users/me', { token }), 401, 'UNAUTHORIZED');
       }
-      for (const token of [a.refresh_token, b.refresh_token]) expectEnvelope(await refresh(token), 401, 'REFRESH_TOKEN_REVOKED');
+      for (const token of [a.refresh_token, b.refresh_token])
+        expectEnvelope(await refresh(token), 401, 'REFRESH_TOKEN_REVOKED');
       const fresh = ok(await ctx.login(email, password));
-      expect(ok(await ctx.request('GET', '/api/v1/users/me', { token: fresh.access_token })).email).toBe(email);
+      expect(ok(await ctx.request('GET', '/api/v1/users/me', { token: fresh.access_token })).email).toBe(
+        email,
+      );
       // Other users are untouched.
       ok(await ctx.request('GET', '/api/v1/users/me', { token: ctx.userToken }));
     });
@@ -200,7 +215,11 @@ describe('login throttling per IP', () => {
     expect(retryAfter).toBeLessThanOrEqual(60);
     expect(body.details).toEqual({ retry_after: retryAfter });
     // Refreshing counts against the same budget.
-    expectEnvelope(await ctx.request('POST', '/api/v1/login/refresh', { body: { refresh_token: 'x' } }), 429, 'TOO_MANY_REQUESTS');
+    expectEnvelope(
+      await ctx.request('POST', '/api/v1/login/refresh', { body: { refresh_token: 'x' } }),
+      429,
+      'TOO_MANY_REQUESTS',
+    );
     // Authenticated routes are not login attempts.
     ok(await ctx.request('GET', '/api/v1/users/me', { token: ctx.userToken }));
   });
@@ -216,7 +235,8 @@ describe('login throttling per account', () => {
   });
 
   it('locks the account after 3 failures, even for the right password, and only that account', async () => {
-    for (let i = 0; i < 3; i++) expectEnvelope(await ctx.login(USER.email, `wrong-${i}`), 401, 'INVALID_CREDENTIALS');
+    for (let i = 0; i < 3; i++)
+      expectEnvelope(await ctx.login(USER.email, `wrong-${i}`), 401, 'INVALID_CREDENTIALS');
     const locked = await ctx.login(USER.email, USER.password);
     expectEnvelope(locked, 429, 'TOO_MANY_REQUESTS');
     expect(Number(locked.headers.get('retry-after'))).toBeGreaterThan(0);

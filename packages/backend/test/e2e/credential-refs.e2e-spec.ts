@@ -20,7 +20,11 @@ describe('/api/v1/credential-refs', () => {
     ok(await create({ provider, path: 'secret/a' }), 201);
     ok(await create({ provider, path: 'secret/b' }), 201);
     ok(await create({ provider: `${provider}x`, path: 'secret/a' }), 201);
-    expectEnvelope(await create({ provider, path: 'secret/a', version: 2 }), 409, 'CREDENTIAL_REF_ALREADY_EXISTS');
+    expectEnvelope(
+      await create({ provider, path: 'secret/a', version: 2 }),
+      409,
+      'CREDENTIAL_REF_ALREADY_EXISTS',
+    );
   });
 
   it('keeps version null as "latest" and refuses out-of-range versions', async () => {
@@ -35,7 +39,11 @@ describe('/api/v1/credential-refs', () => {
   it('refuses to delete a reference used by an active system (409 HAS_DEPENDENT_ENTITIES)', async () => {
     const ref = await createCredentialRef(ctx);
     const system = await createSystem(ctx, (await createFlavor(ctx)).id, { credential_ref_id: ref.id });
-    expectEnvelope(await ctx.request('DELETE', `/api/v1/credential-refs/${ref.id}`, { token: ctx.adminToken }), 409, 'HAS_DEPENDENT_ENTITIES');
+    expectEnvelope(
+      await ctx.request('DELETE', `/api/v1/credential-refs/${ref.id}`, { token: ctx.adminToken }),
+      409,
+      'HAS_DEPENDENT_ENTITIES',
+    );
     // Unlinking the system frees the reference.
     ok(
       await ctx.request('PATCH', `/api/v1/systems/${system.id}`, {
@@ -51,10 +59,14 @@ describe('/api/v1/credential-refs', () => {
     const p2 = unique('gcp');
     await createCredentialRef(ctx, { provider: p1, path: 'projects/x/secrets/alpha' });
     await createCredentialRef(ctx, { provider: p2, path: 'projects/x/secrets/beta' });
-    const both = ok(await ctx.request('GET', `/api/v1/credential-refs?provider__in=${p1},${p2}`, { token: ctx.userToken }));
+    const both = ok(
+      await ctx.request('GET', `/api/v1/credential-refs?provider__in=${p1},${p2}`, { token: ctx.userToken }),
+    );
     expect(both.total).toBe(2);
     const beta = ok(
-      await ctx.request('GET', `/api/v1/credential-refs?provider__in=${p1},${p2}&path__like=BETA`, { token: ctx.userToken }),
+      await ctx.request('GET', `/api/v1/credential-refs?provider__in=${p1},${p2}&path__like=BETA`, {
+        token: ctx.userToken,
+      }),
     );
     expect(beta.items.map((r: { provider: string }) => r.provider)).toEqual([p2]);
   });

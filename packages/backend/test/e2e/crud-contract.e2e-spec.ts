@@ -59,7 +59,8 @@ describe.each(COLLECTIONS)('/api/v1/$path', (c: CollectionCase) => {
       rows = [];
       for (const suffix of ['a', 'b', 'c']) rows.push(await createRow(ctx, c, `${prefix}_${suffix}`));
     });
-    const list = async (query: string) => ok(await ctx.request('GET', `${base}?${query}`, { token: ctx.userToken }));
+    const list = async (query: string) =>
+      ok(await ctx.request('GET', `${base}?${query}`, { token: ctx.userToken }));
     const keys = (page: { items: Record<string, string>[] }) => page.items.map((i) => i[c.key]);
 
     it('filters by equality, __like, __in', async () => {
@@ -69,7 +70,10 @@ describe.each(COLLECTIONS)('/api/v1/$path', (c: CollectionCase) => {
         `${prefix}_b`,
         `${prefix}_c`,
       ]);
-      expect(keys(await list(`${c.key}__in=${prefix}_a,${prefix}_c,nope`))).toEqual([`${prefix}_a`, `${prefix}_c`]);
+      expect(keys(await list(`${c.key}__in=${prefix}_a,${prefix}_c,nope`))).toEqual([
+        `${prefix}_a`,
+        `${prefix}_c`,
+      ]);
     });
 
     it('filters by created_at__gte', async () => {
@@ -116,19 +120,30 @@ describe.each(COLLECTIONS)('/api/v1/$path', (c: CollectionCase) => {
 
   it('refuses an unknown query key on a single entity', async () => {
     const row = await createRow(ctx, c);
-    expectEnvelope(await ctx.request('GET', `${base}/${row.id}?x=1`, { token: ctx.userToken }), 422, 'VALIDATION_ERROR');
+    expectEnvelope(
+      await ctx.request('GET', `${base}/${row.id}?x=1`, { token: ctx.userToken }),
+      422,
+      'VALIDATION_ERROR',
+    );
   });
 
-  it.each(['GET', 'PUT', 'PATCH', 'DELETE'])('%s of an unknown id is 404 with the entity code', async (method) => {
-    const r = await ctx.request(method, `${base}/${UNKNOWN_ID}`, {
-      token: ctx.adminToken,
-      ...(method === 'PUT' || method === 'PATCH' ? { body: { ...c.change, row_version: 1 } } : {}),
-    });
-    expectEnvelope(r, 404, c.notFound);
-  });
+  it.each(['GET', 'PUT', 'PATCH', 'DELETE'])(
+    '%s of an unknown id is 404 with the entity code',
+    async (method) => {
+      const r = await ctx.request(method, `${base}/${UNKNOWN_ID}`, {
+        token: ctx.adminToken,
+        ...(method === 'PUT' || method === 'PATCH' ? { body: { ...c.change, row_version: 1 } } : {}),
+      });
+      expectEnvelope(r, 404, c.notFound);
+    },
+  );
 
   it('restore of an unknown id is 404', async () => {
-    expectEnvelope(await ctx.request('POST', `${base}/${UNKNOWN_ID}/restore`, { token: ctx.adminToken }), 404, c.notFound);
+    expectEnvelope(
+      await ctx.request('POST', `${base}/${UNKNOWN_ID}/restore`, { token: ctx.adminToken }),
+      404,
+      c.notFound,
+    );
   });
 
   it.each([
@@ -146,7 +161,10 @@ describe.each(COLLECTIONS)('/api/v1/$path', (c: CollectionCase) => {
 
   it.each(['PUT', 'PATCH'])('%s updates with row_version (partial) and bumps it', async (method) => {
     const row = await createRow(ctx, c);
-    const r = await ctx.request(method, `${base}/${row.id}`, { token: writer(), body: { ...c.change, row_version: 1 } });
+    const r = await ctx.request(method, `${base}/${row.id}`, {
+      token: writer(),
+      body: { ...c.change, row_version: 1 },
+    });
     const updated = ok(r);
     expect(updated).toMatchObject({ ...c.change, id: row.id, row_version: 2, [c.key]: row[c.key] });
     expect(r.headers.get('etag')).toBe('"2"');
@@ -158,8 +176,16 @@ describe.each(COLLECTIONS)('/api/v1/$path', (c: CollectionCase) => {
 
   it('refuses a stale row_version with 409 VERSION_CONFLICT and changes nothing', async () => {
     const row = await createRow(ctx, c);
-    ok(await ctx.request('PATCH', `${base}/${row.id}`, { token: writer(), body: { note: 'one', row_version: 1 } }));
-    const stale = await ctx.request('PATCH', `${base}/${row.id}`, { token: writer(), body: { note: 'two', row_version: 1 } });
+    ok(
+      await ctx.request('PATCH', `${base}/${row.id}`, {
+        token: writer(),
+        body: { note: 'one', row_version: 1 },
+      }),
+    );
+    const stale = await ctx.request('PATCH', `${base}/${row.id}`, {
+      token: writer(),
+      body: { note: 'two', row_version: 1 },
+    });
     const body = expectEnvelope(stale, 409, 'VERSION_CONFLICT');
     expect(body.details).toEqual({ current_row_version: 2 });
     const got = ok(await ctx.request('GET', `${base}/${row.id}`, { token: ctx.userToken }));
@@ -168,7 +194,9 @@ describe.each(COLLECTIONS)('/api/v1/$path', (c: CollectionCase) => {
 
   it('honours If-Match (the ETag of GET) as the row_version', async () => {
     const row = await createRow(ctx, c);
-    const etag = (await ctx.request('GET', `${base}/${row.id}`, { token: ctx.userToken })).headers.get('etag');
+    const etag = (await ctx.request('GET', `${base}/${row.id}`, { token: ctx.userToken })).headers.get(
+      'etag',
+    );
     expect(etag).toBe('"1"');
     const updated = await ctx.request('PATCH', `${base}/${row.id}`, {
       token: writer(),
@@ -196,12 +224,15 @@ describe.each(COLLECTIONS)('/api/v1/$path', (c: CollectionCase) => {
     expectEnvelope(garbage, 422, 'VALIDATION_ERROR');
   });
 
-  it.each(['PUT', 'PATCH'])('%s without row_version or If-Match is 428 PRECONDITION_REQUIRED', async (method) => {
-    const row = await createRow(ctx, c);
-    const r = await ctx.request(method, `${base}/${row.id}`, { token: writer(), body: c.change });
-    expectEnvelope(r, 428, 'PRECONDITION_REQUIRED');
-    expect(ok(await ctx.request('GET', `${base}/${row.id}`, { token: ctx.userToken })).row_version).toBe(1);
-  });
+  it.each(['PUT', 'PATCH'])(
+    '%s without row_version or If-Match is 428 PRECONDITION_REQUIRED',
+    async (method) => {
+      const row = await createRow(ctx, c);
+      const r = await ctx.request(method, `${base}/${row.id}`, { token: writer(), body: c.change });
+      expectEnvelope(r, 428, 'PRECONDITION_REQUIRED');
+      expect(ok(await ctx.request('GET', `${base}/${row.id}`, { token: ctx.userToken })).row_version).toBe(1);
+    },
+  );
 
   it('refuses unknown body fields and wrong types with 422 on create and update', async () => {
     const input = await c.body(ctx, unique(c.key));
@@ -224,7 +255,11 @@ describe.each(COLLECTIONS)('/api/v1/$path', (c: CollectionCase) => {
       { row_version: 1, id: UNKNOWN_ID },
       { row_version: 1, created_at: '2020-01-01T00:00:00Z' },
     ]) {
-      expectEnvelope(await ctx.request('PATCH', `${base}/${row.id}`, { token: writer(), body }), 422, 'VALIDATION_ERROR');
+      expectEnvelope(
+        await ctx.request('PATCH', `${base}/${row.id}`, { token: writer(), body }),
+        422,
+        'VALIDATION_ERROR',
+      );
     }
     expect(ok(await ctx.request('GET', `${base}/${row.id}`, { token: ctx.userToken })).row_version).toBe(1);
   });
@@ -237,7 +272,11 @@ describe.each(COLLECTIONS)('/api/v1/$path', (c: CollectionCase) => {
     const other = await createRow(ctx, c);
     const clash = await ctx.request('PATCH', `${base}/${other.id}`, {
       token: writer(),
-      body: { [c.key]: first[c.key], ...(c.path === 'credential-refs' ? { path: first['path'] } : {}), row_version: 1 },
+      body: {
+        [c.key]: first[c.key],
+        ...(c.path === 'credential-refs' ? { path: first['path'] } : {}),
+        row_version: 1,
+      },
     });
     expectEnvelope(clash, 409, c.alreadyExists);
   });
@@ -252,14 +291,23 @@ describe.each(COLLECTIONS)('/api/v1/$path', (c: CollectionCase) => {
     const hidden = ok(await ctx.request('GET', `${base}?${c.key}=${row[c.key]}`, { token: ctx.adminToken }));
     expect(hidden.total).toBe(0);
     const shown = ok(
-      await ctx.request('GET', `${base}?${c.key}=${row[c.key]}&include_deleted=true`, { token: ctx.adminToken }),
+      await ctx.request('GET', `${base}?${c.key}=${row[c.key]}&include_deleted=true`, {
+        token: ctx.adminToken,
+      }),
     );
     expect(shown.total).toBe(1);
     expect(shown.items[0]).toMatchObject({ id: row.id, deleted_at: deleted.deleted_at });
 
-    expectEnvelope(await ctx.request('DELETE', `${base}/${row.id}`, { token: ctx.adminToken }), 404, c.notFound);
     expectEnvelope(
-      await ctx.request('PATCH', `${base}/${row.id}`, { token: ctx.adminToken, body: { note: 'x', row_version: 1 } }),
+      await ctx.request('DELETE', `${base}/${row.id}`, { token: ctx.adminToken }),
+      404,
+      c.notFound,
+    );
+    expectEnvelope(
+      await ctx.request('PATCH', `${base}/${row.id}`, {
+        token: ctx.adminToken,
+        body: { note: 'x', row_version: 1 },
+      }),
       404,
       c.notFound,
     );
@@ -280,18 +328,34 @@ describe.each(COLLECTIONS)('/api/v1/$path', (c: CollectionCase) => {
     expect(again.id).not.toBe(old.id);
     const restore = await ctx.request('POST', `${base}/${old.id}/restore`, { token: ctx.adminToken });
     expectEnvelope(restore, 409, c.alreadyExists);
-    const both = ok(await ctx.request('GET', `${base}?${c.key}=${key}&include_deleted=true`, { token: ctx.adminToken }));
+    const both = ok(
+      await ctx.request('GET', `${base}?${c.key}=${key}&include_deleted=true`, { token: ctx.adminToken }),
+    );
     expect(both.total).toBe(2);
   });
 
   it('refuses include_deleted=true, delete and restore to a regular user (403)', async () => {
     const row = await createRow(ctx, c);
-    expectEnvelope(await ctx.request('GET', `${base}?include_deleted=true`, { token: ctx.userToken }), 403, 'FORBIDDEN');
-    expectEnvelope(await ctx.request('DELETE', `${base}/${row.id}`, { token: ctx.userToken }), 403, 'FORBIDDEN');
+    expectEnvelope(
+      await ctx.request('GET', `${base}?include_deleted=true`, { token: ctx.userToken }),
+      403,
+      'FORBIDDEN',
+    );
+    expectEnvelope(
+      await ctx.request('DELETE', `${base}/${row.id}`, { token: ctx.userToken }),
+      403,
+      'FORBIDDEN',
+    );
     ok(await ctx.request('DELETE', `${base}/${row.id}`, { token: ctx.adminToken }));
-    expectEnvelope(await ctx.request('POST', `${base}/${row.id}/restore`, { token: ctx.userToken }), 403, 'FORBIDDEN');
+    expectEnvelope(
+      await ctx.request('POST', `${base}/${row.id}/restore`, { token: ctx.userToken }),
+      403,
+      'FORBIDDEN',
+    );
     const stillDeleted = ok(
-      await ctx.request('GET', `${base}?${c.key}=${row[c.key]}&include_deleted=true`, { token: ctx.adminToken }),
+      await ctx.request('GET', `${base}?${c.key}=${row[c.key]}&include_deleted=true`, {
+        token: ctx.adminToken,
+      }),
     );
     expect(stillDeleted.items[0].deleted_at).not.toBeNull();
   });
@@ -304,7 +368,10 @@ describe.each(COLLECTIONS)('/api/v1/$path', (c: CollectionCase) => {
       expect(ok(await ctx.request('GET', `${base}?${c.key}=${key}`, { token: ctx.userToken })).total).toBe(0);
       const row = await createRow(ctx, c);
       for (const method of ['PUT', 'PATCH']) {
-        const r = await ctx.request(method, `${base}/${row.id}`, { token: ctx.userToken, body: { ...c.change, row_version: 1 } });
+        const r = await ctx.request(method, `${base}/${row.id}`, {
+          token: ctx.userToken,
+          body: { ...c.change, row_version: 1 },
+        });
         expectEnvelope(r, 403, 'FORBIDDEN');
       }
       expect(ok(await ctx.request('GET', `${base}/${row.id}`, { token: ctx.userToken })).row_version).toBe(1);
@@ -314,7 +381,10 @@ describe.each(COLLECTIONS)('/api/v1/$path', (c: CollectionCase) => {
       const row = await createRow(ctx, c);
       expect(row.created_by).toBe(USER.id);
       const updated = ok(
-        await ctx.request('PATCH', `${base}/${row.id}`, { token: ctx.adminToken, body: { note: 'n', row_version: 1 } }),
+        await ctx.request('PATCH', `${base}/${row.id}`, {
+          token: ctx.adminToken,
+          body: { note: 'n', row_version: 1 },
+        }),
       );
       expect(updated).toMatchObject({ created_by: USER.id, updated_by: ADMIN.id });
     });

@@ -41,12 +41,15 @@ describe('HTTP contract', () => {
   });
 
   describe('authentication', () => {
-    it.each(PROTECTED)('%s %s without a token is 401 with the envelope and WWW-Authenticate', async (method, path) => {
-      const body = method === 'GET' || method === 'DELETE' ? undefined : { anything: 'at all' };
-      const r = await ctx.request(method, path, { body });
-      expectEnvelope(r, 401, 'UNAUTHORIZED');
-      expect(r.headers.get('www-authenticate')).toBe('Bearer');
-    });
+    it.each(PROTECTED)(
+      '%s %s without a token is 401 with the envelope and WWW-Authenticate',
+      async (method, path) => {
+        const body = method === 'GET' || method === 'DELETE' ? undefined : { anything: 'at all' };
+        const r = await ctx.request(method, path, { body });
+        expectEnvelope(r, 401, 'UNAUTHORIZED');
+        expect(r.headers.get('www-authenticate')).toBe('Bearer');
+      },
+    );
 
     it.each(PROTECTED)('%s %s with a garbage token is 401', async (method, path) => {
       const body = method === 'GET' || method === 'DELETE' ? undefined : {};
@@ -56,9 +59,13 @@ describe('HTTP contract', () => {
     });
 
     it('writes nothing for an unauthenticated create', async () => {
-      const r = await ctx.request('POST', '/api/v1/system-kinds', { body: { code: 'anon', name: 'Anonymous' } });
+      const r = await ctx.request('POST', '/api/v1/system-kinds', {
+        body: { code: 'anon', name: 'Anonymous' },
+      });
       expect(r.status).toBe(401);
-      expect(ok(await ctx.request('GET', '/api/v1/system-kinds?code=anon', { token: ctx.adminToken })).total).toBe(0);
+      expect(
+        ok(await ctx.request('GET', '/api/v1/system-kinds?code=anon', { token: ctx.adminToken })).total,
+      ).toBe(0);
     });
 
     it.each([
@@ -75,8 +82,14 @@ describe('HTTP contract', () => {
 
     it('login, refresh and logout are public (answer without a token, never 401 UNAUTHORIZED)', async () => {
       expect((await ctx.login(USER.email, USER.password)).status).toBe(200);
-      expectEnvelope(await ctx.request('POST', '/api/v1/login/refresh', { body: { refresh_token: 'x' } }), 401, 'REFRESH_TOKEN_INVALID');
-      expect((await ctx.request('POST', '/api/v1/login/logout', { body: { refresh_token: 'x' } })).status).toBe(204);
+      expectEnvelope(
+        await ctx.request('POST', '/api/v1/login/refresh', { body: { refresh_token: 'x' } }),
+        401,
+        'REFRESH_TOKEN_INVALID',
+      );
+      expect(
+        (await ctx.request('POST', '/api/v1/login/logout', { body: { refresh_token: 'x' } })).status,
+      ).toBe(204);
     });
   });
 
@@ -145,7 +158,9 @@ describe('HTTP contract', () => {
     });
 
     it('sends X-Content-Type-Options: nosniff', async () => {
-      expect((await ctx.request('GET', '/health/live')).headers.get('x-content-type-options')).toBe('nosniff');
+      expect((await ctx.request('GET', '/health/live')).headers.get('x-content-type-options')).toBe(
+        'nosniff',
+      );
     });
   });
 
@@ -180,15 +195,23 @@ describe('HTTP contract', () => {
       }
       const methods = new Set(['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'trace']);
       for (const [path, ops] of Object.entries(expected)) {
-        expect({ path, ops: Object.keys(doc.paths[path] ?? {}).filter((k) => methods.has(k)).sort() }).toEqual({ path, ops });
+        expect({
+          path,
+          ops: Object.keys(doc.paths[path] ?? {})
+            .filter((k) => methods.has(k))
+            .sort(),
+        }).toEqual({ path, ops });
       }
       // Structurally valid: every operation has responses keyed by status, every $ref resolves.
-      for (const [path, item] of Object.entries(doc.paths as Record<string, Record<string, { responses?: object }>>)) {
+      for (const [path, item] of Object.entries(
+        doc.paths as Record<string, Record<string, { responses?: object }>>,
+      )) {
         expect(path.startsWith('/')).toBe(true);
         for (const [method, operation] of Object.entries(item)) {
           if (!methods.has(method)) continue;
           expect(Object.keys(operation.responses ?? {}).length).toBeGreaterThan(0);
-          for (const status of Object.keys(operation.responses ?? {})) expect(status).toMatch(/^([1-5]\d\d|[1-5]XX|default)$/);
+          for (const status of Object.keys(operation.responses ?? {}))
+            expect(status).toMatch(/^([1-5]\d\d|[1-5]XX|default)$/);
         }
       }
       const refs: string[] = [];
@@ -201,7 +224,11 @@ describe('HTTP contract', () => {
         const target = ref
           .slice(2)
           .split('/')
-          .reduce<unknown>((node, part) => (node as Record<string, unknown> | undefined)?.[part.replace(/~1/g, '/').replace(/~0/g, '~')], doc);
+          .reduce<unknown>(
+            (node, part) =>
+              (node as Record<string, unknown> | undefined)?.[part.replace(/~1/g, '/').replace(/~0/g, '~')],
+            doc,
+          );
         expect({ ref, resolved: target !== undefined }).toEqual({ ref, resolved: true });
       }
       // The error envelope is documented.

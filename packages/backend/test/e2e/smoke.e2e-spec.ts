@@ -16,7 +16,12 @@ describe('system kinds (smoke)', () => {
       body: { code: 'rdbms', name: 'Relational' },
     });
     expect(created.status).toBe(201);
-    expect(created.body).toMatchObject({ code: 'rdbms', name: 'Relational', row_version: 1, deleted_at: null });
+    expect(created.body).toMatchObject({
+      code: 'rdbms',
+      name: 'Relational',
+      row_version: 1,
+      deleted_at: null,
+    });
     const got = await ctx.request('GET', `/api/v1/system-kinds/${created.body.id}`, { token: ctx.userToken });
     expect(got.status).toBe(200);
     expect(got.headers.get('etag')).toBe('"1"');
@@ -25,7 +30,10 @@ describe('system kinds (smoke)', () => {
   });
 
   it('refuses a regular user', async () => {
-    const r = await ctx.request('POST', '/api/v1/system-kinds', { token: ctx.userToken, body: { code: 'x', name: 'x' } });
+    const r = await ctx.request('POST', '/api/v1/system-kinds', {
+      token: ctx.userToken,
+      body: { code: 'x', name: 'x' },
+    });
     expectEnvelope(r, 403, 'FORBIDDEN');
   });
 });

@@ -18,20 +18,33 @@ describe('/api/v1/system-flavors', () => {
   it('creates a flavor with vendor and versions under a kind', async () => {
     const kind = await createKind(ctx);
     const code = unique('pg');
-    const flavor = ok(await create({ code, name: 'PostgreSQL', vendor: 'PGDG', versions: ['16', '17'], kind_id: kind.id }), 201);
+    const flavor = ok(
+      await create({ code, name: 'PostgreSQL', vendor: 'PGDG', versions: ['16', '17'], kind_id: kind.id }),
+      201,
+    );
     expect(flavor).toMatchObject({ code, vendor: 'PGDG', versions: ['16', '17'], kind_id: kind.id });
   });
 
   it('refuses an unknown kind with 404 SYSTEM_KIND_NOT_FOUND and writes nothing', async () => {
     const code = unique('orphan');
     expectEnvelope(await create({ code, name: 'x', kind_id: UNKNOWN_ID }), 404, 'SYSTEM_KIND_NOT_FOUND');
-    expect(ok(await ctx.request('GET', `/api/v1/system-flavors?code=${code}&include_deleted=true`, { token: ctx.adminToken })).total).toBe(0);
+    expect(
+      ok(
+        await ctx.request('GET', `/api/v1/system-flavors?code=${code}&include_deleted=true`, {
+          token: ctx.adminToken,
+        }),
+      ).total,
+    ).toBe(0);
   });
 
   it('refuses a soft-deleted kind on create and on update', async () => {
     const deletedKind = await createKind(ctx);
     ok(await ctx.request('DELETE', `/api/v1/system-kinds/${deletedKind.id}`, { token: ctx.adminToken }));
-    expectEnvelope(await create({ code: unique('f'), name: 'x', kind_id: deletedKind.id }), 404, 'SYSTEM_KIND_NOT_FOUND');
+    expectEnvelope(
+      await create({ code: unique('f'), name: 'x', kind_id: deletedKind.id }),
+      404,
+      'SYSTEM_KIND_NOT_FOUND',
+    );
 
     const flavor = await createFlavor(ctx);
     const moved = await ctx.request('PATCH', `/api/v1/system-flavors/${flavor.id}`, {
@@ -61,7 +74,11 @@ describe('/api/v1/system-flavors', () => {
   it('refuses to delete a flavor used by an active system (409 HAS_DEPENDENT_ENTITIES)', async () => {
     const flavor = await createFlavor(ctx);
     const system = await createSystem(ctx, flavor.id);
-    expectEnvelope(await ctx.request('DELETE', `/api/v1/system-flavors/${flavor.id}`, { token: ctx.adminToken }), 409, 'HAS_DEPENDENT_ENTITIES');
+    expectEnvelope(
+      await ctx.request('DELETE', `/api/v1/system-flavors/${flavor.id}`, { token: ctx.adminToken }),
+      409,
+      'HAS_DEPENDENT_ENTITIES',
+    );
     ok(await ctx.request('DELETE', `/api/v1/systems/${system.id}`, { token: ctx.adminToken }));
     ok(await ctx.request('DELETE', `/api/v1/system-flavors/${flavor.id}`, { token: ctx.adminToken }));
   });
@@ -77,7 +94,10 @@ describe('/api/v1/system-flavors', () => {
       'SYSTEM_KIND_NOT_FOUND',
     );
     ok(await ctx.request('POST', `/api/v1/system-kinds/${kind.id}/restore`, { token: ctx.adminToken }));
-    expect(ok(await ctx.request('POST', `/api/v1/system-flavors/${flavor.id}/restore`, { token: ctx.adminToken })).deleted_at).toBeNull();
+    expect(
+      ok(await ctx.request('POST', `/api/v1/system-flavors/${flavor.id}/restore`, { token: ctx.adminToken }))
+        .deleted_at,
+    ).toBeNull();
   });
 
   it('filters by kind_id and kind_id__in', async () => {
@@ -85,20 +105,36 @@ describe('/api/v1/system-flavors', () => {
     const k2 = await createKind(ctx);
     const f1 = await createFlavor(ctx, k1.id);
     const f2 = await createFlavor(ctx, k2.id);
-    const byKind = ok(await ctx.request('GET', `/api/v1/system-flavors?kind_id=${k1.id}`, { token: ctx.userToken }));
+    const byKind = ok(
+      await ctx.request('GET', `/api/v1/system-flavors?kind_id=${k1.id}`, { token: ctx.userToken }),
+    );
     expect(byKind.items.map((f: { id: string }) => f.id)).toEqual([f1.id]);
     const both = ok(
-      await ctx.request('GET', `/api/v1/system-flavors?kind_id__in=${k1.id},${k2.id}&sort=code`, { token: ctx.userToken }),
+      await ctx.request('GET', `/api/v1/system-flavors?kind_id__in=${k1.id},${k2.id}&sort=code`, {
+        token: ctx.userToken,
+      }),
     );
     expect(both.items.map((f: { id: string }) => f.id).sort()).toEqual([f1.id, f2.id].sort());
-    expectEnvelope(await ctx.request('GET', '/api/v1/system-flavors?kind_id=nope', { token: ctx.userToken }), 422, 'VALIDATION_ERROR');
+    expectEnvelope(
+      await ctx.request('GET', '/api/v1/system-flavors?kind_id=nope', { token: ctx.userToken }),
+      422,
+      'VALIDATION_ERROR',
+    );
   });
 
   it('refuses more than 100 versions and a missing kind_id with 422', async () => {
     const kind = await createKind(ctx);
     const versions = Array.from({ length: 101 }, (_, i) => String(i));
-    expectEnvelope(await create({ code: unique('f'), name: 'x', kind_id: kind.id, versions }), 422, 'VALIDATION_ERROR');
+    expectEnvelope(
+      await create({ code: unique('f'), name: 'x', kind_id: kind.id, versions }),
+      422,
+      'VALIDATION_ERROR',
+    );
     expectEnvelope(await create({ code: unique('f'), name: 'x' }), 422, 'VALIDATION_ERROR');
-    expectEnvelope(await create({ code: unique('f'), name: 'x', kind_id: 'not-a-uuid' }), 422, 'VALIDATION_ERROR');
+    expectEnvelope(
+      await create({ code: unique('f'), name: 'x', kind_id: 'not-a-uuid' }),
+      422,
+      'VALIDATION_ERROR',
+    );
   });
 });

@@ -15,11 +15,19 @@ describe('/api/v1/system-kinds', () => {
   it('refuses to delete a kind with active flavors (409 HAS_DEPENDENT_ENTITIES), allows it once they are deleted', async () => {
     const kind = await createKind(ctx);
     const flavor = await createFlavor(ctx, kind.id);
-    expectEnvelope(await ctx.request('DELETE', `/api/v1/system-kinds/${kind.id}`, { token: ctx.adminToken }), 409, 'HAS_DEPENDENT_ENTITIES');
-    expect(ok(await ctx.request('GET', `/api/v1/system-kinds/${kind.id}`, { token: ctx.userToken })).deleted_at).toBeNull();
+    expectEnvelope(
+      await ctx.request('DELETE', `/api/v1/system-kinds/${kind.id}`, { token: ctx.adminToken }),
+      409,
+      'HAS_DEPENDENT_ENTITIES',
+    );
+    expect(
+      ok(await ctx.request('GET', `/api/v1/system-kinds/${kind.id}`, { token: ctx.userToken })).deleted_at,
+    ).toBeNull();
 
     ok(await ctx.request('DELETE', `/api/v1/system-flavors/${flavor.id}`, { token: ctx.adminToken }));
-    const deleted = ok(await ctx.request('DELETE', `/api/v1/system-kinds/${kind.id}`, { token: ctx.adminToken }));
+    const deleted = ok(
+      await ctx.request('DELETE', `/api/v1/system-kinds/${kind.id}`, { token: ctx.adminToken }),
+    );
     expect(deleted).toMatchObject({ id: kind.id, code: kind.code });
     expect(deleted.deleted_at).not.toBeNull();
   });
@@ -41,7 +49,9 @@ describe('/api/v1/system-kinds', () => {
     const a = await createKind(ctx, { name: 'Zeta relational family' });
     const b = await createKind(ctx, { name: 'Alpha relational family' });
     const list = ok(
-      await ctx.request('GET', '/api/v1/system-kinds?name__like=relational%20family&sort=name', { token: ctx.userToken }),
+      await ctx.request('GET', '/api/v1/system-kinds?name__like=relational%20family&sort=name', {
+        token: ctx.userToken,
+      }),
     );
     expect(list.items.map((k: { id: string }) => k.id)).toEqual([b.id, a.id]);
   });
@@ -50,7 +60,10 @@ describe('/api/v1/system-kinds', () => {
     const kind = await createKind(ctx, { note: 'first' });
     expect(kind.note).toBe('first');
     const cleared = ok(
-      await ctx.request('PATCH', `/api/v1/system-kinds/${kind.id}`, { token: ctx.adminToken, body: { note: null, row_version: 1 } }),
+      await ctx.request('PATCH', `/api/v1/system-kinds/${kind.id}`, {
+        token: ctx.adminToken,
+        body: { note: null, row_version: 1 },
+      }),
     );
     expect(cleared.note).toBeNull();
   });

@@ -1,7 +1,14 @@
 // System rules: parents, restore under a deleted parent, batch create; the generic contract is in
 // crud-contract.e2e-spec.ts.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { createCredentialRef, createFlavor, createSystem, ok, unique, UNKNOWN_ID } from '../helpers/factories.js';
+import {
+  createCredentialRef,
+  createFlavor,
+  createSystem,
+  ok,
+  unique,
+  UNKNOWN_ID,
+} from '../helpers/factories.js';
 import { createTestContext, expectEnvelope, type TestContext, USER } from '../helpers/test-app.js';
 
 describe('/api/v1/systems', () => {
@@ -15,9 +22,14 @@ describe('/api/v1/systems', () => {
     await ctx.close();
   });
 
-  const create = (body: Record<string, unknown>) => ctx.request('POST', '/api/v1/systems', { token: ctx.userToken, body });
+  const create = (body: Record<string, unknown>) =>
+    ctx.request('POST', '/api/v1/systems', { token: ctx.userToken, body });
   const countByPrefix = async (prefix: string) =>
-    ok(await ctx.request('GET', `/api/v1/systems?code__like=${prefix}&include_deleted=true`, { token: ctx.adminToken })).total;
+    ok(
+      await ctx.request('GET', `/api/v1/systems?code__like=${prefix}&include_deleted=true`, {
+        token: ctx.adminToken,
+      }),
+    ).total;
 
   describe('parents', () => {
     it('creates a system with a credential reference, tags and extra', async () => {
@@ -46,7 +58,11 @@ describe('/api/v1/systems', () => {
 
     it.each([
       ['an unknown flavor', () => ({ flavor_id: UNKNOWN_ID }), 'SYSTEM_FLAVOR_NOT_FOUND'],
-      ['an unknown credential ref', () => ({ flavor_id: flavorId, credential_ref_id: UNKNOWN_ID }), 'CREDENTIAL_REF_NOT_FOUND'],
+      [
+        'an unknown credential ref',
+        () => ({ flavor_id: flavorId, credential_ref_id: UNKNOWN_ID }),
+        'CREDENTIAL_REF_NOT_FOUND',
+      ],
     ])('refuses %s on create (404) and writes nothing', async (_what, parents, code) => {
       const key = unique('orphan');
       expectEnvelope(await create({ code: key, name: 'x', ...parents() }), 404, code);
@@ -59,7 +75,11 @@ describe('/api/v1/systems', () => {
       const goneRef = await createCredentialRef(ctx);
       ok(await ctx.request('DELETE', `/api/v1/credential-refs/${goneRef.id}`, { token: ctx.adminToken }));
 
-      expectEnvelope(await create({ code: unique('s'), name: 'x', flavor_id: goneFlavor.id }), 404, 'SYSTEM_FLAVOR_NOT_FOUND');
+      expectEnvelope(
+        await create({ code: unique('s'), name: 'x', flavor_id: goneFlavor.id }),
+        404,
+        'SYSTEM_FLAVOR_NOT_FOUND',
+      );
       expectEnvelope(
         await create({ code: unique('s'), name: 'x', flavor_id: flavorId, credential_ref_id: goneRef.id }),
         404,
@@ -68,12 +88,18 @@ describe('/api/v1/systems', () => {
       const system = await createSystem(ctx, flavorId);
       const path = `/api/v1/systems/${system.id}`;
       expectEnvelope(
-        await ctx.request('PATCH', path, { token: ctx.userToken, body: { flavor_id: goneFlavor.id, row_version: 1 } }),
+        await ctx.request('PATCH', path, {
+          token: ctx.userToken,
+          body: { flavor_id: goneFlavor.id, row_version: 1 },
+        }),
         404,
         'SYSTEM_FLAVOR_NOT_FOUND',
       );
       expectEnvelope(
-        await ctx.request('PUT', path, { token: ctx.userToken, body: { credential_ref_id: goneRef.id, row_version: 1 } }),
+        await ctx.request('PUT', path, {
+          token: ctx.userToken,
+          body: { credential_ref_id: goneRef.id, row_version: 1 },
+        }),
         404,
         'CREDENTIAL_REF_NOT_FOUND',
       );
@@ -98,18 +124,29 @@ describe('/api/v1/systems', () => {
       const on = await createSystem(ctx, flavor.id, { credential_ref_id: ref.id });
       const off = await createSystem(ctx, flavor.id, { is_active: false });
       const get = async (q: string) =>
-        ok(await ctx.request('GET', `/api/v1/systems?${q}`, { token: ctx.userToken })).items.map((s: { id: string }) => s.id);
+        ok(await ctx.request('GET', `/api/v1/systems?${q}`, { token: ctx.userToken })).items.map(
+          (s: { id: string }) => s.id,
+        );
       expect((await get(`flavor_id=${flavor.id}`)).sort()).toEqual([on.id, off.id].sort());
       expect(await get(`flavor_id=${flavor.id}&is_active=false`)).toEqual([off.id]);
       expect(await get(`credential_ref_id=${ref.id}`)).toEqual([on.id]);
-      expectEnvelope(await ctx.request('GET', '/api/v1/systems?is_active=yes', { token: ctx.userToken }), 422, 'VALIDATION_ERROR');
+      expectEnvelope(
+        await ctx.request('GET', '/api/v1/systems?is_active=yes', { token: ctx.userToken }),
+        422,
+        'VALIDATION_ERROR',
+      );
     });
   });
 
   describe('POST /api/v1/systems/batch', () => {
     const batch = (items: unknown[], token = ctx.userToken) =>
       ctx.request('POST', '/api/v1/systems/batch', { token, body: { items } });
-    const item = (code: string, extra: Record<string, unknown> = {}) => ({ code, name: `S ${code}`, flavor_id: flavorId, ...extra });
+    const item = (code: string, extra: Record<string, unknown> = {}) => ({
+      code,
+      name: `S ${code}`,
+      flavor_id: flavorId,
+      ...extra,
+    });
 
     it('creates every item in one call and answers {items, count} in input order', async () => {
       const prefix = unique('b');
@@ -119,9 +156,16 @@ describe('/api/v1/systems', () => {
       const body = ok(r, 201);
       expect(body.count).toBe(3);
       expect(body.items.map((s: { code: string }) => s.code)).toEqual(codes);
-      expect(body.items[1]).toMatchObject({ credential_ref_id: ref.id, row_version: 1, deleted_at: null, created_by: USER.id });
+      expect(body.items[1]).toMatchObject({
+        credential_ref_id: ref.id,
+        row_version: 1,
+        deleted_at: null,
+        created_by: USER.id,
+      });
       expect(await countByPrefix(prefix)).toBe(3);
-      const one = ok(await ctx.request('GET', `/api/v1/systems/${body.items[0].id}`, { token: ctx.userToken }));
+      const one = ok(
+        await ctx.request('GET', `/api/v1/systems/${body.items[0].id}`, { token: ctx.userToken }),
+      );
       expect(one).toEqual(body.items[0]);
     });
 
@@ -137,24 +181,46 @@ describe('/api/v1/systems', () => {
 
     it('refuses an empty batch and a body without items', async () => {
       expectEnvelope(await batch([]), 422, 'VALIDATION_ERROR');
-      expectEnvelope(await ctx.request('POST', '/api/v1/systems/batch', { token: ctx.userToken, body: [item('x')] }), 422, 'VALIDATION_ERROR');
       expectEnvelope(
-        await ctx.request('POST', '/api/v1/systems/batch', { token: ctx.userToken, body: { items: [item(unique('x'))], more: 1 } }),
+        await ctx.request('POST', '/api/v1/systems/batch', { token: ctx.userToken, body: [item('x')] }),
+        422,
+        'VALIDATION_ERROR',
+      );
+      expectEnvelope(
+        await ctx.request('POST', '/api/v1/systems/batch', {
+          token: ctx.userToken,
+          body: { items: [item(unique('x'))], more: 1 },
+        }),
         422,
         'VALIDATION_ERROR',
       );
     });
 
     it.each([
-      ['a duplicate code within the batch', (p: string) => [item(`${p}_1`), item(`${p}_2`), item(`${p}_1`)], 409, 'SYSTEM_ALREADY_EXISTS'],
-      ['an unknown flavor', (p: string) => [item(`${p}_1`), item(`${p}_2`, { flavor_id: UNKNOWN_ID })], 404, 'SYSTEM_FLAVOR_NOT_FOUND'],
+      [
+        'a duplicate code within the batch',
+        (p: string) => [item(`${p}_1`), item(`${p}_2`), item(`${p}_1`)],
+        409,
+        'SYSTEM_ALREADY_EXISTS',
+      ],
+      [
+        'an unknown flavor',
+        (p: string) => [item(`${p}_1`), item(`${p}_2`, { flavor_id: UNKNOWN_ID })],
+        404,
+        'SYSTEM_FLAVOR_NOT_FOUND',
+      ],
       [
         'an unknown credential ref',
         (p: string) => [item(`${p}_1`), item(`${p}_2`, { credential_ref_id: UNKNOWN_ID })],
         404,
         'CREDENTIAL_REF_NOT_FOUND',
       ],
-      ['an invalid item', (p: string) => [item(`${p}_1`), { ...item(`${p}_2`), name: '' }], 422, 'VALIDATION_ERROR'],
+      [
+        'an invalid item',
+        (p: string) => [item(`${p}_1`), { ...item(`${p}_2`), name: '' }],
+        422,
+        'VALIDATION_ERROR',
+      ],
     ])('with %s answers the error and writes nothing', async (_what, items, status, code) => {
       const prefix = unique('atom');
       expectEnvelope(await batch(items(prefix)), status, code);
@@ -163,7 +229,11 @@ describe('/api/v1/systems', () => {
 
     it('names the colliding positions of an in-batch duplicate', async () => {
       const p = unique('dup');
-      const body = expectEnvelope(await batch([item(`${p}_1`), item(`${p}_2`), item(`${p}_1`)]), 409, 'SYSTEM_ALREADY_EXISTS');
+      const body = expectEnvelope(
+        await batch([item(`${p}_1`), item(`${p}_2`), item(`${p}_1`)]),
+        409,
+        'SYSTEM_ALREADY_EXISTS',
+      );
       expect(body.details).toMatchObject({ indexes: [0, 2] });
     });
 

@@ -3,7 +3,14 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { generateKeyPair, SignJWT } from 'jose';
 import { insertUser, ok, UNKNOWN_ID } from '../helpers/factories.js';
-import { ADMIN, createTestContext, expectEnvelope, type TestContext, type TestResponse, USER } from '../helpers/test-app.js';
+import {
+  ADMIN,
+  createTestContext,
+  expectEnvelope,
+  type TestContext,
+  type TestResponse,
+  USER,
+} from '../helpers/test-app.js';
 import { b64url, forgeToken, payloadOf, SECRET_KEY, withHeader } from '../helpers/tokens.js';
 
 const now = () => Math.floor(Date.now() / 1000);
@@ -23,7 +30,8 @@ describe('access tokens', () => {
   });
 
   const me = (token: string) => ctx.request('GET', '/api/v1/users/me', { token });
-  const meWithHeader = (authorization: string) => ctx.request('GET', '/api/v1/users/me', { headers: { authorization } });
+  const meWithHeader = (authorization: string) =>
+    ctx.request('GET', '/api/v1/users/me', { headers: { authorization } });
 
   /** A user of its own, logged in: its sessions can be ended without disturbing other tests. */
   const newSession = async () => {
@@ -42,13 +50,22 @@ describe('access tokens', () => {
     expect401(await me('garbage'));
     expect401(await me('a.b.c'));
     expect401(await meWithHeader('Bearer'));
-    expect401(await meWithHeader(`Basic ${Buffer.from(`${USER.email}:${USER.password}`).toString('base64')}`));
+    expect401(
+      await meWithHeader(`Basic ${Buffer.from(`${USER.email}:${USER.password}`).toString('base64')}`),
+    );
     expect401(await meWithHeader(`Token ${ctx.userToken}`));
   });
 
   it('refuses an alg:none token', async () => {
     const header = b64url({ alg: 'none', typ: 'JWT' });
-    const payload = b64url({ sub: ADMIN.id, user_id: ADMIN.id, tv: 1, typ: 'access', iat: now(), exp: now() + 600 });
+    const payload = b64url({
+      sub: ADMIN.id,
+      user_id: ADMIN.id,
+      tv: 1,
+      typ: 'access',
+      iat: now(),
+      exp: now() + 600,
+    });
     expect401(await me(`${header}.${payload}.`));
     expect401(await me(`${header}.${payload}`));
     // The same with a valid signature kept from a real token.
@@ -120,7 +137,12 @@ describe('access tokens', () => {
 
   it('refuses a token issued before a password change', async () => {
     const s = await newSession();
-    ok(await ctx.request('PATCH', '/api/v1/users/me', { token: s.token, body: { password: 'changed-password-2', current_password: s.password } }));
+    ok(
+      await ctx.request('PATCH', '/api/v1/users/me', {
+        token: s.token,
+        body: { password: 'changed-password-2', current_password: s.password },
+      }),
+    );
     expect401(await me(s.token));
     ok(await me(ok(await ctx.login(s.email, 'changed-password-2')).access_token));
   });
@@ -128,18 +150,34 @@ describe('access tokens', () => {
   it('refuses the token of a deactivated user', async () => {
     const s = await newSession();
     ok(await me(s.token));
-    ok(await ctx.request('PATCH', `/api/v1/users/${s.id}`, { token: ctx.adminToken, body: { is_active: false, row_version: 1 } }));
+    ok(
+      await ctx.request('PATCH', `/api/v1/users/${s.id}`, {
+        token: ctx.adminToken,
+        body: { is_active: false, row_version: 1 },
+      }),
+    );
     expect401(await me(s.token));
     // A freshly forged token with the current token_version is refused too: the guard reads is_active.
-    const tv = (await ctx.dataSource.query('SELECT token_version FROM users WHERE id = $1', [s.id]))[0].token_version;
+    const tv = (await ctx.dataSource.query('SELECT token_version FROM users WHERE id = $1', [s.id]))[0]
+      .token_version;
     expect401(await me(await forgeToken(s.id, { tv })));
   });
 
   it('takes a demotion into account at once (the role is read from the user row, not the token)', async () => {
     const s = await newSession();
-    ok(await ctx.request('PATCH', `/api/v1/users/${s.id}`, { token: ctx.adminToken, body: { is_superuser: true, row_version: 1 } }));
+    ok(
+      await ctx.request('PATCH', `/api/v1/users/${s.id}`, {
+        token: ctx.adminToken,
+        body: { is_superuser: true, row_version: 1 },
+      }),
+    );
     ok(await ctx.request('GET', '/api/v1/users', { token: s.token }));
-    ok(await ctx.request('PATCH', `/api/v1/users/${s.id}`, { token: ctx.adminToken, body: { is_superuser: false, row_version: 2 } }));
+    ok(
+      await ctx.request('PATCH', `/api/v1/users/${s.id}`, {
+        token: ctx.adminToken,
+        body: { is_superuser: false, row_version: 2 },
+      }),
+    );
     expectEnvelope(await ctx.request('GET', '/api/v1/users', { token: s.token }), 403, 'FORBIDDEN');
   });
 });

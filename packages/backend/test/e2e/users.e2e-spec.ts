@@ -19,7 +19,13 @@ describe('/api/v1/users', () => {
   const newUser = async () => {
     const { id, email, password } = await insertUser(ctx);
     const login = ok(await ctx.login(email, password));
-    return { user: { id }, email, password, token: login.access_token as string, refresh: login.refresh_token as string };
+    return {
+      user: { id },
+      email,
+      password,
+      token: login.access_token as string,
+      refresh: login.refresh_token as string,
+    };
   };
 
   describe('superuser routes', () => {
@@ -40,22 +46,51 @@ describe('/api/v1/users', () => {
 
     it('filters and sorts users', async () => {
       const get = async (q: string) =>
-        ok(await ctx.request('GET', `/api/v1/users?${q}`, { token: ctx.adminToken })).items.map((u: { email: string }) => u.email);
+        ok(await ctx.request('GET', `/api/v1/users?${q}`, { token: ctx.adminToken })).items.map(
+          (u: { email: string }) => u.email,
+        );
       expect(await get(`email=${ADMIN.email}`)).toEqual([ADMIN.email]);
       expect(await get('email__like=user%40test')).toEqual([USER.email]);
       expect(await get('is_superuser=true&email__like=test.local')).toEqual([ADMIN.email]);
-      expect(await get('user_type__in=regular,technical&email__like=test.local&sort=-email')).toEqual([USER.email, ADMIN.email]);
-      for (const q of ['user_type=robot', 'include_deleted=true', 'sort=hashed_password', 'size=101', 'token_version=1']) {
-        expectEnvelope(await ctx.request('GET', `/api/v1/users?${q}`, { token: ctx.adminToken }), 422, 'VALIDATION_ERROR');
+      expect(await get('user_type__in=regular,technical&email__like=test.local&sort=-email')).toEqual([
+        USER.email,
+        ADMIN.email,
+      ]);
+      for (const q of [
+        'user_type=robot',
+        'include_deleted=true',
+        'sort=hashed_password',
+        'size=101',
+        'token_version=1',
+      ]) {
+        expectEnvelope(
+          await ctx.request('GET', `/api/v1/users?${q}`, { token: ctx.adminToken }),
+          422,
+          'VALIDATION_ERROR',
+        );
       }
     });
 
     it('gets a user by id; unknown id is 404 USER_NOT_FOUND; bad id is 422', async () => {
       const got = await ctx.request('GET', `/api/v1/users/${USER.id}`, { token: ctx.adminToken });
-      expect(ok(got)).toMatchObject({ id: USER.id, email: USER.email, is_superuser: false, is_active: true, user_type: 'regular' });
+      expect(ok(got)).toMatchObject({
+        id: USER.id,
+        email: USER.email,
+        is_superuser: false,
+        is_active: true,
+        user_type: 'regular',
+      });
       expect(got.headers.get('etag')).toMatch(/^"\d+"$/);
-      expectEnvelope(await ctx.request('GET', `/api/v1/users/${UNKNOWN_ID}`, { token: ctx.adminToken }), 404, 'USER_NOT_FOUND');
-      expectEnvelope(await ctx.request('GET', '/api/v1/users/123', { token: ctx.adminToken }), 422, 'VALIDATION_ERROR');
+      expectEnvelope(
+        await ctx.request('GET', `/api/v1/users/${UNKNOWN_ID}`, { token: ctx.adminToken }),
+        404,
+        'USER_NOT_FOUND',
+      );
+      expectEnvelope(
+        await ctx.request('GET', '/api/v1/users/123', { token: ctx.adminToken }),
+        422,
+        'VALIDATION_ERROR',
+      );
     });
 
     it('creates a user (201, lower-cased email, no password in the answer) and refuses a duplicate email case-insensitively', async () => {
@@ -94,7 +129,11 @@ describe('/api/v1/users', () => {
       ['an unknown user type', { user_type: 'robot' }],
     ])('refuses %s on create with 422', async (_what, patch) => {
       const body = { email: `${unique('v')}@example.com`, password: 'a-good-password', ...patch };
-      expectEnvelope(await ctx.request('POST', '/api/v1/users', { token: ctx.adminToken, body }), 422, 'VALIDATION_ERROR');
+      expectEnvelope(
+        await ctx.request('POST', '/api/v1/users', { token: ctx.adminToken, body }),
+        422,
+        'VALIDATION_ERROR',
+      );
     });
 
     it('accepts a password of exactly 72 bytes', async () => {
@@ -119,23 +158,56 @@ describe('/api/v1/users', () => {
       expect(r.headers.get('allow')).not.toContain('DELETE');
     });
 
-    it.each(['PUT', 'PATCH'])('%s updates with row_version or If-Match; stale is 409; neither is 428', async (method) => {
-      const { id, email } = await insertUser(ctx);
-      const path = `/api/v1/users/${id}`;
-      const updated = ok(await ctx.request(method, path, { token: ctx.adminToken, body: { full_name: 'Renamed', row_version: 1 } }));
-      expect(updated).toMatchObject({ full_name: 'Renamed', email, row_version: 2, updated_by: ADMIN.id });
-      expectEnvelope(await ctx.request(method, path, { token: ctx.adminToken, body: { full_name: 'x', row_version: 1 } }), 409, 'VERSION_CONFLICT');
-      expectEnvelope(await ctx.request(method, path, { token: ctx.adminToken, body: { full_name: 'x' } }), 428, 'PRECONDITION_REQUIRED');
-      const viaHeader = await ctx.request(method, path, { token: ctx.adminToken, body: { user_type: 'technical' }, headers: { 'if-match': '"2"' } });
-      expect(ok(viaHeader)).toMatchObject({ user_type: 'technical', row_version: 3 });
-      expect(viaHeader.headers.get('etag')).toBe('"3"');
-      expectEnvelope(await ctx.request(method, path, { token: ctx.adminToken, body: { password: LONG_PASSWORD, row_version: 3 } }), 422, 'VALIDATION_ERROR');
-      expectEnvelope(
-        await ctx.request(method, `/api/v1/users/${UNKNOWN_ID}`, { token: ctx.adminToken, body: { full_name: 'x', row_version: 1 } }),
-        404,
-        'USER_NOT_FOUND',
-      );
-    });
+    it.each(['PUT', 'PATCH'])(
+      '%s updates with row_version or If-Match; stale is 409; neither is 428',
+      async (method) => {
+        const { id, email } = await insertUser(ctx);
+        const path = `/api/v1/users/${id}`;
+        const updated = ok(
+          await ctx.request(method, path, {
+            token: ctx.adminToken,
+            body: { full_name: 'Renamed', row_version: 1 },
+          }),
+        );
+        expect(updated).toMatchObject({ full_name: 'Renamed', email, row_version: 2, updated_by: ADMIN.id });
+        expectEnvelope(
+          await ctx.request(method, path, {
+            token: ctx.adminToken,
+            body: { full_name: 'x', row_version: 1 },
+          }),
+          409,
+          'VERSION_CONFLICT',
+        );
+        expectEnvelope(
+          await ctx.request(method, path, { token: ctx.adminToken, body: { full_name: 'x' } }),
+          428,
+          'PRECONDITION_REQUIRED',
+        );
+        const viaHeader = await ctx.request(method, path, {
+          token: ctx.adminToken,
+          body: { user_type: 'technical' },
+          headers: { 'if-match': '"2"' },
+        });
+        expect(ok(viaHeader)).toMatchObject({ user_type: 'technical', row_version: 3 });
+        expect(viaHeader.headers.get('etag')).toBe('"3"');
+        expectEnvelope(
+          await ctx.request(method, path, {
+            token: ctx.adminToken,
+            body: { password: LONG_PASSWORD, row_version: 3 },
+          }),
+          422,
+          'VALIDATION_ERROR',
+        );
+        expectEnvelope(
+          await ctx.request(method, `/api/v1/users/${UNKNOWN_ID}`, {
+            token: ctx.adminToken,
+            body: { full_name: 'x', row_version: 1 },
+          }),
+          404,
+          'USER_NOT_FOUND',
+        );
+      },
+    );
 
     it('refuses an update to an email already taken with 409', async () => {
       const u = await insertUser(ctx);
@@ -150,19 +222,31 @@ describe('/api/v1/users', () => {
       const { user, email, password, token, refresh } = await newUser();
       ok(await ctx.request('GET', '/api/v1/users/me', { token }));
       const off = ok(
-        await ctx.request('PATCH', `/api/v1/users/${user.id}`, { token: ctx.adminToken, body: { is_active: false, row_version: 1 } }),
+        await ctx.request('PATCH', `/api/v1/users/${user.id}`, {
+          token: ctx.adminToken,
+          body: { is_active: false, row_version: 1 },
+        }),
       );
       expect(off.is_active).toBe(false);
       const denied = await ctx.request('GET', '/api/v1/users/me', { token });
       expectEnvelope(denied, 401, 'UNAUTHORIZED');
       expect(denied.headers.get('www-authenticate')).toBe('Bearer');
       expectEnvelope(await ctx.login(email, password), 401, 'INVALID_CREDENTIALS');
-      const refreshed = await ctx.request('POST', '/api/v1/login/refresh', { body: { refresh_token: refresh } });
+      const refreshed = await ctx.request('POST', '/api/v1/login/refresh', {
+        body: { refresh_token: refresh },
+      });
       expect(refreshed.status).toBe(401);
 
-      ok(await ctx.request('PATCH', `/api/v1/users/${user.id}`, { token: ctx.adminToken, body: { is_active: true, row_version: 2 } }));
+      ok(
+        await ctx.request('PATCH', `/api/v1/users/${user.id}`, {
+          token: ctx.adminToken,
+          body: { is_active: true, row_version: 2 },
+        }),
+      );
       const back = ok(await ctx.login(email, password));
-      expect(ok(await ctx.request('GET', '/api/v1/users/me', { token: back.access_token })).email).toBe(email);
+      expect(ok(await ctx.request('GET', '/api/v1/users/me', { token: back.access_token })).email).toBe(
+        email,
+      );
     });
 
     it('a password reset by a superuser ends the sessions; only the new password works', async () => {
@@ -185,16 +269,28 @@ describe('/api/v1/users', () => {
       expect(ok(me)).toMatchObject({ id: USER.id, email: USER.email, is_superuser: false });
       expect(me.body).not.toHaveProperty('hashed_password');
       expect(me.headers.get('etag')).toBe(`"${me.body.row_version}"`);
-      expectEnvelope(await ctx.request('GET', '/api/v1/users/me?x=1', { token: ctx.userToken }), 422, 'VALIDATION_ERROR');
+      expectEnvelope(
+        await ctx.request('GET', '/api/v1/users/me?x=1', { token: ctx.userToken }),
+        422,
+        'VALIDATION_ERROR',
+      );
     });
 
     it.each(['PUT', 'PATCH'])('%s changes the full name; a stale row_version is 409', async (method) => {
       const me = ok(await ctx.request('GET', '/api/v1/users/me', { token: ctx.userToken }));
       const name = unique('Name');
       const updated = ok(
-        await ctx.request(method, '/api/v1/users/me', { token: ctx.userToken, body: { full_name: name, row_version: me.row_version } }),
+        await ctx.request(method, '/api/v1/users/me', {
+          token: ctx.userToken,
+          body: { full_name: name, row_version: me.row_version },
+        }),
       );
-      expect(updated).toMatchObject({ id: USER.id, full_name: name, row_version: me.row_version + 1, updated_by: USER.id });
+      expect(updated).toMatchObject({
+        id: USER.id,
+        full_name: name,
+        row_version: me.row_version + 1,
+        updated_by: USER.id,
+      });
       const stale = await ctx.request(method, '/api/v1/users/me', {
         token: ctx.userToken,
         body: { full_name: 'stale', row_version: me.row_version },
@@ -217,16 +313,27 @@ describe('/api/v1/users', () => {
     ])('refuses a user trying to %s (422)', async (_what, body) => {
       const r = await ctx.request('PATCH', '/api/v1/users/me', { token: ctx.userToken, body });
       expectEnvelope(r, 422, 'VALIDATION_ERROR');
-      expect(ok(await ctx.request('GET', '/api/v1/users/me', { token: ctx.userToken })).is_superuser).toBe(false);
+      expect(ok(await ctx.request('GET', '/api/v1/users/me', { token: ctx.userToken })).is_superuser).toBe(
+        false,
+      );
     });
 
     it('changing the own password needs the current one, refuses over 72 bytes and ends the old sessions', async () => {
       const { email, password, token } = await newUser();
-      const me = (body: Record<string, unknown>, t = token) => ctx.request('PATCH', '/api/v1/users/me', { token: t, body });
+      const me = (body: Record<string, unknown>, t = token) =>
+        ctx.request('PATCH', '/api/v1/users/me', { token: t, body });
 
       expectEnvelope(await me({ password: 'new-password-22' }), 422, 'VALIDATION_ERROR');
-      expectEnvelope(await me({ password: 'new-password-22', current_password: 'wrong-password' }), 422, 'INVALID_CURRENT_PASSWORD');
-      expectEnvelope(await me({ password: LONG_PASSWORD, current_password: password }), 422, 'VALIDATION_ERROR');
+      expectEnvelope(
+        await me({ password: 'new-password-22', current_password: 'wrong-password' }),
+        422,
+        'INVALID_CURRENT_PASSWORD',
+      );
+      expectEnvelope(
+        await me({ password: LONG_PASSWORD, current_password: password }),
+        422,
+        'VALIDATION_ERROR',
+      );
       // None of the refused attempts changed anything.
       ok(await ctx.request('GET', '/api/v1/users/me', { token }));
 
@@ -234,7 +341,9 @@ describe('/api/v1/users', () => {
       expectEnvelope(await ctx.request('GET', '/api/v1/users/me', { token }), 401, 'UNAUTHORIZED');
       expectEnvelope(await ctx.login(email, password), 401, 'INVALID_CREDENTIALS');
       const fresh = ok(await ctx.login(email, 'new-password-22'));
-      expect(ok(await ctx.request('GET', '/api/v1/users/me', { token: fresh.access_token })).email).toBe(email);
+      expect(ok(await ctx.request('GET', '/api/v1/users/me', { token: fresh.access_token })).email).toBe(
+        email,
+      );
     });
   });
 });

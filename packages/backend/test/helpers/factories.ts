@@ -42,7 +42,10 @@ export async function createFlavor(
   return ok(r, 201);
 }
 
-export async function createCredentialRef(ctx: TestContext, overrides: Record<string, unknown> = {}): Promise<Row> {
+export async function createCredentialRef(
+  ctx: TestContext,
+  overrides: Record<string, unknown> = {},
+): Promise<Row> {
   const r = await ctx.request('POST', '/api/v1/credential-refs', {
     token: ctx.adminToken,
     body: { provider: unique('vault'), path: `secret/${unique('p')}`, ...overrides },
@@ -106,7 +109,12 @@ export const COLLECTIONS: CollectionCase[] = [
     writeRole: 'superuser',
     notFound: 'SYSTEM_FLAVOR_NOT_FOUND',
     alreadyExists: 'SYSTEM_FLAVOR_ALREADY_EXISTS',
-    body: async (ctx, code) => ({ code, name: `Flavor ${code}`, kind_id: (await createKind(ctx)).id, versions: ['14'] }),
+    body: async (ctx, code) => ({
+      code,
+      name: `Flavor ${code}`,
+      kind_id: (await createKind(ctx)).id,
+      versions: ['14'],
+    }),
     change: { vendor: 'Renamed vendor' },
   },
   {
@@ -142,7 +150,10 @@ export function writerToken(ctx: TestContext, c: CollectionCase): string {
 
 /** Creates a row of a collection through the API. */
 export async function createRow(ctx: TestContext, c: CollectionCase, keyValue = unique(c.key)): Promise<Row> {
-  const r = await ctx.request('POST', `/api/v1/${c.path}`, { token: writerToken(ctx, c), body: await c.body(ctx, keyValue) });
+  const r = await ctx.request('POST', `/api/v1/${c.path}`, {
+    token: writerToken(ctx, c),
+    body: await c.body(ctx, keyValue),
+  });
   return ok(r, 201);
 }
 
@@ -176,7 +187,13 @@ export async function insertUser(
   const rows: { id: string }[] = await ctx.dataSource.query(
     `INSERT INTO users (email, hashed_password, full_name, is_active, is_superuser, user_type)
      SELECT $1, hashed_password, 'Inserted', $2, $3, $4 FROM users WHERE id = $5 RETURNING id`,
-    [email, overrides.is_active ?? true, overrides.is_superuser ?? false, overrides.user_type ?? 'regular', USER.id],
+    [
+      email,
+      overrides.is_active ?? true,
+      overrides.is_superuser ?? false,
+      overrides.user_type ?? 'regular',
+      USER.id,
+    ],
   );
   return { id: rows[0]?.id ?? '', email, password: USER.password };
 }

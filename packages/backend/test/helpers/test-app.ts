@@ -68,7 +68,8 @@ async function dropDatabase(serverUrl: string, name: string): Promise<void> {
  */
 export async function createTestContext(env: Record<string, string> = {}): Promise<TestContext> {
   const serverUrl = process.env['AIDE_TEST_SERVER_URL'];
-  if (!serverUrl) throw new Error('AIDE_TEST_SERVER_URL is not set: run the tests through jest (global setup)');
+  if (!serverUrl)
+    throw new Error('AIDE_TEST_SERVER_URL is not set: run the tests through jest (global setup)');
   const database = await cloneTemplate(serverUrl);
   const url = withDatabase(serverUrl, database);
   const base = loadConfig({
@@ -89,7 +90,11 @@ export async function createTestContext(env: Record<string, string> = {}): Promi
   const port = typeof address === 'object' && address ? address.port : 0;
   const baseUrl = `http://127.0.0.1:${port}`;
 
-  const request = async (method: string, path: string, options: RequestOptions = {}): Promise<TestResponse> => {
+  const request = async (
+    method: string,
+    path: string,
+    options: RequestOptions = {},
+  ): Promise<TestResponse> => {
     const headers: Record<string, string> = { ...options.headers };
     if (options.token) headers['authorization'] = `Bearer ${options.token}`;
     let payload: string | Buffer | undefined;
@@ -101,7 +106,8 @@ export async function createTestContext(env: Record<string, string> = {}): Promi
     const response = await fetch(`${baseUrl}${path}`, { method, headers, body: payload });
     const text = await response.text();
     let body: unknown = text;
-    if ((response.headers.get('content-type') ?? '').includes('json') && text.length > 0) body = JSON.parse(text);
+    if ((response.headers.get('content-type') ?? '').includes('json') && text.length > 0)
+      body = JSON.parse(text);
     return { status: response.status, headers: response.headers, body };
   };
 
@@ -113,7 +119,8 @@ export async function createTestContext(env: Record<string, string> = {}): Promi
 
   const tokenOf = async (email: string, password: string) => {
     const response = await login(email, password);
-    if (response.status !== 200) throw new Error(`login failed for ${email}: ${JSON.stringify(response.body)}`);
+    if (response.status !== 200)
+      throw new Error(`login failed for ${email}: ${JSON.stringify(response.body)}`);
     return response.body.access_token as string;
   };
 

@@ -47,5 +47,8 @@ export function withHeader(token: string, header: Record<string, unknown>): stri
 
 /** Decodes the payload of a JWT without verifying it. */
 export function payloadOf(token: string): Record<string, unknown> {
-  return JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString('utf8')) as Record<string, unknown>;
+  return JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString('utf8')) as Record<
+    string,
+    unknown
+  >;
 }

@@ -57,7 +57,7 @@ function scalarSchema(spec: FilterSpec): z.ZodType<string | number | boolean, st
     case 'int':
       return z
         .string()
-        .regex(/^-?\d{1,10}$/, { message: "must be an integer" })
+        .regex(/^-?\d{1,10}$/, { message: 'must be an integer' })
         .transform(Number)
         .pipe(z.int().min(-2147483648).max(2147483647));
     case 'string':
@@ -82,7 +82,7 @@ function filterSchema(spec: FilterSpec, op: FilterOp): z.ZodType {
           .map((item) => item.trim())
           .filter((item) => item.length > 0),
       )
-      .pipe(z.array(scalar as z.ZodType<string | number | boolean, string>).min(1).max(100));
+      .pipe(z.array(scalar).min(1).max(100));
   }
   if (op === 'like') {
     return z

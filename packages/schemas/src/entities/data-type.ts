@@ -26,7 +26,9 @@ export const CreateDataTypeSchema = z
   .strictObject({
     system_flavor_id: z.uuid(),
     code: text(),
-    params_schema: jsonObject.describe('JSON Schema (2020-12) of the parameters, or the original rule format'),
+    params_schema: jsonObject.describe(
+      'JSON Schema (2020-12) of the parameters, or the original rule format',
+    ),
     render_template: template.optional(),
     description: longText(2000).nullable().optional(),
     ...noteShape,

@@ -103,7 +103,11 @@ export const UpdateDatasetSchema = z
   .discriminatedUnion('kind', [
     z.strictObject({ kind: z.literal('rdbms'), ...commonUpdate, ...partial(DATASET_KIND_ATTRIBUTES.rdbms) }),
     z.strictObject({ kind: z.literal('kafka'), ...commonUpdate, ...partial(DATASET_KIND_ATTRIBUTES.kafka) }),
-    z.strictObject({ kind: z.literal('storage'), ...commonUpdate, ...partial(DATASET_KIND_ATTRIBUTES.storage) }),
+    z.strictObject({
+      kind: z.literal('storage'),
+      ...commonUpdate,
+      ...partial(DATASET_KIND_ATTRIBUTES.storage),
+    }),
     z.strictObject({ kind: z.literal('sftp'), ...commonUpdate, ...partial(DATASET_KIND_ATTRIBUTES.sftp) }),
     z.strictObject({ kind: z.literal('hive'), ...commonUpdate, ...partial(DATASET_KIND_ATTRIBUTES.hive) }),
   ])

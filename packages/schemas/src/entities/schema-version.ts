@@ -95,7 +95,12 @@ export const SchemaVersionSummarySchema = z
   .meta({ id: 'SchemaVersionSummary' });
 export type SchemaVersionSummary = z.infer<typeof SchemaVersionSummarySchema>;
 
-const diffColumn = z.object({ name: z.string(), position: z.int(), nullable: z.boolean(), rendered_type: z.string() });
+const diffColumn = z.object({
+  name: z.string(),
+  position: z.int(),
+  nullable: z.boolean(),
+  rendered_type: z.string(),
+});
 
 export const SchemaVersionDiffSchema = z
   .object({
@@ -105,15 +110,23 @@ export const SchemaVersionDiffSchema = z
     added: z.array(diffColumn),
     removed: z.array(diffColumn),
     type_changed: z.array(z.object({ name: z.string(), from_type: z.string(), to_type: z.string() })),
-    nullability_changed: z.array(z.object({ name: z.string(), from_nullable: z.boolean(), to_nullable: z.boolean() })),
+    nullability_changed: z.array(
+      z.object({ name: z.string(), from_nullable: z.boolean(), to_nullable: z.boolean() }),
+    ),
     reordered: z.array(z.object({ name: z.string(), from_position: z.int(), to_position: z.int() })),
   })
   .meta({ id: 'SchemaVersionDiff' });
 export type SchemaVersionDiff = z.infer<typeof SchemaVersionDiffSchema>;
 
 export const SchemaVersionDiffQuerySchema = z.strictObject({
-  from: z.string().regex(/^\d{1,10}$/).transform(Number),
-  to: z.string().regex(/^\d{1,10}$/).transform(Number),
+  from: z
+    .string()
+    .regex(/^\d{1,10}$/)
+    .transform(Number),
+  to: z
+    .string()
+    .regex(/^\d{1,10}$/)
+    .transform(Number),
 });
 
 export type { TypeInstanceTree };

@@ -15,7 +15,12 @@ export const CreateSystemKindSchema = z
 export type CreateSystemKind = z.input<typeof CreateSystemKindSchema>;
 
 export const UpdateSystemKindSchema = z
-  .strictObject({ code: text().optional(), name: longText(1000).min(1).optional(), ...noteShape, ...rowVersionShape })
+  .strictObject({
+    code: text().optional(),
+    name: longText(1000).min(1).optional(),
+    ...noteShape,
+    ...rowVersionShape,
+  })
   .meta({ id: 'UpdateSystemKind' });
 export type UpdateSystemKind = z.input<typeof UpdateSystemKindSchema>;
 

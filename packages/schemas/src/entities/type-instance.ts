@@ -7,11 +7,9 @@ import { defineResource } from '../resource.js';
  * A child's role under its parent: `item`/`element` (arrays, lists), `key`/`value` (maps),
  * `field:<name>` (struct members).
  */
-export const SlotSchema = z
-  .string()
-  .regex(/^(item|element|key|value|field:[^\u0000]{1,255})$/, {
-    message: 'must be item, element, key, value or field:<name>',
-  });
+export const SlotSchema = z.string().regex(/^(item|element|key|value|field:[^\u0000]{1,255})$/, {
+  message: 'must be item, element, key, value or field:<name>',
+});
 
 export const TypeInstanceSchema = z
   .object({

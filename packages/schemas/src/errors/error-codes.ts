@@ -13,12 +13,18 @@ export const ERROR_CATALOGUE = {
   PAYLOAD_TOO_LARGE: { status: 413, detail: 'The request body is too large.' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, detail: 'The request content type is not supported.' },
   TOO_MANY_REQUESTS: { status: 429, detail: 'Too many requests. Retry later.' },
-  PRECONDITION_REQUIRED: { status: 428, detail: 'An update needs row_version in the body or an If-Match header.' },
+  PRECONDITION_REQUIRED: {
+    status: 428,
+    detail: 'An update needs row_version in the body or an If-Match header.',
+  },
   INTERNAL_SERVER_ERROR: { status: 500, detail: 'An unexpected internal error occurred.' },
   SERVICE_UNAVAILABLE: { status: 503, detail: 'The service is temporarily unavailable.' },
   BATCH_TOO_LARGE: { status: 422, detail: 'The batch has too many items.' },
   IDEMPOTENCY_KEY_REUSED: { status: 422, detail: 'This idempotency key was used with a different request.' },
-  IDEMPOTENCY_KEY_IN_PROGRESS: { status: 409, detail: 'A request with this idempotency key is still in progress.' },
+  IDEMPOTENCY_KEY_IN_PROGRESS: {
+    status: 409,
+    detail: 'A request with this idempotency key is still in progress.',
+  },
 
   // Users and tokens
   USER_NOT_FOUND: { status: 404, detail: 'The requested user was not found.' },
@@ -69,7 +75,10 @@ export const ERROR_CATALOGUE = {
 
   // Datasets, fields, schemas
   DATASET_NOT_FOUND: { status: 404, detail: 'The requested dataset was not found.' },
-  DATASET_ALREADY_EXISTS: { status: 409, detail: 'A dataset with this system and object name already exists.' },
+  DATASET_ALREADY_EXISTS: {
+    status: 409,
+    detail: 'A dataset with this system and object name already exists.',
+  },
   INVALID_DATASET_KIND: { status: 400, detail: 'The provided dataset kind is invalid.' },
   DATASET_KIND_MISMATCH: { status: 400, detail: 'Changing the kind of a dataset is not allowed.' },
   DATASET_HAS_ACTIVE_LINKS: { status: 409, detail: 'Dataset has active lineage links; unlink first.' },
@@ -80,16 +89,28 @@ export const ERROR_CATALOGUE = {
   },
   DATASET_LINK_SELF_REFERENCE: { status: 400, detail: 'A dataset cannot link to itself.' },
   DATASET_LINK_LAYER_ORDER: { status: 400, detail: 'Target dataset layer must come after source layer.' },
-  DATASET_LINK_LAYER_MISSING: { status: 400, detail: 'Both source and target datasets must have a layer set.' },
+  DATASET_LINK_LAYER_MISSING: {
+    status: 400,
+    detail: 'Both source and target datasets must have a layer set.',
+  },
   FIELD_NOT_FOUND: { status: 404, detail: 'The requested field was not found.' },
-  FIELD_ALREADY_EXISTS: { status: 409, detail: 'A field with this name already exists for the given dataset.' },
+  FIELD_ALREADY_EXISTS: {
+    status: 409,
+    detail: 'A field with this name already exists for the given dataset.',
+  },
   FIELD_LINK_NOT_FOUND: { status: 404, detail: 'The requested field link was not found.' },
   FIELD_LINK_ALREADY_EXISTS: {
     status: 409,
     detail: 'A field link with this source and target already exists in this dataset link.',
   },
-  FIELD_LINK_SOURCE_DATASET_MISMATCH: { status: 400, detail: 'Source field does not belong to the source dataset.' },
-  FIELD_LINK_TARGET_DATASET_MISMATCH: { status: 400, detail: 'Target field does not belong to the target dataset.' },
+  FIELD_LINK_SOURCE_DATASET_MISMATCH: {
+    status: 400,
+    detail: 'Source field does not belong to the source dataset.',
+  },
+  FIELD_LINK_TARGET_DATASET_MISMATCH: {
+    status: 400,
+    detail: 'Target field does not belong to the target dataset.',
+  },
   FIELD_LINK_TARGET_OCCUPIED: {
     status: 409,
     detail: 'Target field already has a source mapping in this dataset link.',
@@ -99,8 +120,14 @@ export const ERROR_CATALOGUE = {
     detail: 'Non-technical field must have at least one inbound field link.',
   },
   SCHEMA_DATASET_MISMATCH: { status: 422, detail: 'The schema does not belong to the specified dataset.' },
-  FIELD_ORIGIN_CONFLICT: { status: 409, detail: 'Field origin transition is blocked by current FieldLink state.' },
-  FIELD_BINDING_MISSING: { status: 422, detail: "Field has no FieldBinding in the DatasetLink's pinned schema." },
+  FIELD_ORIGIN_CONFLICT: {
+    status: 409,
+    detail: 'Field origin transition is blocked by current FieldLink state.',
+  },
+  FIELD_BINDING_MISSING: {
+    status: 422,
+    detail: "Field has no FieldBinding in the DatasetLink's pinned schema.",
+  },
   DATASET_SCHEMA_IN_USE: {
     status: 409,
     detail: 'Cannot delete: this dataset schema is pinned by one or more active DatasetLinks.',
@@ -130,7 +157,10 @@ export const ERROR_CATALOGUE = {
     status: 400,
     detail: 'Slot must be null for root type instances (parent_id is null).',
   },
-  TYPE_INSTANCE_PARENT_NOT_FOUND: { status: 404, detail: 'The specified parent type instance was not found.' },
+  TYPE_INSTANCE_PARENT_NOT_FOUND: {
+    status: 404,
+    detail: 'The specified parent type instance was not found.',
+  },
   TYPE_INSTANCE_PARAMS_INVALID: { status: 422, detail: 'Invalid type instance parameters.' },
   TYPE_INSTANCE_RENDER_FAILED: { status: 422, detail: 'The type could not be rendered.' },
   FIELD_PARENT_NOT_FOUND: { status: 404, detail: 'The specified parent field was not found.' },
@@ -139,13 +169,22 @@ export const ERROR_CATALOGUE = {
     status: 400,
     detail: 'Circular reference detected: a field cannot be its own ancestor.',
   },
-  FIELD_CLASSIFICATION_NOT_FOUND: { status: 404, detail: 'The requested field classification was not found.' },
+  FIELD_CLASSIFICATION_NOT_FOUND: {
+    status: 404,
+    detail: 'The requested field classification was not found.',
+  },
   CRAWL_RUN_NOT_FOUND: { status: 404, detail: 'The requested crawl run was not found.' },
-  CRAWL_RUN_INVALID_TRANSITION: { status: 409, detail: 'A crawl run can only go from running to completed or failed.' },
+  CRAWL_RUN_INVALID_TRANSITION: {
+    status: 409,
+    detail: 'A crawl run can only go from running to completed or failed.',
+  },
 
   // Lineage, templates, engines (kept for wire compatibility with the original)
   TECH_FIELD_TEMPLATE_NOT_FOUND: { status: 404, detail: 'The requested tech-field template was not found.' },
-  TECH_FIELD_TEMPLATE_ALREADY_EXISTS: { status: 409, detail: 'A tech-field template with this code already exists.' },
+  TECH_FIELD_TEMPLATE_ALREADY_EXISTS: {
+    status: 409,
+    detail: 'A tech-field template with this code already exists.',
+  },
   TECH_FIELD_TEMPLATE_LAYER_MISMATCH: { status: 400, detail: 'Template layer does not match dataset layer.' },
   TECH_FIELD_TEMPLATE_FIELD_NOT_FOUND: { status: 404, detail: 'The requested template field was not found.' },
   TECH_FIELD_TEMPLATE_FIELD_ALREADY_EXISTS: {
@@ -162,7 +201,10 @@ export const ERROR_CATALOGUE = {
     status: 422,
     detail: 'Override references a field that does not exist on the source dataset.',
   },
-  LAKE_SYNC_AMBIGUOUS_CAST: { status: 422, detail: 'Multiple cast rules match for a field; supply an explicit override.' },
+  LAKE_SYNC_AMBIGUOUS_CAST: {
+    status: 422,
+    detail: 'Multiple cast rules match for a field; supply an explicit override.',
+  },
   ENGINE_NOT_FOUND: { status: 404, detail: 'The requested engine was not found.' },
   ENGINE_IN_USE: { status: 409, detail: 'Cannot delete engine while a DatasetLink references it.' },
   ENGINE_INCOMPATIBLE_LINK: {
@@ -175,7 +217,10 @@ export const ERROR_CATALOGUE = {
     detail: 'Engine role does not support SQL rendering (CDC engines describe envelopes).',
   },
   ENGINE_KIND_IMMUTABLE: { status: 409, detail: 'Engine kind cannot be changed after creation.' },
-  ENGINE_VERSION_INVALID: { status: 422, detail: 'Engine version is not in the supported whitelist for this kind.' },
+  ENGINE_VERSION_INVALID: {
+    status: 422,
+    detail: 'Engine version is not in the supported whitelist for this kind.',
+  },
   ENGINE_CODE_ALREADY_EXISTS: { status: 409, detail: 'An engine with this code already exists.' },
 } as const satisfies Record<string, { status: number; detail: string }>;
 

@@ -38,7 +38,11 @@ export class TokenService {
         algorithms: ['HS256'],
         requiredClaims: ['exp', 'iat', 'sub'],
       });
-      if (payload['typ'] !== 'access' || typeof payload['tv'] !== 'number' || typeof payload.sub !== 'string') {
+      if (
+        payload['typ'] !== 'access' ||
+        typeof payload['tv'] !== 'number' ||
+        typeof payload.sub !== 'string'
+      ) {
         return undefined;
       }
       return { sub: payload.sub, tv: payload['tv'] };

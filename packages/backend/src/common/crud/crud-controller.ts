@@ -101,7 +101,10 @@ export function CrudController<TRead, TCreate, TUpdate>(
       return this.service.restore(id, user);
     }
 
-    async createMany(@Body(new BatchBodyPipe(batchBody)) input: z.output<typeof batchBody>, @CurrentUser() user: AuthUser) {
+    async createMany(
+      @Body(new BatchBodyPipe(batchBody)) input: z.output<typeof batchBody>,
+      @CurrentUser() user: AuthUser,
+    ) {
       if (!this.service.createMany) throw new AppError('METHOD_NOT_ALLOWED');
       const items = await this.service.createMany(input.items as TCreate[], user);
       return { items, count: items.length };

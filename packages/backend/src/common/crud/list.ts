@@ -37,7 +37,9 @@ export function applyFilters<E extends ObjectLiteral>(
         qb.andWhere(`${column} IN (:...${param})`, { [param]: filter.value });
         break;
       case 'like':
-        qb.andWhere(`${column} ILIKE :${param} ESCAPE '\\'`, { [param]: `%${escapeLike(String(filter.value))}%` });
+        qb.andWhere(`${column} ILIKE :${param} ESCAPE '\\'`, {
+          [param]: `%${escapeLike(String(filter.value))}%`,
+        });
         break;
     }
   });

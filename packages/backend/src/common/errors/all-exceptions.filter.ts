@@ -21,9 +21,14 @@ export class AllExceptionsFilter implements ExceptionFilter {
     if (exception instanceof NotFoundException) {
       const allowed = this.routes.allowedMethods(request.url);
       if (allowed.length > 0) {
-        return new AppError('METHOD_NOT_ALLOWED', `Method ${request.method} is not allowed here.`, undefined, {
-          Allow: allowed.join(', '),
-        });
+        return new AppError(
+          'METHOD_NOT_ALLOWED',
+          `Method ${request.method} is not allowed here.`,
+          undefined,
+          {
+            Allow: allowed.join(', '),
+          },
+        );
       }
       return new AppError('NOT_FOUND', `No route ${request.method} ${request.url.split('?')[0] ?? ''}.`);
     }

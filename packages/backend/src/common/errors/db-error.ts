@@ -37,7 +37,11 @@ export function mapDatabaseError(error: unknown): AppError | undefined {
   const mapped = pg.constraint ? constraintCodes.get(pg.constraint) : undefined;
   switch (pg.code) {
     case '23505': // unique_violation
-      return new AppError(mapped ?? 'VALIDATION_ERROR', undefined, pg.constraint ? { constraint: pg.constraint } : undefined);
+      return new AppError(
+        mapped ?? 'VALIDATION_ERROR',
+        undefined,
+        pg.constraint ? { constraint: pg.constraint } : undefined,
+      );
     case '23503': {
       // foreign_key_violation: children still point at a deleted row, or a written row names a missing parent.
       const referenced = pg.detail?.includes('is still referenced') ?? false;
@@ -45,9 +49,13 @@ export function mapDatabaseError(error: unknown): AppError | undefined {
       return new AppError(code, undefined, pg.constraint ? { constraint: pg.constraint } : undefined);
     }
     case '23502': // not_null_violation
-      return validationError([{ path: [pg.column ?? 'body'], message: 'must not be null', code: 'not_null' }]);
+      return validationError([
+        { path: [pg.column ?? 'body'], message: 'must not be null', code: 'not_null' },
+      ]);
     case '23514': // check_violation
-      return validationError([{ path: [pg.constraint ?? 'body'], message: 'violates a check constraint', code: 'check' }]);
+      return validationError([
+        { path: [pg.constraint ?? 'body'], message: 'violates a check constraint', code: 'check' },
+      ]);
     case '22001': // string_data_right_truncation
     case '22003': // numeric_value_out_of_range
     case '22021': // character_not_in_repertoire (NUL bytes)
@@ -56,7 +64,9 @@ export function mapDatabaseError(error: unknown): AppError | undefined {
     case '22007': // invalid_datetime_format
     case '22008': // datetime_field_overflow
     case '54000': // program_limit_exceeded (e.g. index row too large)
-      return validationError([{ path: ['body'], message: 'a value is out of range or not representable', code: pg.code }]);
+      return validationError([
+        { path: ['body'], message: 'a value is out of range or not representable', code: pg.code },
+      ]);
     case '40001': // serialization_failure
     case '40P01': // deadlock_detected
       return new AppError('VERSION_CONFLICT', 'A concurrent change conflicted with this one. Please retry.');

@@ -57,7 +57,9 @@ function fromHttpException(error: HttpException): AppError {
     case 429:
       return new AppError('TOO_MANY_REQUESTS');
     default:
-      return status < 500 ? new AppError('VALIDATION_ERROR', error.message) : new AppError('INTERNAL_SERVER_ERROR');
+      return status < 500
+        ? new AppError('VALIDATION_ERROR', error.message)
+        : new AppError('INTERNAL_SERVER_ERROR');
   }
 }
 
@@ -72,7 +74,7 @@ export function toAppError(error: unknown): AppError {
   const db = mapDatabaseError(error);
   if (db) return db;
   if (error && typeof error === 'object') {
-    const fastify = fromFastify(error as FastifyLikeError);
+    const fastify = fromFastify(error);
     if (fastify) return fastify;
   }
   return new AppError('INTERNAL_SERVER_ERROR');

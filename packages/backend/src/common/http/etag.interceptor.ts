@@ -9,7 +9,10 @@ export class EtagInterceptor implements NestInterceptor {
     return next.handle().pipe(
       tap((data: unknown) => {
         if (data && typeof data === 'object' && 'row_version' in data && 'id' in data) {
-          void context.switchToHttp().getResponse<FastifyReply>().header('ETag', `"${String(data.row_version)}"`);
+          void context
+            .switchToHttp()
+            .getResponse<FastifyReply>()
+            .header('ETag', `"${String(data.row_version)}"`);
         }
       }),
     );

@@ -12,7 +12,8 @@ export class RouteTable {
       .map((part) => (part.startsWith(':') ? '[^/]+' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
       .join('/');
     const pattern = new RegExp(`^${source}/?$`);
-    for (const m of Array.isArray(method) ? method : [method]) this.routes.push({ method: m.toUpperCase(), pattern });
+    for (const m of Array.isArray(method) ? method : [method])
+      this.routes.push({ method: m.toUpperCase(), pattern });
   }
 
   /** Methods allowed on a concrete path; empty when no route matches it. */

@@ -35,10 +35,18 @@ export class IdempotencyInterceptor implements NestInterceptor {
     return from(this.handle(request, http.getResponse<FastifyReply>(), header, next));
   }
 
-  private async handle(request: FastifyRequest, reply: FastifyReply, header: string | string[], next: CallHandler) {
+  private async handle(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    header: string | string[],
+    next: CallHandler,
+  ) {
     const key = Array.isArray(header) ? header[0] : header;
     if (key === undefined || !KEY.test(key)) {
-      throw new AppError('VALIDATION_ERROR', 'Idempotency-Key must be 1 to 255 characters of [A-Za-z0-9_.:-].');
+      throw new AppError(
+        'VALIDATION_ERROR',
+        'Idempotency-Key must be 1 to 255 characters of [A-Za-z0-9_.:-].',
+      );
     }
     const userId = (request.user as { id: string }).id;
     const hash = createHash('sha256')

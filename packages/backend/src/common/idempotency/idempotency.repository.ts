@@ -49,9 +49,9 @@ export class IdempotencyRepository {
 
   /** A failed request frees its key, so the client can retry it. */
   async release(userId: string, key: string): Promise<void> {
-    await this.dataSource.query('DELETE FROM idempotency_keys WHERE user_id = $1 AND key = $2 AND status_code IS NULL', [
-      userId,
-      key,
-    ]);
+    await this.dataSource.query(
+      'DELETE FROM idempotency_keys WHERE user_id = $1 AND key = $2 AND status_code IS NULL',
+      [userId, key],
+    );
   }
 }

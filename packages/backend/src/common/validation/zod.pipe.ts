@@ -16,7 +16,8 @@ function nestedDeeperThan(value: unknown, max: number): boolean {
     const [node, depth] = stack.pop()!;
     if (node === null || typeof node !== 'object') continue;
     if (depth >= max) return true;
-    for (const child of Object.values(node)) if (child !== null && typeof child === 'object') stack.push([child, depth + 1]);
+    for (const child of Object.values(node))
+      if (child !== null && typeof child === 'object') stack.push([child, depth + 1]);
   }
   return false;
 }
@@ -59,10 +60,14 @@ export class BatchBodyPipe<T extends z.ZodType> implements PipeTransform<unknown
   transform(value: unknown): z.output<T> {
     const items = value && typeof value === 'object' ? (value as { items?: unknown }).items : undefined;
     if (Array.isArray(items) && items.length > MAX_BATCH_SIZE) {
-      throw new AppError('BATCH_TOO_LARGE', `Batch too large: ${items.length} items; max is ${MAX_BATCH_SIZE}.`, {
-        count: items.length,
-        max: MAX_BATCH_SIZE,
-      });
+      throw new AppError(
+        'BATCH_TOO_LARGE',
+        `Batch too large: ${items.length} items; max is ${MAX_BATCH_SIZE}.`,
+        {
+          count: items.length,
+          max: MAX_BATCH_SIZE,
+        },
+      );
     }
     return this.inner.transform(value);
   }
@@ -86,7 +91,10 @@ const UUID = z.uuid();
 export class UuidPipe implements PipeTransform<string, string> {
   transform(value: string): string {
     if (UUID.safeParse(value).success) return value.toLowerCase();
-    throw validationError([{ path: ['id'], message: 'must be a UUID', code: 'invalid_format' }], 'The path is invalid.');
+    throw validationError(
+      [{ path: ['id'], message: 'must be a UUID', code: 'invalid_format' }],
+      'The path is invalid.',
+    );
   }
 }
 

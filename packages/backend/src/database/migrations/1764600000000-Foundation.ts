@@ -55,7 +55,9 @@ export class Foundation1764600000000 implements MigrationInterface {
       code varchar(255) NOT NULL,
       name text NOT NULL
     )`);
-    await q.query(`CREATE UNIQUE INDEX uq_system_kinds_code_active ON system_kinds (code) WHERE deleted_at IS NULL`);
+    await q.query(
+      `CREATE UNIQUE INDEX uq_system_kinds_code_active ON system_kinds (code) WHERE deleted_at IS NULL`,
+    );
 
     await q.query(`CREATE TABLE system_flavors (${AUDIT}, ${SOFT_DELETE},
       code varchar(255) NOT NULL,

@@ -114,7 +114,9 @@ export class Catalogue1764700000000 implements MigrationInterface {
       CONSTRAINT fk_fields_dataset FOREIGN KEY (dataset_id) REFERENCES datasets (id) ON DELETE CASCADE,
       CONSTRAINT fk_fields_parent FOREIGN KEY (parent_id) REFERENCES fields (id) ON DELETE CASCADE
     )`);
-    await q.query(`CREATE UNIQUE INDEX uq_fields_root_name ON fields (dataset_id, name) WHERE parent_id IS NULL`);
+    await q.query(
+      `CREATE UNIQUE INDEX uq_fields_root_name ON fields (dataset_id, name) WHERE parent_id IS NULL`,
+    );
     await q.query(
       `CREATE UNIQUE INDEX uq_fields_nested_name ON fields (dataset_id, parent_id, name) WHERE parent_id IS NOT NULL`,
     );

@@ -34,9 +34,14 @@ export class AuthService {
   private async throttleIp(ip: string): Promise<void> {
     const state = await this.throttle.hit(`ip:${ip}`, this.config.loginWindowSeconds);
     if (state.attempts > this.config.loginMaxPerIp) {
-      throw new AppError('TOO_MANY_REQUESTS', undefined, { retry_after: state.retryAfter }, {
-        'Retry-After': String(state.retryAfter),
-      });
+      throw new AppError(
+        'TOO_MANY_REQUESTS',
+        undefined,
+        { retry_after: state.retryAfter },
+        {
+          'Retry-After': String(state.retryAfter),
+        },
+      );
     }
   }
 
@@ -50,9 +55,14 @@ export class AuthService {
     const accountKey = `account:${email}`;
     const failures = await this.throttle.peek(accountKey, this.config.loginWindowSeconds);
     if (failures.attempts >= this.config.loginMaxFailuresPerAccount) {
-      throw new AppError('TOO_MANY_REQUESTS', 'Too many failed logins for this account. Retry later.', {
-        retry_after: failures.retryAfter,
-      }, { 'Retry-After': String(failures.retryAfter) });
+      throw new AppError(
+        'TOO_MANY_REQUESTS',
+        'Too many failed logins for this account. Retry later.',
+        {
+          retry_after: failures.retryAfter,
+        },
+        { 'Retry-After': String(failures.retryAfter) },
+      );
     }
     const user = await this.users.findByEmail(email);
     const valid = user
@@ -103,7 +113,10 @@ export class AuthService {
   }
 
   private async issue(user: UserEntity, client: ClientInfo, m: EntityManager): Promise<TokenPair> {
-    const days = user.user_type === 'technical' ? this.config.technicalRefreshTokenTtlDays : this.config.refreshTokenTtlDays;
+    const days =
+      user.user_type === 'technical'
+        ? this.config.technicalRefreshTokenTtlDays
+        : this.config.refreshTokenTtlDays;
     const refresh = this.tokens.newRefreshToken();
     await this.refreshTokens.insert(
       {

@@ -26,7 +26,9 @@ export class RefreshTokensRepository {
   }
 
   async revoke(id: string, manager: EntityManager): Promise<void> {
-    await manager.query('UPDATE refresh_tokens SET revoked_at = now() WHERE id = $1 AND revoked_at IS NULL', [id]);
+    await manager.query('UPDATE refresh_tokens SET revoked_at = now() WHERE id = $1 AND revoked_at IS NULL', [
+      id,
+    ]);
   }
 
   async revokeByHash(hash: string): Promise<void> {
@@ -37,8 +39,9 @@ export class RefreshTokensRepository {
   }
 
   async revokeAllOfUser(userId: string, manager: EntityManager): Promise<void> {
-    await manager.query('UPDATE refresh_tokens SET revoked_at = now() WHERE user_id = $1 AND revoked_at IS NULL', [
-      userId,
-    ]);
+    await manager.query(
+      'UPDATE refresh_tokens SET revoked_at = now() WHERE user_id = $1 AND revoked_at IS NULL',
+      [userId],
+    );
   }
 }

@@ -27,25 +27,43 @@ function targetSlot(slot: string | null, targetTemplate: string | null): string 
  * Maps a source type tree onto the target flavor node by node, with exactly one rule per source data
  * type: none is CAST_RULE_NOT_RESOLVABLE, several CAST_RULE_AMBIGUOUS (with the candidates).
  */
-export function resolveCast(source: TypeTreeNode, rulesBySource: ReadonlyMap<string, CastCandidate[]>): CastOutcome {
+export function resolveCast(
+  source: TypeTreeNode,
+  rulesBySource: ReadonlyMap<string, CastCandidate[]>,
+): CastOutcome {
   const rules = rulesBySource.get(source.data_type_id) ?? [];
   if (rules.length === 0) {
-    throw new AppError('CAST_RULE_NOT_RESOLVABLE', `No cast rule from '${source.code}' to the target flavor.`, {
-      source_code: source.code,
-    });
+    throw new AppError(
+      'CAST_RULE_NOT_RESOLVABLE',
+      `No cast rule from '${source.code}' to the target flavor.`,
+      {
+        source_code: source.code,
+      },
+    );
   }
   if (rules.length > 1) {
-    throw new AppError('CAST_RULE_AMBIGUOUS', `Several cast rules from '${source.code}' to the target flavor.`, {
-      source_code: source.code,
-      candidates: rules.map((r) => r.target_code),
-    });
+    throw new AppError(
+      'CAST_RULE_AMBIGUOUS',
+      `Several cast rules from '${source.code}' to the target flavor.`,
+      {
+        source_code: source.code,
+        candidates: rules.map((r) => r.target_code),
+      },
+    );
   }
-  const rule = rules[0] as CastCandidate;
-  const mapped = validateTypeParams(rule.target_params_schema, applyParamMapping(rule.param_mapping, source.type_params));
+  const rule = rules[0];
+  const mapped = validateTypeParams(
+    rule.target_params_schema,
+    applyParamMapping(rule.param_mapping, source.type_params),
+  );
   if (!mapped.ok) {
-    throw new AppError('TYPE_INSTANCE_PARAMS_INVALID', `The mapped params do not fit '${rule.target_code}'.`, {
-      issues: mapped.issues,
-    });
+    throw new AppError(
+      'TYPE_INSTANCE_PARAMS_INVALID',
+      `The mapped params do not fit '${rule.target_code}'.`,
+      {
+        issues: mapped.issues,
+      },
+    );
   }
   let safety = rule.safety;
   const children = source.children.map((child) => {

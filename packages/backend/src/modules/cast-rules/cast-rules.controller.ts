@@ -1,4 +1,9 @@
-import { castRuleResource, type ResolveCastRequest, ResolveCastRequestSchema, type ResolveCastResult } from '@aide/schemas';
+import {
+  castRuleResource,
+  type ResolveCastRequest,
+  ResolveCastRequestSchema,
+  type ResolveCastResult,
+} from '@aide/schemas';
 import { Body, HttpCode, Post } from '@nestjs/common';
 import { CrudController } from '../../common/crud/crud-controller.js';
 import { body } from '../../common/validation/zod.pipe.js';

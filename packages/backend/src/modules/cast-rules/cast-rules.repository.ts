@@ -18,11 +18,20 @@ export class CastRulesRepository {
   readonly crud: CrudRepository<CastRuleEntity>;
 
   constructor(dataSource: DataSource) {
-    this.crud = new CrudRepository({ dataSource, entity: CastRuleEntity, notFound: 'CAST_RULE_NOT_FOUND', softDelete: false });
+    this.crud = new CrudRepository({
+      dataSource,
+      entity: CastRuleEntity,
+      notFound: 'CAST_RULE_NOT_FOUND',
+      softDelete: false,
+    });
   }
 
   /** Rules from the given source data types to active data types of the target flavor (one query). */
-  async candidates(sourceIds: readonly string[], targetFlavorId: string, manager?: EntityManager): Promise<CastCandidate[]> {
+  async candidates(
+    sourceIds: readonly string[],
+    targetFlavorId: string,
+    manager?: EntityManager,
+  ): Promise<CastCandidate[]> {
     if (sourceIds.length === 0) return [];
     return (manager ?? this.crud.repo().manager).query(
       `SELECT r.*, t.code AS target_code, t.params_schema AS target_params_schema,

@@ -46,7 +46,10 @@ export class CastRulesService implements CrudService<CastRule, CreateCastRule, U
   }
 
   /** Both data types active; every `@param` of the mapping a source param, every key a target param. */
-  private async checkRule(rule: Pick<CastRuleEntity, 'source_data_type_id' | 'target_data_type_id' | 'param_mapping'>, m: EntityManager) {
+  private async checkRule(
+    rule: Pick<CastRuleEntity, 'source_data_type_id' | 'target_data_type_id' | 'param_mapping'>,
+    m: EntityManager,
+  ) {
     const source = await this.dataTypes.crud.findActive(rule.source_data_type_id, m, 'share');
     const target = await this.dataTypes.crud.findActive(rule.target_data_type_id, m, 'share');
     if (!source || !target) throw new AppError('DATA_TYPE_NOT_FOUND');
@@ -71,7 +74,11 @@ export class CastRulesService implements CrudService<CastRule, CreateCastRule, U
   }
 
   createMany(items: CreateCastRule[], actor: AuthUser): Promise<CastRule[]> {
-    assertUniqueInBatch(items, (i) => `${i.source_data_type_id}/${i.target_data_type_id}`, 'CAST_RULE_ALREADY_EXISTS');
+    assertUniqueInBatch(
+      items,
+      (i) => `${i.source_data_type_id}/${i.target_data_type_id}`,
+      'CAST_RULE_ALREADY_EXISTS',
+    );
     const values = items.map((i) => ({ ...i, param_mapping: i.param_mapping ?? {} }));
     return this.tx.run(async (m) => {
       for (const value of values) await this.checkRule(value, m);
@@ -83,7 +90,7 @@ export class CastRulesService implements CrudService<CastRule, CreateCastRule, U
     const { changes, version } = splitUpdate(input, ifMatch);
     return this.tx.run(async (m) => {
       const current = await this.rules.crud.getActive(id, m);
-      await this.checkRule({ ...current, ...changes } as CastRuleEntity, m);
+      await this.checkRule({ ...current, ...changes }, m);
       return toCastRule(await this.rules.crud.update(id, changes, version, actor.id, m));
     });
   }
@@ -125,7 +132,9 @@ export class CastRulesService implements CrudService<CastRule, CreateCastRule, U
   private async sourceTree(input: ResolveCastRequest): Promise<TypeTreeNode> {
     if (input.type_instance_id) {
       await this.typeInstances.crud.getActive(input.type_instance_id);
-      const tree = buildTypeTrees(await this.typeInstances.subtrees([input.type_instance_id])).get(input.type_instance_id);
+      const tree = buildTypeTrees(await this.typeInstances.subtrees([input.type_instance_id])).get(
+        input.type_instance_id,
+      );
       if (!tree) throw new AppError('TYPE_INSTANCE_NOT_FOUND');
       return tree;
     }

@@ -11,6 +11,11 @@ export class CrawlRunsRepository {
   readonly crud: CrudRepository<CrawlRunEntity>;
 
   constructor(dataSource: DataSource) {
-    this.crud = new CrudRepository({ dataSource, entity: CrawlRunEntity, notFound: 'CRAWL_RUN_NOT_FOUND', softDelete: false });
+    this.crud = new CrudRepository({
+      dataSource,
+      entity: CrawlRunEntity,
+      notFound: 'CRAWL_RUN_NOT_FOUND',
+      softDelete: false,
+    });
   }
 }

@@ -41,9 +41,16 @@ export class CrawlRunsService implements CrudService<CrawlRun, CreateCrawlRun, U
     const started = input.started_at ? new Date(input.started_at) : new Date();
     notInFuture(started, 'started_at');
     return this.tx.run(async (m) => {
-      if (!(await this.systems.crud.findActive(input.system_id, m, 'share'))) throw new AppError('SYSTEM_NOT_FOUND');
+      if (!(await this.systems.crud.findActive(input.system_id, m, 'share')))
+        throw new AppError('SYSTEM_NOT_FOUND');
       const row = await this.runs.crud.insert(
-        { system_id: input.system_id, status: 'running', started_at: started, config: input.config ?? {}, note: input.note ?? null },
+        {
+          system_id: input.system_id,
+          status: 'running',
+          started_at: started,
+          config: input.config ?? {},
+          note: input.note ?? null,
+        },
         actor.id,
         m,
       );

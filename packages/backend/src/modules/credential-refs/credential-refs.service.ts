@@ -11,7 +11,11 @@ import { toCredentialRef } from './credential-ref.mapper.js';
 import { CredentialRefsRepository } from './credential-refs.repository.js';
 
 @Injectable()
-export class CredentialRefsService implements CrudService<CredentialRef, CreateCredentialRef, UpdateCredentialRef> {
+export class CredentialRefsService implements CrudService<
+  CredentialRef,
+  CreateCredentialRef,
+  UpdateCredentialRef
+> {
   constructor(
     private readonly refs: CredentialRefsRepository,
     private readonly systems: SystemsRepository,
@@ -30,9 +34,16 @@ export class CredentialRefsService implements CrudService<CredentialRef, CreateC
     return this.tx.run(async (m) => toCredentialRef(await this.refs.crud.insert(input, actor.id, m)));
   }
 
-  update(id: string, input: UpdateCredentialRef, ifMatch: number | undefined, actor: AuthUser): Promise<CredentialRef> {
+  update(
+    id: string,
+    input: UpdateCredentialRef,
+    ifMatch: number | undefined,
+    actor: AuthUser,
+  ): Promise<CredentialRef> {
     const { changes, version } = splitUpdate(input, ifMatch);
-    return this.tx.run(async (m) => toCredentialRef(await this.refs.crud.update(id, changes, version, actor.id, m)));
+    return this.tx.run(async (m) =>
+      toCredentialRef(await this.refs.crud.update(id, changes, version, actor.id, m)),
+    );
   }
 
   /** Refused while an active system points at the reference. */

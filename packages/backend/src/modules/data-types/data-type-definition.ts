@@ -1,5 +1,10 @@
 import { AppError } from '../../common/errors/app-error.js';
-import { normalizeParamsSchema, paramNamesOf, ParamsSchemaError, type ParamsJsonSchema } from '../type-system/params-schema.js';
+import {
+  normalizeParamsSchema,
+  paramNamesOf,
+  ParamsSchemaError,
+  type ParamsJsonSchema,
+} from '../type-system/params-schema.js';
 import { convertOriginalTemplate } from '../type-system/original-template.js';
 import { TEMPLATE_CONTEXT_VARIABLES, validateTemplate } from '../type-system/template-validator.js';
 import { TemplateError } from '../type-system/template-error.js';
@@ -24,13 +29,17 @@ export function checkDataTypeDefinition(
     }
     throw error;
   }
-  if (template === null || template === undefined) return { params_schema: schema, render_template: template };
+  if (template === null || template === undefined)
+    return { params_schema: schema, render_template: template };
   const converted = convertOriginalTemplate(template);
   try {
     validateTemplate(converted, { knownVariables: [...paramNamesOf(schema), ...TEMPLATE_CONTEXT_VARIABLES] });
   } catch (error) {
     if (error instanceof TemplateError) {
-      throw new AppError('DATA_TYPE_TEMPLATE_INVALID', `The render_template is not allowed: ${error.message}`);
+      throw new AppError(
+        'DATA_TYPE_TEMPLATE_INVALID',
+        `The render_template is not allowed: ${error.message}`,
+      );
     }
     throw error;
   }

@@ -16,7 +16,12 @@ export class DataTypesRepository {
   readonly crud: CrudRepository<DataTypeEntity>;
 
   constructor(dataSource: DataSource) {
-    this.crud = new CrudRepository({ dataSource, entity: DataTypeEntity, notFound: 'DATA_TYPE_NOT_FOUND', softDelete: true });
+    this.crud = new CrudRepository({
+      dataSource,
+      entity: DataTypeEntity,
+      notFound: 'DATA_TYPE_NOT_FOUND',
+      softDelete: true,
+    });
   }
 
   /** The active data types of a flavor, by code. */

@@ -40,7 +40,8 @@ export class DataTypesService implements CrudService<DataType, CreateDataType, U
   }
 
   private async assertFlavor(flavorId: string, m: EntityManager): Promise<void> {
-    if (!(await this.flavors.crud.findActive(flavorId, m, 'share'))) throw new AppError('SYSTEM_FLAVOR_NOT_FOUND');
+    if (!(await this.flavors.crud.findActive(flavorId, m, 'share')))
+      throw new AppError('SYSTEM_FLAVOR_NOT_FOUND');
   }
 
   create(input: CreateDataType, actor: AuthUser): Promise<DataType> {
@@ -55,7 +56,8 @@ export class DataTypesService implements CrudService<DataType, CreateDataType, U
     assertUniqueInBatch(items, (i) => `${i.system_flavor_id}/${i.code}`, 'DATA_TYPE_ALREADY_EXISTS');
     const values = items.map(definitionOf);
     return this.tx.run(async (m) => {
-      for (const flavorId of new Set(items.map((i) => i.system_flavor_id))) await this.assertFlavor(flavorId, m);
+      for (const flavorId of new Set(items.map((i) => i.system_flavor_id)))
+        await this.assertFlavor(flavorId, m);
       return (await this.dataTypes.crud.insertMany(values, actor.id, m)).map(toDataType);
     });
   }
@@ -67,7 +69,8 @@ export class DataTypesService implements CrudService<DataType, CreateDataType, U
       const values: Partial<DataTypeEntity> = { ...changes };
       if (changes.params_schema !== undefined || changes.render_template !== undefined) {
         // The template is checked against the params it may read, so both are checked together.
-        const template = changes.render_template !== undefined ? changes.render_template : current.render_template;
+        const template =
+          changes.render_template !== undefined ? changes.render_template : current.render_template;
         const checked = checkDataTypeDefinition(changes.params_schema ?? current.params_schema, template);
         values.params_schema = checked.params_schema as unknown as Record<string, unknown>;
         values.render_template = checked.render_template ?? null;

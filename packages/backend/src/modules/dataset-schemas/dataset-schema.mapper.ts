@@ -3,5 +3,11 @@ import { auditFields } from '../../common/crud/audit-mapper.js';
 import type { DatasetSchemaEntity } from './dataset-schema.entity.js';
 
 export function toDatasetSchema(e: DatasetSchemaEntity): DatasetSchemaVersion {
-  return { ...auditFields(e), dataset_id: e.dataset_id, version_num: e.version_num, schema_: e.schema_, extra: e.extra };
+  return {
+    ...auditFields(e),
+    dataset_id: e.dataset_id,
+    version_num: e.version_num,
+    schema_: e.schema_,
+    extra: e.extra,
+  };
 }

@@ -27,7 +27,9 @@ export class DatasetSchemasRepository {
    * row itself (its updates and field inserts go on).
    */
   async lockVersioning(datasetId: string, manager: EntityManager): Promise<void> {
-    await manager.query(`SELECT pg_advisory_xact_lock(hashtextextended('dataset_schemas:' || $1, 0))`, [datasetId]);
+    await manager.query(`SELECT pg_advisory_xact_lock(hashtextextended('dataset_schemas:' || $1, 0))`, [
+      datasetId,
+    ]);
   }
 
   async nextVersionNum(datasetId: string, manager: EntityManager): Promise<number> {
@@ -61,7 +63,10 @@ export class DatasetSchemasRepository {
   }
 
   async findByVersion(datasetId: string, versionNum: number, manager?: EntityManager) {
-    return (await this.crud.repo(manager).findOneBy({ dataset_id: datasetId, version_num: versionNum })) ?? undefined;
+    return (
+      (await this.crud.repo(manager).findOneBy({ dataset_id: datasetId, version_num: versionNum })) ??
+      undefined
+    );
   }
 
   /** Every version of a dataset with its column count, newest first. */

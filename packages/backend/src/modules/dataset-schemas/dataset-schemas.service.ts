@@ -23,9 +23,11 @@ import { DatasetSchemasRepository } from './dataset-schemas.repository.js';
  * a version with bindings is history and cannot change.
  */
 @Injectable()
-export class DatasetSchemasService
-  implements CrudService<DatasetSchemaVersion, CreateDatasetSchemaVersion, UpdateDatasetSchemaVersion>
-{
+export class DatasetSchemasService implements CrudService<
+  DatasetSchemaVersion,
+  CreateDatasetSchemaVersion,
+  UpdateDatasetSchemaVersion
+> {
   constructor(
     private readonly schemas: DatasetSchemasRepository,
     private readonly datasets: DatasetsRepository,
@@ -43,10 +45,17 @@ export class DatasetSchemasService
   /** Inside a transaction: the dataset locked for versioning, the version number chosen. */
   async createIn(
     m: EntityManager,
-    input: { dataset_id: string; version_num?: number | undefined; schema?: unknown; extra?: unknown; note?: unknown },
+    input: {
+      dataset_id: string;
+      version_num?: number | undefined;
+      schema?: unknown;
+      extra?: unknown;
+      note?: unknown;
+    },
     actor: AuthUser,
   ): Promise<DatasetSchemaEntity> {
-    if (!(await this.datasets.crud.findActive(input.dataset_id, m, 'share'))) throw new AppError('DATASET_NOT_FOUND');
+    if (!(await this.datasets.crud.findActive(input.dataset_id, m, 'share')))
+      throw new AppError('DATASET_NOT_FOUND');
     await this.schemas.lockVersioning(input.dataset_id, m);
     const version_num = input.version_num ?? (await this.schemas.nextVersionNum(input.dataset_id, m));
     if (await this.schemas.findByVersion(input.dataset_id, version_num, m)) {

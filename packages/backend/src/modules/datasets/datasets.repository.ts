@@ -23,7 +23,12 @@ export class DatasetsRepository {
   readonly crud: CrudRepository<DatasetEntity>;
 
   constructor(dataSource: DataSource) {
-    this.crud = new CrudRepository({ dataSource, entity: DatasetEntity, notFound: 'DATASET_NOT_FOUND', softDelete: true });
+    this.crud = new CrudRepository({
+      dataSource,
+      entity: DatasetEntity,
+      notFound: 'DATASET_NOT_FOUND',
+      softDelete: true,
+    });
   }
 
   private withDetails(manager?: EntityManager): SelectQueryBuilder<DatasetEntity> {
@@ -47,11 +52,15 @@ export class DatasetsRepository {
     applyFilters(qb, 'd', query.filters);
     applySort(qb, 'd', query.sort);
     const page = await fetchPage(qb, query);
-    page.items.forEach(DatasetsRepository.attachDetails);
+    for (const item of page.items) DatasetsRepository.attachDetails(item);
     return page;
   }
 
-  async findWithDetails(id: string, manager?: EntityManager, includeDeleted = false): Promise<DatasetEntity | undefined> {
+  async findWithDetails(
+    id: string,
+    manager?: EntityManager,
+    includeDeleted = false,
+  ): Promise<DatasetEntity | undefined> {
     const qb = this.withDetails(manager).where('d.id = :id', { id });
     if (!includeDeleted) qb.andWhere('d.deleted_at IS NULL');
     const row = await qb.getOne();
@@ -64,13 +73,23 @@ export class DatasetsRepository {
     return row;
   }
 
-  async insertDetails(kind: DatasetKind, id: string, details: Record<string, unknown>, manager: EntityManager) {
-    await manager.getRepository(DATASET_KIND_ENTITIES[kind]).insert({ ...details, id } as never);
+  async insertDetails(
+    kind: DatasetKind,
+    id: string,
+    details: Record<string, unknown>,
+    manager: EntityManager,
+  ) {
+    await manager.getRepository(DATASET_KIND_ENTITIES[kind]).insert({ ...details, id });
   }
 
-  async updateDetails(kind: DatasetKind, id: string, details: Record<string, unknown>, manager: EntityManager) {
+  async updateDetails(
+    kind: DatasetKind,
+    id: string,
+    details: Record<string, unknown>,
+    manager: EntityManager,
+  ) {
     if (Object.keys(details).length === 0) return;
-    await manager.getRepository(DATASET_KIND_ENTITIES[kind]).update({ id }, details as never);
+    await manager.getRepository(DATASET_KIND_ENTITIES[kind]).update({ id }, details);
   }
 
   /** The flavor of the dataset's system (for resolving type codes when publishing a version). */

@@ -57,7 +57,10 @@ export class DocsController {
 
   @Get('docs')
   @Header('Content-Type', 'text/html; charset=utf-8')
-  @Header('Content-Security-Policy', "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'")
+  @Header(
+    'Content-Security-Policy',
+    "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'",
+  )
   page(): string {
     return PAGE;
   }

@@ -18,7 +18,11 @@ import { FieldBindingsRepository } from './field-bindings.repository.js';
  * single create or one batch) while the version is empty; after that the version is history.
  */
 @Injectable()
-export class FieldBindingsService implements CrudService<FieldBinding, CreateFieldBinding, UpdateFieldBinding> {
+export class FieldBindingsService implements CrudService<
+  FieldBinding,
+  CreateFieldBinding,
+  UpdateFieldBinding
+> {
   constructor(
     private readonly bindings: FieldBindingsRepository,
     private readonly schemas: DatasetSchemasRepository,
@@ -58,8 +62,16 @@ export class FieldBindingsService implements CrudService<FieldBinding, CreateFie
   }
 
   createMany(items: CreateFieldBinding[], actor: AuthUser): Promise<FieldBinding[]> {
-    assertUniqueInBatch(items, (i) => `${i.dataset_schema_id}/${i.field_id}`, 'FIELD_BINDING_FIELD_ID_ALREADY_EXISTS');
-    assertUniqueInBatch(items, (i) => `${i.dataset_schema_id}/${i.position}`, 'FIELD_BINDING_POSITION_ALREADY_EXISTS');
+    assertUniqueInBatch(
+      items,
+      (i) => `${i.dataset_schema_id}/${i.field_id}`,
+      'FIELD_BINDING_FIELD_ID_ALREADY_EXISTS',
+    );
+    assertUniqueInBatch(
+      items,
+      (i) => `${i.dataset_schema_id}/${i.position}`,
+      'FIELD_BINDING_POSITION_ALREADY_EXISTS',
+    );
     return this.tx.run(async (m) => {
       for (const item of items) await this.assertRefs(item, m);
       return (await this.bindings.crud.insertMany(items, actor.id, m)).map(toFieldBinding);
@@ -68,11 +80,17 @@ export class FieldBindingsService implements CrudService<FieldBinding, CreateFie
 
   async update(id: string): Promise<FieldBinding> {
     await this.bindings.crud.getActive(id);
-    throw new AppError('DATASET_SCHEMA_IMMUTABLE', 'A binding is part of a published version and cannot change.');
+    throw new AppError(
+      'DATASET_SCHEMA_IMMUTABLE',
+      'A binding is part of a published version and cannot change.',
+    );
   }
 
   async remove(id: string): Promise<FieldBinding> {
     await this.bindings.crud.getActive(id);
-    throw new AppError('DATASET_SCHEMA_IMMUTABLE', 'A binding is part of a published version and cannot be deleted.');
+    throw new AppError(
+      'DATASET_SCHEMA_IMMUTABLE',
+      'A binding is part of a published version and cannot be deleted.',
+    );
   }
 }

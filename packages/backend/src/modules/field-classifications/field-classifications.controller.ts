@@ -13,7 +13,10 @@ export class FieldClassificationsController extends CrudController(
   }
 
   @Get('current/:fieldId')
-  current(@Param('fieldId', UuidPipe) fieldId: string, @Query(noQuery) _query: object): Promise<FieldClassification> {
+  current(
+    @Param('fieldId', UuidPipe) fieldId: string,
+    @Query(noQuery) _query: object,
+  ): Promise<FieldClassification> {
     return this.classifications.currentOfField(fieldId);
   }
 

@@ -33,7 +33,10 @@ export class FieldClassificationsRepository {
   }
 
   /** The newest classification of each given field (one query). */
-  async currentOfFields(fieldIds: readonly string[], manager?: EntityManager): Promise<FieldClassificationEntity[]> {
+  async currentOfFields(
+    fieldIds: readonly string[],
+    manager?: EntityManager,
+  ): Promise<FieldClassificationEntity[]> {
     if (fieldIds.length === 0) return [];
     return this.crud
       .repo(manager)

@@ -12,9 +12,11 @@ import { FieldClassificationsRepository } from './field-classifications.reposito
 
 /** Append-only PII history: every call adds an entry; a field's current tags are its newest entry. */
 @Injectable()
-export class FieldClassificationsService
-  implements CrudService<FieldClassification, CreateFieldClassification, never>
-{
+export class FieldClassificationsService implements CrudService<
+  FieldClassification,
+  CreateFieldClassification,
+  never
+> {
   constructor(
     private readonly classifications: FieldClassificationsRepository,
     private readonly fields: FieldsRepository,
@@ -33,7 +35,8 @@ export class FieldClassificationsService
   create(input: CreateFieldClassification, actor: AuthUser): Promise<FieldClassification> {
     const tags = [...new Set(input.pii_tags)];
     return this.tx.run(async (m) => {
-      if (!(await this.fields.crud.findActive(input.field_id, m, 'share'))) throw new AppError('FIELD_NOT_FOUND');
+      if (!(await this.fields.crud.findActive(input.field_id, m, 'share')))
+        throw new AppError('FIELD_NOT_FOUND');
       const row = await this.classifications.crud.insert({ ...input, pii_tags: tags }, actor.id, m);
       return toFieldClassification(row);
     });

@@ -11,7 +11,10 @@ export class FieldsController extends CrudController(fieldResource, FieldsServic
 
   /** The dataset's fields as a tree, built from one query whatever the depth. */
   @Get('tree/:datasetId')
-  tree(@Param('datasetId', UuidPipe) datasetId: string, @Query(noQuery) _query: object): Promise<FieldTree[]> {
+  tree(
+    @Param('datasetId', UuidPipe) datasetId: string,
+    @Query(noQuery) _query: object,
+  ): Promise<FieldTree[]> {
     return this.fields.tree(datasetId);
   }
 

@@ -16,7 +16,12 @@ export class FieldsRepository {
   readonly crud: CrudRepository<FieldEntity>;
 
   constructor(dataSource: DataSource) {
-    this.crud = new CrudRepository({ dataSource, entity: FieldEntity, notFound: 'FIELD_NOT_FOUND', softDelete: false });
+    this.crud = new CrudRepository({
+      dataSource,
+      entity: FieldEntity,
+      notFound: 'FIELD_NOT_FOUND',
+      softDelete: false,
+    });
   }
 
   /** Every field of a dataset (all levels), ordered for tree building. */
@@ -67,12 +72,19 @@ export class FieldsRepository {
   }
 
   /** Root fields of a dataset by name, for publishing a version. */
-  async findRootsByNames(datasetId: string, names: readonly string[], manager: EntityManager): Promise<FieldEntity[]> {
+  async findRootsByNames(
+    datasetId: string,
+    names: readonly string[],
+    manager: EntityManager,
+  ): Promise<FieldEntity[]> {
     if (names.length === 0) return [];
     return this.crud
       .repo(manager)
       .createQueryBuilder('f')
-      .where('f.dataset_id = :datasetId AND f.parent_id IS NULL AND f.name IN (:...names)', { datasetId, names })
+      .where('f.dataset_id = :datasetId AND f.parent_id IS NULL AND f.name IN (:...names)', {
+        datasetId,
+        names,
+      })
       .getMany();
   }
 }

@@ -39,7 +39,8 @@ export class FieldsService implements CrudService<Field, CreateField, UpdateFiel
   }
 
   private async assertDataset(datasetId: string, m: EntityManager): Promise<void> {
-    if (!(await this.datasets.crud.findActive(datasetId, m, 'share'))) throw new AppError('DATASET_NOT_FOUND');
+    if (!(await this.datasets.crud.findActive(datasetId, m, 'share')))
+      throw new AppError('DATASET_NOT_FOUND');
   }
 
   private async assertParent(parentId: string, datasetId: string, m: EntityManager): Promise<void> {
@@ -58,10 +59,15 @@ export class FieldsService implements CrudService<Field, CreateField, UpdateFiel
 
   /** All or nothing; parents must already exist (they are not looked up inside the batch). */
   createMany(items: CreateField[], actor: AuthUser): Promise<Field[]> {
-    assertUniqueInBatch(items, (i) => `${i.dataset_id}/${i.parent_id ?? ''}/${i.name}`, 'FIELD_ALREADY_EXISTS');
+    assertUniqueInBatch(
+      items,
+      (i) => `${i.dataset_id}/${i.parent_id ?? ''}/${i.name}`,
+      'FIELD_ALREADY_EXISTS',
+    );
     return this.tx.run(async (m) => {
       for (const datasetId of new Set(items.map((i) => i.dataset_id))) await this.assertDataset(datasetId, m);
-      for (const item of items) if (item.parent_id) await this.assertParent(item.parent_id, item.dataset_id, m);
+      for (const item of items)
+        if (item.parent_id) await this.assertParent(item.parent_id, item.dataset_id, m);
       return (await this.fields.crud.insertMany(items, actor.id, m)).map(toField);
     });
   }
@@ -74,7 +80,10 @@ export class FieldsService implements CrudService<Field, CreateField, UpdateFiel
       const moves = changes.parent_id !== undefined && changes.parent_id !== current.parent_id;
       // Published versions show the field by name and place: those are history once it is bound.
       if ((renames || moves) && (await this.fields.isBound(id, m))) {
-        throw new AppError('DATASET_SCHEMA_IMMUTABLE', 'A field of a published version cannot be renamed or moved.');
+        throw new AppError(
+          'DATASET_SCHEMA_IMMUTABLE',
+          'A field of a published version cannot be renamed or moved.',
+        );
       }
       if (changes.parent_id) {
         await this.assertParent(changes.parent_id, current.dataset_id, m);
@@ -96,7 +105,10 @@ export class FieldsService implements CrudService<Field, CreateField, UpdateFiel
     return this.tx.run(async (m) => {
       await this.fields.crud.getActive(id, m, 'update');
       if (await this.fields.isBound(id, m)) {
-        throw new AppError('DATASET_SCHEMA_IMMUTABLE', 'The field is bound in a published schema version and cannot be deleted.');
+        throw new AppError(
+          'DATASET_SCHEMA_IMMUTABLE',
+          'The field is bound in a published schema version and cannot be deleted.',
+        );
       }
       return toField(await this.fields.crud.hardDelete(id, m));
     });

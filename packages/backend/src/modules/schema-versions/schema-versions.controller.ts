@@ -17,7 +17,10 @@ import { SchemaVersionsService } from './schema-versions.service.js';
 function versionNum(raw: string): number {
   const n = /^\d{1,10}$/.test(raw) ? Number(raw) : NaN;
   if (!Number.isInteger(n) || n < 1 || n > 2147483647) {
-    throw validationError([{ path: ['version_num'], message: 'must be a positive integer' }], 'The path is invalid.');
+    throw validationError(
+      [{ path: ['version_num'], message: 'must be a positive integer' }],
+      'The path is invalid.',
+    );
   }
   return n;
 }
@@ -43,7 +46,10 @@ export class SchemaVersionsController {
   }
 
   @Get()
-  history(@Param('id', UuidPipe) id: string, @Query(noQuery) _query: object): Promise<SchemaVersionSummary[]> {
+  history(
+    @Param('id', UuidPipe) id: string,
+    @Query(noQuery) _query: object,
+  ): Promise<SchemaVersionSummary[]> {
     return this.versions.history(id);
   }
 
@@ -56,7 +62,11 @@ export class SchemaVersionsController {
   }
 
   @Get(':num')
-  get(@Param('id', UuidPipe) id: string, @Param('num') num: string, @Query(noQuery) _query: object): Promise<SchemaVersion> {
+  get(
+    @Param('id', UuidPipe) id: string,
+    @Param('num') num: string,
+    @Query(noQuery) _query: object,
+  ): Promise<SchemaVersion> {
     return this.versions.get(id, versionNum(num));
   }
 }

@@ -19,7 +19,12 @@ import { DatasetsRepository } from '../datasets/datasets.repository.js';
 import { FieldBindingsRepository } from '../field-bindings/field-bindings.repository.js';
 import { FieldClassificationsRepository } from '../field-classifications/field-classifications.repository.js';
 import { FieldsRepository } from '../fields/fields.repository.js';
-import { buildTypeTrees, renderTypeText, toTypeInstanceTree, typeSignature } from '../type-instances/type-tree.js';
+import {
+  buildTypeTrees,
+  renderTypeText,
+  toTypeInstanceTree,
+  typeSignature,
+} from '../type-instances/type-tree.js';
 import { TypeTreeWriter } from '../type-instances/type-tree.writer.js';
 import { TypeInstancesRepository } from '../type-instances/type-instances.repository.js';
 import { diffVersions } from './schema-version-diff.js';
@@ -55,7 +60,8 @@ export class SchemaVersionsService {
 
   publish(datasetId: string, input: PublishInput, actor: AuthUser): Promise<PublishResult> {
     return this.tx.run(async (m) => {
-      if (!(await this.datasets.crud.findActive(datasetId, m, 'share'))) throw new AppError('DATASET_NOT_FOUND');
+      if (!(await this.datasets.crud.findActive(datasetId, m, 'share')))
+        throw new AppError('DATASET_NOT_FOUND');
       await this.schemas.lockVersioning(datasetId, m);
       const dataTypes = await this.dataTypes.byCodeOfFlavor(await this.datasets.flavorIdOf(datasetId, m), m);
       const columns = input.columns.map((column, i) => ({
@@ -68,14 +74,20 @@ export class SchemaVersionsService {
       const unchanged =
         previous.length === columns.length &&
         columns.every((c, i) => {
-          const p = previous[i] as CurrentColumn;
+          const p = previous[i];
           return p.name === c.name && p.nullable === c.nullable && p.signature === typeSignature(c.type);
         });
       if (current && unchanged) return { created: false, version: await this.detail(current, m) };
 
       const header = await this.schemaHeaders.createIn(
         m,
-        { dataset_id: datasetId, version_num: input.version_num, schema: input.schema, extra: input.extra, note: input.note },
+        {
+          dataset_id: datasetId,
+          version_num: input.version_num,
+          schema: input.schema,
+          extra: input.extra,
+          note: input.note,
+        },
         actor,
       );
       const fieldIds = await this.findOrCreateFields(datasetId, columns, actor, m);
@@ -84,12 +96,16 @@ export class SchemaVersionsService {
       const reusable = new Map(previous.map((p) => [`${p.name}\u0000${p.signature}`, p.typeInstanceId]));
       const typeIds = columns.map((c) => reusable.get(`${c.name}\u0000${typeSignature(c.type)}`));
       const toCreate = columns.flatMap((c, i) => (typeIds[i] === undefined ? [{ i, type: c.type }] : []));
-      const created = await this.typeTrees.insertTrees(toCreate.map((t) => t.type), actor.id, m);
+      const created = await this.typeTrees.insertTrees(
+        toCreate.map((t) => t.type),
+        actor.id,
+        m,
+      );
       toCreate.forEach((t, k) => (typeIds[t.i] = created[k]));
 
       await this.bindings.crud.insertMany(
         columns.map((c, position) => ({
-          field_id: fieldIds[position] as string,
+          field_id: fieldIds[position],
           dataset_schema_id: header.id,
           position,
           is_nullable: c.nullable,
@@ -109,7 +125,13 @@ export class SchemaVersionsService {
     m: EntityManager,
   ): Promise<string[]> {
     const existing = new Map(
-      (await this.fields.findRootsByNames(datasetId, columns.map((c) => c.name), m)).map((f) => [f.name, f.id]),
+      (
+        await this.fields.findRootsByNames(
+          datasetId,
+          columns.map((c) => c.name),
+          m,
+        )
+      ).map((f) => [f.name, f.id]),
     );
     const missing = columns.filter((c) => !existing.has(c.name));
     const inserted = await this.fields.crud.insertMany(
@@ -128,7 +150,12 @@ export class SchemaVersionsService {
 
   private async currentColumns(schema: DatasetSchemaEntity, m: EntityManager): Promise<CurrentColumn[]> {
     const rows = await this.bindings.ofSchema(schema.id, m);
-    const trees = buildTypeTrees(await this.typeInstances.subtrees(rows.map((r) => r.type_instance_id), m));
+    const trees = buildTypeTrees(
+      await this.typeInstances.subtrees(
+        rows.map((r) => r.type_instance_id),
+        m,
+      ),
+    );
     return rows.map((r) => ({
       name: r.field_name,
       nullable: r.is_nullable,
@@ -140,9 +167,19 @@ export class SchemaVersionsService {
   /** A version with its columns, type trees, rendered types and current PII tags: four queries. */
   private async detail(schema: DatasetSchemaEntity, m?: EntityManager): Promise<SchemaVersion> {
     const rows = await this.bindings.ofSchema(schema.id, m);
-    const trees = buildTypeTrees(await this.typeInstances.subtrees(rows.map((r) => r.type_instance_id), m));
+    const trees = buildTypeTrees(
+      await this.typeInstances.subtrees(
+        rows.map((r) => r.type_instance_id),
+        m,
+      ),
+    );
     const tags = new Map(
-      (await this.classifications.currentOfFields(rows.map((r) => r.field_id), m)).map((c) => [c.field_id, c.pii_tags]),
+      (
+        await this.classifications.currentOfFields(
+          rows.map((r) => r.field_id),
+          m,
+        )
+      ).map((c) => [c.field_id, c.pii_tags]),
     );
     return {
       dataset_schema_id: schema.id,

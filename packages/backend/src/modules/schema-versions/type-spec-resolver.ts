@@ -37,7 +37,9 @@ export function resolveTypeSpec(
   const slots = new Set<string>();
   const children = (spec.children ?? []).map((child, i) => {
     if (slots.has(child.slot)) {
-      throw new AppError('TYPE_INSTANCE_SLOT_ALREADY_EXISTS', undefined, { path: [...path, 'children', i, 'slot'] });
+      throw new AppError('TYPE_INSTANCE_SLOT_ALREADY_EXISTS', undefined, {
+        path: [...path, 'children', i, 'slot'],
+      });
     }
     slots.add(child.slot);
     return resolveTypeSpec(child.type, dataTypes, [...path, 'children', i, 'type'], child.slot);

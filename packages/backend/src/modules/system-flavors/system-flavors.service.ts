@@ -42,7 +42,12 @@ export class SystemFlavorsService {
     });
   }
 
-  update(id: string, input: UpdateSystemFlavor, ifMatch: number | undefined, actor: AuthUser): Promise<SystemFlavor> {
+  update(
+    id: string,
+    input: UpdateSystemFlavor,
+    ifMatch: number | undefined,
+    actor: AuthUser,
+  ): Promise<SystemFlavor> {
     const { changes, version } = splitUpdate(input, ifMatch);
     return this.tx.run(async (m) => {
       if (changes.kind_id !== undefined) await this.assertKind(changes.kind_id, m);

@@ -29,16 +29,24 @@ export class SystemKindsService {
     return this.tx.run(async (m) => toSystemKind(await this.kinds.crud.insert(input, actor.id, m)));
   }
 
-  update(id: string, input: UpdateSystemKind, ifMatch: number | undefined, actor: AuthUser): Promise<SystemKind> {
+  update(
+    id: string,
+    input: UpdateSystemKind,
+    ifMatch: number | undefined,
+    actor: AuthUser,
+  ): Promise<SystemKind> {
     const { changes, version } = splitUpdate(input, ifMatch);
-    return this.tx.run(async (m) => toSystemKind(await this.kinds.crud.update(id, changes, version, actor.id, m)));
+    return this.tx.run(async (m) =>
+      toSystemKind(await this.kinds.crud.update(id, changes, version, actor.id, m)),
+    );
   }
 
   /** Refused while active flavors belong to the kind; the row lock keeps a new flavor from slipping in. */
   remove(id: string, actor: AuthUser): Promise<SystemKind> {
     return this.tx.run(async (m) => {
       await this.kinds.crud.getActive(id, m, 'update');
-      if ((await this.flavors.crud.countActiveBy('kind_id', id, m)) > 0) throw new AppError('HAS_DEPENDENT_ENTITIES');
+      if ((await this.flavors.crud.countActiveBy('kind_id', id, m)) > 0)
+        throw new AppError('HAS_DEPENDENT_ENTITIES');
       return toSystemKind(await this.kinds.crud.softDelete(id, actor.id, m));
     });
   }

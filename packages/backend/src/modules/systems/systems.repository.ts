@@ -11,6 +11,11 @@ export class SystemsRepository {
   readonly crud: CrudRepository<SystemEntity>;
 
   constructor(dataSource: DataSource) {
-    this.crud = new CrudRepository({ dataSource, entity: SystemEntity, notFound: 'SYSTEM_NOT_FOUND', softDelete: true });
+    this.crud = new CrudRepository({
+      dataSource,
+      entity: SystemEntity,
+      notFound: 'SYSTEM_NOT_FOUND',
+      softDelete: true,
+    });
   }
 }

@@ -57,7 +57,8 @@ export class SystemsService implements CrudService<System, CreateSystem, UpdateS
   createMany(items: CreateSystem[], actor: AuthUser): Promise<System[]> {
     assertUniqueInBatch(items, (item) => item.code, 'SYSTEM_ALREADY_EXISTS');
     return this.tx.run(async (m) => {
-      for (const flavor_id of new Set(items.map((i) => i.flavor_id))) await this.assertParents({ flavor_id }, m);
+      for (const flavor_id of new Set(items.map((i) => i.flavor_id)))
+        await this.assertParents({ flavor_id }, m);
       for (const credential_ref_id of new Set(items.map((i) => i.credential_ref_id))) {
         await this.assertParents({ credential_ref_id }, m);
       }
@@ -76,7 +77,8 @@ export class SystemsService implements CrudService<System, CreateSystem, UpdateS
   remove(id: string, actor: AuthUser): Promise<System> {
     return this.tx.run(async (m) => {
       await this.systems.crud.getActive(id, m, 'update');
-      if ((await this.datasets.crud.countActiveBy('system_id', id, m)) > 0) throw new AppError('HAS_DEPENDENT_ENTITIES');
+      if ((await this.datasets.crud.countActiveBy('system_id', id, m)) > 0)
+        throw new AppError('HAS_DEPENDENT_ENTITIES');
       return toSystem(await this.systems.crud.softDelete(id, actor.id, m));
     });
   }

@@ -22,7 +22,11 @@ import { TypeInstancesRepository } from './type-instances.repository.js';
 import { buildTypeTrees, renderTypeText, toTypeInstanceTree, type TypeTreeNode } from './type-tree.js';
 
 @Injectable()
-export class TypeInstancesService implements CrudService<TypeInstance, CreateTypeInstance, UpdateTypeInstance> {
+export class TypeInstancesService implements CrudService<
+  TypeInstance,
+  CreateTypeInstance,
+  UpdateTypeInstance
+> {
   constructor(
     private readonly typeInstances: TypeInstancesRepository,
     private readonly dataTypes: DataTypesRepository,
@@ -56,7 +60,8 @@ export class TypeInstancesService implements CrudService<TypeInstance, CreateTyp
     if (parentId === null && slot !== null) throw new AppError('TYPE_INSTANCE_SLOT_FORBIDDEN');
     if (parentId !== null && slot === null) throw new AppError('TYPE_INSTANCE_SLOT_REQUIRED');
     if (parentId !== null) {
-      if (!(await this.typeInstances.crud.findActive(parentId, m, 'share'))) throw new AppError('TYPE_INSTANCE_PARENT_NOT_FOUND');
+      if (!(await this.typeInstances.crud.findActive(parentId, m, 'share')))
+        throw new AppError('TYPE_INSTANCE_PARENT_NOT_FOUND');
       // A new child would change a published version's type (a struct gains a member).
       await this.assertNotBound(parentId, m);
     }
@@ -65,7 +70,9 @@ export class TypeInstancesService implements CrudService<TypeInstance, CreateTyp
   }
 
   create(input: CreateTypeInstance, actor: AuthUser): Promise<TypeInstance> {
-    return this.tx.run(async (m) => toTypeInstance(await this.typeInstances.crud.insert(await this.prepare(input, m), actor.id, m)));
+    return this.tx.run(async (m) =>
+      toTypeInstance(await this.typeInstances.crud.insert(await this.prepare(input, m), actor.id, m)),
+    );
   }
 
   /** All or nothing; parents must already exist (they are not looked up inside the batch). */
@@ -80,11 +87,19 @@ export class TypeInstancesService implements CrudService<TypeInstance, CreateTyp
   /** A tree bound in a schema version is history: it cannot change. */
   private async assertNotBound(id: string, m: EntityManager): Promise<void> {
     if (await this.typeInstances.isInBoundTree(id, m)) {
-      throw new AppError('DATASET_SCHEMA_IMMUTABLE', 'The type instance is part of a published schema version.');
+      throw new AppError(
+        'DATASET_SCHEMA_IMMUTABLE',
+        'The type instance is part of a published schema version.',
+      );
     }
   }
 
-  update(id: string, input: UpdateTypeInstance, ifMatch: number | undefined, actor: AuthUser): Promise<TypeInstance> {
+  update(
+    id: string,
+    input: UpdateTypeInstance,
+    ifMatch: number | undefined,
+    actor: AuthUser,
+  ): Promise<TypeInstance> {
     const { changes, version } = splitUpdate(input, ifMatch);
     return this.tx.run(async (m) => {
       const current = await this.typeInstances.crud.getActive(id, m, 'update');
@@ -92,7 +107,11 @@ export class TypeInstancesService implements CrudService<TypeInstance, CreateTyp
       const values = { ...changes };
       if (changes.data_type_id !== undefined || changes.type_params !== undefined) {
         const params = changes.type_params !== undefined ? changes.type_params : current.type_params;
-        values.type_params = await this.checkedParams(changes.data_type_id ?? current.data_type_id, params, m);
+        values.type_params = await this.checkedParams(
+          changes.data_type_id ?? current.data_type_id,
+          params,
+          m,
+        );
       }
       return toTypeInstance(await this.typeInstances.crud.update(id, values, version, actor.id, m));
     });

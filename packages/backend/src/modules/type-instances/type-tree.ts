@@ -58,7 +58,12 @@ export function typeSignature(node: {
   data_type_id: string;
   type_params: Record<string, unknown> | null;
   slot: string | null;
-  children: readonly { data_type_id: string; type_params: Record<string, unknown> | null; slot: string | null; children: readonly unknown[] }[];
+  children: readonly {
+    data_type_id: string;
+    type_params: Record<string, unknown> | null;
+    slot: string | null;
+    children: readonly unknown[];
+  }[];
 }): string {
   const walk = (n: typeof node): unknown => ({
     t: n.data_type_id,

@@ -9,7 +9,11 @@ export class TypeTreeWriter {
   constructor(private readonly typeInstances: TypeInstancesRepository) {}
 
   /** Returns the root id of each tree, in input order. */
-  async insertTrees(trees: readonly ResolvedTypeSpec[], actorId: string, m: EntityManager): Promise<string[]> {
+  async insertTrees(
+    trees: readonly ResolvedTypeSpec[],
+    actorId: string,
+    m: EntityManager,
+  ): Promise<string[]> {
     let level: { spec: ResolvedTypeSpec; parentId: string | null; ordinal: number }[] = trees.map((spec) => ({
       spec,
       parentId: null,
@@ -30,7 +34,11 @@ export class TypeTreeWriter {
       );
       if (rootIds.length === 0) rootIds = rows.map((r) => r.id);
       level = level.flatMap((n, i) =>
-        n.spec.children.map((child, ordinal) => ({ spec: child, parentId: (rows[i] as { id: string }).id, ordinal })),
+        n.spec.children.map((child, ordinal) => ({
+          spec: child,
+          parentId: (rows[i] as { id: string }).id,
+          ordinal,
+        })),
       );
     }
     return rootIds;

@@ -11,7 +11,12 @@ export class UsersRepository {
   readonly crud: CrudRepository<UserEntity>;
 
   constructor(dataSource: DataSource) {
-    this.crud = new CrudRepository({ dataSource, entity: UserEntity, notFound: 'USER_NOT_FOUND', softDelete: false });
+    this.crud = new CrudRepository({
+      dataSource,
+      entity: UserEntity,
+      notFound: 'USER_NOT_FOUND',
+      softDelete: false,
+    });
   }
 
   async findByEmail(email: string, manager?: EntityManager): Promise<UserEntity | undefined> {

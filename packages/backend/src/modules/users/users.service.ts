@@ -32,7 +32,9 @@ export class UsersService {
   async create(input: CreateUser, actor: AuthUser): Promise<User> {
     const { password, ...rest } = input;
     const hashed_password = await this.hasher.hash(password);
-    return this.tx.run(async (m) => toUser(await this.users.crud.insert({ ...rest, hashed_password }, actor.id, m)));
+    return this.tx.run(async (m) =>
+      toUser(await this.users.crud.insert({ ...rest, hashed_password }, actor.id, m)),
+    );
   }
 
   /** Superuser edit. A password reset or a deactivation ends the user's sessions. */

@@ -424,15 +424,24 @@ describe('publishing a version', () => {
 describe('fields of published versions', () => {
   it('refuses renaming or moving a bound field (409) but allows its other attributes', async () => {
     const dataset = await createDataset(ctx, system.id);
-    const version = ok(await publish(ctx, dataset.id, { columns: [column('id', 'integer'), column('name', 'text')] }), 201).version;
+    const version = ok(
+      await publish(ctx, dataset.id, { columns: [column('id', 'integer'), column('name', 'text')] }),
+      201,
+    ).version;
     const id = version.columns[0].field_id as string;
     const other = version.columns[1].field_id as string;
     const field = ok(await ctx.request('GET', `${API}/fields/${id}`, { token: ctx.userToken }));
     const put = (body: Record<string, unknown>) =>
-      ctx.request('PUT', `${API}/fields/${id}`, { token: ctx.userToken, body: { row_version: field.row_version, ...body } });
+      ctx.request('PUT', `${API}/fields/${id}`, {
+        token: ctx.userToken,
+        body: { row_version: field.row_version, ...body },
+      });
     expectEnvelope(await put({ name: 'renamed' }), 409, 'DATASET_SCHEMA_IMMUTABLE');
     expectEnvelope(await put({ parent_id: other }), 409, 'DATASET_SCHEMA_IMMUTABLE');
-    expect(ok(await put({ path: 'public.t.id', note: 'documented' }))).toMatchObject({ name: 'id', path: 'public.t.id' });
+    expect(ok(await put({ path: 'public.t.id', note: 'documented' }))).toMatchObject({
+      name: 'id',
+      path: 'public.t.id',
+    });
     const again = ok(await ctx.request('GET', `${versions(dataset.id)}/1`, { token: ctx.userToken }));
     expect(again.columns.map((c: Row) => c.name)).toEqual(['id', 'name']);
   });
@@ -899,7 +908,10 @@ describe('/field-bindings', () => {
       'DATASET_SCHEMA_IMMUTABLE',
     );
     const header2 = ok(
-      await ctx.request('POST', `${API}/dataset-schemas`, { token: ctx.userToken, body: { dataset_id: dataset.id } }),
+      await ctx.request('POST', `${API}/dataset-schemas`, {
+        token: ctx.userToken,
+        body: { dataset_id: dataset.id },
+      }),
       201,
     );
     const batch = ok(
@@ -907,7 +919,13 @@ describe('/field-bindings', () => {
         token: ctx.userToken,
         body: {
           items: [
-            { field_id: fieldA.id, dataset_schema_id: header2.id, position: 0, is_nullable: false, type_instance_id: typeA.id },
+            {
+              field_id: fieldA.id,
+              dataset_schema_id: header2.id,
+              position: 0,
+              is_nullable: false,
+              type_instance_id: typeA.id,
+            },
             { field_id: fieldB.id, dataset_schema_id: header2.id, position: 1, type_instance_id: typeB.id },
             { field_id: fieldC.id, dataset_schema_id: header2.id, position: 2, type_instance_id: typeC.id },
           ],
