@@ -141,6 +141,16 @@ export async function seedDataTypeFile(
   });
 }
 
+interface CastRuleRow {
+  id: string;
+  source_flavor: string;
+  source_code: string;
+  target_flavor: string;
+  target_code: string;
+  safety: ExistingCastRuleRow['safety'];
+  param_mapping: ExistingCastRuleRow['param_mapping'];
+}
+
 /** Seeds one cast-rule file idempotently: upsert by (source, target) data types; never deletes. */
 export async function seedCastFile(
   dataSource: DataSource,
@@ -150,20 +160,20 @@ export async function seedCastFile(
   const actor = options.actorId ?? null;
   return dataSource.transaction(async (m) => {
     await m.query(`SELECT pg_advisory_xact_lock(hashtextextended('aide-seed', 0))`);
-    const rows: Record<string, string>[] = await m.query(
+    const rows: CastRuleRow[] = await m.query(
       `SELECT r.id, sf.code AS source_flavor, s.code AS source_code, tf.code AS target_flavor, t.code AS target_code,
                 r.safety, r.param_mapping
          FROM cast_rules r
          JOIN data_types s ON s.id = r.source_data_type_id JOIN system_flavors sf ON sf.id = s.system_flavor_id
          JOIN data_types t ON t.id = r.target_data_type_id JOIN system_flavors tf ON tf.id = t.system_flavor_id`,
     );
-    const existing = rows.map((r) => ({
-      id: r['id'],
-      source: { flavor: r['source_flavor'], code: r['source_code'] },
-      target: { flavor: r['target_flavor'], code: r['target_code'] },
-      safety: r['safety'],
-      param_mapping: r['param_mapping'],
-    })) as ExistingCastRuleRow[];
+    const existing: ExistingCastRuleRow[] = rows.map((r) => ({
+      id: r.id,
+      source: { flavor: r.source_flavor, code: r.source_code },
+      target: { flavor: r.target_flavor, code: r.target_code },
+      safety: r.safety,
+      param_mapping: r.param_mapping,
+    }));
     const plan = planCastSeed(existing, file);
     if (options.dryRun) return plan;
     const typeId = (ref: { flavor: string; code: string }) =>
