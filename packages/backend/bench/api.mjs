@@ -3,7 +3,7 @@
 // machine are noise; the ratios are the result.
 //
 //   node scripts/bench.mjs api [--duration S] [--warmup S] [--connections N] [--quick]
-//                              [--slices N] [--only bare,api,pgbench] [--no-build] [--profile]
+//                              [--slices N] [--only pgbench,bare,bare-user,api] [--no-build] [--profile]
 //
 // The measured time of each server is cut into slices run alternately (bare, API, API, bare, …), so
 // a burst of foreign load on a shared machine hits both sides alike; totals and percentiles are
@@ -38,6 +38,7 @@ const REPO = resolve(BACKEND, '..', '..');
 const RESULTS = join(REPO, 'bench-results', 'api.json');
 
 const TARGETS = { ratio: 0.6, apiP99Ms: 25 };
+const MEASUREMENTS = ['pgbench', 'bare', 'bare-user', 'api'];
 const USER = { email: 'bench@aide.local', password: 'bench-password-1' };
 
 /** A failure to run (as opposed to a missed target): exit code 1. */
@@ -72,14 +73,13 @@ function readOptions(argv) {
   };
   const duration = num('--duration', values.duration ?? env.AIDE_BENCH_DURATION, values.quick ? 3 : 10);
   const only = new Set(
-    (values.only ?? 'pgbench,bare,api')
+    (values.only ?? MEASUREMENTS.join(','))
       .split(',')
       .map((s) => s.trim())
       .filter(Boolean),
   );
   for (const name of only) {
-    if (!['pgbench', 'bare', 'api'].includes(name))
-      throw new BenchError(`--only: unknown measurement "${name}"`);
+    if (!MEASUREMENTS.includes(name)) throw new BenchError(`--only: unknown measurement "${name}"`);
   }
   return {
     help: values.help,
@@ -96,12 +96,12 @@ function readOptions(argv) {
 }
 
 const USAGE = `pnpm bench api [options]
-  --duration S      measured seconds per run (default 10; AIDE_BENCH_DURATION)
-  --warmup S        warm-up seconds before each measured run (default = duration; AIDE_BENCH_WARMUP)
+  --duration S      measured seconds per server and for pgbench (default 10; AIDE_BENCH_DURATION)
+  --warmup S        warm-up seconds per server (default = duration; pgbench ≤ 5; AIDE_BENCH_WARMUP)
   --connections N   concurrent connections / pgbench clients (default 32; AIDE_BENCH_CONNECTIONS)
   --slices N        cut each measured run into N alternating slices (default 5; AIDE_BENCH_SLICES)
   --quick           --duration 3 --warmup 2 --slices 3
-  --only LIST       subset of pgbench,bare,api
+  --only LIST       subset of pgbench,bare,bare-user,api
   --no-build        do not rebuild the backend
   --profile         run the API under node --cpu-prof (profiles in bench-results/profiles/)
 Environment: DATABASE_URL (an existing server to use), AIDE_DB_POOL_SIZE (default 20).`;
@@ -307,30 +307,40 @@ async function getJson(url, token) {
   return JSON.parse(text);
 }
 
-// CPU accounting (Linux /proc): on a shared 2-core machine, CPU time per request is steadier than req/s.
+// CPU accounting (Linux /proc): where the work of a request goes (server, PostgreSQL, load generator).
 const TICK_MS = 10; // USER_HZ is 100 on Linux
 
-function procTicks(pid) {
+/** utime + stime + cutime + cstime (reaped children count too), and the parent pid. */
+function procStat(pid) {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     return {
       comm: stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')),
-      ticks: Number(fields[11]) + Number(fields[12]),
+      ppid: Number(fields[1]),
+      ticks: Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14]),
     };
   } catch {
     return undefined;
   }
 }
 
-/** CPU milliseconds so far of: one server process, all `postgres` processes, this process, and the machine. */
+let postmasterPid; // known for the embedded cluster; otherwise every `postgres` process is counted
+
+/**
+ * CPU milliseconds so far of: one server process, PostgreSQL (the postmaster and its backends,
+ * exited ones included), this process (the load generator), and the whole machine.
+ */
 function cpuSnapshot(serverPid) {
   let postgres = 0;
   if (process.platform === 'linux') {
     for (const entry of readdirSync('/proc')) {
       if (!/^\d+$/.test(entry)) continue;
-      const p = procTicks(entry);
-      if (p?.comm === 'postgres') postgres += p.ticks;
+      const p = procStat(entry);
+      if (p?.comm !== 'postgres') continue;
+      if (postmasterPid === undefined || Number(entry) === postmasterPid || p.ppid === postmasterPid) {
+        postgres += p.ticks;
+      }
     }
   }
   const machine =
@@ -340,7 +350,7 @@ function cpuSnapshot(serverPid) {
   const usage = process.cpuUsage();
   return {
     at: performance.now(),
-    server: serverPid ? (procTicks(serverPid)?.ticks ?? 0) * TICK_MS : 0,
+    server: serverPid ? (procStat(serverPid)?.ticks ?? 0) * TICK_MS : 0,
     postgres: postgres * TICK_MS,
     self: (usage.user + usage.system) / 1000,
     machineBusy: machine.length
@@ -387,6 +397,11 @@ async function startDatabase(options) {
       `embedded PostgreSQL failed to start: ${error?.message ?? error}\n${pgLog.join('')}`,
     );
   });
+  try {
+    postmasterPid = Number(readFileSync(join(dir, 'postmaster.pid'), 'utf8').split('\n')[0]) || undefined;
+  } catch {
+    postmasterPid = undefined;
+  }
   // Registered after the temp dir, so it runs before the directory is removed.
   onCleanup(() => withTimeout(handle.stop(), 15_000, 'PostgreSQL stop'));
   return { serverUrl: handle.url, embedded: true };
@@ -614,7 +629,11 @@ async function measurePgbench(dbUrl, systemId, options, workDir) {
     timeouts: 0,
     serverWarnings: 0,
     durationS: options.duration,
-    cpu: cpuDelta(before, after, processed),
+    cpu: (({ postgresUsPerReq, postgresCpuPct, machineCpuPct }) => ({
+      postgresUsPerReq,
+      postgresCpuPct,
+      machineCpuPct,
+    }))(cpuDelta(before, after, processed)),
     sampledLatencies: latencies.length,
   };
 }
@@ -720,23 +739,33 @@ export async function run(argv = process.argv.slice(2)) {
     const token = loginBody.access_token;
     const apiUrl = `${apiBase}/api/v1/systems/${db.systemId}`;
 
-    // The bare baseline.
+    // The bare baseline, and the same with the guard's user-row read (informational).
     const barePort = await freePort();
     const bare = startChild('bare', ['bench/bare-server.mjs'], { ...serverEnv, PORT: String(barePort) });
     const bareBase = `http://127.0.0.1:${barePort}`;
     const bareUrl = `${bareBase}/api/v1/systems/${db.systemId}`;
     await waitForHttp(bare, `${bareBase}/health`, 30_000);
+    const bareUserPort = await freePort();
+    const bareUser = startChild('bare-user', ['bench/bare-server.mjs'], {
+      ...serverEnv,
+      PORT: String(bareUserPort),
+      BARE_USER_ROW: '1',
+    });
+    const bareUserBase = `http://127.0.0.1:${bareUserPort}`;
+    const bareUserUrl = `${bareUserBase}/api/v1/systems/${db.systemId}`;
+    await waitForHttp(bareUser, `${bareUserBase}/health`, 30_000);
 
     // Both answer the same row, and neither shows a soft-deleted one.
     const fromApi = await getJson(apiUrl, token);
     const fromBare = await getJson(bareUrl, token);
-    if (fromApi.id !== db.systemId || fromBare.id !== db.systemId)
+    const fromBareUser = await getJson(bareUserUrl, token);
+    if (fromApi.id !== db.systemId || fromBare.id !== db.systemId || fromBareUser.id !== db.systemId)
       throw new BenchError('the servers did not return the seeded system');
     const apiKeys = Object.keys(fromApi).sort().join(',');
     const bareKeys = Object.keys(fromBare).sort().join(',');
     if (apiKeys !== bareKeys)
       throw new BenchError(`the bare row differs from the API's:\n  api:  ${apiKeys}\n  bare: ${bareKeys}`);
-    for (const base of [apiBase, bareBase]) {
+    for (const base of [apiBase, bareBase, bareUserBase]) {
       const response = await fetch(`${base}/api/v1/systems/${db.deletedId}`, {
         headers: { authorization: `Bearer ${token}` },
       });
@@ -754,6 +783,12 @@ export async function run(argv = process.argv.slice(2)) {
     const targets = [];
     if (options.only.has('bare'))
       targets.push(['bare', httpTarget('bare (node:http + pg + jose)', bareUrl, token, options, bare)]);
+    if (options.only.has('bare-user')) {
+      targets.push([
+        'bare-user',
+        httpTarget('bare + user-row read (2 queries)', bareUserUrl, token, options, bareUser),
+      ]);
+    }
     if (options.only.has('api'))
       targets.push(['api', httpTarget('API (NestJS + TypeORM)', apiUrl, token, options, api)]);
     if (targets.length > 0) {
@@ -765,7 +800,7 @@ export async function run(argv = process.argv.slice(2)) {
       }
       log(`measuring: ${options.slices} × ${sliceS} s per server, alternating …`);
       for (let i = 0; i < options.slices; i++) {
-        // ABBA order: neither side always runs first after a switch.
+        // Forward, then backward (ABBA…): no side always runs right after the same other one.
         const order = i % 2 === 0 ? targets : [...targets].reverse();
         for (const [, target] of order) await target.slice(sliceS);
       }
@@ -778,7 +813,7 @@ export async function run(argv = process.argv.slice(2)) {
     }
 
     // Report.
-    const rows = ['pgbench', 'bare', 'api'].filter((k) => results[k]).map((k) => results[k]);
+    const rows = MEASUREMENTS.filter((k) => results[k]).map((k) => results[k]);
     const ratio = results.api && results.bare ? results.api.rps / results.bare.rps : undefined;
     const apiVsPg = results.api && results.pgbench ? results.api.rps / results.pgbench.rps : undefined;
     const verdicts = {
@@ -812,15 +847,22 @@ export async function run(argv = process.argv.slice(2)) {
       `errors (all measurements):    ${rows.reduce((n, r) => n + r.errors + r.timeouts + r.non2xx, 0)}   target 0   ${mark(verdicts.zeroErrors)}`,
     );
     if (apiVsPg !== undefined) out.push(`ratio API / pgbench (info):   ${apiVsPg.toFixed(2)}`);
+    const apiVsBareUser =
+      results.api && results['bare-user'] ? results.api.rps / results['bare-user'].rps : undefined;
+    if (apiVsBareUser !== undefined)
+      out.push(
+        `ratio API / bare+user (info): ${apiVsBareUser.toFixed(2)}   (same two queries: framework + ORM cost only)`,
+      );
     if (results.bare && results.pgbench)
       out.push(`ratio bare / pgbench (info):  ${(results.bare.rps / results.pgbench.rps).toFixed(2)}`);
     const cpuRows = rows.filter((r) => r.cpu && r.kind === 'http');
     if (cpuRows.length > 0) {
       out.push('');
       out.push('CPU per request (µs): server process / PostgreSQL / load generator; machine busy %');
+      const width = Math.max(...cpuRows.map((r) => r.name.length));
       for (const r of cpuRows) {
         out.push(
-          `  ${r.name.padEnd(30)} ${r.cpu.serverUsPerReq} / ${r.cpu.postgresUsPerReq} / ${r.cpu.loadGenUsPerReq}   (server ${r.cpu.serverCpuPct}%, pg ${r.cpu.postgresCpuPct}%, machine ${r.cpu.machineCpuPct}% of ${facts.nproc * 100}%)`,
+          `  ${r.name.padEnd(width)} ${r.cpu.serverUsPerReq} / ${r.cpu.postgresUsPerReq} / ${r.cpu.loadGenUsPerReq}   (server ${r.cpu.serverCpuPct}%, pg ${r.cpu.postgresCpuPct}%, machine ${r.cpu.machineCpuPct}% of ${facts.nproc * 100}%)`,
         );
       }
     }
@@ -846,7 +888,7 @@ export async function run(argv = process.argv.slice(2)) {
             embeddedPostgres: embedded,
           },
           results,
-          ratios: { apiOverBare: ratio, apiOverPgbench: apiVsPg },
+          ratios: { apiOverBare: ratio, apiOverBareUser: apiVsBareUser, apiOverPgbench: apiVsPg },
           targets: { apiOverBareMin: TARGETS.ratio, apiP99MaxMs: TARGETS.apiP99Ms, errors: 0 },
           verdicts,
         },

@@ -5,8 +5,12 @@
 // It is written the way a careful hand-made handler would be (key imported once, named statement),
 // so that the API / bare ratio shows everything the API spends beyond that minimum.
 //
-// Environment: DATABASE_URL, AIDE_JWT_SECRET, PORT, AIDE_DB_POOL_SIZE (default 20). Prints
-// "listening <port>" on stdout once ready.
+// With BARE_USER_ROW=1 it also reads the caller's user row (is_active, token_version) first, as the
+// API's guard does on every request: the same two round trips, so the difference to the API is the
+// framework and ORM alone.
+//
+// Environment: DATABASE_URL, AIDE_JWT_SECRET, PORT, AIDE_DB_POOL_SIZE (default 20), BARE_USER_ROW.
+// Prints "listening <port>" on stdout once ready.
 import { createServer } from 'node:http';
 import { jwtVerify } from 'jose';
 import pg from 'pg';
@@ -29,6 +33,11 @@ pool.on('error', (error) => process.stderr.write(`pool error: ${error.message}\n
 const PREFIX = '/api/v1/systems/';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 // A named statement: parsed and planned once per connection, as any hand-written fast handler would.
+const USER_ROW = process.env.BARE_USER_ROW === '1';
+const SELECT_USER = {
+  name: 'bare_get_user',
+  text: 'SELECT is_active, is_superuser, token_version FROM users WHERE id = $1',
+};
 const SELECT = {
   name: 'bare_get_system',
   text:
@@ -55,6 +64,7 @@ async function handle(req, res) {
   const header = req.headers.authorization;
   const match = header ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
   if (!match) return send(res, 401, { code: 'UNAUTHORIZED' });
+  let claims;
   try {
     const { payload } = await jwtVerify(match[1], key, {
       algorithms: ['HS256'],
@@ -63,8 +73,14 @@ async function handle(req, res) {
     if (payload.typ !== 'access' || typeof payload.tv !== 'number' || typeof payload.sub !== 'string') {
       return send(res, 401, { code: 'UNAUTHORIZED' });
     }
+    claims = payload;
   } catch {
     return send(res, 401, { code: 'UNAUTHORIZED' });
+  }
+  if (USER_ROW) {
+    const { rows: users } = await pool.query({ ...SELECT_USER, values: [claims.sub] });
+    if (!users[0]?.is_active || users[0].token_version !== claims.tv)
+      return send(res, 401, { code: 'UNAUTHORIZED' });
   }
 
   const { rows } = await pool.query({ ...SELECT, values: [id.toLowerCase()] });

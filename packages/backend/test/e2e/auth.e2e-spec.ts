@@ -108,18 +108,25 @@ describe('login and tokens', () => {
       );
     });
 
-    it('detects re-use: the spent token is REFRESH_TOKEN_REVOKED and the newest one is revoked with it', async () => {
-      const first = ok(await ctx.login(USER.email, USER.password));
+    it('detects re-use: the spent token is REFRESH_TOKEN_REVOKED and every session ends with it', async () => {
+      // A user of its own: re-use detection ends all of the user's sessions, ctx.userToken's too.
+      const { email, password } = await insertUser(ctx);
+      const first = ok(await ctx.login(email, password));
       const second = ok(await refresh(first.refresh_token));
-      const other = ok(await ctx.login(USER.email, USER.password));
+      const other = ok(await ctx.login(email, password));
       const reuse = await refresh(first.refresh_token);
       expectEnvelope(reuse, 401, 'REFRESH_TOKEN_REVOKED');
       expect(reuse.headers.get('www-authenticate')).toBe('Bearer');
       expectEnvelope(await refresh(second.refresh_token), 401, 'REFRESH_TOKEN_REVOKED');
-      // Every session of the user ends, including one started separately.
+      // Every session of the user ends, including one started separately, access tokens included.
       expectEnvelope(await refresh(other.refresh_token), 401, 'REFRESH_TOKEN_REVOKED');
+      for (const token of [second.access_token, other.access_token]) {
+        expectEnvelope(await ctx.request('GET', '/api/v1/users/me', { token }), 401, 'UNAUTHORIZED');
+      }
       // A new login starts over.
-      ok(await refresh(ok(await ctx.login(USER.email, USER.password)).refresh_token));
+      const fresh = ok(await ctx.login(email, password));
+      ok(await ctx.request('GET', '/api/v1/users/me', { token: fresh.access_token }));
+      ok(await refresh(fresh.refresh_token));
     });
 
     it('rotates a token once even when two refreshes race', async () => {

@@ -192,6 +192,7 @@ export class CrudRepository<E extends AuditedEntity> {
 
   /** One INSERT for all rows; rows come back in input order. */
   async insertMany(values: readonly Partial<E>[], actorId: string, manager: EntityManager): Promise<E[]> {
+    if (values.length === 0) return [];
     const rows = values.map((v) => ({ ...v, created_by: actorId, updated_by: actorId }));
     const result = await this.repo(manager)
       .createQueryBuilder()

@@ -39,6 +39,8 @@ export class Foundation1764600000000 implements MigrationInterface {
       revoked_at timestamptz,
       created_at timestamptz NOT NULL DEFAULT now(),
       client_info varchar(255),
+      -- Set when the token was rotated: presenting it again is re-use, not a stale logout.
+      replaced_by uuid,
       CONSTRAINT fk_refresh_tokens_user FOREIGN KEY (user_id) REFERENCES users (id) ON DELETE CASCADE
     )`);
     await q.query(`CREATE UNIQUE INDEX uq_refresh_tokens_hash ON refresh_tokens (token_hash)`);

@@ -73,7 +73,7 @@ export class AuthService {
       throw new AppError('INVALID_CREDENTIALS');
     }
     if (failures.attempts > 0) await this.throttle.clear(accountKey);
-    return this.tx.run((m) => this.issue(user, client, m));
+    return this.tx.run(async (m) => (await this.issue(user, client, m)).pair);
   }
 
   /** Rotation: the presented token is revoked and a new pair issued. Re-use of a revoked token revokes them all. */
@@ -84,16 +84,20 @@ export class AuthService {
       const stored = await this.refreshTokens.findByHashForUpdate(hash, m);
       if (!stored) return new AppError('REFRESH_TOKEN_INVALID');
       if (stored.revoked_at) {
-        // A rotated token presented again means it leaked: end every session of the user, access tokens too.
-        await this.refreshTokens.revokeAllOfUser(stored.user_id, m);
-        await this.users.bumpTokenVersion(stored.user_id, m);
+        // A rotated token presented again means it leaked: end every session of the user, access tokens
+        // too. A token revoked by a logout is merely stale.
+        if (stored.replaced_by) {
+          await this.refreshTokens.revokeAllOfUser(stored.user_id, m);
+          await this.users.bumpTokenVersion(stored.user_id, m);
+        }
         return new AppError('REFRESH_TOKEN_REVOKED');
       }
       if (stored.expires_at.getTime() <= Date.now()) return new AppError('REFRESH_TOKEN_EXPIRED');
       const user = await this.users.crud.findActive(stored.user_id, m);
       if (!user?.is_active) return new AppError('INVALID_CREDENTIALS');
-      await this.refreshTokens.revoke(stored.id, m);
-      return this.issue(user, client, m);
+      const issued = await this.issue(user, client, m);
+      await this.refreshTokens.markRotated(stored.id, issued.refreshTokenId, m);
+      return issued.pair;
     });
     // Errors are returned, not thrown, so the reuse revocation above commits.
     if (outcome instanceof AppError) throw outcome;
@@ -112,13 +116,17 @@ export class AuthService {
     });
   }
 
-  private async issue(user: UserEntity, client: ClientInfo, m: EntityManager): Promise<TokenPair> {
+  private async issue(
+    user: UserEntity,
+    client: ClientInfo,
+    m: EntityManager,
+  ): Promise<{ pair: TokenPair; refreshTokenId: string }> {
     const days =
       user.user_type === 'technical'
         ? this.config.technicalRefreshTokenTtlDays
         : this.config.refreshTokenTtlDays;
     const refresh = this.tokens.newRefreshToken();
-    await this.refreshTokens.insert(
+    const refreshTokenId = await this.refreshTokens.insert(
       {
         token_hash: refresh.hash,
         user_id: user.id,
@@ -127,11 +135,12 @@ export class AuthService {
       },
       m,
     );
-    return {
+    const pair: TokenPair = {
       access_token: await this.tokens.signAccess(user.id, user.token_version),
       refresh_token: refresh.token,
       token_type: 'bearer',
       expires_in: this.tokens.accessTtlSeconds,
     };
+    return { pair, refreshTokenId };
   }
 }

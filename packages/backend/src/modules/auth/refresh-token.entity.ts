@@ -23,4 +23,8 @@ export class RefreshTokenEntity {
 
   @Column({ type: 'varchar', length: 255, nullable: true })
   client_info: string | null;
+
+  /** The token that replaced this one on rotation. */
+  @Column({ type: 'uuid', nullable: true })
+  replaced_by: string | null;
 }

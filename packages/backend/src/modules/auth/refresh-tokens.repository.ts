@@ -10,8 +10,12 @@ export class RefreshTokensRepository {
     return (manager ?? this.dataSource.manager).getRepository(RefreshTokenEntity);
   }
 
-  async insert(values: Omit<RefreshTokenEntity, 'id' | 'created_at' | 'revoked_at'>, manager: EntityManager) {
-    await this.repo(manager).insert(values);
+  async insert(
+    values: Omit<RefreshTokenEntity, 'id' | 'created_at' | 'revoked_at' | 'replaced_by'>,
+    manager: EntityManager,
+  ): Promise<string> {
+    const result = await this.repo(manager).insert(values);
+    return (result.identifiers[0] as { id: string }).id;
   }
 
   /** Locks the token row for the rest of the transaction, so one token rotates once. */
@@ -25,10 +29,12 @@ export class RefreshTokensRepository {
     );
   }
 
-  async revoke(id: string, manager: EntityManager): Promise<void> {
-    await manager.query('UPDATE refresh_tokens SET revoked_at = now() WHERE id = $1 AND revoked_at IS NULL', [
-      id,
-    ]);
+  /** Revokes a token on rotation, naming its successor. */
+  async markRotated(id: string, replacedBy: string, manager: EntityManager): Promise<void> {
+    await manager.query(
+      'UPDATE refresh_tokens SET revoked_at = now(), replaced_by = $2 WHERE id = $1 AND revoked_at IS NULL',
+      [id, replacedBy],
+    );
   }
 
   async revokeByHash(hash: string): Promise<void> {
