@@ -447,6 +447,21 @@ describe('fields of published versions', () => {
   });
 });
 
+describe('publishing changes without new columns', () => {
+  it.each([
+    ['a type change', [column('id', 'bigint'), column('name', 'text')]],
+    ['a nullability change', [column('id', 'integer', undefined, false), column('name', 'text')]],
+    ['a reorder', [column('name', 'text'), column('id', 'integer')]],
+    ['a dropped column', [column('id', 'integer')]],
+  ])('creates the next version for %s (no field or type to create)', async (_what, columns) => {
+    const dataset = await createDataset(ctx, system.id);
+    ok(await publish(ctx, dataset.id, { columns: [column('id', 'integer'), column('name', 'text')] }), 201);
+    const body = ok(await publish(ctx, dataset.id, { columns }), 201);
+    expect(body).toMatchObject({ created: true, version: { version_num: 2 } });
+    expect(body.version.columns.map((c: Row) => c.name)).toEqual(columns.map((c) => c.name));
+  });
+});
+
 describe('publishing: validation and errors', () => {
   // A fresh dataset per test, so that a failure of one cannot hide or cause another.
   let dataset: Row;
