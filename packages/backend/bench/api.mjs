@@ -231,8 +231,11 @@ function startChild(name, args, env) {
   children.add(child);
   const tail = [];
   let warnings = 0;
-  const collect = (chunk) => {
-    for (const line of chunk.toString('utf8').split('\n')) {
+  const partial = { stdout: '', stderr: '' };
+  const collect = (stream, chunk) => {
+    const lines = (partial[stream] + chunk.toString('utf8')).split('\n');
+    partial[stream] = lines.pop() ?? '';
+    for (const line of lines) {
       if (!line) continue;
       tail.push(line);
       if (tail.length > 40) tail.shift();
@@ -246,8 +249,8 @@ function startChild(name, args, env) {
       }
     }
   };
-  child.stdout.on('data', collect);
-  child.stderr.on('data', collect);
+  child.stdout.on('data', (chunk) => collect('stdout', chunk));
+  child.stderr.on('data', (chunk) => collect('stderr', chunk));
   const exited = new Promise((resolveExit) =>
     child.on('exit', (code, signal) => resolveExit({ code, signal })),
   );
@@ -255,7 +258,7 @@ function startChild(name, args, env) {
     name,
     child,
     exited,
-    tail: () => tail.join('\n'),
+    tail: () => [...tail, partial.stdout, partial.stderr].filter(Boolean).join('\n'),
     get warnings() {
       return warnings;
     },

@@ -10,7 +10,6 @@ import { AppError } from './common/errors/app-error.js';
 import { toAppError } from './common/errors/error-response.js';
 import { EtagInterceptor } from './common/http/etag.interceptor.js';
 import { NestPinoLogger, RequestLogController } from './common/http/logger.js';
-import { requestContext } from './common/http/request-context.js';
 import { RouteTable } from './common/http/route-table.js';
 import type { ResolvedConfig } from './config/config.js';
 
@@ -27,7 +26,11 @@ const FORM_ROUTES = new Set(['/api/v1/login']);
 function acceptsBody(route: string | undefined, contentType: string): boolean {
   const essence = (contentType.split(';')[0] ?? '').trim().toLowerCase();
   if (essence === 'application/json') return true;
-  return essence === 'application/x-www-form-urlencoded' && route !== undefined && FORM_ROUTES.has(route.replace(/\/+$/, ''));
+  return (
+    essence === 'application/x-www-form-urlencoded' &&
+    route !== undefined &&
+    FORM_ROUTES.has(route.replace(/\/+$/, ''))
+  );
 }
 
 /** Builds the HTTP application (not listening yet): Fastify, the Nest modules and the cross-cutting hooks. */
@@ -60,25 +63,37 @@ export async function createApp(
   fastify.addHook('onRoute', (route) => routes.add(route.method, route.url));
   fastify.addHook('onRequest', (request, reply, done) => {
     void reply.header('X-Request-ID', request.id).header('X-Content-Type-Options', 'nosniff');
-    requestContext.run({ requestId: request.id }, done);
+    done();
   });
   fastify.addHook('preParsing', (request, _reply, payload, done) => {
     const type = request.headers['content-type'];
-    const hasBody = request.headers['transfer-encoding'] !== undefined || Number(request.headers['content-length'] ?? 0) > 0;
-    if (type !== undefined && hasBody && request.routeOptions.url !== undefined && !acceptsBody(request.routeOptions.url, type)) {
+    const hasBody =
+      request.headers['transfer-encoding'] !== undefined ||
+      Number(request.headers['content-length'] ?? 0) > 0;
+    if (
+      type !== undefined &&
+      hasBody &&
+      request.routeOptions.url !== undefined &&
+      !acceptsBody(request.routeOptions.url, type)
+    ) {
       done(new AppError('UNSUPPORTED_MEDIA_TYPE'));
       return;
     }
     done(null, payload);
   });
 
-  const app = await NestFactory.create<NestFastifyApplication>(AppModule.create(config, dataSource), adapter, {
-    logger: new NestPinoLogger(logger),
-    abortOnError: false,
-  });
+  const app = await NestFactory.create<NestFastifyApplication>(
+    AppModule.create(config, dataSource),
+    adapter,
+    {
+      logger: new NestPinoLogger(logger),
+      abortOnError: false,
+    },
+  );
   app.useGlobalFilters(new AllExceptionsFilter(routes));
   app.useGlobalInterceptors(new EtagInterceptor());
-  if (config.corsOrigins.length > 0) app.enableCors({ origin: config.corsOrigins, exposedHeaders: ['X-Request-ID', 'ETag'] });
+  if (config.corsOrigins.length > 0)
+    app.enableCors({ origin: config.corsOrigins, exposedHeaders: ['X-Request-ID', 'ETag'] });
   await app.init();
   return app;
 }

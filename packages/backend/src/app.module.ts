@@ -1,10 +1,9 @@
 import { type DynamicModule, Module } from '@nestjs/common';
-import { APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
+import { APP_GUARD } from '@nestjs/core';
 import type { DataSource } from 'typeorm';
 import { AuthGuard } from './common/auth/auth.guard.js';
 import { PasswordHasher } from './common/auth/password-hasher.js';
 import { TokenService } from './common/auth/token.service.js';
-import { IdempotencyInterceptor } from './common/idempotency/idempotency.interceptor.js';
 import { APP_CONFIG, type ResolvedConfig } from './config/config.js';
 import { DatabaseModule } from './database/database.module.js';
 import { AuthModule } from './modules/auth/auth.module.js';
@@ -52,11 +51,7 @@ export class AppModule {
         SchemaVersionsModule,
         CrawlRunsModule,
       ],
-      providers: [
-        ...shared,
-        { provide: APP_GUARD, useClass: AuthGuard },
-        { provide: APP_INTERCEPTOR, useClass: IdempotencyInterceptor },
-      ],
+      providers: [...shared, { provide: APP_GUARD, useClass: AuthGuard }],
       exports: shared,
     };
   }

@@ -1,4 +1,4 @@
-import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { createHash, randomBytes, randomUUID, webcrypto } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { jwtVerify, SignJWT } from 'jose';
 import { APP_CONFIG, type ResolvedConfig } from '../../config/config.js';
@@ -11,10 +11,17 @@ export interface AccessClaims {
 /** Issues and verifies access tokens (HS256 only) and makes refresh-token values. */
 @Injectable()
 export class TokenService {
-  private readonly key: Uint8Array;
+  // Imported once as a CryptoKey: given raw bytes or a KeyObject, jose imports the key on every call.
+  private readonly key: Promise<webcrypto.CryptoKey>;
 
   constructor(@Inject(APP_CONFIG) private readonly config: ResolvedConfig) {
-    this.key = new TextEncoder().encode(config.jwtSecret);
+    this.key = webcrypto.subtle.importKey(
+      'raw',
+      new TextEncoder().encode(config.jwtSecret),
+      { name: 'HMAC', hash: 'SHA-256' },
+      false,
+      ['sign', 'verify'],
+    );
   }
 
   get accessTtlSeconds(): number {
@@ -28,13 +35,13 @@ export class TokenService {
       .setIssuedAt()
       .setJti(randomUUID())
       .setExpirationTime(`${this.config.accessTokenTtlSeconds}s`)
-      .sign(this.key);
+      .sign(await this.key);
   }
 
   /** Verifies signature, algorithm (HS256 pinned), `exp`, `iat` and `sub`; undefined for any bad token. */
   async verifyAccess(token: string): Promise<AccessClaims | undefined> {
     try {
-      const { payload } = await jwtVerify(token, this.key, {
+      const { payload } = await jwtVerify(token, await this.key, {
         algorithms: ['HS256'],
         requiredClaims: ['exp', 'iat', 'sub'],
       });

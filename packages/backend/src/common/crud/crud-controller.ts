@@ -13,10 +13,12 @@ import {
   Put,
   Query,
   type Type,
+  UseInterceptors,
 } from '@nestjs/common';
 import type { z } from 'zod';
 import { type AuthUser, CurrentUser, REQUIRES_SUPERUSER } from '../auth/current-user.js';
 import { AppError } from '../errors/app-error.js';
+import { IdempotencyInterceptor } from '../idempotency/idempotency.interceptor.js';
 import { BatchBodyPipe, body, listQuery, noQuery, parseIfMatch, UuidPipe } from '../validation/zod.pipe.js';
 import type { CrudService } from './crud-service.js';
 import { assertIncludeDeletedAllowed } from './include-deleted.js';
@@ -112,7 +114,8 @@ export function CrudController<TRead, TCreate, TUpdate>(
   }
 
   const proto = ResourceController.prototype;
-  decorate(proto, 'create', superuser(writeNeedsSuperuser));
+  // Creates honour Idempotency-Key (bound per route: reads should not pay for it).
+  decorate(proto, 'create', UseInterceptors(IdempotencyInterceptor), superuser(writeNeedsSuperuser));
   if (!resource.without?.includes('update')) {
     decorate(proto, 'put', Put(':id'), superuser(writeNeedsSuperuser));
     decorate(proto, 'patch', Patch(':id'), superuser(writeNeedsSuperuser));
@@ -120,6 +123,14 @@ export function CrudController<TRead, TCreate, TUpdate>(
   if (!resource.without?.includes('delete')) decorate(proto, 'remove', Delete(':id'), superuser(true));
   if (resource.softDelete) decorate(proto, 'restore', Post(':id/restore'), HttpCode(200), superuser(true));
   // Declared before `:id` routes would not matter: Fastify's router prefers static segments.
-  if (resource.batch) decorate(proto, 'createMany', Post('batch'), superuser(writeNeedsSuperuser));
+  if (resource.batch) {
+    decorate(
+      proto,
+      'createMany',
+      Post('batch'),
+      UseInterceptors(IdempotencyInterceptor),
+      superuser(writeNeedsSuperuser),
+    );
+  }
   return ResourceController;
 }

