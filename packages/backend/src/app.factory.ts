@@ -8,7 +8,6 @@ import { AppModule } from './app.module.js';
 import { AllExceptionsFilter, sendError } from './common/errors/all-exceptions.filter.js';
 import { AppError } from './common/errors/app-error.js';
 import { toAppError } from './common/errors/error-response.js';
-import { EtagInterceptor } from './common/http/etag.interceptor.js';
 import { NestPinoLogger, RequestLogController } from './common/http/logger.js';
 import { RouteTable } from './common/http/route-table.js';
 import type { ResolvedConfig } from './config/config.js';
@@ -65,6 +64,13 @@ export async function createApp(
     void reply.header('X-Request-ID', request.id).header('X-Content-Type-Options', 'nosniff');
     done();
   });
+  // Single entities answer with `ETag: "<row_version>"`, which `If-Match` accepts back on update.
+  fastify.addHook('preSerialization', (_request, reply, payload: unknown, done) => {
+    if (payload && typeof payload === 'object' && 'row_version' in payload && 'id' in payload) {
+      void reply.header('ETag', `"${String(payload.row_version)}"`);
+    }
+    done(null, payload);
+  });
   fastify.addHook('preParsing', (request, _reply, payload, done) => {
     const type = request.headers['content-type'];
     const hasBody =
@@ -91,7 +97,6 @@ export async function createApp(
     },
   );
   app.useGlobalFilters(new AllExceptionsFilter(routes));
-  app.useGlobalInterceptors(new EtagInterceptor());
   if (config.corsOrigins.length > 0)
     app.enableCors({ origin: config.corsOrigins, exposedHeaders: ['X-Request-ID', 'ETag'] });
   await app.init();
