@@ -64,6 +64,17 @@ export async function createApp(
     void reply.header('X-Request-ID', request.id).header('X-Content-Type-Options', 'nosniff');
     done();
   });
+  // Draining on shutdown: a response still in flight closes its connection, so close() need not wait
+  // for the client's keep-alive to time out (idle connections are closed by close() itself).
+  let draining = false;
+  fastify.addHook('preClose', (done) => {
+    draining = true;
+    done();
+  });
+  fastify.addHook('onSend', (_request, reply, payload, done) => {
+    if (draining) void reply.header('Connection', 'close');
+    done(null, payload);
+  });
   // Single entities answer with `ETag: "<row_version>"`, which `If-Match` accepts back on update.
   fastify.addHook('preSerialization', (_request, reply, payload: unknown, done) => {
     if (payload && typeof payload === 'object' && 'row_version' in payload && 'id' in payload) {
