@@ -2,7 +2,7 @@ import { type CanActivate, type ExecutionContext, Injectable } from '@nestjs/com
 import { Reflector } from '@nestjs/core';
 import type { FastifyRequest } from 'fastify';
 import { DataSource } from 'typeorm';
-import { queryPrepared } from '../crud/crud-repository.js';
+import { queryPrepared } from '../../database/prepared-query.js';
 import { AppError } from '../errors/app-error.js';
 import { IS_PUBLIC, REQUIRES_SUPERUSER } from './current-user.js';
 import { TokenService } from './token.service.js';

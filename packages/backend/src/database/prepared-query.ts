@@ -1,0 +1,108 @@
+import { createHash } from 'node:crypto';
+import type { Pool } from 'pg';
+import {
+  type DataSource,
+  type EntityMetadata,
+  type EntityTarget,
+  type ObjectLiteral,
+  QueryFailedError,
+} from 'typeorm';
+
+// Hot-path reads straight through the pg Pool underneath TypeORM: one named (prepared) statement per
+// SQL text, no QueryRunner, no query builder. Used by the auth guard (every request) and by
+// findActive outside transactions. Same pool, same connections, same type parsers as TypeORM.
+
+const statementNames = new Map<string, string>();
+
+function statementName(text: string): string {
+  let name = statementNames.get(text);
+  if (!name) {
+    name = `aide_${createHash('sha1').update(text).digest('hex').slice(0, 24)}`;
+    statementNames.set(text, name);
+  }
+  return name;
+}
+
+/** The pg Pool of TypeORM's postgres driver, or undefined (other driver, not initialised). */
+function pgPool(dataSource: DataSource): Pool | undefined {
+  if (!dataSource.isInitialized || dataSource.options.type !== 'postgres') return undefined;
+  const master = (dataSource.driver as unknown as { master?: Pool }).master;
+  return master && typeof master.connect === 'function' ? master : undefined;
+}
+
+/**
+ * Runs a read-only parameterised query as a prepared statement on a pooled connection and returns
+ * its rows. Errors behave as through `dataSource.query()`: a failed query is a QueryFailedError, a
+ * failed connect is the driver's error. Falls back to `dataSource.query()` off PostgreSQL.
+ */
+export async function queryPrepared<R>(
+  dataSource: DataSource,
+  text: string,
+  values: unknown[],
+): Promise<R[]> {
+  const pool = pgPool(dataSource);
+  if (!pool) return dataSource.query<R[]>(text, values);
+  const client = await pool.connect();
+  try {
+    const result = await client.query({ name: statementName(text), text, values });
+    return result.rows as R[];
+  } catch (error) {
+    throw new QueryFailedError(text, values, error as Error);
+  } finally {
+    client.release();
+  }
+}
+
+/**
+ * A prepared-statement version of `findActive` for entities whose rows map to plain columns (no
+ * relations, embeddeds, inheritance, listeners or subscribers); undefined when the entity is not
+ * such a one, and the query builder is used instead. Hydration goes through the driver's
+ * `prepareHydratedValue`, as in TypeORM's own result transformer.
+ */
+export function compileFastFind<E>(
+  dataSource: DataSource,
+  entity: EntityTarget<E>,
+  softDelete: boolean,
+): ((id: string) => Promise<E | undefined>) | undefined {
+  if (!pgPool(dataSource) || dataSource.subscribers.length > 0 || dataSource.options.typename)
+    return undefined;
+  const opts = dataSource.options as { logging?: unknown; maxQueryExecutionTime?: number; cache?: unknown };
+  if (opts.logging || opts.maxQueryExecutionTime || opts.cache) return undefined;
+  const metadata: EntityMetadata = dataSource.getMetadata(entity);
+  const plain =
+    metadata.tableType === 'regular' &&
+    metadata.relations.length === 0 &&
+    metadata.embeddeds.length === 0 &&
+    !metadata.discriminatorColumn &&
+    metadata.childEntityMetadatas.length === 0 &&
+    metadata.afterLoadListeners.length === 0 &&
+    metadata.primaryColumns.length === 1 &&
+    metadata.primaryColumns[0]?.propertyName === 'id' &&
+    metadata.columns.every(
+      (c) => !c.isVirtual && !c.isVirtualProperty && !c.relationMetadata && !c.embeddedMetadata,
+    );
+  if (!plain) return undefined;
+  const driver = dataSource.driver;
+  // As the query builder's default selection: `select: false` columns are neither read nor set.
+  const columns = metadata.columns.filter((c) => c.isSelect);
+  const table = metadata.schema
+    ? `${driver.escape(metadata.schema)}.${driver.escape(metadata.tableName)}`
+    : driver.escape(metadata.tableName);
+  const idColumn = driver.escape(metadata.primaryColumns[0].databaseName);
+  const text =
+    `SELECT ${columns.map((c) => driver.escape(c.databaseName)).join(', ')} FROM ${table} ` +
+    `WHERE ${idColumn} = $1${softDelete ? ' AND deleted_at IS NULL' : ''}`;
+  return async (id: string) => {
+    const [row] = await queryPrepared<Record<string, unknown>>(dataSource, text, [id]);
+    if (!row) return undefined;
+    const result = metadata.create(undefined, { fromDeserializer: true }) as E & ObjectLiteral;
+    let hasData = false;
+    for (const column of columns) {
+      const value = row[column.databaseName];
+      if (value === undefined) continue;
+      if (value !== null) hasData = true;
+      column.setEntityValue(result, driver.prepareHydratedValue(value, column));
+    }
+    return hasData ? result : undefined;
+  };
+}
