@@ -1,8 +1,7 @@
 // `node dist/cli.js migrate|revert|seed`: database maintenance without starting the HTTP server.
 // It resolves the database as `dist/main.js` does (DATABASE_URL, or the embedded PostgreSQL under the
 // repository's .aide/), does one thing, reports it on stdout and stops. Only this entry point exits.
-import { basename, dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { basename, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { type DataSource, MigrationExecutor } from 'typeorm';
 import { resolveDatabase, type DatabaseTarget } from './bootstrap/database.js';
@@ -29,9 +28,6 @@ The database is DATABASE_URL when set, otherwise the embedded PostgreSQL under A
 type Command = 'migrate' | 'revert' | 'seed';
 const COMMANDS: readonly Command[] = ['migrate', 'revert', 'seed'];
 const isCommand = (value: string): value is Command => (COMMANDS as readonly string[]).includes(value);
-
-// dist/cli.js → the repository root, where the embedded database lives under .aide/ (as for dist/main.js).
-const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 
 function print(line: string): void {
   process.stdout.write(`${line}\n`);
@@ -83,15 +79,14 @@ async function seed(dataSource: DataSource, flags: SeedFlags): Promise<void> {
 async function run(command: Command, flags: SeedFlags): Promise<void> {
   // Maintenance never signs tokens: the JWT secret is not needed here.
   const base = loadConfig(process.env, { requireJwtSecret: false });
-  const dataDir = process.env['AIDE_DATA_DIR'] ? resolve(base.dataDir) : join(repoRoot, '.aide');
   const logger = createLogger(base);
   let target: DatabaseTarget | undefined;
   let dataSource: DataSource | undefined;
   try {
-    target = await resolveDatabase({ ...base, dataDir }, logger);
+    target = await resolveDatabase(base, logger);
     print(
       target.embedded
-        ? `Database: embedded PostgreSQL under ${join(dataDir, 'pg')}`
+        ? `Database: embedded PostgreSQL under ${join(base.dataDir, 'pg')}`
         : 'Database: DATABASE_URL',
     );
     dataSource = createDataSource({ url: target.url, poolSize: 2, applicationName: 'aide-metastore-cli' });

@@ -1,5 +1,4 @@
-import { dirname, isAbsolute, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { createApp } from './app.factory.js';
 import { resolveDatabase } from './bootstrap/database.js';
 import { loadOrCreateJwtSecret } from './bootstrap/jwt-secret.js';
@@ -9,23 +8,14 @@ import { ConfigError, loadConfig, type ResolvedConfig } from './config/config.js
 import { createDataSource } from './database/data-source.js';
 import { runSeeders } from './seeds/run-seeders.js';
 
-// dist/main.js → the repository root, where the embedded database lives under .aide/.
-const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
-
 async function main(): Promise<void> {
   const base = loadConfig();
-  const dataDir = process.env['AIDE_DATA_DIR']
-    ? isAbsolute(base.dataDir)
-      ? base.dataDir
-      : resolve(base.dataDir)
-    : join(repoRoot, '.aide');
   const logger = createLogger(base);
-  const target = await resolveDatabase({ ...base, dataDir }, logger);
+  const target = await resolveDatabase(base, logger);
   const config: ResolvedConfig = {
     ...base,
-    dataDir,
     databaseUrl: target.url,
-    jwtSecret: base.jwtSecret ?? loadOrCreateJwtSecret(join(dataDir, 'jwt-secret')),
+    jwtSecret: base.jwtSecret ?? loadOrCreateJwtSecret(join(base.dataDir, 'jwt-secret')),
   };
 
   const dataSource = createDataSource({ url: config.databaseUrl, poolSize: config.dbPoolSize });

@@ -1,4 +1,12 @@
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
+
+// dist/config/config.js (or src/config/config.ts) → the repository root, where `.aide/` lives.
+const DEFAULT_DATA_DIR = join(
+  resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', '..'),
+  '.aide',
+);
 
 const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
@@ -16,7 +24,7 @@ const EnvSchema = z.object({
   PORT: int(0, 65535).default(8001),
   HOST: z.string().min(1).default('0.0.0.0'),
   DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }).optional(),
-  AIDE_DATA_DIR: z.string().min(1).default('.aide'),
+  AIDE_DATA_DIR: z.string().min(1).optional(),
   AIDE_EMBEDDED_PG_PORT: int(1024, 65535).default(54329),
   AIDE_MIGRATE_ON_START: bool.optional(),
   AIDE_SEED_ON_START: bool.optional(),
@@ -100,7 +108,8 @@ export function loadConfig(
     port: e.PORT,
     host: e.HOST,
     databaseUrl: e.DATABASE_URL,
-    dataDir: e.AIDE_DATA_DIR,
+    // A relative AIDE_DATA_DIR is taken from the working directory.
+    dataDir: e.AIDE_DATA_DIR ? resolve(e.AIDE_DATA_DIR) : DEFAULT_DATA_DIR,
     embeddedPgPort: e.AIDE_EMBEDDED_PG_PORT,
     migrateOnStart: e.AIDE_MIGRATE_ON_START ?? embedded,
     seedOnStart: e.AIDE_SEED_ON_START ?? embedded,
