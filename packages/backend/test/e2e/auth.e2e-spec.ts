@@ -153,6 +153,23 @@ describe('login and tokens', () => {
     });
   });
 
+  describe('refresh-token lifetime', () => {
+    it('gives technical users long-lived refresh tokens (365 days) and regular users 14 days', async () => {
+      const days = async (userType: 'regular' | 'technical') => {
+        const { id, email, password } = await insertUser(ctx, { user_type: userType });
+        ok(await ctx.login(email, password));
+        const rows: { days: number }[] = await ctx.dataSource.query(
+          `SELECT round(extract(epoch FROM expires_at - now()) / 86400)::int AS days
+           FROM refresh_tokens WHERE user_id = $1`,
+          [id],
+        );
+        return rows.map((r) => r.days);
+      };
+      expect(await days('technical')).toEqual([365]);
+      expect(await days('regular')).toEqual([14]);
+    });
+  });
+
   describe('POST /api/v1/login/logout', () => {
     it('revokes the refresh token (204); the token can no longer refresh', async () => {
       const pair = ok(await ctx.login(USER.email, USER.password));
