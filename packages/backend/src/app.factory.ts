@@ -11,6 +11,7 @@ import { toAppError } from './common/errors/error-response.js';
 import { NestPinoLogger, RequestLogController } from './common/http/logger.js';
 import { RouteTable } from './common/http/route-table.js';
 import type { ResolvedConfig } from './config/config.js';
+import { createMetrics } from './modules/metrics/metrics.js';
 
 const REQUEST_ID = /^[\w.:-]{1,128}$/;
 
@@ -75,6 +76,16 @@ export async function createApp(
     if (draining) void reply.header('Connection', 'close');
     done(null, payload);
   });
+  const metrics = createMetrics();
+  fastify.addHook('onResponse', (request, reply, done) => {
+    // The route pattern, not the URL: label cardinality stays bounded.
+    const route = request.routeOptions.url ?? 'unmatched';
+    metrics.requestDuration.observe(
+      { method: request.method, route, status: String(reply.statusCode) },
+      reply.elapsedTime / 1000,
+    );
+    done();
+  });
   // Single entities answer with `ETag: "<row_version>"`, which `If-Match` accepts back on update.
   fastify.addHook('preSerialization', (_request, reply, payload: unknown, done) => {
     if (payload && typeof payload === 'object' && 'row_version' in payload && 'id' in payload) {
@@ -100,7 +111,7 @@ export async function createApp(
   });
 
   const app = await NestFactory.create<NestFastifyApplication>(
-    AppModule.create(config, dataSource),
+    AppModule.create(config, dataSource, metrics),
     adapter,
     {
       logger: new NestPinoLogger(logger),

@@ -17,6 +17,9 @@ import { FieldClassificationsModule } from './modules/field-classifications/fiel
 import { FieldsModule } from './modules/fields/fields.module.js';
 import { SchemaVersionsModule } from './modules/schema-versions/schema-versions.module.js';
 import { TypeInstancesModule } from './modules/type-instances/type-instances.module.js';
+import { MetricsModule } from './modules/metrics/metrics.module.js';
+import { APP_METRICS } from './modules/metrics/metrics.controller.js';
+import type { AppMetrics } from './modules/metrics/metrics.js';
 import { CredentialRefsModule } from './modules/credential-refs/credential-refs.module.js';
 import { PlatformModule } from './modules/health/health.module.js';
 import { SystemFlavorsModule } from './modules/system-flavors/system-flavors.module.js';
@@ -26,14 +29,20 @@ import { UsersModule } from './modules/users/users.module.js';
 
 @Module({})
 export class AppModule {
-  static create(config: ResolvedConfig, dataSource: DataSource): DynamicModule {
-    const shared = [{ provide: APP_CONFIG, useValue: config }, TokenService, PasswordHasher];
+  static create(config: ResolvedConfig, dataSource: DataSource, metrics: AppMetrics): DynamicModule {
+    const shared = [
+      { provide: APP_CONFIG, useValue: config },
+      { provide: APP_METRICS, useValue: metrics },
+      TokenService,
+      PasswordHasher,
+    ];
     return {
       module: AppModule,
       global: true,
       imports: [
         DatabaseModule.forDataSource(dataSource),
         PlatformModule,
+        MetricsModule,
         AuthModule,
         UsersModule,
         SystemKindsModule,

@@ -42,6 +42,7 @@ const EnvSchema = z.object({
   AIDE_BODY_LIMIT_BYTES: int(1024, 100 * 1024 * 1024).default(1024 * 1024),
   AIDE_SHUTDOWN_TIMEOUT_MS: int(0, 600000).default(10000),
   AIDE_CORS_ORIGINS: z.string().optional(),
+  AIDE_METRICS_TOKEN: z.string().min(32, { message: 'must be at least 32 characters' }).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   AIDE_LOG_FORMAT: z.enum(['json', 'pretty']).optional(),
 });
@@ -71,6 +72,8 @@ export interface AppConfig {
   bodyLimitBytes: number;
   shutdownTimeoutMs: number;
   corsOrigins: string[];
+  /** Bearer token of `GET /metrics`; undefined disables the route. */
+  metricsToken: string | undefined;
   logLevel: Env['LOG_LEVEL'];
   logFormat: 'json' | 'pretty';
 }
@@ -126,6 +129,7 @@ export function loadConfig(
     loginWindowSeconds: e.AIDE_LOGIN_WINDOW_SECONDS,
     bodyLimitBytes: e.AIDE_BODY_LIMIT_BYTES,
     shutdownTimeoutMs: e.AIDE_SHUTDOWN_TIMEOUT_MS,
+    metricsToken: e.AIDE_METRICS_TOKEN,
     corsOrigins: e.AIDE_CORS_ORIGINS ? e.AIDE_CORS_ORIGINS.split(',').map((o) => o.trim()) : [],
     logLevel: e.LOG_LEVEL,
     logFormat: e.AIDE_LOG_FORMAT ?? (process.stdout.isTTY ? 'pretty' : 'json'),
