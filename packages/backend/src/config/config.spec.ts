@@ -1,0 +1,53 @@
+import { describe, expect, it } from '@jest/globals';
+import { ConfigError, loadConfig } from './config.js';
+
+const SECRET = 'a-secret-of-at-least-thirty-two-bytes-0123456789';
+
+describe('loadConfig', () => {
+  it('defaults to the embedded database, migrating and seeding on start, on port 8001', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({
+      port: 8001,
+      databaseUrl: undefined,
+      migrateOnStart: true,
+      seedOnStart: true,
+      accessTokenTtlSeconds: 1800,
+      bcryptCost: 12,
+      metricsToken: undefined,
+    });
+    expect(config.dataDir.endsWith('.aide')).toBe(true);
+  });
+
+  it('does not migrate or seed an external database unless asked', () => {
+    const config = loadConfig({ DATABASE_URL: 'postgres://u:p@db:5432/aide', AIDE_JWT_SECRET: SECRET });
+    expect(config).toMatchObject({ migrateOnStart: false, seedOnStart: false });
+    expect(
+      loadConfig({
+        DATABASE_URL: 'postgres://db/aide',
+        AIDE_JWT_SECRET: SECRET,
+        AIDE_MIGRATE_ON_START: 'true',
+      }).migrateOnStart,
+    ).toBe(true);
+  });
+
+  it.each([
+    [{ PORT: 'eighty' }, 'PORT'],
+    [{ PORT: '70000' }, 'PORT'],
+    [{ DATABASE_URL: 'mysql://db/aide', AIDE_JWT_SECRET: SECRET }, 'DATABASE_URL'],
+    [{ AIDE_JWT_SECRET: 'short' }, 'AIDE_JWT_SECRET'],
+    [{ DATABASE_URL: 'postgres://db/aide' }, 'AIDE_JWT_SECRET'],
+    [{ AIDE_BCRYPT_COST: '10' }, 'AIDE_BCRYPT_COST'],
+    [{ AIDE_SUPERUSER_EMAIL: 'me@example.com' }, 'AIDE_SUPERUSER_PASSWORD'],
+    [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
+    [{ AIDE_METRICS_TOKEN: 'short' }, 'AIDE_METRICS_TOKEN'],
+  ])('refuses %j, naming %s', (env, name) => {
+    expect(() => loadConfig(env)).toThrow(ConfigError);
+    expect(() => loadConfig(env)).toThrow(name);
+  });
+
+  it('lets maintenance commands run without a JWT secret', () => {
+    expect(
+      loadConfig({ DATABASE_URL: 'postgres://db/aide' }, { requireJwtSecret: false }).jwtSecret,
+    ).toBeUndefined();
+  });
+});
