@@ -45,30 +45,37 @@ export class CastRulesService implements CrudService<CastRule, CreateCastRule, U
     return toCastRule(await this.rules.crud.getActive(id));
   }
 
-  /** Both data types active; every `@param` of the mapping a source param, every key a target param. */
-  private async checkRule(
-    rule: Pick<CastRuleEntity, 'source_data_type_id' | 'target_data_type_id' | 'param_mapping'>,
+  /**
+   * Both data types active; every `@param` of a mapping a source param, every key a target param.
+   * The data types of all rules are loaded in one query.
+   */
+  private async checkRules(
+    rules: readonly Pick<CastRuleEntity, 'source_data_type_id' | 'target_data_type_id' | 'param_mapping'>[],
     m: EntityManager,
-  ) {
-    const source = await this.dataTypes.crud.findActive(rule.source_data_type_id, m, 'share');
-    const target = await this.dataTypes.crud.findActive(rule.target_data_type_id, m, 'share');
-    if (!source || !target) throw new AppError('DATA_TYPE_NOT_FOUND');
-    const issues = paramMappingIssues(
-      rule.param_mapping,
-      paramNamesOf(source.params_schema as unknown as ParamsJsonSchema),
-      paramNamesOf(target.params_schema as unknown as ParamsJsonSchema),
-    );
-    if (issues.length > 0) {
-      throw new AppError('VALIDATION_ERROR', 'The param_mapping does not fit the two data types.', {
-        issues: issues.map((i) => ({ ...i, path: ['param_mapping', ...i.path] })),
-      });
+  ): Promise<void> {
+    const ids = rules.flatMap((r) => [r.source_data_type_id, r.target_data_type_id]);
+    const types = await this.dataTypes.crud.findActiveMany(ids, m, 'share');
+    for (const rule of rules) {
+      const source = types.get(rule.source_data_type_id);
+      const target = types.get(rule.target_data_type_id);
+      if (!source || !target) throw new AppError('DATA_TYPE_NOT_FOUND');
+      const issues = paramMappingIssues(
+        rule.param_mapping,
+        paramNamesOf(source.params_schema as unknown as ParamsJsonSchema),
+        paramNamesOf(target.params_schema as unknown as ParamsJsonSchema),
+      );
+      if (issues.length > 0) {
+        throw new AppError('VALIDATION_ERROR', 'The param_mapping does not fit the two data types.', {
+          issues: issues.map((i) => ({ ...i, path: ['param_mapping', ...i.path] })),
+        });
+      }
     }
   }
 
   create(input: CreateCastRule, actor: AuthUser): Promise<CastRule> {
     const values = { ...input, param_mapping: input.param_mapping ?? {} };
     return this.tx.run(async (m) => {
-      await this.checkRule(values, m);
+      await this.checkRules([values], m);
       return toCastRule(await this.rules.crud.insert(values, actor.id, m));
     });
   }
@@ -81,7 +88,7 @@ export class CastRulesService implements CrudService<CastRule, CreateCastRule, U
     );
     const values = items.map((i) => ({ ...i, param_mapping: i.param_mapping ?? {} }));
     return this.tx.run(async (m) => {
-      for (const value of values) await this.checkRule(value, m);
+      await this.checkRules(values, m);
       return (await this.rules.crud.insertMany(values, actor.id, m)).map(toCastRule);
     });
   }
@@ -90,7 +97,7 @@ export class CastRulesService implements CrudService<CastRule, CreateCastRule, U
     const { changes, version } = splitUpdate(input, ifMatch);
     return this.tx.run(async (m) => {
       const current = await this.rules.crud.getActive(id, m);
-      await this.checkRule({ ...current, ...changes }, m);
+      await this.checkRules([{ ...current, ...changes }], m);
       return toCastRule(await this.rules.crud.update(id, changes, version, actor.id, m));
     });
   }

@@ -66,8 +66,14 @@ export class FieldsService implements CrudService<Field, CreateField, UpdateFiel
     );
     return this.tx.run(async (m) => {
       for (const datasetId of new Set(items.map((i) => i.dataset_id))) await this.assertDataset(datasetId, m);
-      for (const item of items)
-        if (item.parent_id) await this.assertParent(item.parent_id, item.dataset_id, m);
+      const parentIds = items.flatMap((i) => (i.parent_id ? [i.parent_id] : []));
+      const parents = await this.fields.crud.findActiveMany(parentIds, m, 'share');
+      for (const item of items) {
+        if (!item.parent_id) continue;
+        const parent = parents.get(item.parent_id);
+        if (!parent) throw new AppError('FIELD_PARENT_NOT_FOUND');
+        if (parent.dataset_id !== item.dataset_id) throw new AppError('FIELD_PARENT_DATASET_MISMATCH');
+      }
       return (await this.fields.crud.insertMany(items, actor.id, m)).map(toField);
     });
   }

@@ -15,11 +15,22 @@ import { mapPage } from '../../common/crud/list.js';
 import { splitUpdate } from '../../common/crud/update-input.js';
 import { AppError } from '../../common/errors/app-error.js';
 import { Transactions } from '../../database/transactions.js';
+import type { DataTypeEntity } from '../data-types/data-type.entity.js';
 import { DataTypesRepository } from '../data-types/data-types.repository.js';
 import { validateTypeParams } from '../type-system/params-schema.js';
 import { toTypeInstance } from './type-instance.mapper.js';
 import { TypeInstancesRepository } from './type-instances.repository.js';
 import { buildTypeTrees, renderTypeText, toTypeInstanceTree, type TypeTreeNode } from './type-tree.js';
+
+/** `params` validated against the data type's JSON Schema (defaults applied); null when empty. */
+function validParams(
+  dataType: DataTypeEntity,
+  params: Record<string, unknown> | null | undefined,
+): Record<string, unknown> | null {
+  const result = validateTypeParams(dataType.params_schema, params ?? {});
+  if (!result.ok) throw new AppError('TYPE_INSTANCE_PARAMS_INVALID', undefined, { issues: result.issues });
+  return Object.keys(result.value).length > 0 ? result.value : null;
+}
 
 @Injectable()
 export class TypeInstancesService implements CrudService<
@@ -49,39 +60,64 @@ export class TypeInstancesService implements CrudService<
   ): Promise<Record<string, unknown> | null> {
     const dataType = await this.dataTypes.crud.findActive(dataTypeId, m, 'share');
     if (!dataType) throw new AppError('DATA_TYPE_NOT_FOUND');
-    const result = validateTypeParams(dataType.params_schema, params ?? {});
-    if (!result.ok) throw new AppError('TYPE_INSTANCE_PARAMS_INVALID', undefined, { issues: result.issues });
-    return Object.keys(result.value).length > 0 ? result.value : null;
+    return validParams(dataType, params);
   }
 
-  private async prepare(input: CreateTypeInstance, m: EntityManager) {
-    const parentId = input.parent_id ?? null;
-    const slot = input.slot ?? null;
-    if (parentId === null && slot !== null) throw new AppError('TYPE_INSTANCE_SLOT_FORBIDDEN');
-    if (parentId !== null && slot === null) throw new AppError('TYPE_INSTANCE_SLOT_REQUIRED');
-    if (parentId !== null) {
-      if (!(await this.typeInstances.crud.findActive(parentId, m, 'share')))
-        throw new AppError('TYPE_INSTANCE_PARENT_NOT_FOUND');
-      // A new child would change a published version's type (a struct gains a member).
-      await this.assertNotBound(parentId, m);
+  /** Checks new nodes against their parents and data types, loaded in bulk for the whole batch. */
+  private async prepare(items: readonly CreateTypeInstance[], m: EntityManager) {
+    const parents = await this.typeInstances.crud.findActiveMany(
+      items.flatMap((i) => (i.parent_id ? [i.parent_id] : [])),
+      m,
+      'share',
+    );
+    const dataTypes = await this.dataTypes.crud.findActiveMany(
+      items.map((i) => i.data_type_id),
+      m,
+      'share',
+    );
+    const unbound = new Set<string>();
+    const values = [];
+    for (const input of items) {
+      const parentId = input.parent_id ?? null;
+      const slot = input.slot ?? null;
+      if (parentId === null && slot !== null) throw new AppError('TYPE_INSTANCE_SLOT_FORBIDDEN');
+      if (parentId !== null && slot === null) throw new AppError('TYPE_INSTANCE_SLOT_REQUIRED');
+      if (parentId !== null) {
+        if (!parents.has(parentId)) throw new AppError('TYPE_INSTANCE_PARENT_NOT_FOUND');
+        // A new child would change a published version's type (a struct gains a member).
+        if (!unbound.has(parentId)) {
+          await this.assertNotBound(parentId, m);
+          unbound.add(parentId);
+        }
+      }
+      const dataType = dataTypes.get(input.data_type_id);
+      if (!dataType) throw new AppError('DATA_TYPE_NOT_FOUND');
+      values.push({
+        ...input,
+        parent_id: parentId,
+        slot,
+        type_params: validParams(dataType, input.type_params),
+      });
     }
-    const type_params = await this.checkedParams(input.data_type_id, input.type_params, m);
-    return { ...input, parent_id: parentId, slot, type_params };
+    return values;
   }
 
   create(input: CreateTypeInstance, actor: AuthUser): Promise<TypeInstance> {
-    return this.tx.run(async (m) =>
-      toTypeInstance(await this.typeInstances.crud.insert(await this.prepare(input, m), actor.id, m)),
-    );
+    return this.tx.run(async (m) => {
+      const [values] = await this.prepare([input], m);
+      return toTypeInstance(
+        await this.typeInstances.crud.insert(values, actor.id, m),
+      );
+    });
   }
 
   /** All or nothing; parents must already exist (they are not looked up inside the batch). */
   createMany(items: CreateTypeInstance[], actor: AuthUser): Promise<TypeInstance[]> {
-    return this.tx.run(async (m) => {
-      const values = [];
-      for (const item of items) values.push(await this.prepare(item, m));
-      return (await this.typeInstances.crud.insertMany(values, actor.id, m)).map(toTypeInstance);
-    });
+    return this.tx.run(async (m) =>
+      (await this.typeInstances.crud.insertMany(await this.prepare(items, m), actor.id, m)).map(
+        toTypeInstance,
+      ),
+    );
   }
 
   /** A tree bound in a schema version is history: it cannot change. */
