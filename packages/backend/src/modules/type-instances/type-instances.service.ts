@@ -105,9 +105,7 @@ export class TypeInstancesService implements CrudService<
   create(input: CreateTypeInstance, actor: AuthUser): Promise<TypeInstance> {
     return this.tx.run(async (m) => {
       const [values] = await this.prepare([input], m);
-      return toTypeInstance(
-        await this.typeInstances.crud.insert(values, actor.id, m),
-      );
+      return toTypeInstance(await this.typeInstances.crud.insert(values, actor.id, m));
     });
   }
 
