@@ -857,4 +857,27 @@ describe('listing is not N+1', () => {
     expect(f5.some((s) => /FROM "fields"/.test(s))).toBe(true);
     expect(f50.length).toBe(f5.length);
   });
+
+  it('checks the references of a batch in bulk: 50 nested fields cost as many statements as 5', async () => {
+    const ds = await createDataset(ctx, system.id);
+    const parent = await createField(ctx, ds.id);
+    const counter = sqlCounter(ctx);
+    const batch = async (n: number) => {
+      const items = Array.from({ length: n }, () => ({
+        dataset_id: ds.id,
+        parent_id: parent.id,
+        name: unique('f'),
+      }));
+      counter.start();
+      const body = ok(
+        await ctx.request('POST', `${fields}/batch`, { token: ctx.userToken, body: { items } }),
+        201,
+      );
+      const statements = counter.stop();
+      expect(body.count).toBe(n);
+      return statements.length;
+    };
+    await batch(2); // warm connections and statement caches
+    expect(await batch(50)).toBe(await batch(5));
+  });
 });
