@@ -17,6 +17,7 @@ import { FieldClassificationsModule } from './modules/field-classifications/fiel
 import { FieldsModule } from './modules/fields/fields.module.js';
 import { SchemaVersionsModule } from './modules/schema-versions/schema-versions.module.js';
 import { TypeInstancesModule } from './modules/type-instances/type-instances.module.js';
+import { HousekeepingModule } from './modules/housekeeping/housekeeping.module.js';
 import { MetricsModule } from './modules/metrics/metrics.module.js';
 import { APP_METRICS } from './modules/metrics/metrics.controller.js';
 import type { AppMetrics } from './modules/metrics/metrics.js';
@@ -43,6 +44,7 @@ export class AppModule {
         DatabaseModule.forDataSource(dataSource),
         PlatformModule,
         MetricsModule,
+        HousekeepingModule,
         AuthModule,
         UsersModule,
         SystemKindsModule,
