@@ -35,13 +35,3 @@ export abstract class SoftDeletableEntity extends AuditedEntity {
   @Column({ type: 'uuid', nullable: true })
   deleted_by: string | null;
 }
-
-export const AUDIT_COLUMNS = [
-  'id',
-  'created_at',
-  'updated_at',
-  'created_by',
-  'updated_by',
-  'note',
-  'row_version',
-] as const;

@@ -33,13 +33,4 @@ export class DataTypesRepository {
       .getMany();
     return new Map(rows.map((r) => [r.code, r]));
   }
-
-  async findActiveByIds(ids: readonly string[], manager?: EntityManager): Promise<DataTypeEntity[]> {
-    if (ids.length === 0) return [];
-    return this.crud
-      .repo(manager)
-      .createQueryBuilder('t')
-      .where('t.id IN (:...ids) AND t.deleted_at IS NULL', { ids })
-      .getMany();
-  }
 }

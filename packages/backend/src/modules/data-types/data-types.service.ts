@@ -56,8 +56,12 @@ export class DataTypesService implements CrudService<DataType, CreateDataType, U
     assertUniqueInBatch(items, (i) => `${i.system_flavor_id}/${i.code}`, 'DATA_TYPE_ALREADY_EXISTS');
     const values = items.map(definitionOf);
     return this.tx.run(async (m) => {
-      for (const flavorId of new Set(items.map((i) => i.system_flavor_id)))
-        await this.assertFlavor(flavorId, m);
+      const flavors = await this.flavors.crud.findActiveMany(
+        items.map((i) => i.system_flavor_id),
+        m,
+        'share',
+      );
+      if (items.some((i) => !flavors.has(i.system_flavor_id))) throw new AppError('SYSTEM_FLAVOR_NOT_FOUND');
       return (await this.dataTypes.crud.insertMany(values, actor.id, m)).map(toDataType);
     });
   }

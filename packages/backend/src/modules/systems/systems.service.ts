@@ -53,14 +53,21 @@ export class SystemsService implements CrudService<System, CreateSystem, UpdateS
     });
   }
 
-  /** All or nothing: one transaction, parents checked once per distinct id, one INSERT. */
+  /** All or nothing: one transaction, parents loaded in bulk, one INSERT. */
   createMany(items: CreateSystem[], actor: AuthUser): Promise<System[]> {
     assertUniqueInBatch(items, (item) => item.code, 'SYSTEM_ALREADY_EXISTS');
     return this.tx.run(async (m) => {
-      for (const flavor_id of new Set(items.map((i) => i.flavor_id)))
-        await this.assertParents({ flavor_id }, m);
-      for (const credential_ref_id of new Set(items.map((i) => i.credential_ref_id))) {
-        await this.assertParents({ credential_ref_id }, m);
+      const flavors = await this.flavors.crud.findActiveMany(
+        items.map((i) => i.flavor_id),
+        m,
+        'share',
+      );
+      const refIds = items.flatMap((i) => (i.credential_ref_id ? [i.credential_ref_id] : []));
+      const refs = await this.credentialRefs.crud.findActiveMany(refIds, m, 'share');
+      for (const item of items) {
+        if (!flavors.has(item.flavor_id)) throw new AppError('SYSTEM_FLAVOR_NOT_FOUND');
+        if (item.credential_ref_id && !refs.has(item.credential_ref_id))
+          throw new AppError('CREDENTIAL_REF_NOT_FOUND');
       }
       return (await this.systems.crud.insertMany(items, actor.id, m)).map(toSystem);
     });

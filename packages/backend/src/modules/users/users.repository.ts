@@ -29,10 +29,6 @@ export class UsersRepository {
     );
   }
 
-  async anySuperuser(manager?: EntityManager): Promise<boolean> {
-    return (await this.crud.repo(manager).count({ where: { is_superuser: true } })) > 0;
-  }
-
   /** Invalidates every access token already issued to the user. */
   async bumpTokenVersion(userId: string, manager: EntityManager): Promise<void> {
     await manager.query('UPDATE users SET token_version = token_version + 1 WHERE id = $1', [userId]);
