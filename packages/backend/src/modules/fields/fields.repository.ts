@@ -44,26 +44,37 @@ export class FieldsRepository {
       .getMany();
   }
 
-  /** Ids of `fieldId` and all its ancestors, nearest first (one recursive query). */
-  async ancestorIds(fieldId: string, manager?: EntityManager): Promise<string[]> {
-    const rows: { id: string }[] = await (manager ?? this.crud.repo().manager).query(
-      `WITH RECURSIVE up(id, parent_id, depth) AS (
-         SELECT id, parent_id, 0 FROM fields WHERE id = $1
-         UNION ALL
-         SELECT f.id, f.parent_id, up.depth + 1 FROM fields f JOIN up ON f.id = up.parent_id WHERE up.depth < 1000
-       ) SELECT id FROM up ORDER BY depth`,
-      [fieldId],
-    );
-    return rows.map((r) => r.id);
+  /**
+   * Serialises changes of a dataset's field tree (moves) until the transaction ends: two concurrent
+   * moves could each pass the cycle check against the other's old state and close a loop together.
+   */
+  async lockTree(datasetId: string, manager: EntityManager): Promise<void> {
+    await manager.query(`SELECT pg_advisory_xact_lock(hashtextextended('fields:' || $1, 0))`, [datasetId]);
   }
 
-  /** Whether the field or one of its descendants is bound in a schema version (one recursive query). */
+  /**
+   * Whether `ancestorId` is `fieldId` or one of its ancestors: one recursive query with no depth cutoff
+   * (UNION drops repeated rows, so it ends even on a loop already in the table).
+   */
+  async isAncestorOrSelf(ancestorId: string, fieldId: string, manager: EntityManager): Promise<boolean> {
+    const rows: { found: boolean }[] = await manager.query(
+      `WITH RECURSIVE up(id, parent_id) AS (
+         SELECT id, parent_id FROM fields WHERE id = $1
+         UNION
+         SELECT f.id, f.parent_id FROM fields f JOIN up ON f.id = up.parent_id WHERE up.id <> $2
+       ) SELECT EXISTS (SELECT 1 FROM up WHERE id = $2) AS found`,
+      [fieldId, ancestorId],
+    );
+    return rows[0]?.found === true;
+  }
+
+  /** Whether the field or one of its descendants, at any depth, is bound in a schema version. */
   async isBound(fieldId: string, manager: EntityManager): Promise<boolean> {
     const rows: unknown[] = await manager.query(
-      `WITH RECURSIVE down(id, depth) AS (
-         SELECT id, 0 FROM fields WHERE id = $1
-         UNION ALL
-         SELECT f.id, down.depth + 1 FROM fields f JOIN down ON f.parent_id = down.id WHERE down.depth < 1000
+      `WITH RECURSIVE down(id) AS (
+         SELECT id FROM fields WHERE id = $1
+         UNION
+         SELECT f.id FROM fields f JOIN down ON f.parent_id = down.id
        )
        SELECT 1 FROM field_bindings b JOIN down ON b.field_id = down.id LIMIT 1`,
       [fieldId],

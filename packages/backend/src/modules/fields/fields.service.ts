@@ -92,9 +92,11 @@ export class FieldsService implements CrudService<Field, CreateField, UpdateFiel
         );
       }
       if (changes.parent_id) {
+        await this.fields.lockTree(current.dataset_id, m);
         await this.assertParent(changes.parent_id, current.dataset_id, m);
-        // The new parent may not be the field itself or one of its descendants.
-        if ((await this.fields.ancestorIds(changes.parent_id, m)).includes(id)) {
+        // The new parent may not be the field itself or one of its descendants. Checked under the
+        // tree lock, so it sees every move committed before this one.
+        if (await this.fields.isAncestorOrSelf(id, changes.parent_id, m)) {
           throw new AppError('FIELD_CIRCULAR_REFERENCE');
         }
       }
