@@ -277,6 +277,7 @@ function catalogueExtraPaths(): ZodOpenApiPathsObject {
           'DATA_TYPE_NOT_FOUND',
           'TYPE_INSTANCE_PARAMS_INVALID',
           'DATASET_SCHEMA_ALREADY_EXISTS',
+          'DATASET_SCHEMA_VERSION_NOT_NEXT',
         ],
         {
           requestParams: { path: datasetParam },

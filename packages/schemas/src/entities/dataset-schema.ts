@@ -21,7 +21,9 @@ export type DatasetSchemaVersion = z.infer<typeof DatasetSchemaSchema>;
 export const CreateDatasetSchemaSchema = z
   .strictObject({
     dataset_id: z.uuid(),
-    version_num: positiveInt32.optional().describe('Assigned by the server (next number) when omitted'),
+    version_num: positiveInt32
+      .optional()
+      .describe('Assigned by the server when omitted; when given, it must be the next number (highest + 1)'),
     schema: jsonObject.nullable().optional(),
     extra: jsonObject.nullable().optional(),
     ...noteShape,
@@ -61,5 +63,11 @@ export const datasetSchemaResource = defineResource({
   writeRole: 'user',
   softDelete: false,
   batch: false,
-  errors: ['DATASET_SCHEMA_ALREADY_EXISTS', 'DATASET_NOT_FOUND', 'DATASET_SCHEMA_IMMUTABLE'],
+  errors: [
+    'DATASET_SCHEMA_ALREADY_EXISTS',
+    'DATASET_SCHEMA_VERSION_NOT_NEXT',
+    'DATASET_NOT_FOUND',
+    'DATASET_SCHEMA_IMMUTABLE',
+    'DATASET_SCHEMA_NOT_LATEST',
+  ],
 });

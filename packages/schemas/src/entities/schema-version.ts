@@ -38,7 +38,9 @@ export type PublishColumn = z.input<typeof PublishColumnSchema>;
 /** `POST /datasets/{id}/schema-versions`: a whole version, in column order, published atomically. */
 export const PublishSchemaVersionSchema = z
   .strictObject({
-    version_num: positiveInt32.optional().describe('Assigned by the server when omitted; must be new'),
+    version_num: positiveInt32
+      .optional()
+      .describe('Assigned by the server when omitted; when given, it must be the next number (highest + 1)'),
     columns: z.array(PublishColumnSchema).min(1).max(5000),
     schema: jsonObject.nullable().optional(),
     extra: jsonObject.nullable().optional(),

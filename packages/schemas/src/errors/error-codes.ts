@@ -138,6 +138,14 @@ export const ERROR_CATALOGUE = {
     detail: 'A schema with this version already exists for the given dataset.',
   },
   DATASET_SCHEMA_IMMUTABLE: { status: 409, detail: 'A schema version with bindings cannot be changed.' },
+  DATASET_SCHEMA_VERSION_NOT_NEXT: {
+    status: 422,
+    detail: "A client-supplied version_num must be the dataset's next version number (numbering is gapless).",
+  },
+  DATASET_SCHEMA_NOT_LATEST: {
+    status: 409,
+    detail: "Only a dataset's latest version can be deleted: deleting another would leave a gap.",
+  },
   FIELD_BINDING_NOT_FOUND: { status: 404, detail: 'The requested field binding was not found.' },
   FIELD_BINDING_FIELD_ID_ALREADY_EXISTS: {
     status: 409,

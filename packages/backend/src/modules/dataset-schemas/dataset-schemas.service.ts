@@ -19,8 +19,9 @@ import { toDatasetSchema } from './dataset-schema.mapper.js';
 import { DatasetSchemasRepository } from './dataset-schemas.repository.js';
 
 /**
- * Version headers. The server numbers a version when the client does not (gapless under concurrency);
- * a version with bindings is history and cannot change.
+ * Version headers. Numbering is gapless under concurrency: the server numbers a version when the
+ * client does not, a client-supplied number must be the next one, and only the latest empty version
+ * can be deleted. A version with bindings is history and cannot change.
  */
 @Injectable()
 export class DatasetSchemasService implements CrudService<
@@ -57,9 +58,21 @@ export class DatasetSchemasService implements CrudService<
     if (!(await this.datasets.crud.findActive(input.dataset_id, m, 'share')))
       throw new AppError('DATASET_NOT_FOUND');
     await this.schemas.lockVersioning(input.dataset_id, m);
-    const version_num = input.version_num ?? (await this.schemas.nextVersionNum(input.dataset_id, m));
-    if (await this.schemas.findByVersion(input.dataset_id, version_num, m)) {
-      throw new AppError('DATASET_SCHEMA_ALREADY_EXISTS', undefined, { version_num });
+    const next = await this.schemas.nextVersionNum(input.dataset_id, m);
+    const version_num = input.version_num ?? next;
+    // A client may name the number it expects, but only the next one: any other would leave a gap
+    // (and a huge one would leave no numbers for later versions).
+    if (version_num !== next) {
+      if (await this.schemas.findByVersion(input.dataset_id, version_num, m)) {
+        throw new AppError('DATASET_SCHEMA_ALREADY_EXISTS', undefined, {
+          version_num,
+          next_version_num: next,
+        });
+      }
+      throw new AppError('DATASET_SCHEMA_VERSION_NOT_NEXT', `The next version of this dataset is ${next}.`, {
+        version_num,
+        next_version_num: next,
+      });
     }
     return this.schemas.crud.insert(
       {
@@ -99,10 +112,15 @@ export class DatasetSchemasService implements CrudService<
     });
   }
 
-  /** Only an empty version (no bindings) can be deleted. */
+  /** Only an empty version (no bindings) can be deleted, and only the latest: numbering stays gapless. */
   remove(id: string): Promise<DatasetSchemaVersion> {
     return this.tx.run(async (m) => {
+      const header = await this.schemas.crud.getActive(id, m);
+      await this.schemas.lockVersioning(header.dataset_id, m);
       await this.assertMutable(id, m);
+      if ((await this.schemas.nextVersionNum(header.dataset_id, m)) !== header.version_num + 1) {
+        throw new AppError('DATASET_SCHEMA_NOT_LATEST');
+      }
       return toDatasetSchema(await this.schemas.crud.hardDelete(id, m));
     });
   }

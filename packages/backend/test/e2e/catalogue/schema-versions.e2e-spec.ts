@@ -400,7 +400,7 @@ describe('publishing a version', () => {
     ).toEqual(header);
   });
 
-  it('refuses a client-supplied version_num that exists (409) and accepts a new one', async () => {
+  it('takes a client-supplied version_num only when it is the next one: existing 409, gap 422', async () => {
     const err = expectEnvelope(
       await publish(ctx, dataset.id, { version_num: 1, columns: [column('other', 'text')] }),
       409,
@@ -408,16 +408,29 @@ describe('publishing a version', () => {
     );
     expect(err.details).toMatchObject({ version_num: 1 });
     expect(await count(`${API}/fields?dataset_id=${dataset.id}&name=other`)).toBe(0);
-    const ten = ok(
-      await publish(ctx, dataset.id, { version_num: 10, columns: [column('other', 'text')] }),
+    const history: Row[] = ok(await ctx.request('GET', versions(dataset.id), { token: ctx.userToken }));
+    const expected = (history[0]?.version_num as number) + 1;
+    // A number past the next one would leave a gap (2147483647 would leave no number for any later
+    // version): refused, naming the next number, writing nothing.
+    for (const wanted of [expected + 1, 2_147_483_647]) {
+      const gap = expectEnvelope(
+        await publish(ctx, dataset.id, { version_num: wanted, columns: [column('other', 'text')] }),
+        422,
+        'DATASET_SCHEMA_VERSION_NOT_NEXT',
+      );
+      expect(gap.details).toEqual({ version_num: wanted, next_version_num: expected });
+    }
+    expect(await count(`${API}/fields?dataset_id=${dataset.id}&name=other`)).toBe(0);
+    const named = ok(
+      await publish(ctx, dataset.id, { version_num: expected, columns: [column('other', 'text')] }),
       201,
     );
-    expect(ten.version.version_num).toBe(10);
+    expect(named.version.version_num).toBe(expected);
     const next = ok(
       await publish(ctx, dataset.id, { columns: [column('other', 'text'), column('more', 'date')] }),
       201,
     );
-    expect(next.version.version_num).toBe(11);
+    expect(next.version.version_num).toBe(expected + 1);
   });
 });
 
@@ -704,23 +717,34 @@ describe('/dataset-schemas', () => {
       created_by: USER.id,
     });
     expect(ok(await ctx.request('GET', `${base}/${first.id}`, { token: ctx.userToken }))).toEqual(first);
-    const five = ok(
+    // The client may name the next number; a gap (or the largest int) is 422 and an existing one 409.
+    const two = ok(
       await ctx.request('POST', base, {
         token: ctx.userToken,
-        body: { dataset_id: dataset.id, version_num: 5 },
+        body: { dataset_id: dataset.id, version_num: 2 },
       }),
       201,
     );
-    expect(five.version_num).toBe(5);
-    const six = ok(
+    expect(two.version_num).toBe(2);
+    for (const version_num of [5, 2_147_483_647]) {
+      expectEnvelope(
+        await ctx.request('POST', base, {
+          token: ctx.userToken,
+          body: { dataset_id: dataset.id, version_num },
+        }),
+        422,
+        'DATASET_SCHEMA_VERSION_NOT_NEXT',
+      );
+    }
+    const three = ok(
       await ctx.request('POST', base, { token: ctx.userToken, body: { dataset_id: dataset.id } }),
       201,
     );
-    expect(six.version_num).toBe(6);
+    expect(three.version_num).toBe(3);
     expectEnvelope(
       await ctx.request('POST', base, {
         token: ctx.userToken,
-        body: { dataset_id: dataset.id, version_num: 5 },
+        body: { dataset_id: dataset.id, version_num: 2 },
       }),
       409,
       'DATASET_SCHEMA_ALREADY_EXISTS',
@@ -731,11 +755,11 @@ describe('/dataset-schemas', () => {
       'DATASET_NOT_FOUND',
     );
     const list = ok(
-      await ctx.request('GET', `${base}?dataset_id=${dataset.id}&version_num__gte=5&sort=-version_num`, {
+      await ctx.request('GET', `${base}?dataset_id=${dataset.id}&version_num__gte=2&sort=-version_num`, {
         token: ctx.userToken,
       }),
     );
-    expect(list.items.map((s: Row) => s.version_num)).toEqual([6, 5]);
+    expect(list.items.map((s: Row) => s.version_num)).toEqual([3, 2]);
   });
 
   it('updates and deletes an empty header (delete: superuser); stale is 409', async () => {
@@ -785,9 +809,27 @@ describe('/dataset-schemas', () => {
       403,
       'FORBIDDEN',
     );
+    // Only the latest version can go: deleting an earlier one would leave a gap in the numbering.
+    const later = ok(
+      await ctx.request('POST', base, { token: ctx.userToken, body: { dataset_id: dataset.id } }),
+      201,
+    );
+    expectEnvelope(
+      await ctx.request('DELETE', `${base}/${header.id}`, { token: ctx.adminToken }),
+      409,
+      'DATASET_SCHEMA_NOT_LATEST',
+    );
+    expect(ok(await ctx.request('DELETE', `${base}/${later.id}`, { token: ctx.adminToken })).id).toBe(
+      later.id,
+    );
     expect(ok(await ctx.request('DELETE', `${base}/${header.id}`, { token: ctx.adminToken })).id).toBe(
       header.id,
     );
+    // The numbers are free again: the next header takes the deleted one's number.
+    expect(
+      ok(await ctx.request('POST', base, { token: ctx.userToken, body: { dataset_id: dataset.id } }), 201)
+        .version_num,
+    ).toBe(header.version_num);
     expectEnvelope(
       await ctx.request('GET', `${base}/${header.id}`, { token: ctx.userToken }),
       404,
