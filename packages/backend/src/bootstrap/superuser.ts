@@ -11,10 +11,16 @@ export interface SuperuserResult {
   created: boolean;
 }
 
+/** What an operator runs to make an existing account an active superuser again (never done on start). */
+function restoreStatement(email: string): string {
+  return `UPDATE users SET is_superuser = true, is_active = true WHERE lower(email) = '${email.replaceAll("'", "''")}';`;
+}
+
 /**
  * Creates the first superuser when missing. An existing account is never re-passworded or changed
  * on restart (DESIGN §2 item 3). Without configured credentials a superuser is generated only when
- * the database has none.
+ * the database has no active one. When an account exists but no active superuser does (demoted before
+ * the API refused it, or changed in SQL), the start goes on and says how to restore it.
  */
 export async function ensureSuperuser(
   dataSource: DataSource,
@@ -22,14 +28,27 @@ export async function ensureSuperuser(
   logger: Logger,
 ): Promise<SuperuserResult | undefined> {
   const configured = config.superuserEmail;
+  const activeRows: { n: number }[] = await dataSource.query(
+    'SELECT count(*)::int AS n FROM users WHERE is_superuser AND is_active',
+  );
+  const noActiveSuperuser = (activeRows[0]?.n ?? 0) === 0;
+  const warnStuck = (email: string) =>
+    logger.error(
+      { email, restore: restoreStatement(email) },
+      `no active superuser: the account ${email} exists but is not an active superuser, and start-up ` +
+        'never changes an existing account. Restore it with the SQL statement in "restore" (run against ' +
+        'the database; the password stays as it is), or set AIDE_SUPERUSER_EMAIL to a new address.',
+    );
   if (configured) {
     const rows: unknown[] = await dataSource.query('SELECT 1 FROM users WHERE lower(email) = $1', [
       configured,
     ]);
-    if (rows.length > 0) return { email: configured, created: false };
-  } else {
-    const rows: unknown[] = await dataSource.query('SELECT 1 FROM users WHERE is_superuser LIMIT 1');
-    if (rows.length > 0) return undefined;
+    if (rows.length > 0) {
+      if (noActiveSuperuser) warnStuck(configured);
+      return { email: configured, created: false };
+    }
+  } else if (!noActiveSuperuser) {
+    return undefined;
   }
   const email = configured ?? 'admin@aide.local';
   const generated = configured ? undefined : randomBytes(18).toString('base64url');
@@ -40,7 +59,10 @@ export async function ensureSuperuser(
      VALUES ($1, $2, 'Superuser', true, true, 'regular') ON CONFLICT DO NOTHING RETURNING id`,
     [email, hashed],
   );
-  if (inserted.length === 0) return { email, created: false };
+  if (inserted.length === 0) {
+    if (noActiveSuperuser) warnStuck(email);
+    return { email, created: false };
+  }
   logger.info({ email }, 'superuser created');
   return generated ? { email, generatedPassword: generated, created: true } : { email, created: true };
 }

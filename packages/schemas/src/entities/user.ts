@@ -110,5 +110,5 @@ export const userResource = defineResource({
   batch: false,
   // Users are never deleted through the API: deactivate them instead.
   without: ['delete'],
-  errors: ['USER_ALREADY_EXISTS'],
+  errors: ['USER_ALREADY_EXISTS', 'LAST_SUPERUSER'],
 });

@@ -31,6 +31,10 @@ export const ERROR_CATALOGUE = {
   USER_ALREADY_EXISTS: { status: 409, detail: 'A user with this email already exists.' },
   INVALID_CREDENTIALS: { status: 401, detail: 'Incorrect email or password.' },
   INVALID_CURRENT_PASSWORD: { status: 422, detail: 'The current password is incorrect.' },
+  LAST_SUPERUSER: {
+    status: 409,
+    detail: 'The last active superuser cannot be demoted or deactivated: promote another user first.',
+  },
   REFRESH_TOKEN_INVALID: { status: 401, detail: 'Invalid refresh token.' },
   REFRESH_TOKEN_EXPIRED: { status: 401, detail: 'Refresh token has expired.' },
   REFRESH_TOKEN_REVOKED: { status: 401, detail: 'Refresh token has been revoked.' },

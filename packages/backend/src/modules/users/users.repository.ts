@@ -29,6 +29,21 @@ export class UsersRepository {
     );
   }
 
+  /**
+   * Serialises changes that can remove an active superuser until the transaction ends, so two
+   * superusers demoting each other concurrently cannot both pass the "another one is left" check.
+   */
+  async lockSuperusers(manager: EntityManager): Promise<void> {
+    await manager.query(`SELECT pg_advisory_xact_lock(hashtextextended('users:superusers', 0))`);
+  }
+
+  async countActiveSuperusers(manager: EntityManager): Promise<number> {
+    const rows: { n: number }[] = await manager.query(
+      'SELECT count(*)::int AS n FROM users WHERE is_superuser AND is_active',
+    );
+    return rows[0]?.n ?? 0;
+  }
+
   /** Invalidates every access token already issued to the user. */
   async bumpTokenVersion(userId: string, manager: EntityManager): Promise<void> {
     await manager.query('UPDATE users SET token_version = token_version + 1 WHERE id = $1', [userId]);

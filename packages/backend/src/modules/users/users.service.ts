@@ -44,8 +44,16 @@ export class UsersService {
     const values: Partial<UserEntity> = { ...rest };
     if (password !== undefined) values.hashed_password = await this.hasher.hash(password);
     const endSessions = password !== undefined || rest.is_active === false;
+    const mayRemoveSuperuser = rest.is_active === false || rest.is_superuser === false;
     return this.tx.run(async (m) => {
+      // Taken before the update: the count below then sees every demotion committed before this one.
+      if (mayRemoveSuperuser) await this.users.lockSuperusers(m);
       const row = await this.users.crud.update(id, values, version, actor.id, m);
+      // Nobody could administer users any more, and a restart would not recover (the bootstrap never
+      // changes an existing account): refused, and the update rolls back with the transaction.
+      if (mayRemoveSuperuser && (await this.users.countActiveSuperusers(m)) === 0) {
+        throw new AppError('LAST_SUPERUSER');
+      }
       if (endSessions) await this.endSessions(id, m);
       return toUser(row);
     });
