@@ -89,15 +89,6 @@ describe('renderTemplate', () => {
   it('turns a runtime failure into a TemplateError', () => {
     expect(() => renderTemplate('{% if n > 1 %}x{% endif %}', {})).toThrow(TemplateError);
   });
-
-  it('renders a 40-field struct in a few milliseconds at most', () => {
-    const fields = Array.from({ length: 40 }, (_, i) => ({ name: `c${i}`, type: 'int' }));
-    const started = performance.now();
-    for (let i = 0; i < 200; i++) {
-      renderTemplate(STRUCT, { fields });
-    }
-    expect((performance.now() - started) / 200).toBeLessThan(5);
-  });
 });
 
 describe('validateTemplate', () => {
