@@ -18,7 +18,11 @@ async function main(): Promise<void> {
     jwtSecret: base.jwtSecret ?? loadOrCreateJwtSecret(join(base.dataDir, 'jwt-secret')),
   };
 
-  const dataSource = createDataSource({ url: config.databaseUrl, poolSize: config.dbPoolSize });
+  const dataSource = createDataSource({
+    url: config.databaseUrl,
+    poolSize: config.dbPoolSize,
+    onPoolError: (error) => logger.warn({ err: error }, 'database connection lost; the pool reconnects'),
+  });
   await dataSource.initialize();
   if (config.migrateOnStart) {
     const applied = await dataSource.runMigrations({ transaction: 'each' });

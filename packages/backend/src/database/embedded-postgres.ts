@@ -1,4 +1,5 @@
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
 
 export interface EmbeddedPostgresHandle {
@@ -67,4 +68,17 @@ export async function startEmbeddedPostgres(
     url: `postgres://${USER}:${PASSWORD}@127.0.0.1:${options.port}/postgres`,
     stop: () => server.stop(),
   };
+}
+
+/** A free loopback TCP port, as the OS hands them out (for an embedded server or a test backend). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.unref();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
 }
