@@ -26,7 +26,12 @@ export async function resolveDatabase(config: AppConfig, logger: Logger): Promis
     dir,
     port: config.embeddedPgPort,
     onLog: (message) => logger.debug({ component: 'postgres' }, message.trim()),
+    onNotice: (message) => logger.warn({ component: 'postgres' }, message),
   });
+  logger.info(
+    { dataDir: embedded.dataDir, passwordFile: embedded.passwordFile },
+    'embedded PostgreSQL ready (loopback only; superuser password in passwordFile)',
+  );
   await createDatabaseIfMissing(embedded.url, 'aide');
   return { url: withDatabase(embedded.url, 'aide'), embedded };
 }

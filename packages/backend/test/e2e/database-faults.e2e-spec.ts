@@ -10,12 +10,13 @@ import {
 import { withDatabase } from '../../src/database/naming.js';
 import { withClient } from '../../src/database/pg-client.js';
 import { type BackendProcess, startBackendProcess, statusOf, waitFor } from '../helpers/backend-process.js';
-import { TEST_JWT_SECRET } from '../helpers/test-app.js';
 
 // The server under load while its database goes away: backends terminated, then PostgreSQL stopped and
 // started again. This file owns its PostgreSQL cluster (the shared one of the other test files stays up)
 // and runs the real entry point, so a crash is the process exiting, as in production.
 
+// Not test-app.ts's: importing it would compile the whole application into this worker for one constant.
+const JWT_SECRET = 'database-faults-test-secret-long-enough-for-hs256';
 const SUPERUSER = { email: 'faults-admin@example.com', password: 'faults-admin-password-1' };
 
 interface Outcome {
@@ -101,7 +102,7 @@ describe('database faults under load (dist/main.js on a PostgreSQL this test res
     databaseUrl = withDatabase(embedded.url, 'aide_faults');
     backend = await startBackendProcess({
       DATABASE_URL: databaseUrl,
-      AIDE_JWT_SECRET: TEST_JWT_SECRET,
+      AIDE_JWT_SECRET: JWT_SECRET,
       AIDE_MIGRATE_ON_START: 'true',
       AIDE_SEED_ON_START: 'false',
       AIDE_SUPERUSER_EMAIL: SUPERUSER.email,
