@@ -56,5 +56,22 @@ export default defineConfig(
       '@typescript-eslint/no-unsafe-return': 'off',
     },
   },
+  {
+    // node-postgres emits 'error' when the server drops a connection, and an 'error' event nobody
+    // listens to ends the process: the backend makes its clients and pools in one place, with listeners.
+    files: ['packages/backend/{src,test}/**/*.{ts,mts,mjs}'],
+    ignores: ['packages/backend/src/database/pg-client.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector:
+            'NewExpression[callee.property.name=/^(Client|Pool)$/], NewExpression[callee.name=/^(Client|Pool)$/]',
+          message:
+            "Use connectClient/withClient (database/pg-client.ts): every pg client needs an 'error' listener.",
+        },
+      ],
+    },
+  },
   prettier,
 );

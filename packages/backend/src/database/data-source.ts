@@ -2,11 +2,17 @@ import 'reflect-metadata';
 import { DataSource, type DataSourceOptions } from 'typeorm';
 import { ENTITIES } from './entities.js';
 import { MIGRATIONS } from './migrations/index.js';
+import { CONNECT_TIMEOUT_MS } from './pg-client.js';
 
 export interface DataSourceConfig {
   url: string;
   poolSize?: number;
   applicationName?: string;
+  /**
+   * Called when an idle pooled connection dies (server restart, terminated backend). The pool drops
+   * it and connects anew on the next query; this only reports it. Default: ignored.
+   */
+  onPoolError?: (error: Error) => void;
 }
 
 /** The one DataSource definition, for the app, the CLI and tests. `synchronize` is never on. */
@@ -22,7 +28,10 @@ export function createDataSource(config: DataSourceConfig): DataSource {
     logging: false,
     applicationName: config.applicationName ?? 'aide-metastore',
     poolSize: config.poolSize ?? 10,
-    extra: { max: config.poolSize ?? 10 },
+    connectTimeoutMS: CONNECT_TIMEOUT_MS,
+    // keepAlive: a server that vanished without closing the socket is noticed by the OS.
+    extra: { max: config.poolSize ?? 10, keepAlive: true },
+    poolErrorHandler: (error: Error) => config.onPoolError?.(error),
   };
   return new DataSource(options);
 }

@@ -7,6 +7,7 @@ import {
   type ObjectLiteral,
   QueryFailedError,
 } from 'typeorm';
+import { isDatabaseUnavailable } from './connection-errors.js';
 
 // Hot-path reads straight through the pg Pool underneath TypeORM: one named (prepared) statement per
 // SQL text, no QueryRunner, no query builder. Used by the auth guard (every request) and by
@@ -43,13 +44,23 @@ export async function queryPrepared<R>(
   const pool = pgPool(dataSource);
   if (!pool) return dataSource.query<R[]>(text, values);
   const client = await pool.connect();
+  // A checked-out client has no listener of the pool's: without this one, a connection dropped while
+  // the query runs ('error' on the Client) would be an unhandled event and end the process.
+  let broken: Error | undefined;
+  const onError = (error: Error) => {
+    broken = error;
+  };
+  client.on('error', onError);
   try {
     const result = await client.query({ name: statementName(text), text, values });
     return result.rows as R[];
   } catch (error) {
+    if (isDatabaseUnavailable(error)) broken ??= error as Error;
     throw new QueryFailedError(text, values, error as Error);
   } finally {
-    client.release();
+    client.removeListener('error', onError);
+    // Released with the error, a dead connection is destroyed instead of going back to the pool.
+    client.release(broken);
   }
 }
 

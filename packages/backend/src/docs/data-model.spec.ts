@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import pg from 'pg';
 import type { DataSource } from 'typeorm';
 import { TEMPLATE_DB } from '../../test/test-users.mjs';
 import { createDataSource } from '../database/data-source.js';
 import { quoteIdent, withDatabase } from '../database/naming.js';
+import { withClient } from '../database/pg-client.js';
 import { chartDbDiagramSchema, type ChartDbDiagram, type ChartDbTable } from './chartdb-format.js';
 import {
   buildDataModel,
@@ -18,13 +18,7 @@ const serverUrl = process.env['AIDE_TEST_SERVER_URL'] ?? '';
 const database = `aide_test_data_model_${randomBytes(6).toString('hex')}`;
 
 async function admin(sql: string): Promise<void> {
-  const client = new pg.Client({ connectionString: serverUrl });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
+  await withClient(serverUrl, (client) => client.query(sql));
 }
 
 /** Where two texts first differ, to point at the change in the failure message. */

@@ -5,36 +5,16 @@
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
 import { createDataSource } from '../database/data-source.js';
-import { startEmbeddedPostgres } from '../database/embedded-postgres.js';
+import { freePort, startEmbeddedPostgres } from '../database/embedded-postgres.js';
 import { quoteIdent, withDatabase } from '../database/naming.js';
+import { withClient } from '../database/pg-client.js';
 import { buildDataModel, DATA_MODEL_FILE, serializeDataModel } from './data-model.js';
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.unref();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address !== null ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
 async function admin(serverUrl: string, sql: string): Promise<void> {
-  const client = new pg.Client({ connectionString: serverUrl });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
+  await withClient(serverUrl, (client) => client.query(sql));
 }
 
 async function generate(serverUrl: string): Promise<string> {

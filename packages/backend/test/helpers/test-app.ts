@@ -1,13 +1,13 @@
 import { expect } from '@jest/globals';
 import { randomBytes } from 'node:crypto';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import pg from 'pg';
 import { pino } from 'pino';
 import type { DataSource } from 'typeorm';
 import { createApp } from '../../src/app.factory.js';
 import { loadConfig, type ResolvedConfig } from '../../src/config/config.js';
 import { createDataSource } from '../../src/database/data-source.js';
 import { quoteIdent, withDatabase } from '../../src/database/naming.js';
+import { withClient } from '../../src/database/pg-client.js';
 import { TEMPLATE_DB, TEST_USERS } from '../test-users.mjs';
 
 export const TEST_JWT_SECRET = 'test-secret-that-is-long-enough-for-hs256-0123456789';
@@ -42,24 +42,16 @@ export interface TestResponse {
 
 async function cloneTemplate(serverUrl: string): Promise<string> {
   const name = `aide_test_${randomBytes(6).toString('hex')}`;
-  const client = new pg.Client({ connectionString: serverUrl });
-  await client.connect();
-  try {
-    await client.query(`CREATE DATABASE ${quoteIdent(name)} TEMPLATE ${quoteIdent(TEMPLATE_DB)}`);
-  } finally {
-    await client.end();
-  }
+  await withClient(serverUrl, (client) =>
+    client.query(`CREATE DATABASE ${quoteIdent(name)} TEMPLATE ${quoteIdent(TEMPLATE_DB)}`),
+  );
   return name;
 }
 
 async function dropDatabase(serverUrl: string, name: string): Promise<void> {
-  const client = new pg.Client({ connectionString: serverUrl });
-  await client.connect();
-  try {
-    await client.query(`DROP DATABASE IF EXISTS ${quoteIdent(name)} WITH (FORCE)`);
-  } finally {
-    await client.end();
-  }
+  await withClient(serverUrl, (client) =>
+    client.query(`DROP DATABASE IF EXISTS ${quoteIdent(name)} WITH (FORCE)`),
+  );
 }
 
 /**

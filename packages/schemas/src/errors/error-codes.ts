@@ -19,6 +19,10 @@ export const ERROR_CATALOGUE = {
   },
   INTERNAL_SERVER_ERROR: { status: 500, detail: 'An unexpected internal error occurred.' },
   SERVICE_UNAVAILABLE: { status: 503, detail: 'The service is temporarily unavailable.' },
+  DATABASE_UNAVAILABLE: {
+    status: 503,
+    detail: 'The database is temporarily unreachable. Retry after the delay in Retry-After.',
+  },
   BATCH_TOO_LARGE: { status: 422, detail: 'The batch has too many items.' },
   IDEMPOTENCY_KEY_REUSED: { status: 422, detail: 'This idempotency key was used with a different request.' },
   IDEMPOTENCY_KEY_IN_PROGRESS: {

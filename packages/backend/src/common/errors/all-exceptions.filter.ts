@@ -33,7 +33,10 @@ export class AllExceptionsFilter implements ExceptionFilter {
       return new AppError('NOT_FOUND', `No route ${request.method} ${request.url.split('?')[0] ?? ''}.`);
     }
     const error = toAppError(exception);
-    if (error.status >= 500) request.log.error({ err: exception }, 'request failed');
+    // An unreachable database is an outage, not a bug: one warning line per request, no stack.
+    if (error.code === 'DATABASE_UNAVAILABLE')
+      request.log.warn({ reason: String(exception) }, 'database unavailable');
+    else if (error.status >= 500) request.log.error({ err: exception }, 'request failed');
     return error;
   }
 }

@@ -1,5 +1,6 @@
 import type { ErrorCode } from '@aide/schemas';
 import { QueryFailedError } from 'typeorm';
+import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from '../../database/connection-errors.js';
 import { AppError, validationError } from './app-error.js';
 
 /**
@@ -28,10 +29,15 @@ function driverError(error: unknown): PgError | undefined {
 }
 
 /**
- * Maps a PostgreSQL error to an AppError by SQLSTATE and constraint name; returns undefined for
- * errors that are not the client's fault (those stay 500).
+ * Maps a PostgreSQL error to an AppError by SQLSTATE and constraint name (a lost or refused connection
+ * is a 503 with Retry-After); returns undefined for errors that are not the client's fault (those stay 500).
  */
 export function mapDatabaseError(error: unknown): AppError | undefined {
+  if (isDatabaseUnavailable(error)) {
+    return new AppError('DATABASE_UNAVAILABLE', undefined, undefined, {
+      'Retry-After': String(DATABASE_RETRY_AFTER_SECONDS),
+    });
+  }
   const pg = driverError(error);
   if (!pg?.code) return undefined;
   const mapped = pg.constraint ? constraintCodes.get(pg.constraint) : undefined;

@@ -1,0 +1,67 @@
+import { QueryFailedError } from 'typeorm';
+
+// Errors that say "the database is not there right now" rather than "this request is wrong": the server
+// answers them with 503 DATABASE_UNAVAILABLE and Retry-After, and the pool reconnects on its own.
+
+/** Socket-level failures reaching or talking to the server (Node's `error.code`). */
+const NETWORK_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ECONNABORTED',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+]);
+
+/** SQLSTATEs of a server that is going away, starting, or out of connection slots. */
+function isUnavailableSqlState(code: string): boolean {
+  return (
+    // connection_exception class, but not 08P01 protocol_violation: a request can cause that one
+    // (e.g. too many bind parameters), and a retry would fail the same way.
+    (code.startsWith('08') && code !== '08P01') ||
+    code === '57P01' || // admin_shutdown
+    code === '57P02' || // crash_shutdown
+    code === '57P03' || // cannot_connect_now (starting up, shutting down, in recovery)
+    code === '53300' // too_many_connections
+  );
+}
+
+/** What node-postgres and pg-pool say when a connection died or could not be had in time. */
+const DRIVER_MESSAGES = [
+  'Connection terminated',
+  'timeout exceeded when trying to connect',
+  'Connection terminated due to connection timeout',
+  'is not queryable',
+  'Cannot use a pool after calling end on the pool',
+];
+
+/** TypeORM's error for a query on a runner whose connection was already dropped. */
+const DRIVER_ERROR_NAMES = new Set(['QueryRunnerAlreadyReleasedError']);
+
+function isUnavailableOne(error: unknown): boolean {
+  if (!error || typeof error !== 'object') return false;
+  const { code, message, name } = error as { code?: unknown; message?: unknown; name?: unknown };
+  if (typeof code === 'string' && (NETWORK_CODES.has(code) || isUnavailableSqlState(code))) return true;
+  if (typeof name === 'string' && DRIVER_ERROR_NAMES.has(name)) return true;
+  return typeof message === 'string' && DRIVER_MESSAGES.some((m) => message.includes(m));
+}
+
+/**
+ * Whether an error means the database could not be reached or the connection was lost (as opposed to a
+ * query the database refused). Looks through TypeORM's QueryFailedError, `cause` chains and the
+ * AggregateError Node raises when every address of a host refused.
+ */
+export function isDatabaseUnavailable(error: unknown, depth = 0): boolean {
+  if (depth > 5 || !error || typeof error !== 'object') return false;
+  if (isUnavailableOne(error)) return true;
+  if (error instanceof QueryFailedError && isDatabaseUnavailable(error.driverError, depth + 1)) return true;
+  const { cause, errors } = error as { cause?: unknown; errors?: unknown };
+  if (cause !== undefined && isDatabaseUnavailable(cause, depth + 1)) return true;
+  return Array.isArray(errors) && errors.some((e) => isDatabaseUnavailable(e, depth + 1));
+}
+
+/** Seconds a client should wait before retrying while the database is away. */
+export const DATABASE_RETRY_AFTER_SECONDS = 5;
