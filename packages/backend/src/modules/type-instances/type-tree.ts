@@ -1,6 +1,7 @@
 import type { TypeInstanceTree } from '@aide/schemas';
 import { AppError } from '../../common/errors/app-error.js';
-import { TemplateError } from '../type-system/template-error.js';
+import { RenderBudget } from '../type-system/render-budget.js';
+import { TemplateError, TemplateLimitError } from '../type-system/template-error.js';
 import { type RenderableTypeNode, renderTypeTree } from '../type-system/type-tree-renderer.js';
 import type { TypeNodeRow } from './type-instances.repository.js';
 
@@ -77,11 +78,16 @@ export function typeSignature(node: {
 /** Wide structs render long; the per-template default (1,000 characters) is meant for one node. */
 const TYPE_TEXT_MAX_CHARS = 20_000;
 
-/** The type text of a tree; a template that fails is 422 TYPE_INSTANCE_RENDER_FAILED. */
-export function renderTypeText(node: RenderableTypeNode): string {
+/**
+ * The type text of a tree: a template that fails is 422 TYPE_INSTANCE_RENDER_FAILED, one that would
+ * exceed the render budget 422 TEMPLATE_RENDER_LIMIT. Pass one `budget` to every tree of a response so
+ * that the response's rendering is bounded as a whole.
+ */
+export function renderTypeText(node: RenderableTypeNode, budget = new RenderBudget()): string {
   try {
-    return renderTypeTree(node, { maxOutputChars: TYPE_TEXT_MAX_CHARS });
+    return renderTypeTree(node, { maxOutputChars: TYPE_TEXT_MAX_CHARS, budget });
   } catch (error) {
+    if (error instanceof TemplateLimitError) throw new AppError('TEMPLATE_RENDER_LIMIT', error.message);
     if (error instanceof TemplateError) throw new AppError('TYPE_INSTANCE_RENDER_FAILED', error.message);
     throw error;
   }
