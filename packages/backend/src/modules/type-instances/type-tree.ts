@@ -4,6 +4,7 @@ import { RenderBudget } from '../type-system/render-budget.js';
 import { TemplateError, TemplateLimitError } from '../type-system/template-error.js';
 import { type RenderableTypeNode, renderTypeTree } from '../type-system/type-tree-renderer.js';
 import type { TypeNodeRow } from './type-instances.repository.js';
+import { MAX_TYPE_TREE_DEPTH, MAX_TYPE_TREE_NODES, treeTooDeep, treeTooLarge } from './type-tree-limits.js';
 
 /** A type-instance node with its data type, children in order. */
 export interface TypeTreeNode extends RenderableTypeNode {
@@ -12,8 +13,15 @@ export interface TypeTreeNode extends RenderableTypeNode {
   children: TypeTreeNode[];
 }
 
-/** Builds the trees of the given rows (from `TypeInstancesRepository.subtrees`), keyed by node id. */
+/**
+ * Builds the trees of the given rows (from `TypeInstancesRepository.subtrees`), keyed by node id.
+ *
+ * @throws AppError TYPE_INSTANCE_TREE_TOO_LARGE for a tree stored past the limits (before they were
+ *   enforced on write): it is refused whole, never returned cut.
+ */
 export function buildTypeTrees(rows: readonly TypeNodeRow[]): Map<string, TypeTreeNode> {
+  const deepest = rows.reduce((max, row) => Math.max(max, Number(row.depth)), 0);
+  if (deepest + 1 > MAX_TYPE_TREE_DEPTH) throw treeTooDeep(deepest + 1);
   const nodes = new Map<string, TypeTreeNode>();
   for (const row of rows) {
     nodes.set(row.id, {
@@ -27,9 +35,16 @@ export function buildTypeTrees(rows: readonly TypeNodeRow[]): Map<string, TypeTr
     });
   }
   // Rows arrive ordered by depth then ordinal, so children are appended in order.
+  const sizes = new Map<string, number>();
+  const rootOf = new Map<string, string>();
   for (const row of rows) {
     const parent = row.parent_id ? nodes.get(row.parent_id) : undefined;
     if (parent) parent.children.push(nodes.get(row.id) as TypeTreeNode);
+    const root = parent ? (rootOf.get(parent.id) as string) : row.id;
+    rootOf.set(row.id, root);
+    const size = (sizes.get(root) ?? 0) + 1;
+    if (size > MAX_TYPE_TREE_NODES) throw treeTooLarge();
+    sizes.set(root, size);
   }
   return nodes;
 }
