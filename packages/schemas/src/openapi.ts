@@ -238,6 +238,7 @@ function catalogueExtraPaths(): ZodOpenApiPathsObject {
           'TYPE_INSTANCE_NOT_FOUND',
           'DATA_TYPE_NOT_FOUND',
           'TEMPLATE_RENDER_LIMIT',
+          'TYPE_INSTANCE_TREE_TOO_LARGE',
         ],
         { requestBody: json(ResolveCastRequestSchema) },
       ),
