@@ -504,11 +504,8 @@ describe('type instances: trees and rendering', () => {
       slot: `field:${'n'.repeat(40)}${i}`,
     }));
     ok(await ctx.request('POST', `${base}/batch`, { token: ctx.userToken, body: { items } }), 201);
-    const started = Date.now();
     const r = await ctx.request('GET', `${base}/${root.id}/render`, { token: ctx.userToken });
-    const elapsed = Date.now() - started;
-    expectEnvelope(r, 422, 'TYPE_INSTANCE_RENDER_FAILED');
-    expect(elapsed).toBeLessThan(1000);
+    expect(expectEnvelope(r, 422, 'TYPE_INSTANCE_RENDER_FAILED').detail).toMatch(/longer than 20000 characters/);
   });
 
   it("stops a superuser's quadratic template on a user's long param: 422 TEMPLATE_RENDER_LIMIT", async () => {
