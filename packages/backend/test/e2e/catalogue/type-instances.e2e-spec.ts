@@ -505,7 +505,9 @@ describe('type instances: trees and rendering', () => {
     }));
     ok(await ctx.request('POST', `${base}/batch`, { token: ctx.userToken, body: { items } }), 201);
     const r = await ctx.request('GET', `${base}/${root.id}/render`, { token: ctx.userToken });
-    expect(expectEnvelope(r, 422, 'TYPE_INSTANCE_RENDER_FAILED').detail).toMatch(/longer than 20000 characters/);
+    expect(expectEnvelope(r, 422, 'TYPE_INSTANCE_RENDER_FAILED').detail).toMatch(
+      /longer than 20000 characters/,
+    );
   });
 
   it("stops a superuser's quadratic template on a user's long param: 422 TEMPLATE_RENDER_LIMIT", async () => {
