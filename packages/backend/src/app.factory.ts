@@ -8,6 +8,7 @@ import { AppModule } from './app.module.js';
 import { AllExceptionsFilter, sendError } from './common/errors/all-exceptions.filter.js';
 import { AppError } from './common/errors/app-error.js';
 import { toAppError } from './common/errors/error-response.js';
+import { useJsonBodyParser } from './common/http/json-body.js';
 import { NestPinoLogger, RequestLogController } from './common/http/logger.js';
 import { RouteTable } from './common/http/route-table.js';
 import type { ResolvedConfig } from './config/config.js';
@@ -59,6 +60,7 @@ export async function createApp(
       sendError(reply, request, toAppError(error));
     },
   });
+  useJsonBodyParser(adapter, config.bodyLimitBytes);
   const fastify = adapter.getInstance();
   fastify.addHook('onRoute', (route) => routes.add(route.method, route.url));
   fastify.addHook('onRequest', (request, reply, done) => {

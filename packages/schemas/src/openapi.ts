@@ -206,7 +206,7 @@ function catalogueExtraPaths(): ZodOpenApiPathsObject {
         'The type tree under a type instance',
         'Type instances',
         ok(TypeInstanceTreeSchema),
-        ['TYPE_INSTANCE_NOT_FOUND'],
+        ['TYPE_INSTANCE_NOT_FOUND', 'TYPE_INSTANCE_TREE_TOO_LARGE'],
         {
           requestParams: { path: idParam },
         },
@@ -217,7 +217,12 @@ function catalogueExtraPaths(): ZodOpenApiPathsObject {
         'Render the type text of a type tree',
         'Type instances',
         ok(RenderedTypeSchema),
-        ['TYPE_INSTANCE_NOT_FOUND', 'TYPE_INSTANCE_RENDER_FAILED'],
+        [
+          'TYPE_INSTANCE_NOT_FOUND',
+          'TYPE_INSTANCE_RENDER_FAILED',
+          'TEMPLATE_RENDER_LIMIT',
+          'TYPE_INSTANCE_TREE_TOO_LARGE',
+        ],
         { requestParams: { path: idParam } },
       ),
     },
@@ -232,14 +237,22 @@ function catalogueExtraPaths(): ZodOpenApiPathsObject {
           'SYSTEM_FLAVOR_NOT_FOUND',
           'TYPE_INSTANCE_NOT_FOUND',
           'DATA_TYPE_NOT_FOUND',
+          'TEMPLATE_RENDER_LIMIT',
+          'TYPE_INSTANCE_TREE_TOO_LARGE',
         ],
         { requestBody: json(ResolveCastRequestSchema) },
       ),
     },
     '/api/v1/fields/tree/{id}': {
-      get: op("A dataset's fields as a tree", 'Fields', ok(z.array(FieldTreeSchema)), ['DATASET_NOT_FOUND'], {
-        requestParams: { path: datasetParam },
-      }),
+      get: op(
+        "A dataset's fields as a tree",
+        'Fields',
+        ok(z.array(FieldTreeSchema)),
+        ['DATASET_NOT_FOUND', 'FIELD_TREE_TOO_DEEP'],
+        {
+          requestParams: { path: datasetParam },
+        },
+      ),
     },
     '/api/v1/fields/{id}/children': {
       get: op('Direct children of a field', 'Fields', ok(z.array(FieldSchema)), ['FIELD_NOT_FOUND'], {
@@ -276,6 +289,9 @@ function catalogueExtraPaths(): ZodOpenApiPathsObject {
           'DATASET_NOT_FOUND',
           'DATA_TYPE_NOT_FOUND',
           'TYPE_INSTANCE_PARAMS_INVALID',
+          'TYPE_INSTANCE_TREE_TOO_LARGE',
+          'TYPE_INSTANCE_RENDER_FAILED',
+          'TEMPLATE_RENDER_LIMIT',
           'DATASET_SCHEMA_ALREADY_EXISTS',
           'DATASET_SCHEMA_VERSION_NOT_NEXT',
         ],

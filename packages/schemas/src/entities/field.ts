@@ -86,5 +86,6 @@ export const fieldResource = defineResource({
     'FIELD_PARENT_NOT_FOUND',
     'FIELD_PARENT_DATASET_MISMATCH',
     'FIELD_CIRCULAR_REFERENCE',
+    'FIELD_TREE_TOO_DEEP',
   ],
 });

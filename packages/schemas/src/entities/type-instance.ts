@@ -100,5 +100,6 @@ export const typeInstanceResource = defineResource({
     'TYPE_INSTANCE_SLOT_FORBIDDEN',
     'TYPE_INSTANCE_SLOT_ALREADY_EXISTS',
     'TYPE_INSTANCE_PARAMS_INVALID',
+    'TYPE_INSTANCE_TREE_TOO_LARGE',
   ],
 });

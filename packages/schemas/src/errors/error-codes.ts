@@ -179,8 +179,17 @@ export const ERROR_CATALOGUE = {
   },
   TYPE_INSTANCE_PARAMS_INVALID: { status: 422, detail: 'Invalid type instance parameters.' },
   TYPE_INSTANCE_RENDER_FAILED: { status: 422, detail: 'The type could not be rendered.' },
+  TEMPLATE_RENDER_LIMIT: {
+    status: 422,
+    detail: 'Rendering the type needs more work than a render may do (its template and parameters).',
+  },
+  TYPE_INSTANCE_TREE_TOO_LARGE: {
+    status: 422,
+    detail: 'The type tree would be deeper or larger than a type tree may be.',
+  },
   FIELD_PARENT_NOT_FOUND: { status: 404, detail: 'The specified parent field was not found.' },
   FIELD_PARENT_DATASET_MISMATCH: { status: 400, detail: 'The parent field belongs to a different dataset.' },
+  FIELD_TREE_TOO_DEEP: { status: 422, detail: 'The field would be nested deeper than fields may be.' },
   FIELD_CIRCULAR_REFERENCE: {
     status: 400,
     detail: 'Circular reference detected: a field cannot be its own ancestor.',

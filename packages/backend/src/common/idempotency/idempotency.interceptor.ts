@@ -7,6 +7,8 @@ import { IdempotencyRepository } from './idempotency.repository.js';
 
 const KEY = /^[\w.:-]{1,255}$/;
 
+// Recursive, and safe: a JSON body nested deeper than MAX_JSON_DEPTH is refused by the body parser
+// (common/http/json-body.ts) before this interceptor runs; form bodies are flat.
 function canonical(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
   if (value && typeof value === 'object') {

@@ -3,25 +3,6 @@ import { listQuerySchema, type ListSpec, MAX_BATCH_SIZE } from '@aide/schemas';
 import { z } from 'zod';
 import { AppError, validationError } from '../errors/app-error.js';
 
-/**
- * Free-form JSON (e.g. a system's `extra`) is walked recursively by zod and TypeORM: nested a few
- * thousand levels deep it overflows the stack, which would be a 500. No metadata needs this depth.
- */
-const MAX_DEPTH = 100;
-
-/** Iterative, so that the check itself cannot overflow. */
-function nestedDeeperThan(value: unknown, max: number): boolean {
-  const stack: [unknown, number][] = [[value, 0]];
-  while (stack.length > 0) {
-    const [node, depth] = stack.pop()!;
-    if (node === null || typeof node !== 'object') continue;
-    if (depth >= max) return true;
-    for (const child of Object.values(node))
-      if (child !== null && typeof child === 'object') stack.push([child, depth + 1]);
-  }
-  return false;
-}
-
 /** Validates a body, query or parameter with a schema of `@aide/schemas`; failures are 422 with the zod issues. */
 export class ZodPipe<T extends z.ZodType> implements PipeTransform<unknown, z.output<T>> {
   constructor(
@@ -29,13 +10,9 @@ export class ZodPipe<T extends z.ZodType> implements PipeTransform<unknown, z.ou
     private readonly what = 'request',
   ) {}
 
+  // Bodies arrive here already bounded in depth (see common/http/json-body.ts), so the recursive walks
+  // of zod and TypeORM cannot overflow the stack.
   transform(value: unknown): z.output<T> {
-    if (nestedDeeperThan(value, MAX_DEPTH)) {
-      throw validationError(
-        [{ path: [], message: `must not be nested more than ${MAX_DEPTH} levels deep`, code: 'too_deep' }],
-        `The ${this.what} is invalid.`,
-      );
-    }
     const result = this.schema.safeParse(value);
     if (result.success) return result.data;
     throw validationError(result.error.issues, `The ${this.what} is invalid.`);

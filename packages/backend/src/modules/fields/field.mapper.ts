@@ -1,5 +1,6 @@
 import type { Field, FieldTree } from '@aide/schemas';
 import { auditFields } from '../../common/crud/audit-mapper.js';
+import { fieldTooDeep } from './field-limits.js';
 import type { FieldEntity } from './field.entity.js';
 
 export function toField(e: FieldEntity): Field {
@@ -14,8 +15,12 @@ export function toField(e: FieldEntity): Field {
   };
 }
 
-/** Nests a dataset's fields under their parents; roots first, siblings in the given order. */
-export function toFieldTrees(rows: readonly FieldEntity[]): FieldTree[] {
+/**
+ * Nests a dataset's fields under their parents; roots first, siblings in the given order. Iterative;
+ * a tree deeper than `maxDepth` (stored before the limit was enforced on write) is FIELD_TREE_TOO_DEEP,
+ * never cut.
+ */
+export function toFieldTrees(rows: readonly FieldEntity[], maxDepth: number): FieldTree[] {
   const nodes = new Map<string, FieldTree>();
   for (const row of rows) nodes.set(row.id, { ...toField(row), children: [] });
   const roots: FieldTree[] = [];
@@ -24,6 +29,12 @@ export function toFieldTrees(rows: readonly FieldEntity[]): FieldTree[] {
     const parent = row.parent_id ? nodes.get(row.parent_id) : undefined;
     if (parent) parent.children.push(node);
     else roots.push(node);
+  }
+  const stack: [FieldTree, number][] = roots.map((root) => [root, 1]);
+  for (let entry = stack.pop(); entry !== undefined; entry = stack.pop()) {
+    const [node, level] = entry;
+    if (level > maxDepth) throw fieldTooDeep(level);
+    for (const child of node.children) stack.push([child, level + 1]);
   }
   return roots;
 }

@@ -7,9 +7,11 @@ import type { CrudService } from '../../common/crud/crud-service.js';
 import { mapPage } from '../../common/crud/list.js';
 import { splitUpdate } from '../../common/crud/update-input.js';
 import { AppError } from '../../common/errors/app-error.js';
+import { ancestryOf, subtreeHeight } from '../../common/crud/tree-queries.js';
 import { Transactions } from '../../database/transactions.js';
 import { DatasetsRepository } from '../datasets/datasets.repository.js';
 import { toField, toFieldTrees } from './field.mapper.js';
+import { fieldTooDeep, MAX_FIELD_DEPTH } from './field-limits.js';
 import { FieldsRepository } from './fields.repository.js';
 
 @Injectable()
@@ -30,7 +32,7 @@ export class FieldsService implements CrudService<Field, CreateField, UpdateFiel
 
   async tree(datasetId: string): Promise<FieldTree[]> {
     await this.datasets.crud.getActive(datasetId);
-    return toFieldTrees(await this.fields.findByDataset(datasetId));
+    return toFieldTrees(await this.fields.findByDataset(datasetId), MAX_FIELD_DEPTH);
   }
 
   async children(id: string): Promise<Field[]> {
@@ -43,6 +45,14 @@ export class FieldsService implements CrudService<Field, CreateField, UpdateFiel
       throw new AppError('DATASET_NOT_FOUND');
   }
 
+  /** Children of these parents, `height` levels tall, must stay within MAX_FIELD_DEPTH levels. */
+  private async assertDepth(parentIds: readonly string[], height: number, m: EntityManager): Promise<void> {
+    const ancestry = await ancestryOf(m, 'fields', [...new Set(parentIds)], MAX_FIELD_DEPTH);
+    for (const { level } of ancestry.values()) {
+      if (level + height > MAX_FIELD_DEPTH) throw fieldTooDeep(level + height);
+    }
+  }
+
   private async assertParent(parentId: string, datasetId: string, m: EntityManager): Promise<void> {
     const parent = await this.fields.crud.findActive(parentId, m, 'share');
     if (!parent) throw new AppError('FIELD_PARENT_NOT_FOUND');
@@ -52,7 +62,10 @@ export class FieldsService implements CrudService<Field, CreateField, UpdateFiel
   create(input: CreateField, actor: AuthUser): Promise<Field> {
     return this.tx.run(async (m) => {
       await this.assertDataset(input.dataset_id, m);
-      if (input.parent_id) await this.assertParent(input.parent_id, input.dataset_id, m);
+      if (input.parent_id) {
+        await this.assertParent(input.parent_id, input.dataset_id, m);
+        await this.assertDepth([input.parent_id], 1, m);
+      }
       return toField(await this.fields.crud.insert(input, actor.id, m));
     });
   }
@@ -74,6 +87,7 @@ export class FieldsService implements CrudService<Field, CreateField, UpdateFiel
         if (!parent) throw new AppError('FIELD_PARENT_NOT_FOUND');
         if (parent.dataset_id !== item.dataset_id) throw new AppError('FIELD_PARENT_DATASET_MISMATCH');
       }
+      await this.assertDepth(parentIds, 1, m);
       return (await this.fields.crud.insertMany(items, actor.id, m)).map(toField);
     });
   }
@@ -99,6 +113,7 @@ export class FieldsService implements CrudService<Field, CreateField, UpdateFiel
         if (await this.fields.isAncestorOrSelf(id, changes.parent_id, m)) {
           throw new AppError('FIELD_CIRCULAR_REFERENCE');
         }
+        await this.assertDepth([changes.parent_id], await subtreeHeight(m, 'fields', id, MAX_FIELD_DEPTH), m);
       }
       return toField(await this.fields.crud.update(id, changes, version, actor.id, m));
     });

@@ -26,6 +26,7 @@ import {
   typeSignature,
 } from '../type-instances/type-tree.js';
 import { TypeTreeWriter } from '../type-instances/type-tree.writer.js';
+import { RenderBudget } from '../type-system/render-budget.js';
 import { TypeInstancesRepository } from '../type-instances/type-instances.repository.js';
 import { diffVersions } from './schema-version-diff.js';
 import { resolveTypeSpec } from './type-spec-resolver.js';
@@ -181,6 +182,8 @@ export class SchemaVersionsService {
         )
       ).map((c) => [c.field_id, c.pii_tags]),
     );
+    // One render budget for the whole version: many columns cannot multiply it.
+    const budget = new RenderBudget();
     return {
       dataset_schema_id: schema.id,
       dataset_id: schema.dataset_id,
@@ -195,7 +198,7 @@ export class SchemaVersionsService {
           position: r.position,
           nullable: r.is_nullable,
           type_instance_id: r.type_instance_id,
-          rendered_type: renderTypeText(tree),
+          rendered_type: renderTypeText(tree, budget),
           type: toTypeInstanceTree(tree),
           pii_tags: tags.get(r.field_id) ?? null,
         };

@@ -1,6 +1,7 @@
 import type { TypeSpec } from '@aide/schemas';
 import { AppError } from '../../common/errors/app-error.js';
 import type { DataTypeEntity } from '../data-types/data-type.entity.js';
+import { assertTypeSpecWithinLimits } from '../type-instances/type-tree-limits.js';
 import { validateTypeParams } from '../type-system/params-schema.js';
 
 /** A TypeSpec checked against the flavor's catalogue: data types resolved, params validated. */
@@ -13,7 +14,8 @@ export interface ResolvedTypeSpec {
 
 /**
  * Resolves a published column type against the dataset flavor's data types. An unknown code is
- * DATA_TYPE_NOT_FOUND and invalid params TYPE_INSTANCE_PARAMS_INVALID, both naming the path.
+ * DATA_TYPE_NOT_FOUND and invalid params TYPE_INSTANCE_PARAMS_INVALID, both naming the path; a tree
+ * past the limits of a stored type tree is TYPE_INSTANCE_TREE_TOO_LARGE.
  */
 export function resolveTypeSpec(
   spec: TypeSpec,
@@ -21,6 +23,7 @@ export function resolveTypeSpec(
   path: (string | number)[],
   slot: string | null = null,
 ): ResolvedTypeSpec {
+  if (slot === null) assertTypeSpecWithinLimits(spec, path);
   const dataType = dataTypes.get(spec.data_type);
   if (!dataType) {
     throw new AppError('DATA_TYPE_NOT_FOUND', `No data type '${spec.data_type}' in the dataset's flavor.`, {

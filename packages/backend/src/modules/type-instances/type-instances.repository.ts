@@ -3,6 +3,7 @@ import { DataSource, type EntityManager } from 'typeorm';
 import { CrudRepository } from '../../common/crud/crud-repository.js';
 import { registerConstraintCodes } from '../../common/errors/db-error.js';
 import { TypeInstanceEntity } from './type-instance.entity.js';
+import { MAX_TYPE_TREE_DEPTH } from './type-tree-limits.js';
 
 registerConstraintCodes({
   uq_type_instances_parent_slot: 'TYPE_INSTANCE_SLOT_ALREADY_EXISTS',
@@ -30,19 +31,23 @@ export class TypeInstancesRepository {
     });
   }
 
-  /** The subtrees under the given roots (roots included), in one recursive query. */
+  /**
+   * The subtrees under the given roots (roots included), in one recursive query. Rows go one level
+   * past MAX_TYPE_TREE_DEPTH (depth is 0 at a root), so that a tree stored deeper than the limit is
+   * seen as such instead of cut.
+   */
   async subtrees(rootIds: readonly string[], manager?: EntityManager): Promise<TypeNodeRow[]> {
     if (rootIds.length === 0) return [];
     return (manager ?? this.crud.repo().manager).query(
       `WITH RECURSIVE tree AS (
          SELECT t.*, 0 AS depth FROM type_instances t WHERE t.id = ANY($1::uuid[])
          UNION ALL
-         SELECT c.*, tree.depth + 1 FROM type_instances c JOIN tree ON c.parent_id = tree.id WHERE tree.depth < 64
+         SELECT c.*, tree.depth + 1 FROM type_instances c JOIN tree ON c.parent_id = tree.id WHERE tree.depth < $2
        )
        SELECT tree.*, dt.code AS data_type_code, dt.render_template
        FROM tree JOIN data_types dt ON dt.id = tree.data_type_id
        ORDER BY tree.depth, tree.ordinal, tree.slot`,
-      [rootIds],
+      [rootIds, MAX_TYPE_TREE_DEPTH],
     );
   }
 

@@ -14,6 +14,7 @@ import type { CrudService } from '../../common/crud/crud-service.js';
 import { mapPage } from '../../common/crud/list.js';
 import { splitUpdate } from '../../common/crud/update-input.js';
 import { AppError } from '../../common/errors/app-error.js';
+import { ancestryOf, treeSizes } from '../../common/crud/tree-queries.js';
 import { Transactions } from '../../database/transactions.js';
 import type { DataTypeEntity } from '../data-types/data-type.entity.js';
 import { DataTypesRepository } from '../data-types/data-types.repository.js';
@@ -21,6 +22,7 @@ import { validateTypeParams } from '../type-system/params-schema.js';
 import { toTypeInstance } from './type-instance.mapper.js';
 import { TypeInstancesRepository } from './type-instances.repository.js';
 import { buildTypeTrees, renderTypeText, toTypeInstanceTree, type TypeTreeNode } from './type-tree.js';
+import { MAX_TYPE_TREE_DEPTH, MAX_TYPE_TREE_NODES, treeTooDeep, treeTooLarge } from './type-tree-limits.js';
 
 /** `params` validated against the data type's JSON Schema (defaults applied); null when empty. */
 function validParams(
@@ -63,8 +65,33 @@ export class TypeInstancesService implements CrudService<
     return validParams(dataType, params);
   }
 
+  /**
+   * New children must keep their trees within MAX_TYPE_TREE_DEPTH levels and MAX_TYPE_TREE_NODES nodes,
+   * so that reads never need to cut a tree. The roots are locked first (in id order), so concurrent
+   * writes into one tree are counted one after the other.
+   */
+  private async assertTreeLimits(items: readonly CreateTypeInstance[], m: EntityManager): Promise<void> {
+    const parentIds = [...new Set(items.flatMap((i) => (i.parent_id ? [i.parent_id] : [])))];
+    const ancestry = await ancestryOf(m, 'type_instances', parentIds, MAX_TYPE_TREE_DEPTH);
+    const added = new Map<string, number>();
+    for (const parentId of items.flatMap((i) => (i.parent_id ? [i.parent_id] : []))) {
+      const parent = ancestry.get(parentId);
+      if (!parent) continue; // an unknown parent is TYPE_INSTANCE_PARENT_NOT_FOUND, below
+      if (parent.level + 1 > MAX_TYPE_TREE_DEPTH) throw treeTooDeep(parent.level + 1);
+      added.set(parent.rootId, (added.get(parent.rootId) ?? 0) + 1);
+    }
+    if (added.size === 0) return;
+    const roots = [...added.keys()].sort();
+    await m.query('SELECT id FROM type_instances WHERE id = ANY($1::uuid[]) ORDER BY id FOR UPDATE', [roots]);
+    const sizes = await treeSizes(m, 'type_instances', roots, MAX_TYPE_TREE_DEPTH);
+    for (const [root, count] of added) {
+      if ((sizes.get(root) ?? 0) + count > MAX_TYPE_TREE_NODES) throw treeTooLarge();
+    }
+  }
+
   /** Checks new nodes against their parents and data types, loaded in bulk for the whole batch. */
   private async prepare(items: readonly CreateTypeInstance[], m: EntityManager) {
+    await this.assertTreeLimits(items, m);
     const parents = await this.typeInstances.crud.findActiveMany(
       items.flatMap((i) => (i.parent_id ? [i.parent_id] : [])),
       m,

@@ -1,8 +1,10 @@
 import type { TypeInstanceTree } from '@aide/schemas';
 import { AppError } from '../../common/errors/app-error.js';
-import { TemplateError } from '../type-system/template-error.js';
+import { RenderBudget } from '../type-system/render-budget.js';
+import { TemplateError, TemplateLimitError } from '../type-system/template-error.js';
 import { type RenderableTypeNode, renderTypeTree } from '../type-system/type-tree-renderer.js';
 import type { TypeNodeRow } from './type-instances.repository.js';
+import { MAX_TYPE_TREE_DEPTH, MAX_TYPE_TREE_NODES, treeTooDeep, treeTooLarge } from './type-tree-limits.js';
 
 /** A type-instance node with its data type, children in order. */
 export interface TypeTreeNode extends RenderableTypeNode {
@@ -11,8 +13,15 @@ export interface TypeTreeNode extends RenderableTypeNode {
   children: TypeTreeNode[];
 }
 
-/** Builds the trees of the given rows (from `TypeInstancesRepository.subtrees`), keyed by node id. */
+/**
+ * Builds the trees of the given rows (from `TypeInstancesRepository.subtrees`), keyed by node id.
+ *
+ * @throws AppError TYPE_INSTANCE_TREE_TOO_LARGE for a tree stored past the limits (before they were
+ *   enforced on write): it is refused whole, never returned cut.
+ */
 export function buildTypeTrees(rows: readonly TypeNodeRow[]): Map<string, TypeTreeNode> {
+  const deepest = rows.reduce((max, row) => Math.max(max, Number(row.depth)), 0);
+  if (deepest + 1 > MAX_TYPE_TREE_DEPTH) throw treeTooDeep(deepest + 1);
   const nodes = new Map<string, TypeTreeNode>();
   for (const row of rows) {
     nodes.set(row.id, {
@@ -26,9 +35,16 @@ export function buildTypeTrees(rows: readonly TypeNodeRow[]): Map<string, TypeTr
     });
   }
   // Rows arrive ordered by depth then ordinal, so children are appended in order.
+  const sizes = new Map<string, number>();
+  const rootOf = new Map<string, string>();
   for (const row of rows) {
     const parent = row.parent_id ? nodes.get(row.parent_id) : undefined;
     if (parent) parent.children.push(nodes.get(row.id) as TypeTreeNode);
+    const root = parent ? (rootOf.get(parent.id) as string) : row.id;
+    rootOf.set(row.id, root);
+    const size = (sizes.get(root) ?? 0) + 1;
+    if (size > MAX_TYPE_TREE_NODES) throw treeTooLarge();
+    sizes.set(root, size);
   }
   return nodes;
 }
@@ -77,11 +93,16 @@ export function typeSignature(node: {
 /** Wide structs render long; the per-template default (1,000 characters) is meant for one node. */
 const TYPE_TEXT_MAX_CHARS = 20_000;
 
-/** The type text of a tree; a template that fails is 422 TYPE_INSTANCE_RENDER_FAILED. */
-export function renderTypeText(node: RenderableTypeNode): string {
+/**
+ * The type text of a tree: a template that fails is 422 TYPE_INSTANCE_RENDER_FAILED, one that would
+ * exceed the render budget 422 TEMPLATE_RENDER_LIMIT. Pass one `budget` to every tree of a response so
+ * that the response's rendering is bounded as a whole.
+ */
+export function renderTypeText(node: RenderableTypeNode, budget = new RenderBudget()): string {
   try {
-    return renderTypeTree(node, { maxOutputChars: TYPE_TEXT_MAX_CHARS });
+    return renderTypeTree(node, { maxOutputChars: TYPE_TEXT_MAX_CHARS, budget });
   } catch (error) {
+    if (error instanceof TemplateLimitError) throw new AppError('TEMPLATE_RENDER_LIMIT', error.message);
     if (error instanceof TemplateError) throw new AppError('TYPE_INSTANCE_RENDER_FAILED', error.message);
     throw error;
   }

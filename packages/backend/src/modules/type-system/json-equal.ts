@@ -1,28 +1,29 @@
 /**
  * Deep equality of JSON values, ignoring object key order (PostgreSQL `jsonb` does not keep it).
- * `undefined` object members count as absent.
+ * `undefined` object members count as absent. Iterative, so no nesting depth can overflow the stack.
  */
 export function jsonEqual(a: unknown, b: unknown): boolean {
-  if (a === b) {
-    return true;
+  const pending: [unknown, unknown][] = [[a, b]];
+  for (let pair = pending.pop(); pair !== undefined; pair = pending.pop()) {
+    const [left, right] = pair;
+    if (left === right) continue;
+    if (typeof left !== 'object' || typeof right !== 'object' || left === null || right === null) {
+      return false;
+    }
+    if (Array.isArray(left) || Array.isArray(right)) {
+      if (!Array.isArray(left) || !Array.isArray(right) || left.length !== right.length) return false;
+      left.forEach((item, i) => pending.push([item, right[i]]));
+      continue;
+    }
+    const leftEntries = definedEntries(left);
+    const rightEntries = definedEntries(right);
+    if (leftEntries.size !== rightEntries.size) return false;
+    for (const [key, value] of leftEntries) {
+      if (!rightEntries.has(key)) return false;
+      pending.push([value, rightEntries.get(key)]);
+    }
   }
-  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) {
-    return false;
-  }
-  if (Array.isArray(a) || Array.isArray(b)) {
-    return (
-      Array.isArray(a) &&
-      Array.isArray(b) &&
-      a.length === b.length &&
-      a.every((item, i) => jsonEqual(item, b[i]))
-    );
-  }
-  const left = definedEntries(a);
-  const right = definedEntries(b);
-  return (
-    left.size === right.size &&
-    [...left].every(([key, value]) => right.has(key) && jsonEqual(value, right.get(key)))
-  );
+  return true;
 }
 
 function definedEntries(value: object): Map<string, unknown> {

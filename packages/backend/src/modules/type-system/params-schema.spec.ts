@@ -152,6 +152,13 @@ describe('validateParamsSchema', () => {
     expect(schemaIssues('not a schema')).toEqual([{ path: [], message: 'must be an object' }]);
   });
 
+  it('refuses deep nesting before the recursive JSON Schema validator walks it', () => {
+    // A seed file is not bounded by the HTTP body parser: 20,000 nested schemas would overflow Ajv.
+    let deep: Record<string, unknown> = { type: 'string' };
+    for (let i = 0; i < 20_000; i++) deep = { type: 'object', properties: { p: deep } };
+    expect(schemaIssues(deep)).toEqual([{ path: [], message: 'must not nest more than 16 levels' }]);
+  });
+
   it('rejects valid JSON Schemas outside the accepted shape', () => {
     expect(schemaIssues({ type: 'array' })).toContainEqual({ path: ['type'], message: "must be 'object'" });
     expect(schemaIssues({ type: 'object', additionalProperties: true })[0]?.path).toEqual([

@@ -1,4 +1,5 @@
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import { nestedDeeperThan } from './json-depth.js';
 import { convertOriginalRules, isOriginalRuleFormat } from './original-rules.js';
 import { ParamsSchemaError, type ParamsIssue } from './params-schema-error.js';
 import type { ParamsJsonSchema } from './params-json-schema.js';
@@ -19,6 +20,8 @@ export interface NormalizedParamsSchema {
 }
 
 const MAX_ISSUES = 50;
+/** An accepted schema nests 4 levels (root, properties, a property, its enum); Ajv's walk is recursive. */
+const MAX_SCHEMA_DEPTH = 16;
 const VALIDATOR_CACHE_SIZE = 256;
 const ajv = new Ajv2020({ allErrors: true, strict: true, useDefaults: true });
 const validatorCache = new Map<string, ValidateFunction>();
@@ -32,6 +35,11 @@ const validatorCache = new Map<string, ValidateFunction>();
 export function validateParamsSchema(schema: unknown): asserts schema is ParamsJsonSchema {
   if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) {
     throw new ParamsSchemaError([{ path: [], message: 'must be an object' }]);
+  }
+  if (nestedDeeperThan(schema, MAX_SCHEMA_DEPTH)) {
+    throw new ParamsSchemaError([
+      { path: [], message: `must not nest more than ${MAX_SCHEMA_DEPTH} levels` },
+    ]);
   }
   const issues = restrictedShapeIssues(schema as Record<string, unknown>);
   if (!ajv.validateSchema(schema)) {

@@ -4,9 +4,18 @@
  * to show to the client: it never contains rendered data or stack traces.
  */
 export class TemplateError extends Error {
-  override readonly name = 'TemplateError';
+  override readonly name: string = 'TemplateError';
 
   constructor(message: string, options?: { cause?: unknown }) {
     super(message, options);
   }
+}
+
+/**
+ * A render that would exceed its work budget (evaluation steps or characters produced): the template
+ * and params are valid, but this combination costs more than a type text may. The service layer maps
+ * it to 422 `TEMPLATE_RENDER_LIMIT`.
+ */
+export class TemplateLimitError extends TemplateError {
+  override readonly name: string = 'TemplateLimitError';
 }

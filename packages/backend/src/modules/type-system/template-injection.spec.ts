@@ -61,6 +61,8 @@ const PAYLOADS: Array<[string, string, RegExp]> = [
   ['slice', '{{ name[::-1] }}', /subscripts/],
   ['deep parentheses', '{{ ' + '('.repeat(500) + 'x' + ')'.repeat(500) + ' }}', /brackets/],
   ['deep not chain', '{{ ' + 'not '.repeat(400) + 'x }}', /nested deeper/],
+  ['a 2,000-character concatenation chain', '{{ ' + 'a ~ '.repeat(495) + 'a }}', /nested deeper/],
+  ['1,000 unclosed expressions', '{{'.repeat(1_000), /syntax error/],
   ['underscore name', '{{ _x }}', /names must start with a letter/],
   ['template over 2,000 characters', 'x'.repeat(2_001), /longer than 2000/],
   ['break', '{% for f in fields %}{% break %}{% endfor %}', /break/],

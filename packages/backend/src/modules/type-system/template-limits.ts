@@ -10,12 +10,22 @@ export const MAX_OUTPUT_CHARS = 1_000;
 export const MAX_FIELDS = 1_000;
 /**
  * Most characters of string data (params, rendered children, field names and types) in one render
- * context. With the template size this bounds the raw output: a template can only repeat context data,
- * never multiply it.
+ * context.
  */
 export const MAX_CONTEXT_CHARS = 20_000;
 /**
- * Wall-time budget of one render. The whitelist keeps rendering O(template size × fields), so this is
- * a tripwire that discards a result which took too long rather than a pre-emptive timeout.
+ * Evaluation steps (AST nodes evaluated plus block statements rendered) one render budget allows
+ * before the per-node allowance: a single template, a type tree, or every tree of one response share
+ * one budget. A 1,000-member struct costs about 14,000.
  */
-export const RENDER_TIME_BUDGET_MS = 250;
+export const MAX_RENDER_STEPS = 100_000;
+/**
+ * Characters of text one render budget may produce, print, compare or concatenate (the intermediate
+ * values of every expression, not only the output) before the per-node allowance. A 1,000-member
+ * struct of 20-character members costs about 50,000.
+ */
+export const MAX_RENDER_CHARS = 1_000_000;
+/** Steps added to a budget per type-tree node rendered with it (a struct member costs about 15). */
+export const RENDER_STEPS_PER_NODE = 100;
+/** Characters added to a budget per type-tree node rendered with it. */
+export const RENDER_CHARS_PER_NODE = 2_000;

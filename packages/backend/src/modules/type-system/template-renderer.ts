@@ -1,11 +1,12 @@
-import { performance } from 'node:perf_hooks';
 import { createEnvironment, createInterpreter } from './jinja-runtime.js';
+import { RenderBudget } from './render-budget.js';
 import { toTemplateVariables, type TemplateContext } from './render-context.js';
 import { TemplateError } from './template-error.js';
-import { MAX_OUTPUT_CHARS, RENDER_TIME_BUDGET_MS } from './template-limits.js';
+import { MAX_OUTPUT_CHARS } from './template-limits.js';
 import { compileTemplate, type TemplateProgram } from './template-validator.js';
 
-export { TemplateError } from './template-error.js';
+export { RenderBudget } from './render-budget.js';
+export { TemplateError, TemplateLimitError } from './template-error.js';
 export { validateTemplate, type TemplateValidationOptions } from './template-validator.js';
 export type { RenderedField, TemplateContext } from './render-context.js';
 
@@ -13,6 +14,11 @@ export type { RenderedField, TemplateContext } from './render-context.js';
 export interface RenderOptions {
   /** Longest accepted output after whitespace normalisation; defaults to {@link MAX_OUTPUT_CHARS}. */
   maxOutputChars?: number;
+  /**
+   * The work budget charged while rendering; share one to bound several renders together (a type
+   * tree, a response). Defaults to a fresh {@link RenderBudget}.
+   */
+  budget?: RenderBudget;
 }
 
 const CONSTANTS: ReadonlyArray<[string, boolean | null]> = [
@@ -31,8 +37,9 @@ const programCache = new Map<string, TemplateProgram>();
  * `struct<a:int,b:string>`. The template is validated against the sandbox policy first (cached per
  * template text); the output has runs of whitespace collapsed to one space and is trimmed.
  *
+ * @throws TemplateLimitError when rendering would exceed the work budget (checked while it runs).
  * @throws TemplateError when the template is not allowed, the context is not JSON data, rendering
- *   fails, or the output or the render time exceeds its bound.
+ *   fails, or the output is longer than allowed.
  */
 export function renderTemplate(
   template: string,
@@ -51,20 +58,18 @@ export function renderTemplate(
     environment.set(name, value);
   }
 
-  const started = performance.now();
+  const budget = options.budget ?? new RenderBudget();
   let raw: string;
   try {
-    raw = String(createInterpreter(environment).run(program).value);
+    raw = String(createInterpreter(environment, budget).run(program).value);
   } catch (err) {
+    if (err instanceof TemplateError) throw err;
     throw new TemplateError(
       `template could not be rendered: ${err instanceof Error ? err.message : String(err)}`,
       {
         cause: err,
       },
     );
-  }
-  if (performance.now() - started > RENDER_TIME_BUDGET_MS) {
-    throw new TemplateError(`template rendering took longer than ${RENDER_TIME_BUDGET_MS} ms`);
   }
   const rendered = raw.replace(/\s+/g, ' ').trim();
   const maxOutputChars = options.maxOutputChars ?? MAX_OUTPUT_CHARS;

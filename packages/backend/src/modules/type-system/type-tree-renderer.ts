@@ -1,3 +1,4 @@
+import { RenderBudget } from './render-budget.js';
 import { buildTemplateContext } from './render-context.js';
 import { TemplateError } from './template-error.js';
 import { MAX_OUTPUT_CHARS } from './template-limits.js';
@@ -21,13 +22,33 @@ export const MAX_TREE_DEPTH = 32;
  * A data type without a template (the original's composite types) renders as its code, its param
  * values in parentheses and its children in angle brackets: `array<integer>`, `numeric(12,2)`.
  *
+ * One {@link RenderBudget} (the given one, or a fresh one) is charged by every node, so the work of a
+ * whole tree is bounded: by the budget's base plus a small allowance per node.
+ *
+ * @throws TemplateLimitError when the tree's rendering would exceed the budget.
  * @throws TemplateError when a template fails, the tree is too deep, or an output is too long.
  */
 export function renderTypeTree(node: RenderableTypeNode, options: RenderOptions = {}): string {
-  return renderNode(node, options, 0);
+  const budget = options.budget ?? new RenderBudget();
+  budget.allowNodes(countNodes(node));
+  return renderNode(node, { ...options, budget }, 0);
 }
 
-function renderNode(node: RenderableTypeNode, options: RenderOptions, depth: number): string {
+function countNodes(root: RenderableTypeNode): number {
+  let count = 0;
+  const stack = [root];
+  for (let node = stack.pop(); node !== undefined; node = stack.pop()) {
+    count++;
+    stack.push(...node.children);
+  }
+  return count;
+}
+
+function renderNode(
+  node: RenderableTypeNode,
+  options: RenderOptions & { budget: RenderBudget },
+  depth: number,
+): string {
   if (depth >= MAX_TREE_DEPTH) {
     throw new TemplateError(`type tree is deeper than ${MAX_TREE_DEPTH} levels`);
   }
@@ -39,6 +60,7 @@ function renderNode(node: RenderableTypeNode, options: RenderOptions, depth: num
   });
   if (node.render_template !== null) checkSlots(node.code, node.render_template, children);
   if (node.render_template === null) {
+    options.budget.step();
     const rendered = renderWithoutTemplate(
       node.code,
       node.type_params,
@@ -48,6 +70,7 @@ function renderNode(node: RenderableTypeNode, options: RenderOptions, depth: num
     if (rendered.length > maxOutputChars) {
       throw new TemplateError(`rendered type is longer than ${maxOutputChars} characters`);
     }
+    options.budget.charge(rendered.length);
     return rendered;
   }
   return renderTemplate(node.render_template, buildTemplateContext(node.type_params, children), options);
@@ -67,8 +90,21 @@ const CHILD_SLOT_NAMES = ['item', 'element', 'key', 'value'] as const;
 // The code of `{{ ... }}` and `{% ... %}` tags: slot names in literal text ("primary key") do not count.
 const TAG = /\{[{%]([\s\S]*?)[}%]\}/g;
 
+const SLOTS_CACHE_SIZE = 512;
+const slotsCache = new Map<string, { slots: Set<string>; fields: boolean }>();
+
 /** The child slots a template reads (`item`, `element`, `key`, `value`) and whether it reads `fields`. */
 function slotsReadBy(template: string): { slots: Set<string>; fields: boolean } {
+  let read = slotsCache.get(template);
+  if (read === undefined) {
+    read = scanSlots(template);
+    if (slotsCache.size >= SLOTS_CACHE_SIZE) slotsCache.delete(slotsCache.keys().next().value as string);
+    slotsCache.set(template, read);
+  }
+  return read;
+}
+
+function scanSlots(template: string): { slots: Set<string>; fields: boolean } {
   const slots = new Set<string>();
   let fields = false;
   for (const match of template.matchAll(TAG)) {

@@ -594,13 +594,13 @@ describe('publishing: validation and errors', () => {
   });
 
   it('answers 422, never 500, for a type that cannot be rendered (too deep, too long), writing nothing', async () => {
-    // 33 nested arrays: deeper than the renderer renders.
+    // 33 nested arrays: deeper than a type tree may be (and than the renderer renders).
     let deep: Record<string, unknown> = { data_type: 'integer' };
     for (let i = 0; i < 32; i++) deep = { data_type: 'array', children: [{ slot: 'item', type: deep }] };
     expectEnvelope(
       await publish(ctx, dataset.id, { columns: [{ name: 'deep', type: deep }] }),
       422,
-      'TYPE_INSTANCE_RENDER_FAILED',
+      'TYPE_INSTANCE_TREE_TOO_LARGE',
     );
     await nothingWritten();
 
