@@ -1,0 +1,4 @@
+import { CrawlerError } from '../errors.js';
+import type { InspectDialect } from './dialect.js';
+
+export const inspectMysql: InspectDialect = () => Promise.reject(new CrawlerError('not yet'));
