@@ -17,8 +17,21 @@ export interface Catalog {
 
 const CONNECT_TIMEOUT_MS = 15_000;
 
+// knex logs driver errors (with stacks, and possibly connection details) itself: failures reach the
+// user once, as a CrawlerError line, instead.
+const silent = {
+  warn: () => undefined,
+  error: () => undefined,
+  debug: () => undefined,
+  deprecate: () => undefined,
+};
+
 /** A knex configuration for the target (one pooled connection, created lazily). */
 export function knexConfig(target: ConnectionTarget): Knex.Config {
+  return { ...dialectConfig(target), log: silent };
+}
+
+function dialectConfig(target: ConnectionTarget): Knex.Config {
   const pool = { min: 0, max: 1 };
   switch (target.dialect) {
     case 'postgresql':
@@ -28,7 +41,7 @@ export function knexConfig(target: ConnectionTarget): Knex.Config {
           connectionString: target.postgres!.connectionString,
           application_name: 'aide-crawler',
           connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
-        } as Knex.PgConnectionConfig,
+        },
         pool,
         acquireConnectionTimeout: CONNECT_TIMEOUT_MS + 5_000,
       };
@@ -90,9 +103,10 @@ export async function withCatalog<T>(
   }
   const knex = knexFactory(knexConfig(target));
   onKnex?.(knex);
+  let queries = 0;
+  let answered = 0;
   try {
     const run = async (runner: Knex | Knex.Transaction): Promise<T> => {
-      let queries = 0;
       const catalog: Catalog = {
         dialect: target.dialect,
         get queries() {
@@ -102,6 +116,7 @@ export async function withCatalog<T>(
           queries++;
           try {
             const result: unknown = await runner.raw(sql, bindings as Knex.RawBinding[]);
+            answered++;
             return rowsOf<Row>(target.dialect, result);
           } catch (error) {
             // knex prefixes a failed statement's message with the whole SQL: keep the reason only.
@@ -121,7 +136,7 @@ export async function withCatalog<T>(
     });
   } catch (error) {
     if (error instanceof CrawlerError) throw error;
-    throw new CrawlerError(describeFailure(target, error), { cause: error });
+    throw new CrawlerError(describeFailure(target, error, answered > 0), { cause: error });
   } finally {
     await knex.destroy().catch(() => undefined);
   }
@@ -138,14 +153,20 @@ function rowsOf<Row>(dialect: Dialect, result: unknown): Row[] {
   }
 }
 
-const PRODUCT: Record<Dialect, string> = { postgresql: 'PostgreSQL', mysql: 'MySQL/MariaDB', sqlite: 'SQLite' };
+const PRODUCT: Record<Dialect, string> = {
+  postgresql: 'PostgreSQL',
+  mysql: 'MySQL/MariaDB',
+  sqlite: 'SQLite',
+};
 
 /** One line for a driver error: what failed, where (redacted URL), and the driver's reason. */
-export function describeFailure(target: ConnectionTarget, error: unknown): string {
+export function describeFailure(target: ConnectionTarget, error: unknown, connected: boolean): string {
   let reason = reasonOf(error);
   for (const secret of target.secrets) reason = reason.split(secret).join('***');
-  const where = target.redacted;
-  return `cannot read the ${PRODUCT[target.dialect]} catalog at ${where}: ${reason}`;
+  const what = connected
+    ? `reading the ${PRODUCT[target.dialect]} catalog failed`
+    : `cannot connect to ${PRODUCT[target.dialect]}`;
+  return `${what} at ${target.redacted}: ${reason}`;
 }
 
 function reasonOf(error: unknown): string {
@@ -159,8 +180,8 @@ function reasonOf(error: unknown): string {
     ETIMEDOUT: 'connection timed out',
     ECONNRESET: 'connection reset by the server',
   };
-  if (typeof code === 'string' && code in known) return known[code]!;
+  if (typeof code === 'string' && code in known) return known[code];
   if (error.name === 'KnexTimeoutError') return 'timed out waiting for a connection';
-  const message = error.message.split('\n')[0]!.trim();
+  const message = error.message.split('\n')[0].trim();
   return message === '' ? (typeof code === 'string' ? code : error.name) : message;
 }

@@ -29,9 +29,11 @@ export function parseConnectionUrl(raw: string): ConnectionTarget {
   const url = raw.trim();
   const scheme = SCHEME.exec(url);
   if (scheme === null) {
-    throw usage(`invalid connection URL '${redact(url)}': expected <dialect>://…, e.g. postgresql://user@host/db`);
+    throw usage(
+      `invalid connection URL '${redact(url)}': expected <dialect>://…, e.g. postgresql://user@host/db`,
+    );
   }
-  const dialect = scheme[1]!.toLowerCase();
+  const dialect = scheme[1].toLowerCase();
   switch (dialect) {
     case 'postgres':
     case 'postgresql':
@@ -43,7 +45,9 @@ export function parseConnectionUrl(raw: string): ConnectionTarget {
       return sqliteTarget(url, scheme[0].length);
     case 'mssql':
     case 'sqlserver':
-      throw usage(`SQL Server is not supported yet (${redact(url)}); supported: PostgreSQL, MySQL/MariaDB, SQLite`);
+      throw usage(
+        `SQL Server is not supported yet (${redact(url)}); supported: PostgreSQL, MySQL/MariaDB, SQLite`,
+      );
     default:
       throw usage(
         `unsupported connection URL scheme '${scheme[0]}' (${redact(url)}); expected postgresql://, mysql://, mariadb:// or sqlite:///path`,
@@ -92,7 +96,9 @@ function sqliteTarget(url: string, schemeLength: number): ConnectionTarget {
   // SQLAlchemy's form: sqlite:///relative/path.db, sqlite:////absolute/path.db (no host part).
   const rest = url.slice(schemeLength).replace(/[?#].*$/, '');
   if (!rest.startsWith('/') || rest.length < 2) {
-    throw usage(`invalid SQLite URL '${url}': expected sqlite:///relative/path.db or sqlite:////absolute/path.db`);
+    throw usage(
+      `invalid SQLite URL '${url}': expected sqlite:///relative/path.db or sqlite:////absolute/path.db`,
+    );
   }
   return { dialect: 'sqlite', redacted: url, secrets: [], sqlite: { filename: rest.slice(1) } };
 }
@@ -107,7 +113,10 @@ function parseUrl(url: string, schemeLength: number): URL {
 }
 
 function secretsOf(parsed: URL): string[] {
-  const secrets = [parsed.password, ...['password', 'pass', 'pwd'].map((k) => parsed.searchParams.get(k) ?? '')]
+  const secrets = [
+    parsed.password,
+    ...['password', 'pass', 'pwd'].map((k) => parsed.searchParams.get(k) ?? ''),
+  ]
     .filter((s) => s !== '')
     .flatMap((s) => [s, safeDecode(s)]);
   return [...new Set(secrets)];

@@ -40,6 +40,18 @@ export class TableSet {
   }
 }
 
+/** Consecutive-or-not rows grouped by a composite key, groups in first-seen order. */
+export function groupRows<Row>(rows: readonly Row[], keyOf: (row: Row) => readonly string[]): Row[][] {
+  const groups = new Map<string, Row[]>();
+  for (const row of rows) {
+    const key = keyOf(row).join('\u0000');
+    const group = groups.get(key);
+    if (group === undefined) groups.set(key, [row]);
+    else group.push(row);
+  }
+  return [...groups.values()];
+}
+
 function key(schema: string, name: string): string {
   return `${schema}\u0000${name}`;
 }

@@ -90,6 +90,20 @@ export function parseFilters(filters: InspectionFilters): ParsedFilters {
   };
 }
 
+/** Whether a glob matches a whole name (for names that are not in a catalog table: SQLite's `main`). */
+export function globMatches(glob: string, name: string): boolean {
+  const pattern = [...glob]
+    .map((c) => (c === '*' ? '.*' : c === '?' ? '.' : c.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+    .join('');
+  return new RegExp(`^${pattern}$`, 'su').test(name);
+}
+
+/** Whether a schema name passes --schemas / --exclude-schemas. */
+export function schemaSelected(filters: ParsedFilters, schema: string): boolean {
+  const included = filters.schemas.length === 0 || filters.schemas.some((g) => globMatches(g, schema));
+  return included && !filters.excludeSchemas.some((g) => globMatches(g, schema));
+}
+
 /** `LIKE … ESCAPE '!'` patterns (PostgreSQL, MySQL). */
 export function globToLike(glob: string): string {
   let out = '';
@@ -107,10 +121,7 @@ export function globToSqliteGlob(glob: string): string {
   return glob.replaceAll('[', '[[]');
 }
 
-/**
- * The WHERE condition selecting the relations the filters keep. `systemSchemas` is a condition that
- * is true for the dialect's own schemas (always excluded).
- */
+/** The WHERE condition selecting the relations the filters keep (system schemas are the caller's). */
 export function relationFilter(
   filters: ParsedFilters,
   columns: { schema: string; table: string },

@@ -118,7 +118,11 @@ interface IndexRow {
   definition: string;
 }
 
-export const inspectPostgres: InspectDialect = async (catalog, filters, types): Promise<DialectInspection> => {
+export const inspectPostgres: InspectDialect = async (
+  catalog,
+  filters,
+  types,
+): Promise<DialectInspection> => {
   const rel = selectedRelations(filters);
   const schemas = schemaFilter(filters, 'n.nspname', LIKE);
   const [server] = await catalog.query<ServerRow>(
@@ -156,7 +160,7 @@ export const inspectPostgres: InspectDialect = async (catalog, filters, types): 
 
   const tables = new TableSet();
   for (const row of relations.filter((r) => r.selected)) {
-    const table = tables.add(row.schema, row.name, KINDS[row.relkind]!, row.comment);
+    const table = tables.add(row.schema, row.name, KINDS[row.relkind], row.comment);
     table.view_definition = row.view_definition?.trim() ?? null;
     table.partition_key = row.partition_key;
     if (row.parent_schema !== null && row.parent_name !== null) {
@@ -169,7 +173,7 @@ export const inspectPostgres: InspectDialect = async (catalog, filters, types): 
       schema: row.schema,
       name: row.name,
       parent: { schema: row.parent_schema!, name: row.parent_name! },
-      kind: KINDS[row.relkind]!,
+      kind: KINDS[row.relkind],
       bound: row.partition_bound,
     });
   }
@@ -235,9 +239,9 @@ export const inspectPostgres: InspectDialect = async (catalog, filters, types): 
   }
 
   return {
-    server: { product: 'PostgreSQL', version: server!.version },
-    database: server!.database,
-    schemas: server!.schemas,
+    server: { product: 'PostgreSQL', version: server.version },
+    database: server.database,
+    schemas: server.schemas,
     tables: tables.sorted(),
   };
 };

@@ -230,6 +230,8 @@ export class PostgresTypeMapper {
       return { ...node('composite', { name: type.qualified }), children };
     }
     if (type.schema !== 'pg_catalog') return null;
-    return Object.hasOwn(POSTGRES_BUILTIN_TYPES, type.name) ? POSTGRES_BUILTIN_TYPES[type.name]!(typmod) : null;
+    return Object.hasOwn(POSTGRES_BUILTIN_TYPES, type.name)
+      ? POSTGRES_BUILTIN_TYPES[type.name](typmod)
+      : null;
   }
 }

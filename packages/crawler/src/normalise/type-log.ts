@@ -45,8 +45,13 @@ export function compareText(a: string, b: string): number {
 }
 
 /** A leaf node, params omitted when empty. */
-export function node(data_type: string, params?: Record<string, string | number | boolean | undefined>): TypeNode {
-  const kept = Object.entries(params ?? {}).filter((entry): entry is [string, string | number | boolean] => entry[1] !== undefined);
+export function node(
+  data_type: string,
+  params?: Record<string, string | number | boolean | undefined>,
+): TypeNode {
+  const kept = Object.entries(params ?? {}).filter(
+    (entry): entry is [string, string | number | boolean] => entry[1] !== undefined,
+  );
   return kept.length === 0 ? { data_type } : { data_type, params: Object.fromEntries(kept) };
 }
 
