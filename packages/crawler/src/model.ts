@@ -155,6 +155,7 @@ export interface InspectedDatabase {
   dialect: Dialect;
   flavor: FlavorCode;
   server: { product: 'PostgreSQL' | 'MySQL' | 'MariaDB' | 'SQLite'; version: string };
+  /** PostgreSQL: current_database(); MySQL: the URL's database ('' when none); SQLite: the file name. */
   database: string;
   filters: InspectionFilters;
   /** The schemas inspected (sorted), including those without tables. */

@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { ExitCode } from '../src/errors.js';
 import { main } from '../src/program.js';
+import { MYSQL_URL } from './helpers/mysql.js';
 import { createPgDatabase, type TestPgDatabase } from './helpers/postgres.js';
 
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
@@ -25,6 +26,15 @@ async function run(args: string[], env: Record<string, string> = {}) {
     env,
   });
   return { code, stdout, stderr };
+}
+
+/** The test MariaDB's URL with another user (and this file's password) or database. */
+function mysqlUrl(user: string, database: string): string {
+  const url = new URL(MYSQL_URL);
+  url.username = user;
+  if (user !== 'root') url.password = PASSWORD;
+  url.pathname = `/${database}`;
+  return url.toString();
 }
 
 const bin = fileURLToPath(new URL('../dist/bin.js', import.meta.url));
@@ -174,6 +184,16 @@ describe('aide-crawler executable (dist/bin.js)', () => {
       'an unreachable MySQL server',
       `mysql+pymysql://root:${PASSWORD}@127.0.0.1:${port}/x`,
       'connection refused',
+    ],
+    [
+      'bad MySQL credentials',
+      () => mysqlUrl('no_such_user_x', 'test'),
+      "Access denied for user 'no_such_user_x'",
+    ],
+    [
+      'a missing MySQL database',
+      () => mysqlUrl('root', 'no_such_database_x'),
+      "Unknown database 'no_such_database_x'",
     ],
   ])('exits 1 on %s with one line on stderr, no stack, no password', (_label, url, message) => {
     const result = runBin(['inspect', '--connection-url', typeof url === 'function' ? url() : url]);

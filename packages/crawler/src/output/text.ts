@@ -40,7 +40,8 @@ export function renderTypeNode(type: TypeNode): string {
 export function renderText(db: InspectedDatabase): string {
   const lines: string[] = [];
   const { summary } = db;
-  lines.push(`${db.server.product} ${db.server.version} · database ${db.database} · flavor ${db.flavor}`);
+  const database = db.database === '' ? '' : ` · database ${db.database}`;
+  lines.push(`${db.server.product} ${db.server.version}${database} · flavor ${db.flavor}`);
   lines.push(`Schemas (${db.schemas.length}): ${db.schemas.length > 0 ? list(db.schemas) : '(none)'}`);
   const kinds = (Object.keys(KIND_LABELS) as TableKind[])
     .filter((kind) => summary.tables[kind] > 0)
