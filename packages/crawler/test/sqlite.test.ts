@@ -210,24 +210,9 @@ describe('a realistic SQLite schema', () => {
   it('applies table filters in SQL and keeps the query count', async () => {
     const filtered = await inspectDatabase({
       connectionUrl: `sqlite:///${file}`,
-      filters: { tables: ['*s', 'main."Order Items"'], exclude_tables: ['in*'] },
+      filters: { tables: ['a*', 'main."Order Items"', '?enres'], exclude_tables: ['album_*'] },
     });
-    expect(filtered.tables.map((t) => t.name)).toEqual([
-      'Order Items',
-      'Top Customers',
-      'album_tracks',
-      'albums',
-      'artists',
-      'customers',
-      'employees',
-      'genres',
-      'media_types',
-      'playlist_tracks',
-      'refunds',
-      'settings',
-      'strict_values',
-      'tracks',
-    ]);
+    expect(filtered.tables.map((t) => t.name)).toEqual(['Order Items', 'albums', 'artists', 'genres']);
     expect(filtered.summary.catalog_queries).toBe(inspected.summary.catalog_queries);
     const otherSchema = await inspectDatabase({
       connectionUrl: `sqlite:///${file}`,
