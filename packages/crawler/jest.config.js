@@ -5,4 +5,7 @@ export default {
   testMatch: ['<rootDir>/test/**/*.test.ts'],
   moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
   transform: { '^.+\\.ts$': ['ts-jest', { useESM: true, tsconfig: 'tsconfig.json' }] },
+  // Real databases on a shared, busy machine: creating and dropping them can take a while.
+  testTimeout: 60_000,
+  maxWorkers: 2,
 };

@@ -44,7 +44,7 @@ function reversedKeys(value: unknown): unknown {
 describe('planSeed', () => {
   it('reports an empty database as all inserted', () => {
     const plan = planSeed({ kinds: [], flavors: [], dataTypes: [] }, postgres);
-    expect(plan.summary).toBe('+54 ~0 =0 restored 0');
+    expect(plan.summary).toBe('+91 ~0 =0 restored 0');
     expect(plan.inserted[0]).toEqual({
       entity: 'kind',
       key: 'rdbms',
@@ -56,7 +56,7 @@ describe('planSeed', () => {
 
   it('reports an identical state as all unchanged', () => {
     const plan = planSeed(storedState(postgres), postgres);
-    expect(plan.summary).toBe('+0 ~0 =54 restored 0');
+    expect(plan.summary).toBe('+0 ~0 =91 restored 0');
     expect(plan.inserted).toEqual([]);
     expect(plan.updated).toEqual([]);
     expect(plan.restored).toEqual([]);
@@ -89,7 +89,7 @@ describe('planSeed', () => {
       },
       postgres,
     );
-    expect(plan.summary).toBe('+1 ~2 =49 restored 2');
+    expect(plan.summary).toBe('+1 ~2 =86 restored 2');
     expect(plan.inserted.map((change) => change.key)).toEqual(['postgres14.uuid']);
     expect(plan.updated.map((change) => [change.key, change.changed])).toEqual([
       ['postgres14', ['vendor', 'versions']],
@@ -132,7 +132,7 @@ describe('planSeed', () => {
       { ...state, dataTypes: [{ ...integer, id: 'old', deleted: true }, ...state.dataTypes] },
       postgres,
     );
-    expect(plan.summary).toBe('+0 ~0 =54 restored 0');
+    expect(plan.summary).toBe('+0 ~0 =91 restored 0');
   });
 
   it('compares descriptions only when the file sets them', () => {
@@ -141,9 +141,9 @@ describe('planSeed', () => {
       types: postgres.types.map(({ description: _description, ...type }) => type),
     };
     const state = storedState(postgres);
-    expect(planSeed(state, withoutDescriptions).summary).toBe('+0 ~0 =54 restored 0');
+    expect(planSeed(state, withoutDescriptions).summary).toBe('+0 ~0 =91 restored 0');
     const edited = { ...state, dataTypes: state.dataTypes.map((row) => ({ ...row, description: 'edited' })) };
-    expect(planSeed(edited, withoutDescriptions).summary).toBe('+0 ~0 =54 restored 0');
+    expect(planSeed(edited, withoutDescriptions).summary).toBe('+0 ~0 =91 restored 0');
     expect(planSeed(edited, postgres).updated.length).toBe(
       postgres.types.filter((type) => type.description).length,
     );

@@ -37,13 +37,14 @@ describe('seeder', () => {
       'seeds/postgres14.yaml',
       'seeds/sqlite3.yaml',
     ]);
-    // postgres14 (after mysql8, which brought the rdbms kind): its flavor and the original's 52 types.
-    expect(first['seeds/postgres14.yaml']).toBe('+53 ~0 =1 restored 0');
+    // postgres14 (after mysql8, which brought the rdbms kind): its flavor, the original's 52 types and
+    // the crawler's 37.
+    expect(first['seeds/postgres14.yaml']).toBe('+90 ~0 =1 restored 0');
     for (const summary of Object.values(first)) expect(summary).toMatch(/\+[1-9]\d* ~0 =/);
 
     const second = summaries(await seedDirectory(ctx.dataSource));
     for (const summary of Object.values(second)) expect(summary).toMatch(/\+0 ~0 =[1-9]\d*( restored 0)?$/);
-    expect(second['seeds/postgres14.yaml']).toBe('+0 ~0 =54 restored 0');
+    expect(second['seeds/postgres14.yaml']).toBe('+0 ~0 =91 restored 0');
 
     // The HTTP view: the flavors, their data types (params as JSON Schema) and the cast rules.
     const flavors = ok(
@@ -80,7 +81,7 @@ describe('seeder', () => {
       }),
     );
     const dry = summaries(await seedDirectory(ctx.dataSource, undefined, { dryRun: true }));
-    expect(dry['seeds/postgres14.yaml']).toBe('+0 ~1 =53 restored 0');
+    expect(dry['seeds/postgres14.yaml']).toBe('+0 ~1 =90 restored 0');
     expect(ok(await ctx.request('GET', `${API}/data-types/${varchar.id}`, { token: ctx.userToken }))).toEqual(
       edited,
     );
@@ -103,7 +104,7 @@ describe('seeder', () => {
 
     // The real run puts the file's description back.
     const real = summaries(await seedDirectory(ctx.dataSource));
-    expect(real['seeds/postgres14.yaml']).toBe('+0 ~1 =53 restored 0');
+    expect(real['seeds/postgres14.yaml']).toBe('+0 ~1 =90 restored 0');
     const reseeded = ok(
       await ctx.request('GET', `${API}/data-types/${varchar.id}`, { token: ctx.userToken }),
     );
@@ -118,7 +119,7 @@ describe('seeder', () => {
       404,
     );
     const run = summaries(await seedDirectory(ctx.dataSource));
-    expect(run['seeds/postgres14.yaml']).toBe('+0 ~0 =53 restored 1');
+    expect(run['seeds/postgres14.yaml']).toBe('+0 ~0 =90 restored 1');
     const restored = ok(await ctx.request('GET', `${API}/data-types/${inet.id}`, { token: ctx.userToken }));
     expect(restored).toMatchObject({
       id: inet.id,
@@ -127,7 +128,7 @@ describe('seeder', () => {
       render_template: inet.render_template,
     });
     expect(summaries(await seedDirectory(ctx.dataSource))['seeds/postgres14.yaml']).toBe(
-      '+0 ~0 =54 restored 0',
+      '+0 ~0 =91 restored 0',
     );
   });
 

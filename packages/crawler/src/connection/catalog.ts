@@ -1,0 +1,187 @@
+// Opens a knex connection for a parsed URL and runs the catalog queries through it: one connection,
+// read-only work, driver errors turned into one clear line without secrets.
+import { existsSync } from 'node:fs';
+import knexFactory, { type Knex } from 'knex';
+import { CrawlerError } from '../errors.js';
+import type { Dialect } from '../model.js';
+import type { ConnectionTarget } from './url.js';
+
+/** Runs catalog queries and counts them. */
+export interface Catalog {
+  readonly dialect: Dialect;
+  /** Rows of one statement with positional `?` bindings. */
+  query<Row>(sql: string, bindings?: readonly unknown[]): Promise<Row[]>;
+  /** Statements run so far. */
+  readonly queries: number;
+}
+
+const CONNECT_TIMEOUT_MS = 15_000;
+
+// knex logs driver errors (with stacks, and possibly connection details) itself: failures reach the
+// user once, as a CrawlerError line, instead.
+const silent = {
+  warn: () => undefined,
+  error: () => undefined,
+  debug: () => undefined,
+  deprecate: () => undefined,
+};
+
+/** A knex configuration for the target (one pooled connection, created lazily). */
+export function knexConfig(target: ConnectionTarget): Knex.Config {
+  return { ...dialectConfig(target), log: silent };
+}
+
+function dialectConfig(target: ConnectionTarget): Knex.Config {
+  const pool = { min: 0, max: 1 };
+  switch (target.dialect) {
+    case 'postgresql':
+      return {
+        client: 'pg',
+        connection: {
+          connectionString: target.postgres!.connectionString,
+          application_name: 'aide-crawler',
+          connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+        },
+        pool,
+        acquireConnectionTimeout: CONNECT_TIMEOUT_MS + 5_000,
+      };
+    case 'mysql': {
+      const m = target.mysql!;
+      return {
+        client: 'mysql2',
+        connection: {
+          host: m.host,
+          port: m.port,
+          user: m.user,
+          password: m.password,
+          database: m.database,
+          socketPath: m.socketPath,
+          charset: 'utf8mb4',
+          connectTimeout: CONNECT_TIMEOUT_MS,
+          // Catalog text only; keep numbers and dates as the server prints them.
+          dateStrings: true,
+          supportBigNumbers: true,
+          bigNumberStrings: true,
+        },
+        pool,
+        acquireConnectionTimeout: CONNECT_TIMEOUT_MS + 5_000,
+      };
+    }
+    case 'sqlite': {
+      const filename = target.sqlite!.filename;
+      const inMemory = filename === ':memory:';
+      return {
+        client: 'better-sqlite3',
+        connection: {
+          filename,
+          options: inMemory ? {} : { readonly: true, fileMustExist: true },
+        } as Knex.BetterSqlite3ConnectionConfig,
+        useNullAsDefault: true,
+        pool,
+      };
+    }
+  }
+}
+
+/**
+ * Connects and runs `work` against the catalog, inside one read-only transaction where the dialect
+ * has transactional catalogs (PostgreSQL: one consistent snapshot; SQLite: one read transaction).
+ * The connection is closed afterwards in every case.
+ *
+ * @throws CrawlerError with a one-line message (no secrets) when connecting or a query fails.
+ */
+export async function withCatalog<T>(
+  target: ConnectionTarget,
+  work: (catalog: Catalog) => Promise<T>,
+  onKnex?: (knex: Knex) => void,
+): Promise<T> {
+  if (target.dialect === 'sqlite') {
+    const filename = target.sqlite!.filename;
+    if (filename !== ':memory:' && !existsSync(filename)) {
+      throw new CrawlerError(`SQLite database file not found: ${filename}`);
+    }
+  }
+  const knex = knexFactory(knexConfig(target));
+  onKnex?.(knex);
+  let queries = 0;
+  let answered = 0;
+  try {
+    const run = async (runner: Knex | Knex.Transaction): Promise<T> => {
+      const catalog: Catalog = {
+        dialect: target.dialect,
+        get queries() {
+          return queries;
+        },
+        async query<Row>(sql: string, bindings: readonly unknown[] = []): Promise<Row[]> {
+          queries++;
+          try {
+            const result: unknown = await runner.raw(sql, bindings as Knex.RawBinding[]);
+            answered++;
+            return rowsOf<Row>(target.dialect, result);
+          } catch (error) {
+            // knex prefixes a failed statement's message with the whole SQL: keep the reason only.
+            if (error instanceof Error && error.message.includes(' - ')) {
+              error.message = error.message.slice(error.message.lastIndexOf(' - ') + 3);
+            }
+            throw error;
+          }
+        },
+      };
+      return work(catalog);
+    };
+    if (target.dialect === 'mysql') return await run(knex);
+    return await knex.transaction(run, {
+      ...(target.dialect === 'postgresql' ? { isolationLevel: 'repeatable read' as const } : {}),
+      readOnly: target.dialect === 'postgresql',
+    });
+  } catch (error) {
+    if (error instanceof CrawlerError) throw error;
+    throw new CrawlerError(describeFailure(target, error, answered > 0), { cause: error });
+  } finally {
+    await knex.destroy().catch(() => undefined);
+  }
+}
+
+function rowsOf<Row>(dialect: Dialect, result: unknown): Row[] {
+  switch (dialect) {
+    case 'postgresql':
+      return (result as { rows: Row[] }).rows;
+    case 'mysql':
+      return (result as [Row[], unknown])[0];
+    case 'sqlite':
+      return result as Row[];
+  }
+}
+
+const PRODUCT: Record<Dialect, string> = {
+  postgresql: 'PostgreSQL',
+  mysql: 'MySQL/MariaDB',
+  sqlite: 'SQLite',
+};
+
+/** One line for a driver error: what failed, where (redacted URL), and the driver's reason. */
+export function describeFailure(target: ConnectionTarget, error: unknown, connected: boolean): string {
+  let reason = reasonOf(error);
+  for (const secret of target.secrets) reason = reason.split(secret).join('***');
+  const what = connected
+    ? `reading the ${PRODUCT[target.dialect]} catalog failed`
+    : `cannot connect to ${PRODUCT[target.dialect]}`;
+  return `${what} at ${target.redacted}: ${reason}`;
+}
+
+function reasonOf(error: unknown): string {
+  if (error instanceof AggregateError && error.errors.length > 0) return reasonOf(error.errors[0]);
+  if (!(error instanceof Error)) return String(error);
+  const code = (error as { code?: unknown }).code;
+  const known: Record<string, string> = {
+    ECONNREFUSED: 'connection refused (is the server running and listening there?)',
+    ENOTFOUND: 'host not found',
+    EAI_AGAIN: 'host not found (DNS lookup failed)',
+    ETIMEDOUT: 'connection timed out',
+    ECONNRESET: 'connection reset by the server',
+  };
+  if (typeof code === 'string' && code in known) return known[code];
+  if (error.name === 'KnexTimeoutError') return 'timed out waiting for a connection';
+  const message = error.message.split('\n')[0].trim();
+  return message === '' ? (typeof code === 'string' ? code : error.name) : message;
+}

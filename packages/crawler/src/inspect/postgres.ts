@@ -1,0 +1,377 @@
+// PostgreSQL introspection: six pg_catalog queries whatever the table count (server and schemas,
+// relations, columns, types, constraints, indexes), in one REPEATABLE READ snapshot. pg_catalog, not
+// information_schema: the latter hides the constraints of tables a SELECT-only role does not own.
+import type { Catalog } from '../connection/catalog.js';
+import type { ForeignKey, ReferentialAction, TableKind } from '../model.js';
+import { PostgresTypeMapper, type PgTypeInfo } from '../normalise/postgres.js';
+import { TableSet } from './assemble.js';
+import type { DialectInspection, InspectDialect } from './dialect.js';
+import {
+  globToLike,
+  relationFilter,
+  schemaFilter,
+  type ParsedFilters,
+  type PatternMatcher,
+  type SqlCondition,
+} from './filters.js';
+
+const LIKE: PatternMatcher = {
+  match: (column) => `${column} LIKE ? ESCAPE '!'`,
+  pattern: globToLike,
+};
+
+const NOT_SYSTEM_SCHEMA = `n.nspname NOT IN ('pg_catalog', 'information_schema', 'pg_toast')
+  AND n.nspname NOT LIKE 'pg!_temp!_%' ESCAPE '!' AND n.nspname NOT LIKE 'pg!_toast!_temp!_%' ESCAPE '!'`;
+
+const KINDS: Record<string, TableKind> = {
+  r: 'table',
+  p: 'partitioned_table',
+  v: 'view',
+  m: 'materialized_view',
+  f: 'foreign_table',
+};
+
+const ACTIONS: Record<string, ReferentialAction> = {
+  a: 'NO ACTION',
+  r: 'RESTRICT',
+  c: 'CASCADE',
+  n: 'SET NULL',
+  d: 'SET DEFAULT',
+};
+
+/** `WITH rel AS (…)`: the selected relations (partitions only when listed as tables). */
+function selectedRelations(filters: ParsedFilters): SqlCondition {
+  const where = relationFilter(filters, { schema: 'n.nspname', table: 'c.relname' }, LIKE);
+  return {
+    sql: `rel AS (
+      SELECT c.oid, n.nspname, c.relname
+      FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
+      WHERE c.relkind IN ('r', 'p', 'v', 'm', 'f') AND ${NOT_SYSTEM_SCHEMA}
+        ${filters.includePartitions ? '' : 'AND NOT c.relispartition'}
+        AND ${where.sql})`,
+    bindings: where.bindings,
+  };
+}
+
+interface ServerRow {
+  database: string;
+  version: string;
+  schemas: string[];
+}
+
+interface RelationRow {
+  schema: string;
+  name: string;
+  relkind: string;
+  selected: boolean;
+  comment: string | null;
+  view_definition: string | null;
+  partition_key: string | null;
+  partition_bound: string | null;
+  parent_schema: string | null;
+  parent_name: string | null;
+  root_schema: string | null;
+  root_name: string | null;
+}
+
+interface ColumnRow {
+  schema: string;
+  table: string;
+  name: string;
+  native_type: string;
+  type_oid: string;
+  typmod: number;
+  ndims: number;
+  not_null: boolean;
+  default: string | null;
+  generated: string | null;
+  attgenerated: string;
+  attidentity: string;
+  comment: string | null;
+  collation: string | null;
+}
+
+interface ConstraintRow {
+  schema: string;
+  table: string;
+  name: string;
+  contype: 'p' | 'u' | 'f' | 'c';
+  columns: string[];
+  ref_schema: string | null;
+  ref_table: string | null;
+  ref_columns: string[];
+  on_update: string;
+  on_delete: string;
+  check_expression: string | null;
+}
+
+interface IndexRow {
+  schema: string;
+  table: string;
+  name: string;
+  unique: boolean;
+  method: string;
+  columns: (string | null)[];
+  key_parts: string[];
+  include: string[];
+  predicate: string | null;
+  definition: string;
+}
+
+export const inspectPostgres: InspectDialect = async (
+  catalog,
+  filters,
+  types,
+): Promise<DialectInspection> => {
+  const rel = selectedRelations(filters);
+  const schemas = schemaFilter(filters, 'n.nspname', LIKE);
+  const [server] = await catalog.query<ServerRow>(
+    // An empty search_path (for this transaction) makes every name the server prints
+    // schema-qualified, as pg_dump does: the output does not depend on the role's search_path.
+    `SELECT pg_catalog.set_config('search_path', '', true) AS search_path,
+       pg_catalog.current_database() AS database,
+       pg_catalog.current_setting('server_version') AS version,
+       ARRAY(SELECT n.nspname::text FROM pg_catalog.pg_namespace n
+             WHERE ${NOT_SYSTEM_SCHEMA} AND ${schemas.sql}) AS schemas`,
+    schemas.bindings,
+  );
+  const relations = await queryRelations(catalog, rel);
+  const columns = await catalog.query<ColumnRow>(
+    `WITH ${rel.sql}
+     SELECT r.nspname AS schema, r.relname AS table, a.attname AS name,
+       pg_catalog.format_type(a.atttypid, a.atttypmod) AS native_type,
+       a.atttypid::text AS type_oid, a.atttypmod AS typmod, a.attndims AS ndims, a.attnotnull AS not_null,
+       CASE WHEN a.attgenerated = '' THEN pg_catalog.pg_get_expr(d.adbin, d.adrelid) END AS default,
+       CASE WHEN a.attgenerated <> '' THEN pg_catalog.pg_get_expr(d.adbin, d.adrelid) END AS generated,
+       a.attgenerated::text AS attgenerated, a.attidentity::text AS attidentity,
+       pg_catalog.col_description(a.attrelid, a.attnum) AS comment,
+       CASE WHEN a.attcollation <> t.typcollation THEN co.collname::text END AS collation
+     FROM rel r
+     JOIN pg_catalog.pg_attribute a ON a.attrelid = r.oid AND a.attnum > 0 AND NOT a.attisdropped
+     JOIN pg_catalog.pg_type t ON t.oid = a.atttypid
+     LEFT JOIN pg_catalog.pg_attrdef d ON d.adrelid = a.attrelid AND d.adnum = a.attnum
+     LEFT JOIN pg_catalog.pg_collation co ON co.oid = a.attcollation
+     ORDER BY r.oid, a.attnum`,
+    rel.bindings,
+  );
+  const typeRows = await queryTypes(catalog, rel);
+  const constraints = await queryConstraints(catalog, rel);
+  const indexes = await queryIndexes(catalog, rel);
+
+  const tables = new TableSet();
+  for (const row of relations.filter((r) => r.selected)) {
+    const table = tables.add(row.schema, row.name, KINDS[row.relkind], row.comment);
+    table.view_definition = row.view_definition?.trim() ?? null;
+    table.partition_key = row.partition_key;
+    if (row.parent_schema !== null && row.parent_name !== null) {
+      table.partition_of = { schema: row.parent_schema, name: row.parent_name, bound: row.partition_bound };
+    }
+  }
+  for (const row of relations) {
+    if (row.root_schema === null || row.root_name === null) continue;
+    tables.get(row.root_schema, row.root_name)?.partitions.push({
+      schema: row.schema,
+      name: row.name,
+      parent: { schema: row.parent_schema!, name: row.parent_name! },
+      kind: KINDS[row.relkind],
+      bound: row.partition_bound,
+    });
+  }
+
+  const mapper = new PostgresTypeMapper(new Map(typeRows.map((t) => [t.oid, t])));
+  let previous: { table: unknown; ordinal: number } = { table: null, ordinal: 0 };
+  for (const row of columns) {
+    const table = tables.get(row.schema, row.table);
+    if (table === undefined) continue;
+    // Ordinals count visible columns (attnum has gaps where columns were dropped).
+    const ordinal = previous.table === table ? previous.ordinal + 1 : 1;
+    previous = { table, ordinal };
+    table.columns.push({
+      name: row.name,
+      ordinal,
+      native_type: row.native_type,
+      type: types.record(row.native_type, mapper.map(row.type_oid, row.typmod, row.ndims)),
+      nullable: !row.not_null,
+      default: row.default,
+      comment: row.comment,
+      identity: row.attidentity === 'a' ? 'always' : row.attidentity === 'd' ? 'by_default' : null,
+      generated:
+        row.generated === null ? null : { expression: row.generated, stored: row.attgenerated === 's' },
+      collation: row.collation,
+      domain: mapper.domainOf(row.type_oid),
+      on_update: null,
+    });
+  }
+
+  for (const row of constraints) {
+    const table = tables.get(row.schema, row.table);
+    if (table === undefined) continue;
+    switch (row.contype) {
+      case 'p':
+        table.primary_key = { name: row.name, columns: row.columns };
+        break;
+      case 'u':
+        table.unique_constraints.push({ name: row.name, columns: row.columns });
+        break;
+      case 'f':
+        table.foreign_keys.push(foreignKey(row));
+        break;
+      case 'c':
+        table.check_constraints.push({ name: row.name, expression: row.check_expression ?? '' });
+        break;
+    }
+  }
+
+  for (const row of indexes) {
+    const table = tables.get(row.schema, row.table);
+    if (table === undefined) continue;
+    const plain = row.columns.every((c) => c !== null);
+    table.indexes.push({
+      name: row.name,
+      unique: row.unique,
+      method: row.method,
+      columns: plain ? (row.columns as string[]) : null,
+      expression: plain ? null : row.key_parts.join(', '),
+      include: row.include,
+      predicate: row.predicate,
+      definition: row.definition,
+    });
+  }
+
+  return {
+    server: { product: 'PostgreSQL', version: server.version },
+    database: server.database,
+    schemas: server.schemas,
+    tables: tables.sorted(),
+  };
+};
+
+function foreignKey(row: ConstraintRow): ForeignKey {
+  return {
+    name: row.name,
+    columns: row.columns,
+    referenced: { schema: row.ref_schema!, table: row.ref_table!, columns: row.ref_columns },
+    on_update: ACTIONS[row.on_update] ?? 'NO ACTION',
+    on_delete: ACTIONS[row.on_delete] ?? 'NO ACTION',
+  };
+}
+
+/** The selected relations, plus every partition of a selected partitioned table (with its root). */
+function queryRelations(catalog: Catalog, rel: SqlCondition): Promise<RelationRow[]> {
+  return catalog.query<RelationRow>(
+    `WITH ${rel.sql}
+     SELECT n.nspname AS schema, c.relname AS name, c.relkind::text AS relkind,
+       c.oid IN (SELECT oid FROM rel) AS selected,
+       pg_catalog.obj_description(c.oid, 'pg_class') AS comment,
+       CASE WHEN c.relkind IN ('v', 'm') THEN pg_catalog.pg_get_viewdef(c.oid) END AS view_definition,
+       CASE WHEN c.relkind = 'p' THEN pg_catalog.pg_get_partkeydef(c.oid) END AS partition_key,
+       CASE WHEN c.relispartition THEN pg_catalog.pg_get_expr(c.relpartbound, c.oid) END AS partition_bound,
+       pn.nspname AS parent_schema, p.relname AS parent_name,
+       rn.nspname AS root_schema, root.relname AS root_name
+     FROM pg_catalog.pg_class c
+     JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
+     LEFT JOIN pg_catalog.pg_inherits i ON c.relispartition AND i.inhrelid = c.oid
+     LEFT JOIN pg_catalog.pg_class p ON p.oid = i.inhparent
+     LEFT JOIN pg_catalog.pg_namespace pn ON pn.oid = p.relnamespace
+     LEFT JOIN pg_catalog.pg_class root ON c.relispartition AND root.oid = pg_catalog.pg_partition_root(c.oid)
+     LEFT JOIN pg_catalog.pg_namespace rn ON rn.oid = root.relnamespace
+     WHERE c.oid IN (SELECT oid FROM rel)
+        OR (c.relispartition AND root.oid IN (SELECT oid FROM rel))`,
+    rel.bindings,
+  );
+}
+
+/**
+ * Every type the selected columns use, closed over array elements, domain base types and composite
+ * attributes (recursively), with enum labels and composite attributes.
+ */
+function queryTypes(catalog: Catalog, rel: SqlCondition): Promise<PgTypeInfo[]> {
+  return catalog.query<PgTypeInfo>(
+    `WITH RECURSIVE ${rel.sql},
+     needed(oid) AS (
+       SELECT DISTINCT a.atttypid FROM rel r
+       JOIN pg_catalog.pg_attribute a ON a.attrelid = r.oid AND a.attnum > 0 AND NOT a.attisdropped
+       UNION
+       SELECT x.oid FROM needed nd
+       JOIN pg_catalog.pg_type t ON t.oid = nd.oid
+       CROSS JOIN LATERAL (
+         SELECT t.typelem WHERE t.typelem <> 0
+         UNION ALL SELECT t.typbasetype WHERE t.typbasetype <> 0
+         UNION ALL SELECT ca.atttypid FROM pg_catalog.pg_attribute ca
+           WHERE t.typtype = 'c' AND ca.attrelid = t.typrelid AND ca.attnum > 0 AND NOT ca.attisdropped
+       ) x(oid)
+     )
+     SELECT t.oid::text AS oid, n.nspname AS schema, t.typname AS name,
+       pg_catalog.quote_ident(n.nspname) || '.' || pg_catalog.quote_ident(t.typname) AS qualified,
+       t.typtype::text AS typtype, t.typelem::text AS elem,
+       (t.typelem <> 0 AND e.typarray = t.oid) AS is_array,
+       t.typbasetype::text AS basetype, t.typtypmod, t.typndims,
+       CASE WHEN t.typtype = 'e' THEN ARRAY(
+         SELECT en.enumlabel::text FROM pg_catalog.pg_enum en
+         WHERE en.enumtypid = t.oid ORDER BY en.enumsortorder) END AS labels,
+       CASE WHEN t.typtype = 'c' THEN (
+         SELECT coalesce(json_agg(json_build_object('name', ca.attname, 'type', ca.atttypid::text,
+           'typmod', ca.atttypmod, 'ndims', ca.attndims) ORDER BY ca.attnum), '[]'::json)
+         FROM pg_catalog.pg_attribute ca
+         WHERE ca.attrelid = t.typrelid AND ca.attnum > 0 AND NOT ca.attisdropped) END AS attributes
+     FROM needed nd
+     JOIN pg_catalog.pg_type t ON t.oid = nd.oid
+     JOIN pg_catalog.pg_namespace n ON n.oid = t.typnamespace
+     LEFT JOIN pg_catalog.pg_type e ON e.oid = t.typelem`,
+    rel.bindings,
+  );
+}
+
+/**
+ * Primary keys, unique, foreign-key and check constraints, columns in key order. An FK to a
+ * partitioned table is one constraint: the per-partition clones PostgreSQL adds are left out.
+ */
+function queryConstraints(catalog: Catalog, rel: SqlCondition): Promise<ConstraintRow[]> {
+  const columnsOf = (keys: string, relid: string) => `ARRAY(
+       SELECT a.attname::text FROM unnest(con.${keys}) WITH ORDINALITY k(attnum, ord)
+       JOIN pg_catalog.pg_attribute a ON a.attrelid = con.${relid} AND a.attnum = k.attnum
+       ORDER BY k.ord)`;
+  return catalog.query<ConstraintRow>(
+    `WITH ${rel.sql}
+     SELECT r.nspname AS schema, r.relname AS table, con.conname AS name, con.contype::text AS contype,
+       ${columnsOf('conkey', 'conrelid')} AS columns,
+       fn.nspname AS ref_schema, fc.relname AS ref_table,
+       ${columnsOf('confkey', 'confrelid')} AS ref_columns,
+       con.confupdtype::text AS on_update, con.confdeltype::text AS on_delete,
+       CASE WHEN con.contype = 'c' THEN pg_catalog.pg_get_expr(con.conbin, con.conrelid) END AS check_expression
+     FROM rel r
+     JOIN pg_catalog.pg_constraint con ON con.conrelid = r.oid
+     LEFT JOIN pg_catalog.pg_class fc ON fc.oid = con.confrelid
+     LEFT JOIN pg_catalog.pg_namespace fn ON fn.oid = fc.relnamespace
+     WHERE con.contype IN ('p', 'u', 'f', 'c')
+       AND NOT (con.conparentid <> 0 AND coalesce(fc.relispartition, false))`,
+    rel.bindings,
+  );
+}
+
+/** Indexes, except those backing a primary key or unique constraint (reported as constraints). */
+function queryIndexes(catalog: Catalog, rel: SqlCondition): Promise<IndexRow[]> {
+  return catalog.query<IndexRow>(
+    `WITH ${rel.sql}
+     SELECT r.nspname AS schema, r.relname AS table, ic.relname AS name, i.indisunique AS unique,
+       am.amname::text AS method,
+       ARRAY(SELECT a.attname::text FROM unnest(i.indkey::int2[]) WITH ORDINALITY k(attnum, ord)
+             LEFT JOIN pg_catalog.pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = k.attnum
+             WHERE k.ord <= i.indnkeyatts ORDER BY k.ord) AS columns,
+       ARRAY(SELECT pg_catalog.pg_get_indexdef(i.indexrelid, k, true)
+             FROM generate_series(1, i.indnkeyatts) k ORDER BY k) AS key_parts,
+       ARRAY(SELECT a.attname::text FROM unnest(i.indkey::int2[]) WITH ORDINALITY k(attnum, ord)
+             JOIN pg_catalog.pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = k.attnum
+             WHERE k.ord > i.indnkeyatts ORDER BY k.ord) AS include,
+       pg_catalog.pg_get_expr(i.indpred, i.indrelid, true) AS predicate,
+       pg_catalog.pg_get_indexdef(i.indexrelid) AS definition
+     FROM rel r
+     JOIN pg_catalog.pg_index i ON i.indrelid = r.oid
+     JOIN pg_catalog.pg_class ic ON ic.oid = i.indexrelid
+     JOIN pg_catalog.pg_am am ON am.oid = ic.relam
+     WHERE NOT EXISTS (
+       SELECT 1 FROM pg_catalog.pg_constraint con
+       WHERE con.conindid = i.indexrelid AND con.conrelid = i.indrelid AND con.contype IN ('p', 'u'))`,
+    rel.bindings,
+  );
+}

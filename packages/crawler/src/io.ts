@@ -1,0 +1,12 @@
+/** Where a command writes and what it reads from its environment (the process, or a test's capture). */
+export interface Io {
+  stdout: (text: string) => void;
+  stderr: (text: string) => void;
+  env: Readonly<Record<string, string | undefined>>;
+}
+
+export const processIo: Io = {
+  stdout: (text) => process.stdout.write(text),
+  stderr: (text) => process.stderr.write(text),
+  env: process.env,
+};

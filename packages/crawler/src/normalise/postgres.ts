@@ -1,0 +1,237 @@
+// PostgreSQL native types → postgres14 data-type codes. Built-in types (schema pg_catalog) map by
+// name; arrays, domains, enums and composite (row) types by their kind in pg_type. Type modifiers
+// (atttypmod) are decoded as PostgreSQL encodes them.
+import type { TypeNode } from '../model.js';
+import { arrayOf, node, quoteLabels, type TypeMapping } from './type-log.js';
+
+/** What the types query returns about one pg_type row. */
+export interface PgTypeInfo {
+  oid: string;
+  schema: string;
+  name: string;
+  /** `schema.name`, each part quoted where PostgreSQL needs it. */
+  qualified: string;
+  /** b base, c composite, d domain, e enum, p pseudo, r range, m multirange. */
+  typtype: string;
+  is_array: boolean;
+  elem: string;
+  basetype: string;
+  typtypmod: number;
+  typndims: number;
+  labels: string[] | null;
+  attributes: { name: string; type: string; typmod: number; ndims: number }[] | null;
+}
+
+type Decoder = (typmod: number) => TypeNode;
+
+const plain =
+  (code: string): Decoder =>
+  () =>
+    node(code);
+/** varchar(n), char(n): the typmod is n + 4 (VARHDRSZ). */
+const withLength =
+  (code: string): Decoder =>
+  (typmod) =>
+    node(code, { length: typmod >= 4 ? typmod - 4 : undefined });
+/** bit(n), varbit(n): the typmod is n. */
+const withBits =
+  (code: string): Decoder =>
+  (typmod) =>
+    node(code, { length: typmod > 0 ? typmod : undefined });
+/** time(p), timestamp(p), …: the typmod is p. */
+const withPrecision =
+  (code: string): Decoder =>
+  (typmod) =>
+    node(code, { precision: typmod >= 0 ? typmod : undefined });
+
+function numeric(typmod: number): TypeNode {
+  if (typmod < 4) return node('numeric');
+  const packed = typmod - 4;
+  // Scale is an 11-bit signed field since PostgreSQL 15 (negative scales).
+  return node('numeric', { precision: (packed >> 16) & 0xffff, scale: ((packed & 0x7ff) ^ 1024) - 1024 });
+}
+
+// datetime.h: INTERVAL_MASK bits of the fields an interval type is restricted to.
+const MONTH = 1 << 1;
+const YEAR = 1 << 2;
+const DAY = 1 << 3;
+const HOUR = 1 << 10;
+const MINUTE = 1 << 11;
+const SECOND = 1 << 12;
+const INTERVAL_FIELDS = new Map<number, string>([
+  [YEAR, 'year'],
+  [MONTH, 'month'],
+  [DAY, 'day'],
+  [HOUR, 'hour'],
+  [MINUTE, 'minute'],
+  [SECOND, 'second'],
+  [YEAR | MONTH, 'year to month'],
+  [DAY | HOUR, 'day to hour'],
+  [DAY | HOUR | MINUTE, 'day to minute'],
+  [DAY | HOUR | MINUTE | SECOND, 'day to second'],
+  [HOUR | MINUTE, 'hour to minute'],
+  [HOUR | MINUTE | SECOND, 'hour to second'],
+  [MINUTE | SECOND, 'minute to second'],
+]);
+
+function interval(typmod: number): TypeNode {
+  if (typmod < 0) return node('interval');
+  const precision = typmod & 0xffff;
+  return node('interval', {
+    interval_fields: INTERVAL_FIELDS.get((typmod >> 16) & 0x7fff),
+    precision: precision === 0xffff ? undefined : precision,
+  });
+}
+
+/**
+ * Every built-in (pg_catalog) type usable as a column type, by pg_type.typname, with the postgres14
+ * code it maps to. Exported for the docs and the tests.
+ */
+export const POSTGRES_BUILTIN_TYPES: Readonly<Record<string, Decoder>> = {
+  // numbers
+  int2: plain('smallint'),
+  int4: plain('integer'),
+  int8: plain('bigint'),
+  numeric,
+  float4: plain('real'),
+  float8: plain('double'),
+  money: plain('money'),
+  // characters and bytes
+  bpchar: withLength('char'),
+  varchar: withLength('varchar'),
+  text: plain('text'),
+  name: plain('name'),
+  char: plain('internal_char'),
+  bytea: plain('bytea'),
+  // date and time
+  date: plain('date'),
+  time: withPrecision('time'),
+  timetz: withPrecision('timetz'),
+  timestamp: withPrecision('timestamp'),
+  timestamptz: withPrecision('timestamptz'),
+  interval,
+  bool: plain('boolean'),
+  // geometry
+  point: plain('point'),
+  line: plain('line'),
+  lseg: plain('lseg'),
+  box: plain('box'),
+  path: plain('path'),
+  polygon: plain('polygon'),
+  circle: plain('circle'),
+  // network addresses
+  inet: plain('inet'),
+  cidr: plain('cidr'),
+  macaddr: plain('macaddr'),
+  macaddr8: plain('macaddr8'),
+  // bit strings
+  bit: withBits('bit'),
+  varbit: withBits('varbit'),
+  // text search, identifiers, documents
+  tsvector: plain('tsvector'),
+  tsquery: plain('tsquery'),
+  gtsvector: plain('gtsvector'),
+  uuid: plain('uuid'),
+  xml: plain('xml'),
+  json: plain('json'),
+  jsonb: plain('jsonb'),
+  jsonpath: plain('jsonpath'),
+  // ranges and multiranges
+  int4range: plain('int4range'),
+  int8range: plain('int8range'),
+  numrange: plain('numrange'),
+  tsrange: plain('tsrange'),
+  tstzrange: plain('tstzrange'),
+  daterange: plain('daterange'),
+  int4multirange: plain('int4multirange'),
+  int8multirange: plain('int8multirange'),
+  nummultirange: plain('nummultirange'),
+  tsmultirange: plain('tsmultirange'),
+  tstzmultirange: plain('tstzmultirange'),
+  datemultirange: plain('datemultirange'),
+  // object identifiers
+  oid: plain('oid'),
+  regclass: plain('regclass'),
+  regcollation: plain('regcollation'),
+  regconfig: plain('regconfig'),
+  regdictionary: plain('regdictionary'),
+  regnamespace: plain('regnamespace'),
+  regoper: plain('regoper'),
+  regoperator: plain('regoperator'),
+  regproc: plain('regproc'),
+  regprocedure: plain('regprocedure'),
+  regrole: plain('regrole'),
+  regtype: plain('regtype'),
+  // system
+  xid: plain('xid'),
+  xid8: plain('xid8'),
+  cid: plain('cid'),
+  tid: plain('tid'),
+  aclitem: plain('aclitem'),
+  int2vector: plain('int2vector'),
+  oidvector: plain('oidvector'),
+  refcursor: plain('refcursor'),
+  pg_lsn: plain('pg_lsn'),
+  pg_snapshot: plain('pg_snapshot'),
+  txid_snapshot: plain('txid_snapshot'),
+  pg_node_tree: plain('pg_node_tree'),
+  pg_ndistinct: plain('pg_ndistinct'),
+  pg_dependencies: plain('pg_dependencies'),
+  pg_mcv_list: plain('pg_mcv_list'),
+  pg_brin_bloom_summary: plain('pg_brin_bloom_summary'),
+  pg_brin_minmax_multi_summary: plain('pg_brin_minmax_multi_summary'),
+};
+
+/** Composite types nest; PostgreSQL forbids cycles, this bounds a pathological depth. */
+const MAX_DEPTH = 32;
+
+/** Maps PostgreSQL types by oid, given the rows of the types query. */
+export class PostgresTypeMapper {
+  constructor(private readonly types: ReadonlyMap<string, PgTypeInfo>) {}
+
+  /** The type of a column (or composite attribute): its type oid, typmod and declared dimensions. */
+  map(oid: string, typmod: number, dimensions: number): TypeMapping {
+    const type = this.resolve(oid, typmod, dimensions, 0);
+    return type === null ? null : { type };
+  }
+
+  /** The outermost domain of a type, or null. */
+  domainOf(oid: string): string | null {
+    const type = this.types.get(oid);
+    return type?.typtype === 'd' ? type.qualified : null;
+  }
+
+  private resolve(oid: string, typmod: number, dimensions: number, depth: number): TypeNode | null {
+    const type = this.types.get(oid);
+    if (type === undefined || depth > MAX_DEPTH) return null;
+    if (type.typtype === 'd') {
+      // A domain is its base type; its own typmod/dimensions apply when the column has none.
+      return this.resolve(
+        type.basetype,
+        typmod >= 0 ? typmod : type.typtypmod,
+        type.typndims > 0 ? type.typndims : dimensions,
+        depth + 1,
+      );
+    }
+    if (type.is_array) {
+      const item = this.resolve(type.elem, typmod, 0, depth + 1);
+      return item === null ? null : arrayOf(item, dimensions);
+    }
+    if (type.typtype === 'e') {
+      return node('enum', { name: type.qualified, labels: quoteLabels(type.labels ?? []) });
+    }
+    if (type.typtype === 'c') {
+      const children: { slot: string; type: TypeNode }[] = [];
+      for (const attribute of type.attributes ?? []) {
+        const child = this.resolve(attribute.type, attribute.typmod, attribute.ndims, depth + 1);
+        if (child === null) return null;
+        children.push({ slot: `field:${attribute.name}`, type: child });
+      }
+      return { ...node('composite', { name: type.qualified }), children };
+    }
+    if (type.schema !== 'pg_catalog') return null;
+    return Object.hasOwn(POSTGRES_BUILTIN_TYPES, type.name)
+      ? POSTGRES_BUILTIN_TYPES[type.name](typmod)
+      : null;
+  }
+}

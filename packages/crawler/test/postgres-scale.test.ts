@@ -1,0 +1,59 @@
+// Introspection is set-based: the number of catalog queries does not grow with the table count.
+// Counted through knex's 'query' event (every statement the crawler sends, transaction included).
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import type { Knex } from 'knex';
+import { inspectDatabase } from '../src/inspect/inspect.js';
+import { createPgDatabase, type TestPgDatabase } from './helpers/postgres.js';
+
+let db: TestPgDatabase;
+
+/** Tables `s<k>.t<i>` for i in [from, to): PK, unique, FK to the previous table, index, comments, array column. */
+async function createTables(from: number, to: number): Promise<void> {
+  await db.exec(`
+    DO $$
+    BEGIN
+      FOR i IN ${from}..${to - 1} LOOP
+        EXECUTE format('CREATE SCHEMA IF NOT EXISTS s%s', i % 10);
+        EXECUTE format(
+          'CREATE TABLE s%1$s.t%2$s (id bigint PRIMARY KEY, code varchar(20) UNIQUE, parent bigint %3$s,
+             tags text[], amount numeric(10, 2) DEFAULT 0, created_at timestamptz NOT NULL DEFAULT now())',
+          i % 10, i, CASE WHEN i > 0 THEN format('REFERENCES s%s.t%s (id)', (i - 1) % 10, i - 1) ELSE '' END);
+        EXECUTE format('CREATE INDEX ON s%s.t%s (created_at)', i % 10, i);
+        EXECUTE format('COMMENT ON TABLE s%s.t%s IS %L', i % 10, i, 'table ' || i);
+        IF i % 50 = 0 THEN
+          EXECUTE format('CREATE VIEW s%1$s.v%2$s AS SELECT id, code FROM s%1$s.t%2$s', i % 10, i);
+        END IF;
+      END LOOP;
+    END $$;`);
+}
+
+async function countQueries(): Promise<{ statements: number; tables: number; catalog: number }> {
+  let statements = 0;
+  const inspected = await inspectDatabase({
+    connectionUrl: db.url,
+    onKnex: (knex: Knex) => knex.on('query', () => statements++),
+  });
+  return { statements, tables: inspected.tables.length, catalog: inspected.summary.catalog_queries };
+}
+
+beforeAll(async () => {
+  db = await createPgDatabase('scale');
+});
+
+afterAll(async () => {
+  await db?.drop();
+}, 180_000);
+
+describe('PostgreSQL catalog queries', () => {
+  it('are as many for 1,000 tables as for 10', async () => {
+    await createTables(0, 10);
+    const small = await countQueries();
+    expect(small.tables).toBe(11); // 10 tables and 1 view
+    await createTables(10, 1000);
+    const large = await countQueries();
+    expect(large.tables).toBe(1020);
+    expect(large.statements).toBe(small.statements);
+    expect(large.catalog).toBe(small.catalog);
+    expect(small.catalog).toBeLessThanOrEqual(8);
+  }, 180_000);
+});
