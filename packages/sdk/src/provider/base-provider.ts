@@ -29,6 +29,9 @@ import { validateInitializedScope } from './validation.js';
 
 const debug = debuglog('aide-provider');
 
+/** Hooks may answer synchronously (in-memory backends) or asynchronously (I/O). */
+export type Awaitable<T> = T | Promise<T>;
+
 export interface BaseMetadataProviderOptions {
   /** Serve reads from the validated snapshot (default true); false calls the live hooks on every read. */
   enableCache?: boolean;
@@ -84,7 +87,8 @@ export interface BulkLoadResult {
 }
 
 const OPTION_KEYS = new Set(['enableCache', 'sqlBasePath']);
-const REQUIRED_HOOKS = [
+/** What a concrete provider must implement. */
+export const REQUIRED_PROVIDER_METHODS = [
   '_fetchConnections',
   '_fetchConnectionById',
   '_fetchConnectionByName',
@@ -105,7 +109,9 @@ export function normaliseStages(stage: StageFilter | undefined): string[] | null
   return stages.length === 0 ? null : stages;
 }
 
-function schemaHintSource(dataflow: DataFlow): { connectionId: string; table: string; schema: string | null } | null {
+function schemaHintSource(
+  dataflow: DataFlow,
+): { connectionId: string; table: string; schema: string | null } | null {
   const { source } = dataflow;
   if (!usesSchemaHint(source.connection) || source.table === null) return null;
   if (!isUsableIdentifier(source.connection.connection_id)) return null;
@@ -126,9 +132,11 @@ export abstract class BaseMetadataProvider implements AsyncDisposable {
     if (new.target === (BaseMetadataProvider as unknown)) {
       throw new TypeError("Can't instantiate abstract class BaseMetadataProvider");
     }
-    for (const hook of REQUIRED_HOOKS) {
+    for (const hook of REQUIRED_PROVIDER_METHODS) {
       if (typeof (this as unknown as Record<string, unknown>)[hook] !== 'function') {
-        throw new TypeError(`Can't instantiate abstract class ${new.target.name} without an implementation for '${hook}'`);
+        throw new TypeError(
+          `Can't instantiate abstract class ${new.target.name} without an implementation for '${hook}'`,
+        );
       }
     }
     for (const key of Object.keys(options)) {
@@ -192,7 +200,11 @@ export abstract class BaseMetadataProvider implements AsyncDisposable {
       const scope = structuredClone({ connections, dataflows, groups });
       this._cache?.publishSnapshot(scope.connections, scope.dataflows, scope.groups);
       this.initialized = true;
-      return { connections: connections.length, dataflows: dataflows.length, schema_hint_groups: groups.size };
+      return {
+        connections: connections.length,
+        dataflows: dataflows.length,
+        schema_hint_groups: groups.size,
+      };
     } catch (error) {
       this.initialized = false;
       this._cache?.clear();
@@ -255,7 +267,9 @@ export abstract class BaseMetadataProvider implements AsyncDisposable {
   }
 
   /** The effective SQL roots for a context: the provider's when declared, else the Driver's. */
-  async resolveSqlBasePath(context: MetadataProviderStartupContext | StartupContextInit): Promise<SqlBasePath> {
+  async resolveSqlBasePath(
+    context: MetadataProviderStartupContext | StartupContextInit,
+  ): Promise<SqlBasePath> {
     const startup = MetadataProviderStartupContext.from(context);
     return this.lock.run(() => {
       this.assertOpen();
@@ -302,7 +316,8 @@ export abstract class BaseMetadataProvider implements AsyncDisposable {
 
   async getConnectionById(connectionId: string): Promise<Connection | null> {
     return this.read(async (cache) => {
-      const connection = cache === null ? await this._fetchConnectionById(connectionId) : cache.connectionById(connectionId);
+      const connection =
+        cache === null ? await this._fetchConnectionById(connectionId) : cache.connectionById(connectionId);
       return connection ? structuredClone(connection) : null;
     });
   }
@@ -314,14 +329,17 @@ export abstract class BaseMetadataProvider implements AsyncDisposable {
         return connection ? structuredClone(connection) : null;
       }
       const named = cache.connectionsNamed(name);
-      if (named.length > 1) throw new MetadataError(`Connection name is ambiguous: ${name}; use connection_id`);
+      if (named.length > 1)
+        throw new MetadataError(`Connection name is ambiguous: ${name}; use connection_id`);
       return named.length === 1 ? structuredClone(named[0]!) : null;
     });
   }
 
-  async getDataflows({ stage = null, activeOnly = true, attachSchemaHints = true }: GetDataflowsOptions = {}): Promise<
-    DataFlow[]
-  > {
+  async getDataflows({
+    stage = null,
+    activeOnly = true,
+    attachSchemaHints = true,
+  }: GetDataflowsOptions = {}): Promise<DataFlow[]> {
     const stages = this._normaliseStages(stage);
     return this.read(async (cache) => {
       if (cache === null) {
@@ -332,7 +350,8 @@ export abstract class BaseMetadataProvider implements AsyncDisposable {
       const dataflows = structuredClone(
         cache.dataflows.filter(
           (dataflow) =>
-            (!activeOnly || dataflow.is_active) && (stages === null || stages.includes(dataflow.stage as string)),
+            (!activeOnly || dataflow.is_active) &&
+            (stages === null || stages.includes(dataflow.stage as string)),
         ),
       );
       if (attachSchemaHints) this.attachSchemaHintsFromSnapshot(dataflows, cache.schemaHints);
@@ -357,7 +376,9 @@ export abstract class BaseMetadataProvider implements AsyncDisposable {
     };
     return this.read(async (cache) => {
       if (cache === null) {
-        const dataflows = structuredClone(await this._fetchDataflows({ stages: null, activeOnly })).filter(keep);
+        const dataflows = structuredClone(await this._fetchDataflows({ stages: null, activeOnly })).filter(
+          keep,
+        );
         if (attachSchemaHints) await this.attachSchemaHintsByLookup(dataflows);
         return dataflows;
       }
@@ -374,7 +395,8 @@ export abstract class BaseMetadataProvider implements AsyncDisposable {
     { attachSchemaHints = true }: GetDataflowByIdOptions = {},
   ): Promise<DataFlow | null> {
     return this.read(async (cache) => {
-      const found = cache === null ? await this._fetchDataflowById(dataflowId) : cache.dataflowById(dataflowId);
+      const found =
+        cache === null ? await this._fetchDataflowById(dataflowId) : cache.dataflowById(dataflowId);
       if (!found) return null;
       const dataflow = structuredClone(found);
       if (attachSchemaHints) await this.attachSchemaHintsByLookup([dataflow]);
@@ -389,7 +411,8 @@ export abstract class BaseMetadataProvider implements AsyncDisposable {
     schemaName: string | null = null,
   ): Promise<SchemaHint[]> {
     return this.read(async (cache) => {
-      if (cache === null) return structuredClone(await this._fetchSchemaHints(connectionId, tableName, schemaName));
+      if (cache === null)
+        return structuredClone(await this._fetchSchemaHints(connectionId, tableName, schemaName));
       return structuredClone(selectSchemaHints(cache.schemaHints, connectionId, tableName, schemaName) ?? []);
     });
   }
@@ -459,42 +482,55 @@ export abstract class BaseMetadataProvider implements AsyncDisposable {
   // ---- hooks --------------------------------------------------------------------------------------
 
   /** All connections in scope, filtered by activity. */
-  protected abstract _fetchConnections(options: FetchConnectionsOptions): Promise<Connection[]>;
-  protected abstract _fetchConnectionById(connectionId: string): Promise<Connection | null>;
-  protected abstract _fetchConnectionByName(name: string): Promise<Connection | null>;
+  protected abstract _fetchConnections(options: FetchConnectionsOptions): Awaitable<Connection[]>;
+  protected abstract _fetchConnectionById(connectionId: string): Awaitable<Connection | null>;
+  protected abstract _fetchConnectionByName(name: string): Awaitable<Connection | null>;
   /** Dataflows with the stage and activity filters applied and both connections resolved. */
-  protected abstract _fetchDataflows(options: FetchDataflowsOptions): Promise<DataFlow[]>;
-  protected abstract _fetchDataflowById(dataflowId: string): Promise<DataFlow | null>;
+  protected abstract _fetchDataflows(options: FetchDataflowsOptions): Awaitable<DataFlow[]>;
+  protected abstract _fetchDataflowById(dataflowId: string): Awaitable<DataFlow | null>;
   /** Hints of one source table; [] when the backend has none. */
   protected abstract _fetchSchemaHints(
     connectionId: string,
     tableName: string,
     schemaName: string | null,
-  ): Promise<SchemaHint[]>;
+  ): Awaitable<SchemaHint[]>;
 
   /** The raw stored watermark text, or null. Implementations wrap the I/O in `_runtimeOperation`. */
   abstract getWatermark(dataflowId: string): Promise<string | null>;
   /** Stores the text verbatim (last writer wins). Implementations wrap the I/O in `_runtimeOperation`. */
-  abstract updateWatermark(dataflowId: string, watermarkValue: string, options?: UpdateWatermarkOptions): Promise<void>;
+  abstract updateWatermark(
+    dataflowId: string,
+    watermarkValue: string,
+    options?: UpdateWatermarkOptions,
+  ): Promise<void>;
 
   /**
    * The complete scope, active and inactive. Override when the backend returns it more cheaply
    * (one snapshot request); must not call public methods.
    */
-  protected async _bulkLoad(): Promise<BulkLoadResult> {
+  protected _bulkLoad(): Awaitable<BulkLoadResult> {
+    return this.loadThroughFetchHooks();
+  }
+
+  /**
+   * Hints for every distinct source table read by a dataflow whose connection uses hints. Override
+   * when the backend returns all hint groups at once.
+   */
+  protected _bulkFetchSchemaHints(scope: {
+    connections: readonly Connection[];
+    dataflows: readonly DataFlow[];
+  }): Awaitable<SchemaHintGroup[]> {
+    return this.fetchSchemaHintsPerSourceTable(scope.dataflows);
+  }
+
+  private async loadThroughFetchHooks(): Promise<BulkLoadResult> {
     const connections = await this._fetchConnections({ activeOnly: false });
     const dataflows = await this._fetchDataflows({ stages: null, activeOnly: false });
     const schemaHints = await this._bulkFetchSchemaHints({ connections, dataflows });
     return { connections, dataflows, schemaHints };
   }
 
-  /** Hints for every distinct source table read by a dataflow whose connection uses hints. */
-  protected async _bulkFetchSchemaHints({
-    dataflows,
-  }: {
-    connections: readonly Connection[];
-    dataflows: readonly DataFlow[];
-  }): Promise<SchemaHintGroup[]> {
+  private async fetchSchemaHintsPerSourceTable(dataflows: readonly DataFlow[]): Promise<SchemaHintGroup[]> {
     const groups: SchemaHintGroup[] = [];
     const seen = new Set<string>();
     for (const dataflow of dataflows) {
@@ -511,18 +547,18 @@ export abstract class BaseMetadataProvider implements AsyncDisposable {
   }
 
   /** Prepare clients, engines or deferred locations. Must not publish readiness or call public getters. */
-  protected async _initializeMetadata(): Promise<void> {}
+  protected _initializeMetadata(): Awaitable<void> {}
 
   /** Release what a failed start created. Its errors are swallowed (debug-logged). */
-  protected async _cleanupFailedInitialization(): Promise<void> {}
+  protected _cleanupFailedInitialization(): Awaitable<void> {}
 
   /** Consume the startup context; the default rejects `metadata_base_path` and ignores the rest. */
-  protected async _configureContext(context: MetadataProviderStartupContext): Promise<void> {
+  protected _configureContext(context: MetadataProviderStartupContext): Awaitable<void> {
     if (context.metadataBasePath !== null) {
       throw new ConfigurationError(`${this.className} does not support metadata_base_path`);
     }
   }
 
   /** Release only the resources the provider created (never injected ones). */
-  protected async _closeResources(): Promise<void> {}
+  protected _closeResources(): Awaitable<void> {}
 }

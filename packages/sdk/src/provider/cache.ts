@@ -39,7 +39,14 @@ export class MetadataCache {
     for (const dataflow of dataflows) {
       if (dataflow.dataflow_id !== null) dataflowsById.set(dataflow.dataflow_id, dataflow);
     }
-    this.snapshot = { connections, dataflows, connectionsById, connectionsByName, dataflowsById, schemaHints };
+    this.snapshot = {
+      connections,
+      dataflows,
+      connectionsById,
+      connectionsByName,
+      dataflowsById,
+      schemaHints,
+    };
   }
 
   clear(): void {

@@ -9,8 +9,9 @@ export type JsonObject = Record<string, unknown>;
 
 export function isPlainObject(value: unknown): value is JsonObject {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
-  const proto = Object.getPrototypeOf(value) as unknown;
-  return proto === Object.prototype || proto === null;
+  // Any realm's Object.prototype (structuredClone and vm contexts create objects in other realms).
+  const proto = Object.getPrototypeOf(value) as object | null;
+  return proto === null || Object.getPrototypeOf(proto) === null;
 }
 
 /** The Python type name of a JSON-ish value, as DataCoolie's messages show it. */
@@ -33,11 +34,21 @@ export function pyTypeName(value: unknown): string {
   }
 }
 
+/** A value as message text: strings as they are, anything else as JSON. */
+export function displayValue(value: unknown): string {
+  if (typeof value === 'string') return value;
+  try {
+    return JSON.stringify(value) ?? String(value);
+  } catch {
+    return Object.prototype.toString.call(value);
+  }
+}
+
 /** Python `repr` of a scalar: strings quoted as Python quotes them, null as `None`. */
 export function pyRepr(value: unknown): string {
   if (value === null || value === undefined) return 'None';
   if (typeof value === 'boolean') return value ? 'True' : 'False';
-  if (typeof value !== 'string') return String(value);
+  if (typeof value !== 'string') return displayValue(value);
   const quote = value.includes("'") && !value.includes('"') ? '"' : "'";
   const escaped = value
     .replace(/\\/g, '\\\\')
@@ -151,7 +162,7 @@ export function parseJsonObject(value: unknown): JsonObject {
     return parsed;
   }
   if (isPlainObject(value)) return structuredClone(value);
-  throw new ConfigurationError(`Expected str or dict, got ${pyTypeName(value)}: ${String(value)}`);
+  throw new ConfigurationError(`Expected str or dict, got ${pyTypeName(value)}: ${displayValue(value)}`);
 }
 
 /** An optional integer: integers and integer strings; "" and null → null; anything else rejected. */

@@ -34,7 +34,12 @@ export type ProcessingMode = (typeof PROCESSING_MODES)[number];
 export const DATABASE_TYPES = ['postgresql', 'mysql', 'mssql', 'oracle', 'sqlite'] as const;
 export type DatabaseType = (typeof DATABASE_TYPES)[number];
 
-export const DATABASE_AUTH_TYPES = ['password', 'service_principal', 'managed_identity', 'access_token'] as const;
+export const DATABASE_AUTH_TYPES = [
+  'password',
+  'service_principal',
+  'managed_identity',
+  'access_token',
+] as const;
 export type DatabaseAuthType = (typeof DATABASE_AUTH_TYPES)[number];
 
 export const DATAFLOW_STATUSES = ['pending', 'running', 'succeeded', 'failed', 'skipped'] as const;

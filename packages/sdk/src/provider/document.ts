@@ -30,7 +30,11 @@ type Section = (typeof SECTIONS)[number];
 export type MetadataDocumentFormat = 'json' | 'yaml';
 
 /** Parses document text; YAML is a superset of JSON, so `yaml` reads both. */
-export function parseMetadataText(text: string, format: MetadataDocumentFormat = 'yaml', source = '<text>'): unknown {
+export function parseMetadataText(
+  text: string,
+  format: MetadataDocumentFormat = 'yaml',
+  source = '<text>',
+): unknown {
   try {
     return format === 'json' ? (JSON.parse(text) as unknown) : (parseYaml(text) as unknown);
   } catch (error) {
@@ -53,18 +57,24 @@ export async function readMetadataFile(path: string): Promise<MetadataDocumentSo
   return { document: parseMetadataText(text, extension === '.json' ? 'json' : 'yaml', path), source: path };
 }
 
-function sectionsOf({ document, source = '<document>' }: MetadataDocumentSource): Partial<Record<Section, unknown[]>> {
+function sectionsOf({
+  document,
+  source = '<document>',
+}: MetadataDocumentSource): Partial<Record<Section, unknown[]>> {
   let root: unknown = document;
   if (isPlainObject(root) && isPlainObject(root['metadata'])) root = root['metadata'];
   if (!isPlainObject(root)) throw new MetadataError('Metadata document must contain a mapping at root level');
   const present = SECTIONS.filter((section) => section in root);
   if (present.length === 0) {
-    throw new MetadataError(`Metadata document must contain a connections, dataflows, or schema_hints section: ${source}`);
+    throw new MetadataError(
+      `Metadata document must contain a connections, dataflows, or schema_hints section: ${source}`,
+    );
   }
   const sections: Partial<Record<Section, unknown[]>> = {};
   for (const section of present) {
     const items = root[section] ?? [];
-    if (!Array.isArray(items)) throw new MetadataError(`Metadata section '${section}' must be a list: ${source}`);
+    if (!Array.isArray(items))
+      throw new MetadataError(`Metadata section '${section}' must be a list: ${source}`);
     sections[section] = items;
   }
   return sections;
@@ -107,22 +117,24 @@ function resolveEndpoint(
   role: 'source' | 'destination',
   label: string,
   directory: ConnectionDirectory,
-): { input: unknown; connection: Connection | null } {
-  if (!isPlainObject(input)) return { input, connection: null };
+): unknown {
+  if (!isPlainObject(input)) return input;
   const hasName = 'connection_name' in input;
   const hasInline = 'connection' in input;
   if (hasName && hasInline) {
-    throw new MetadataError(`Dataflow '${label}' ${role} cannot define both 'connection_name' and 'connection'`);
+    throw new MetadataError(
+      `Dataflow '${label}' ${role} cannot define both 'connection_name' and 'connection'`,
+    );
   }
   if (!hasName && !hasInline) {
     throw new MetadataError(`Dataflow '${label}' ${role} must have 'connection_name' or 'connection'`);
   }
-  if (hasInline) return { input, connection: null };
+  if (hasInline) return input;
   const name = input['connection_name'];
   const connection = typeof name === 'string' ? directory.byNameOrNull(name) : null;
   if (connection === null) throw new MetadataError(`Connection not found: ${String(name)}`);
   const { connection_name: _ignored, ...rest } = input;
-  return { input: { ...rest, connection }, connection };
+  return { ...rest, connection };
 }
 
 function loadDataflow({ item, index, source }: Located<unknown>, directory: ConnectionDirectory): DataFlow {
@@ -132,7 +144,7 @@ function loadDataflow({ item, index, source }: Located<unknown>, directory: Conn
   const resolvedDestination = resolveEndpoint(input['destination'], 'destination', label, directory);
   let dataflow: DataFlow;
   try {
-    dataflow = createDataflow({ ...input, source: resolvedSource.input, destination: resolvedDestination.input });
+    dataflow = createDataflow({ ...input, source: resolvedSource, destination: resolvedDestination });
   } catch (error) {
     if (!(error instanceof ConfigurationError)) throw error;
     throw new MetadataError(
@@ -141,14 +153,16 @@ function loadDataflow({ item, index, source }: Located<unknown>, directory: Conn
       { cause: error },
     );
   }
-  // Dataflows that name one connection share its model, as the document means one endpoint.
-  if (resolvedSource.connection) dataflow.source.connection = resolvedSource.connection;
-  if (resolvedDestination.connection) dataflow.destination.connection = resolvedDestination.connection;
+  // Dataflows that name one connection share its model (createDataflow keeps built connections).
   return dataflow;
 }
 
-function loadHintGroup({ item, index, source }: Located<unknown>, directory: ConnectionDirectory): SchemaHintGroup {
-  if (!isPlainObject(item)) throw new MetadataError(`Schema hint group ${index} must be a mapping (source: ${source})`);
+function loadHintGroup(
+  { item, index, source }: Located<unknown>,
+  directory: ConnectionDirectory,
+): SchemaHintGroup {
+  if (!isPlainObject(item))
+    throw new MetadataError(`Schema hint group ${index} must be a mapping (source: ${source})`);
   const id = item['connection_id'];
   const name = item['connection_name'];
   let connectionId: string | null = null;
@@ -161,15 +175,20 @@ function loadHintGroup({ item, index, source }: Located<unknown>, directory: Con
   }
   const table = item['table_name'];
   const rawHints = item['hints'] ?? [];
-  if (!Array.isArray(rawHints)) throw new MetadataError(`Schema hint group ${index} hints must be a list (source: ${source})`);
+  if (!Array.isArray(rawHints))
+    throw new MetadataError(`Schema hint group ${index} hints must be a list (source: ${source})`);
   const hints = rawHints.map((hint) => {
     try {
       return createSchemaHint(hint);
     } catch (error) {
       if (!(error instanceof DataCoolieError)) throw error;
-      throw new MetadataError(`Invalid schema hint for ${String(table)}: ${causeText(error)}`, error.details, {
-        cause: error,
-      });
+      throw new MetadataError(
+        `Invalid schema hint for ${String(table)}: ${causeText(error)}`,
+        error.details,
+        {
+          cause: error,
+        },
+      );
     }
   });
   return {

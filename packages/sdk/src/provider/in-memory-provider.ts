@@ -18,6 +18,7 @@ import { MetadataError, WatermarkError } from './errors.js';
 import type { Connection } from './models/connection.js';
 import type { DataFlow } from './models/dataflow.js';
 import type { SchemaHint } from './models/schema-hint.js';
+import { InMemoryWatermarkStore } from './watermark/memory-store.js';
 import { normalizeSchemaHintGroups, selectSchemaHints, type SchemaHintGroup } from './schema-hints.js';
 
 /** Where the metadata comes from; exactly one kind per provider. */
@@ -59,7 +60,7 @@ export class InMemoryMetadataProvider extends BaseMetadataProvider {
   private parsedFiles: MetadataDocumentSource[] | null = null;
   private scope: LoadedMetadata | null = null;
   private normalizedHints: ReturnType<typeof normalizeSchemaHintGroups> | null = null;
-  private readonly watermarks = new Map<string, string>();
+  private readonly watermarks: InMemoryWatermarkStore;
 
   constructor(options: InMemoryMetadataProviderOptions = {}) {
     const { watermarks = {}, ...rest } = options;
@@ -69,9 +70,9 @@ export class InMemoryMetadataProvider extends BaseMetadataProvider {
       if ((SOURCE_KEYS as readonly string[]).includes(key)) (source as Record<string, unknown>)[key] = value;
       else base[key] = value;
     }
-    super(base as BaseMetadataProviderOptions);
+    super(base);
     this.source = checkSource(source);
-    for (const [dataflowId, text] of Object.entries(watermarks)) this.watermarks.set(dataflowId, text);
+    this.watermarks = new InMemoryWatermarkStore(watermarks);
   }
 
   /**
@@ -105,13 +106,13 @@ export class InMemoryMetadataProvider extends BaseMetadataProvider {
     });
   }
 
-  protected override async _cleanupFailedInitialization(): Promise<void> {
+  protected override _cleanupFailedInitialization(): void {
     this.scope = null;
     this.normalizedHints = null;
     this.parsedFiles = null;
   }
 
-  protected override async _closeResources(): Promise<void> {
+  protected override _closeResources(): void {
     this.scope = null;
     this.normalizedHints = null;
     this.parsedFiles = null;
@@ -124,53 +125,54 @@ export class InMemoryMetadataProvider extends BaseMetadataProvider {
     return this.scope;
   }
 
-  protected override async _bulkFetchSchemaHints(): Promise<SchemaHintGroup[]> {
+  protected override _bulkFetchSchemaHints(): SchemaHintGroup[] {
     // Every hint group in scope, not only those of the dataflows' source tables.
     return this.loaded().schemaHints;
   }
 
-  protected async _fetchConnections({ activeOnly }: FetchConnectionsOptions): Promise<Connection[]> {
+  protected _fetchConnections({ activeOnly }: FetchConnectionsOptions): Connection[] {
     return this.loaded().connections.filter((connection) => !activeOnly || connection.is_active);
   }
 
-  protected async _fetchConnectionById(connectionId: string): Promise<Connection | null> {
+  protected _fetchConnectionById(connectionId: string): Connection | null {
     return this.loaded().connections.find((connection) => connection.connection_id === connectionId) ?? null;
   }
 
-  protected async _fetchConnectionByName(name: string): Promise<Connection | null> {
+  protected _fetchConnectionByName(name: string): Connection | null {
     const named = this.loaded().connections.filter((connection) => connection.name === name);
     if (named.length > 1) throw new MetadataError(`Connection name is ambiguous: ${name}; use connection_id`);
     return named[0] ?? null;
   }
 
-  protected async _fetchDataflows({ stages, activeOnly }: FetchDataflowsOptions): Promise<DataFlow[]> {
+  protected _fetchDataflows({ stages, activeOnly }: FetchDataflowsOptions): DataFlow[] {
     return this.loaded().dataflows.filter(
       (dataflow) =>
         (!activeOnly || dataflow.is_active) && (stages === null || stages.includes(dataflow.stage as string)),
     );
   }
 
-  protected async _fetchDataflowById(dataflowId: string): Promise<DataFlow | null> {
+  protected _fetchDataflowById(dataflowId: string): DataFlow | null {
     return this.loaded().dataflows.find((dataflow) => dataflow.dataflow_id === dataflowId) ?? null;
   }
 
-  protected async _fetchSchemaHints(
+  protected _fetchSchemaHints(
     connectionId: string,
     tableName: string,
     schemaName: string | null,
-  ): Promise<SchemaHint[]> {
+  ): SchemaHint[] {
     this.normalizedHints ??= normalizeSchemaHintGroups(structuredClone(this.loaded().schemaHints));
     return selectSchemaHints(this.normalizedHints, connectionId, tableName, schemaName) ?? [];
   }
 
   async getWatermark(dataflowId: string): Promise<string | null> {
-    return this._runtimeOperation(() => {
-      const text = this.watermarks.get(dataflowId);
-      return text === undefined || text.trim() === '' ? null : text;
-    });
+    return this._runtimeOperation(() => this.watermarks.read(dataflowId));
   }
 
-  async updateWatermark(dataflowId: string, watermarkValue: string, _options?: UpdateWatermarkOptions): Promise<void> {
+  async updateWatermark(
+    dataflowId: string,
+    watermarkValue: string,
+    _options?: UpdateWatermarkOptions,
+  ): Promise<void> {
     await this._runtimeOperation(() => {
       if (typeof watermarkValue !== 'string') {
         throw new WatermarkError(`Failed to update watermark for dataflow ${dataflowId}`, {
@@ -178,7 +180,7 @@ export class InMemoryMetadataProvider extends BaseMetadataProvider {
         });
       }
       // Provenance (job and run ids) does not change the stored text; memory keeps only the text.
-      this.watermarks.set(dataflowId, watermarkValue);
+      this.watermarks.write(dataflowId, watermarkValue);
     });
   }
 }

@@ -3,6 +3,8 @@ export {
   BaseMetadataProvider,
   normaliseStages,
   RECURSIVE_INITIALIZATION_MESSAGE,
+  REQUIRED_PROVIDER_METHODS,
+  type Awaitable,
   type BaseMetadataProviderOptions,
   type BulkLoadResult,
   type FetchConnectionsOptions,
@@ -60,9 +62,16 @@ export {
   type SchemaHintGroups,
   type SchemaHintKey,
 } from './schema-hints.js';
-export { normalizePath, normalizeSqlRoots, publicSqlBasePath, type SqlBasePath, type SqlRoot } from './sql-roots.js';
+export {
+  normalizePath,
+  normalizeSqlRoots,
+  publicSqlBasePath,
+  type SqlBasePath,
+  type SqlRoot,
+} from './sql-roots.js';
 export { MetadataProviderStartupContext, type StartupContextInit } from './startup-context.js';
 export { validateInitializedScope } from './validation.js';
+export { InMemoryWatermarkStore } from './watermark/memory-store.js';
 export { WatermarkManager, type WatermarkStore } from './watermark/manager.js';
 export { deserializeWatermark, isWatermarkEmpty, serializeWatermark } from './watermark/serializer.js';
 export {

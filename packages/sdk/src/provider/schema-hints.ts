@@ -22,7 +22,11 @@ export interface SchemaHintKey {
 /** Normalized groups by their case-folded key; the output of `normalizeSchemaHintGroups`. */
 export type SchemaHintGroups = ReadonlyMap<string, SchemaHintGroup>;
 
-export function normalizeSchemaHintKey(connectionId: unknown, tableName: unknown, schemaName: unknown): SchemaHintKey {
+export function normalizeSchemaHintKey(
+  connectionId: unknown,
+  tableName: unknown,
+  schemaName: unknown,
+): SchemaHintKey {
   if (typeof connectionId !== 'string' || connectionId.trim() === '') {
     throw new MetadataError('connection_id must be a non-empty string');
   }
@@ -124,7 +128,9 @@ function checkedHints(group: SchemaHintGroup): SchemaHint[] {
 }
 
 /** Groups flattened hint rows (an API `/schema-hints` shape) by their key, in first-seen order. */
-export function groupSchemaHintRows<T extends { hint: SchemaHint; key: SchemaHintKey }>(rows: Iterable<T>): SchemaHintGroup[] {
+export function groupSchemaHintRows<T extends { hint: SchemaHint; key: SchemaHintKey }>(
+  rows: Iterable<T>,
+): SchemaHintGroup[] {
   const groups = new Map<string, SchemaHintGroup>();
   for (const { hint, key } of rows) {
     const id = JSON.stringify([key.connection_id, key.schema_name, key.table_name]);

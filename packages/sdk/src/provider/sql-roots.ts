@@ -24,7 +24,8 @@ export function normalizePath(path: string): string {
   return result;
 }
 
-const UNSAFE_RELATIVE = /(?:^|\/)\.\.(?:\/|$)|[?#\\]|%2f|%5c|[\u0000-\u001f\u007f]|^[A-Za-z][A-Za-z0-9+.-]*:/i;
+const UNSAFE_RELATIVE =
+  /(?:^|\/)\.\.(?:\/|$)|[?#\\]|%2f|%5c|[\u0000-\u001f\u007f]|^[A-Za-z][A-Za-z0-9+.-]*:/i;
 
 function artifactRelative(entry: string): string {
   if (!/^artifact:\/(?!\/)/.test(entry)) {

@@ -29,11 +29,13 @@ export class MetadataProviderStartupContext {
     this.artifactBasePath = init.artifactBasePath ?? null;
     this.stateBasePath = init.stateBasePath ?? null;
     this.logBasePath = init.logBasePath ?? null;
-    this.sqlBasePath = Array.isArray(sql) ? Object.freeze([...(sql as string[])]) : (sql as string | null);
+    this.sqlBasePath = Array.isArray(sql) ? Object.freeze([...(sql as string[])]) : sql;
     Object.freeze(this);
   }
 
   static from(context: MetadataProviderStartupContext | StartupContextInit): MetadataProviderStartupContext {
-    return context instanceof MetadataProviderStartupContext ? context : new MetadataProviderStartupContext(context);
+    return context instanceof MetadataProviderStartupContext
+      ? context
+      : new MetadataProviderStartupContext(context);
   }
 }

@@ -14,14 +14,17 @@ function checkDataflowConnection(
   const context = `Dataflow ${dataflowId} ${role}`;
   const id: unknown = connection.connection_id;
   const name: unknown = connection.name;
-  if (!isUsableIdentifier(id)) throw new MetadataError(`${context} connection must have a non-empty connection_id`);
+  if (!isUsableIdentifier(id))
+    throw new MetadataError(`${context} connection must have a non-empty connection_id`);
   if (!isUsableIdentifier(name)) throw new MetadataError(`${context} connection must have a non-empty name`);
   const known = knownNames.get(id);
   if (known === undefined) {
     // An inline connection: known for the rest of the validation, never published.
     knownNames.set(id, name);
   } else if (known !== name) {
-    throw new MetadataError(`${context} connection ${id} has conflicting name '${name}'; expected '${known}'`);
+    throw new MetadataError(
+      `${context} connection ${id} has conflicting name '${name}'; expected '${known}'`,
+    );
   }
 }
 
@@ -49,7 +52,8 @@ export function validateInitializedScope(
       throw new MetadataError(`Dataflow '${label}' must define a non-empty dataflow_id or name`);
     }
     const dataflowId = isUsableIdentifier(id) ? id : String(dataflow.name);
-    if (dataflowIds.has(dataflowId)) throw new MetadataError(`Duplicate dataflow_id in metadata: ${dataflowId}`);
+    if (dataflowIds.has(dataflowId))
+      throw new MetadataError(`Duplicate dataflow_id in metadata: ${dataflowId}`);
     dataflowIds.add(dataflowId);
     checkDataflowConnection(dataflowId, 'source', dataflow.source.connection, knownNames);
     checkDataflowConnection(dataflowId, 'destination', dataflow.destination.connection, knownNames);

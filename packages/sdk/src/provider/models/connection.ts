@@ -1,6 +1,7 @@
 // `Connection` (reference §1.3): one endpoint with one format, shared by many dataflows.
 import {
   asInputObject,
+  displayValue,
   isPlainObject,
   isUsableIdentifier,
   nameToUuid,
@@ -83,7 +84,7 @@ function validateTypeAndFormat(connectionType: unknown, format: string): void {
 
 function nonEmpty(configure: JsonObject, key: string): boolean {
   const value = configure[key];
-  return value !== null && value !== undefined && String(value).trim() !== '';
+  return value !== null && value !== undefined && displayValue(value).trim() !== '';
 }
 
 function validateDatabaseAuth(name: string, configure: JsonObject): void {
@@ -113,17 +114,30 @@ function liftFromConfigure(current: unknown, configure: JsonObject, key: string)
   if (typeof current === 'string' && current !== '') return current;
   if (key in configure) {
     const value = configure[key];
-    return value === null || value === undefined ? null : String(value);
+    return value === null || value === undefined ? null : displayValue(value);
   }
   return typeof current === 'string' ? current : null;
 }
 
+// Connections built here: passed where a connection is expected, they are kept as they are (not
+// copied), so dataflows that share one endpoint share one object, as the reference's models do.
+const builtConnections = new WeakSet<Connection>();
+
+export function isBuiltConnection(value: unknown): value is Connection {
+  return typeof value === 'object' && value !== null && builtConnections.has(value as Connection);
+}
+
 /** Validates and coerces loose input into a Connection (construction validates, as upstream). */
 export function createConnection(value: unknown): Connection {
+  if (isBuiltConnection(value)) return value;
   const input = asInputObject(value, 'Connection');
   const name = requireField(input, 'name');
   const rawId = input['connection_id'];
-  const connectionId = isUsableIdentifier(rawId) ? rawId : isUsableIdentifier(name) ? nameToUuid(name) : rawId;
+  const connectionId = isUsableIdentifier(rawId)
+    ? rawId
+    : isUsableIdentifier(name)
+      ? nameToUuid(name)
+      : rawId;
   if (!isUsableIdentifier(name)) {
     throw new ConfigurationError('Connection.name must be a non-empty string', { field: 'name' });
   }
@@ -151,9 +165,9 @@ export function createConnection(value: unknown): Connection {
     throw new ConfigurationError('Connection.is_active must be a boolean', { field: 'is_active' });
   }
   const workspaceId = input['workspace_id'] ?? null;
-  return {
+  const connection: Connection = {
     connection_id: typeof connectionId === 'string' ? connectionId : '',
-    workspace_id: workspaceId === null ? null : String(workspaceId as string),
+    workspace_id: workspaceId === null ? null : displayValue(workspaceId),
     name,
     connection_type: connectionType,
     format,
@@ -163,6 +177,8 @@ export function createConnection(value: unknown): Connection {
     secrets_ref: secretsRef,
     is_active: isActive,
   };
+  builtConnections.add(connection);
+  return connection;
 }
 
 /** `use_schema_hint` of a connection's `configure` (default true). */
@@ -177,7 +193,7 @@ export function refreshFromConfigure(connection: Connection): void {
   for (const key of ['catalog', 'database'] as const) {
     if (key in connection.configure) {
       const value = connection.configure[key];
-      connection[key] = value === null || value === undefined ? null : String(value as string);
+      connection[key] = value === null || value === undefined ? null : displayValue(value);
     }
   }
 }

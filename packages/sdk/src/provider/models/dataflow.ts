@@ -1,6 +1,7 @@
 // `DataFlow` (reference §1.7): one source → transform → destination pipeline step.
 import {
   asInputObject,
+  displayValue,
   isUsableIdentifier,
   nameToUuid,
   optionalString,
@@ -12,7 +13,13 @@ import {
   type JsonObject,
 } from '../coerce.js';
 import { ConfigurationError } from '../errors.js';
-import { createDestination, createSource, sourceDateBackward, type Destination, type Source } from './endpoints.js';
+import {
+  createDestination,
+  createSource,
+  sourceDateBackward,
+  type Destination,
+  type Source,
+} from './endpoints.js';
 import { createTransform, type Transform } from './transform.js';
 
 export interface DataFlow {
@@ -72,7 +79,7 @@ export function createDataflow(value: unknown): DataFlow {
   const workspaceId = input['workspace_id'] ?? null;
   const dataflow: DataFlow = {
     dataflow_id: dataflowId,
-    workspace_id: workspaceId === null ? null : String(workspaceId as string),
+    workspace_id: workspaceId === null ? null : displayValue(workspaceId),
     name,
     description: optionalString(input['description'], 'description'),
     stage: optionalString(input['stage'], 'stage'),

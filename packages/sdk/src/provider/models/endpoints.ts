@@ -73,7 +73,9 @@ export function createPartitionColumn(value: unknown): PartitionColumn {
 
 function partitionColumns(value: unknown): PartitionColumn[] {
   const items = value === null || value === undefined ? [] : Array.isArray(value) ? value : [value];
-  return items.map((item, index) => withFieldPath(`partition_columns[${index}]`, () => createPartitionColumn(item)));
+  return items.map((item, index) =>
+    withFieldPath(`partition_columns[${index}]`, () => createPartitionColumn(item)),
+  );
 }
 
 export function createDestination(value: unknown): Destination {
@@ -86,7 +88,9 @@ export function createDestination(value: unknown): Destination {
   const schema = optionalString(input['schema_name'], 'schema_name')?.trim() ?? null;
   const loadType = input['load_type'] ?? 'append';
   if (typeof loadType !== 'string') {
-    throw new ConfigurationError(`load_type must be a string, got ${pyTypeName(loadType)}`, { field: 'load_type' });
+    throw new ConfigurationError(`load_type must be a string, got ${pyTypeName(loadType)}`, {
+      field: 'load_type',
+    });
   }
   const configure = parseJsonObject(input['configure']);
   let partitions = partitionColumns(input['partition_columns']);

@@ -1,6 +1,7 @@
 // `SchemaHint` (reference §1.8): a column-level type hint for a source table.
 import {
   asInputObject,
+  displayValue,
   convertToBool,
   optionalString,
   parseOptionalInteger,
@@ -42,7 +43,7 @@ export function createSchemaHint(value: unknown): SchemaHint {
     default_value:
       input['default_value'] === null || input['default_value'] === undefined
         ? null
-        : String(input['default_value'] as string),
+        : displayValue(input['default_value']),
     ordinal_position:
       'ordinal_position' in input ? parseOptionalInteger(input['ordinal_position'], 'ordinal_position') : 0,
     is_active: 'is_active' in input ? convertToBool(input['is_active'], 'is_active must be a boolean') : true,

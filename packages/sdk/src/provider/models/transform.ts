@@ -95,11 +95,15 @@ function renameColumns(value: unknown): Record<string, string> {
       });
     }
     const target = casefold(to);
-    if (targets.has(target)) fail(`rename_columns has duplicate target column: ${to}`, { field: 'rename_columns' });
+    if (targets.has(target))
+      fail(`rename_columns has duplicate target column: ${to}`, { field: 'rename_columns' });
     if (sources.has(target)) {
-      fail(`rename_columns target '${to}' is also a source column (chains, cycles and no-op renames are not allowed)`, {
-        field: 'rename_columns',
-      });
+      fail(
+        `rename_columns target '${to}' is also a source column (chains, cycles and no-op renames are not allowed)`,
+        {
+          field: 'rename_columns',
+        },
+      );
     }
     targets.add(target);
   }
@@ -140,12 +144,17 @@ function valueRule(item: JsonObject): ValueRule {
   if (operation === 'regex_replace' && typeof item['pattern'] === 'string' && item['pattern'].length > 4096) {
     fail('ValueRule regex pattern must be at most 4096 characters');
   }
-  if (operation === 'fill_null' && !isScalar(item['value'])) fail("ValueRule 'fill_null' requires a scalar value");
+  if (operation === 'fill_null' && !isScalar(item['value']))
+    fail("ValueRule 'fill_null' requires a scalar value");
   if (operation === 'map') {
     const onUnmapped = item['on_unmapped'] ?? 'keep';
-    if (!['keep', 'null'].includes(String(onUnmapped))) fail("ValueRule 'map' on_unmapped must be 'keep' or 'null'");
+    if (onUnmapped !== 'keep' && onUnmapped !== 'null')
+      fail("ValueRule 'map' on_unmapped must be 'keep' or 'null'");
   }
-  const order = 'order' in item ? nonNegativeInteger(item['order'], 'ValueRule.order must be a non-negative integer') : 100;
+  const order =
+    'order' in item
+      ? nonNegativeInteger(item['order'], 'ValueRule.order must be a non-negative integer')
+      : 100;
   return { ...structuredClone(item), operation, columns, order };
 }
 
@@ -217,7 +226,11 @@ function validateTransform(transform: Transform): void {
     fail("configure.missing_column_policy must be 'error' or 'ignore'");
   }
   const timezone = transform.configure['timestamp_timezone'];
-  if (timezone !== undefined && timezone !== null && (typeof timezone !== 'string' || timezone.trim() === '')) {
+  if (
+    timezone !== undefined &&
+    timezone !== null &&
+    (typeof timezone !== 'string' || timezone.trim() === '')
+  ) {
     fail('configure.timestamp_timezone must be null or a non-empty string');
   }
 }
@@ -233,13 +246,21 @@ export function createTransform(value: unknown = {}): Transform {
       'additional_columns',
       additionalColumn,
     ),
-    schema_hints: mapItems(objectList(input['schema_hints'], 'schema_hints'), 'schema_hints', createSchemaHint),
+    schema_hints: mapItems(
+      objectList(input['schema_hints'], 'schema_hints'),
+      'schema_hints',
+      createSchemaHint,
+    ),
     select_columns: ensureStringList(input['select_columns'], 'select_columns'),
     drop_columns: ensureStringList(input['drop_columns'], 'drop_columns'),
     rename_columns: renameColumns(input['rename_columns']),
     value_rules: mapItems(objectList(input['value_rules'], 'value_rules'), 'value_rules', valueRule),
     hash_columns: mapItems(objectList(input['hash_columns'], 'hash_columns'), 'hash_columns', hashColumn),
-    masking_rules: mapItems(objectList(input['masking_rules'], 'masking_rules'), 'masking_rules', maskingRule),
+    masking_rules: mapItems(
+      objectList(input['masking_rules'], 'masking_rules'),
+      'masking_rules',
+      maskingRule,
+    ),
     configure: parseJsonObject(input['configure']),
   };
   validateTransform(transform);

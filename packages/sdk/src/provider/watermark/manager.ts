@@ -8,7 +8,11 @@ import type { Watermark } from './values.js';
 /** What the manager needs from a provider. */
 export interface WatermarkStore {
   getWatermark(dataflowId: string): Promise<string | null>;
-  updateWatermark(dataflowId: string, watermarkValue: string, options?: UpdateWatermarkOptions): Promise<void>;
+  updateWatermark(
+    dataflowId: string,
+    watermarkValue: string,
+    options?: UpdateWatermarkOptions,
+  ): Promise<void>;
   validateWatermarkStorage(): Promise<void>;
 }
 
@@ -39,7 +43,11 @@ export class WatermarkManager {
   }
 
   /** Encodes and stores the watermark as given; it neither reads nor merges the stored state. */
-  async saveWatermark(dataflowId: string, watermark: Watermark, options: UpdateWatermarkOptions = {}): Promise<void> {
+  async saveWatermark(
+    dataflowId: string,
+    watermark: Watermark,
+    options: UpdateWatermarkOptions = {},
+  ): Promise<void> {
     try {
       const text = serializeWatermark(watermark);
       await this.provider.updateWatermark(dataflowId, text, options);

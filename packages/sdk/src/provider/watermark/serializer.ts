@@ -120,7 +120,8 @@ function decodeTag(tag: string, payload: unknown, key: string): WatermarkValue {
       case WATERMARK_TAG_DECIMAL:
         return new WatermarkDecimal(payload);
       default:
-        if (!/^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/.test(payload)) throw invalid();
+        if (!/^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/.test(payload))
+          throw invalid();
         return new Uint8Array(Buffer.from(payload, 'base64'));
     }
   } catch (error) {

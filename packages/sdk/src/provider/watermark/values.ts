@@ -17,7 +17,12 @@ function validDate(year: string, month: string, day: string): boolean {
   return d <= new Date(Date.UTC(y, m, 0)).getUTCDate();
 }
 
-function validTime(hour: string, minute: string, second: string | undefined, offset: string | undefined): boolean {
+function validTime(
+  hour: string,
+  minute: string,
+  second: string | undefined,
+  offset: string | undefined,
+): boolean {
   if (Number(hour) > 23 || Number(minute) > 59 || Number(second ?? 0) > 59) return false;
   if (offset === undefined || offset === 'Z') return true;
   const [h, m] = offset.slice(1).split(':').map(Number);
@@ -33,7 +38,9 @@ export class WatermarkDateTime {
   constructor(readonly iso: string) {
     const match = DATETIME_RE.exec(iso);
     check(
-      match !== null && validDate(match[1]!, match[2]!, match[3]!) && validTime(match[4]!, match[5]!, match[6], match[8]),
+      match !== null &&
+        validDate(match[1]!, match[2]!, match[3]!) &&
+        validTime(match[4]!, match[5]!, match[6], match[8]),
       'datetime',
       iso,
     );
