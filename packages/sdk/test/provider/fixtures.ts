@@ -1,6 +1,7 @@
 // The §7.0 fixtures of the conformance suite: model builders and the in-memory StubProvider subclass
 // of BaseMetadataProvider (with the two variants the reference uses: a raw connection list, and a
 // `_bulkFetchSchemaHints` override that returns whole hint groups).
+import { expect } from '@jest/globals';
 import {
   BaseMetadataProvider,
   InMemoryWatermarkStore,
@@ -173,4 +174,15 @@ export class StubProvider extends BaseMetadataProvider {
   ): Promise<void> {
     await this._runtimeOperation(() => this.watermarks.write(dataflowId, watermarkValue));
   }
+}
+
+/** The message of the error `build` throws, which must be an instance of `type`. */
+export function thrownMessage(build: () => unknown, type: abstract new (...args: never[]) => Error): string {
+  try {
+    build();
+  } catch (error) {
+    expect(error).toBeInstanceOf(type);
+    return (error as Error).message;
+  }
+  throw new Error('expected an error, but nothing was thrown');
 }

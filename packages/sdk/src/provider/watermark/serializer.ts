@@ -62,7 +62,8 @@ function encode(value: unknown, path: string, topLevel: boolean): string {
       return value.toString();
     case 'number':
       if (!Number.isFinite(value)) throw new TypeError(`Watermark value at ${path} must be finite`);
-      return Number.isInteger(value) ? BigInt(value).toString() : pythonFloat(value);
+      // Integers beyond 2^53 are floats here (use bigint for exact ones), written as Python floats.
+      return Number.isSafeInteger(value) ? String(value) : pythonFloat(value);
   }
   if (value instanceof Date) {
     if (Number.isNaN(value.getTime())) throw new TypeError(`Watermark value at ${path} must be a valid date`);
