@@ -76,12 +76,18 @@ export class InMemoryMetadataProvider extends BaseMetadataProvider {
   }
 
   /**
-   * Replaces the metadata. Like a changed document on disk, it takes effect at the next
-   * initialization: call `clearCache()` on an initialized provider.
+   * Replaces the metadata. With caching on (the default) the snapshot stays until `clearCache()`,
+   * like a changed document on disk; with caching off the next read sees it.
    */
   setMetadata(source: InMemoryMetadataSource): void {
     this._ensureOpen();
     this.source = checkSource(source);
+    this.forget();
+  }
+
+  private forget(): void {
+    this.scope = null;
+    this.normalizedHints = null;
     this.parsedFiles = null;
   }
 
@@ -107,60 +113,60 @@ export class InMemoryMetadataProvider extends BaseMetadataProvider {
   }
 
   protected override _cleanupFailedInitialization(): void {
-    this.scope = null;
-    this.normalizedHints = null;
-    this.parsedFiles = null;
+    this.forget();
   }
 
   protected override _closeResources(): void {
-    this.scope = null;
-    this.normalizedHints = null;
-    this.parsedFiles = null;
+    this.forget();
     this.watermarks.clear();
   }
 
-  private loaded(): LoadedMetadata {
+  /** The models of the current metadata (loaded again after `setMetadata`). */
+  private async loaded(): Promise<LoadedMetadata> {
     this._ensureOpen();
-    if (this.scope === null) throw new MetadataError(`${this.constructor.name} metadata is not loaded`);
+    this.scope ??= await this.loadScope();
     return this.scope;
   }
 
-  protected override _bulkFetchSchemaHints(): SchemaHintGroup[] {
+  protected override async _bulkFetchSchemaHints(): Promise<SchemaHintGroup[]> {
     // Every hint group in scope, not only those of the dataflows' source tables.
-    return this.loaded().schemaHints;
+    return (await this.loaded()).schemaHints;
   }
 
-  protected _fetchConnections({ activeOnly }: FetchConnectionsOptions): Connection[] {
-    return this.loaded().connections.filter((connection) => !activeOnly || connection.is_active);
+  protected async _fetchConnections({ activeOnly }: FetchConnectionsOptions): Promise<Connection[]> {
+    return (await this.loaded()).connections.filter((connection) => !activeOnly || connection.is_active);
   }
 
-  protected _fetchConnectionById(connectionId: string): Connection | null {
-    return this.loaded().connections.find((connection) => connection.connection_id === connectionId) ?? null;
+  protected async _fetchConnectionById(connectionId: string): Promise<Connection | null> {
+    return (
+      (await this.loaded()).connections.find((connection) => connection.connection_id === connectionId) ??
+      null
+    );
   }
 
-  protected _fetchConnectionByName(name: string): Connection | null {
-    const named = this.loaded().connections.filter((connection) => connection.name === name);
+  protected async _fetchConnectionByName(name: string): Promise<Connection | null> {
+    const named = (await this.loaded()).connections.filter((connection) => connection.name === name);
     if (named.length > 1) throw new MetadataError(`Connection name is ambiguous: ${name}; use connection_id`);
     return named[0] ?? null;
   }
 
-  protected _fetchDataflows({ stages, activeOnly }: FetchDataflowsOptions): DataFlow[] {
-    return this.loaded().dataflows.filter(
+  protected async _fetchDataflows({ stages, activeOnly }: FetchDataflowsOptions): Promise<DataFlow[]> {
+    return (await this.loaded()).dataflows.filter(
       (dataflow) =>
         (!activeOnly || dataflow.is_active) && (stages === null || stages.includes(dataflow.stage as string)),
     );
   }
 
-  protected _fetchDataflowById(dataflowId: string): DataFlow | null {
-    return this.loaded().dataflows.find((dataflow) => dataflow.dataflow_id === dataflowId) ?? null;
+  protected async _fetchDataflowById(dataflowId: string): Promise<DataFlow | null> {
+    return (await this.loaded()).dataflows.find((dataflow) => dataflow.dataflow_id === dataflowId) ?? null;
   }
 
-  protected _fetchSchemaHints(
+  protected async _fetchSchemaHints(
     connectionId: string,
     tableName: string,
     schemaName: string | null,
-  ): SchemaHint[] {
-    this.normalizedHints ??= normalizeSchemaHintGroups(structuredClone(this.loaded().schemaHints));
+  ): Promise<SchemaHint[]> {
+    this.normalizedHints ??= normalizeSchemaHintGroups(structuredClone((await this.loaded()).schemaHints));
     return selectSchemaHints(this.normalizedHints, connectionId, tableName, schemaName) ?? [];
   }
 
