@@ -44,6 +44,9 @@ export async function createApp(
     loggerInstance: logger,
     logController: new RequestLogController(),
     bodyLimit: config.bodyLimitBytes,
+    // request.ip (login throttling, logs) is the peer unless the peer is a trusted proxy: then the
+    // right-most X-Forwarded-For entry that is not a trusted proxy (proxy-addr semantics).
+    trustProxy: config.trustedProxies.length > 0 ? config.trustedProxies : false,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
     requestIdHeader: false,
     // An incoming X-Request-ID is kept when it is a sane token; otherwise a UUID is generated.
