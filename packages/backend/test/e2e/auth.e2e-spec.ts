@@ -96,6 +96,17 @@ describe('login and tokens', () => {
     });
   });
 
+  it('token responses (login, refresh) are never cached: Cache-Control no-store, Pragma no-cache', async () => {
+    // RFC 6749 section 5.1: a response carrying tokens must not be stored by a cache or a browser.
+    const login = await ctx.login(USER.email, USER.password);
+    const refreshed = await refresh(ok(login).refresh_token);
+    for (const response of [login, refreshed]) {
+      expect(response.status).toBe(200);
+      expect(response.headers.get('cache-control')).toBe('no-store');
+      expect(response.headers.get('pragma')).toBe('no-cache');
+    }
+  });
+
   describe('POST /api/v1/login/refresh', () => {
     it('rotates: a new pair, the new access token works, the old refresh token is spent', async () => {
       const first = ok(await ctx.login(USER.email, USER.password));
