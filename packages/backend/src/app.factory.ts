@@ -10,6 +10,7 @@ import { AppError } from './common/errors/app-error.js';
 import { toAppError } from './common/errors/error-response.js';
 import { NestPinoLogger, RequestLogController } from './common/http/logger.js';
 import { RouteTable } from './common/http/route-table.js';
+import { discardUnreadBody } from './common/http/unread-body.js';
 import type { ResolvedConfig } from './config/config.js';
 import { createMetrics } from './modules/metrics/metrics.js';
 
@@ -78,6 +79,13 @@ export async function createApp(
   fastify.addHook('onSend', (_request, reply, payload, done) => {
     if (draining) void reply.header('Connection', 'close');
     done(null, payload);
+  });
+  // An answer that closes the connection (413, a body that does not parse) waits until the client has
+  // sent its body, within bounds: closing earlier would reset the connection under a client still
+  // writing, which would then never read the answer.
+  fastify.addHook('onSend', async (request, reply, payload) => {
+    if (String(reply.getHeader('connection')).toLowerCase() === 'close') await discardUnreadBody(request.raw);
+    return payload;
   });
   const metrics = createMetrics();
   fastify.addHook('onResponse', (request, reply, done) => {
