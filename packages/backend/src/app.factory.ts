@@ -11,6 +11,7 @@ import { toAppError } from './common/errors/error-response.js';
 import { useJsonBodyParser } from './common/http/json-body.js';
 import { NestPinoLogger, RequestLogController } from './common/http/logger.js';
 import { RouteTable } from './common/http/route-table.js';
+import { discardUnreadBody } from './common/http/unread-body.js';
 import type { ResolvedConfig } from './config/config.js';
 import { createMetrics } from './modules/metrics/metrics.js';
 
@@ -45,6 +46,9 @@ export async function createApp(
     loggerInstance: logger,
     logController: new RequestLogController(),
     bodyLimit: config.bodyLimitBytes,
+    // request.ip (login throttling, logs) is the peer unless the peer is a trusted proxy: then the
+    // right-most X-Forwarded-For entry that is not a trusted proxy (proxy-addr semantics).
+    trustProxy: config.trustedProxies.length > 0 ? config.trustedProxies : false,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
     requestIdHeader: false,
     // An incoming X-Request-ID is kept when it is a sane token; otherwise a UUID is generated.
@@ -77,6 +81,13 @@ export async function createApp(
   fastify.addHook('onSend', (_request, reply, payload, done) => {
     if (draining) void reply.header('Connection', 'close');
     done(null, payload);
+  });
+  // An answer that closes the connection (413, a body that does not parse) waits until the client has
+  // sent its body, within bounds: closing earlier would reset the connection under a client still
+  // writing, which would then never read the answer.
+  fastify.addHook('onSend', async (request, reply, payload) => {
+    if (String(reply.getHeader('connection')).toLowerCase() === 'close') await discardUnreadBody(request.raw);
+    return payload;
   });
   const metrics = createMetrics();
   fastify.addHook('onResponse', (request, reply, done) => {

@@ -11,7 +11,6 @@ export * from './entities/system-kind.js';
 export * from './entities/system-flavor.js';
 export * from './entities/credential-ref.js';
 export * from './entities/system.js';
-export * from './openapi.js';
 export * from './entities/data-type.js';
 export * from './entities/type-instance.js';
 export * from './entities/cast-rule.js';

@@ -38,6 +38,19 @@ describe('the built package', () => {
     expect(JSON.parse(stdout)).toMatchObject({ email: backend.username, notFound: true });
   });
 
+  it('a cold import does not load the OpenAPI generator (zod-openapi)', async () => {
+    const { stdout } = await run(
+      process.execPath,
+      [join(packageDir, 'test', 'consumer', 'loaded-modules.mjs')],
+      { timeout: 20_000 },
+    );
+    const urls = [...new Set(JSON.parse(stdout) as string[])];
+    // The hook saw the graph: the SDK's own modules, the contract and zod.
+    expect(urls).toEqual(expect.arrayContaining([expect.stringMatching(/\/schemas\/dist\/index\.js$/)]));
+    expect(urls.some((url) => url.includes('/zod/'))).toBe(true);
+    expect(urls.filter((url) => /zod-openapi|\/openapi\.js$/.test(url))).toEqual([]);
+  });
+
   it('its declarations type-check a strict consumer', async () => {
     const tsc = createRequire(join(packageDir, 'package.json')).resolve('typescript/bin/tsc');
     const result = await run(

@@ -40,9 +40,18 @@ describe('loadConfig', () => {
     [{ AIDE_SUPERUSER_EMAIL: 'me@example.com' }, 'AIDE_SUPERUSER_PASSWORD'],
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
     [{ AIDE_METRICS_TOKEN: 'short' }, 'AIDE_METRICS_TOKEN'],
+    [{ AIDE_TRUSTED_PROXIES: '10.0.0.0/8, lb.internal' }, 'AIDE_TRUSTED_PROXIES'],
+    [{ AIDE_TRUSTED_PROXIES: '10.0.0.0/33' }, 'AIDE_TRUSTED_PROXIES'],
   ])('refuses %j, naming %s', (env, name) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(name);
+  });
+
+  it('reads AIDE_TRUSTED_PROXIES as a list of addresses and CIDR ranges, empty by default', () => {
+    expect(loadConfig({}).trustedProxies).toEqual([]);
+    expect(
+      loadConfig({ AIDE_TRUSTED_PROXIES: ' 10.0.0.0/8, 192.168.1.7 ,fd00::/8,::1' }).trustedProxies,
+    ).toEqual(['10.0.0.0/8', '192.168.1.7', 'fd00::/8', '::1']);
   });
 
   it('lets maintenance commands run without a JWT secret', () => {

@@ -12,6 +12,23 @@ const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
   .transform((v) => v === 'true' || v === '1' || v === 'yes');
 
+/** Comma-separated IP addresses and CIDR ranges, e.g. `10.0.0.0/8, 192.168.1.7, fd00::/8`. */
+const addressList = z
+  .string()
+  .transform((v) =>
+    v
+      .split(',')
+      .map((entry) => entry.trim())
+      .filter((entry) => entry !== ''),
+  )
+  .pipe(
+    z.array(
+      z.union([z.ipv4(), z.ipv6(), z.cidrv4(), z.cidrv6()], {
+        error: (issue) => `${JSON.stringify(issue.input)} is not an IP address or a CIDR range`,
+      }),
+    ),
+  );
+
 const int = (min: number, max: number) =>
   z
     .string()
@@ -42,6 +59,7 @@ const EnvSchema = z.object({
   AIDE_BODY_LIMIT_BYTES: int(1024, 100 * 1024 * 1024).default(1024 * 1024),
   AIDE_SHUTDOWN_TIMEOUT_MS: int(0, 600000).default(10000),
   AIDE_CORS_ORIGINS: z.string().optional(),
+  AIDE_TRUSTED_PROXIES: addressList.optional(),
   AIDE_METRICS_TOKEN: z.string().min(32, { message: 'must be at least 32 characters' }).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   AIDE_LOG_FORMAT: z.enum(['json', 'pretty']).optional(),
@@ -72,6 +90,11 @@ export interface AppConfig {
   bodyLimitBytes: number;
   shutdownTimeoutMs: number;
   corsOrigins: string[];
+  /**
+   * The load balancers and proxies whose `X-Forwarded-For` is believed (addresses and CIDR ranges). The
+   * client address is the right-most entry of the header that is not one of them; empty: the peer.
+   */
+  trustedProxies: string[];
   /** Bearer token of `GET /metrics`; undefined disables the route. */
   metricsToken: string | undefined;
   logLevel: Env['LOG_LEVEL'];
@@ -131,6 +154,7 @@ export function loadConfig(
     shutdownTimeoutMs: e.AIDE_SHUTDOWN_TIMEOUT_MS,
     metricsToken: e.AIDE_METRICS_TOKEN,
     corsOrigins: e.AIDE_CORS_ORIGINS ? e.AIDE_CORS_ORIGINS.split(',').map((o) => o.trim()) : [],
+    trustedProxies: e.AIDE_TRUSTED_PROXIES ?? [],
     logLevel: e.LOG_LEVEL,
     logFormat: e.AIDE_LOG_FORMAT ?? (process.stdout.isTTY ? 'pretty' : 'json'),
   };

@@ -96,6 +96,17 @@ describe('login and tokens', () => {
     });
   });
 
+  it('token responses (login, refresh) are never cached: Cache-Control no-store, Pragma no-cache', async () => {
+    // RFC 6749 section 5.1: a response carrying tokens must not be stored by a cache or a browser.
+    const login = await ctx.login(USER.email, USER.password);
+    const refreshed = await refresh(ok(login).refresh_token);
+    for (const response of [login, refreshed]) {
+      expect(response.status).toBe(200);
+      expect(response.headers.get('cache-control')).toBe('no-store');
+      expect(response.headers.get('pragma')).toBe('no-cache');
+    }
+  });
+
   describe('POST /api/v1/login/refresh', () => {
     it('rotates: a new pair, the new access token works, the old refresh token is spent', async () => {
       const first = ok(await ctx.login(USER.email, USER.password));
@@ -246,6 +257,64 @@ describe('login throttling per IP', () => {
     );
     // Authenticated routes are not login attempts.
     ok(await ctx.request('GET', '/api/v1/users/me', { token: ctx.userToken }));
+  });
+});
+
+/** A failed login as a client behind the proxies named by `forwardedFor` (an X-Forwarded-For value). */
+function loginVia(ctx: TestContext, forwardedFor: string) {
+  return ctx.request('POST', '/api/v1/login', {
+    rawBody: new URLSearchParams({ username: `${unique('x')}@example.com`, password: 'whatever' }).toString(),
+    headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-forwarded-for': forwardedFor },
+  });
+}
+
+describe('login throttling behind a load balancer (AIDE_TRUSTED_PROXIES)', () => {
+  // The test client connects from 127.0.0.1: the load balancer when it is trusted.
+  describe('from a trusted proxy', () => {
+    let ctx: TestContext;
+    beforeAll(async () => {
+      ctx = await createTestContext({
+        AIDE_LOGIN_MAX_PER_IP: '2',
+        AIDE_TRUSTED_PROXIES: '10.0.0.0/8, 127.0.0.1',
+      });
+    });
+    afterAll(async () => {
+      await ctx.close();
+    });
+
+    it('throttles each client of X-Forwarded-For on its own, not everyone behind the proxy together', async () => {
+      // The harness's two logins were counted for 127.0.0.1 itself (no header): clients start afresh.
+      expectEnvelope(await loginVia(ctx, '203.0.113.7'), 401, 'INVALID_CREDENTIALS');
+      expectEnvelope(await loginVia(ctx, '203.0.113.7'), 401, 'INVALID_CREDENTIALS');
+      expectEnvelope(await loginVia(ctx, '203.0.113.7'), 429, 'TOO_MANY_REQUESTS');
+      // Another client behind the same proxy is not locked out.
+      expectEnvelope(await loginVia(ctx, '203.0.113.8'), 401, 'INVALID_CREDENTIALS');
+    });
+
+    it('walks X-Forwarded-For right to left past trusted hops only: a forged left-most entry does not help', async () => {
+      // Client 203.0.113.7 (throttled above) prepends a fake address; its real address is appended by
+      // the proxy chain (10.1.2.3 is an inner, trusted hop).
+      expectEnvelope(await loginVia(ctx, '198.51.100.1, 203.0.113.7, 10.1.2.3'), 429, 'TOO_MANY_REQUESTS');
+      expectEnvelope(await loginVia(ctx, '203.0.113.7, 198.51.100.9, 10.1.2.3'), 401, 'INVALID_CREDENTIALS');
+    });
+  });
+
+  describe('from an untrusted peer', () => {
+    let ctx: TestContext;
+    beforeAll(async () => {
+      // Only 10.0.0.0/8 is trusted; the test client (127.0.0.1) is not.
+      ctx = await createTestContext({ AIDE_LOGIN_MAX_PER_IP: '4', AIDE_TRUSTED_PROXIES: '10.0.0.0/8' });
+    });
+    afterAll(async () => {
+      await ctx.close();
+    });
+
+    it('ignores X-Forwarded-For: every request counts for the peer address', async () => {
+      // The harness logged in twice from 127.0.0.1: two attempts are left for that address.
+      expectEnvelope(await loginVia(ctx, '203.0.113.1'), 401, 'INVALID_CREDENTIALS');
+      expectEnvelope(await loginVia(ctx, '203.0.113.2'), 401, 'INVALID_CREDENTIALS');
+      expectEnvelope(await loginVia(ctx, '203.0.113.3'), 429, 'TOO_MANY_REQUESTS');
+    });
   });
 });
 

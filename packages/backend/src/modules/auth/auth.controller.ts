@@ -1,5 +1,5 @@
 import { LoginFormSchema, type LoginForm, RefreshTokenRequestSchema, type TokenPair } from '@aide/schemas';
-import { Body, Controller, HttpCode, Post, Req } from '@nestjs/common';
+import { applyDecorators, Body, Controller, Header, HttpCode, Post, Req } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import { type AuthUser, CurrentUser, Public } from '../../common/auth/current-user.js';
 import { body } from '../../common/validation/zod.pipe.js';
@@ -9,6 +9,9 @@ function client(request: FastifyRequest): ClientInfo {
   return { ip: request.ip, userAgent: request.headers['user-agent'] };
 }
 
+/** Responses carrying tokens must not be stored by any cache (RFC 6749, section 5.1). */
+const NoStore = () => applyDecorators(Header('Cache-Control', 'no-store'), Header('Pragma', 'no-cache'));
+
 @Controller('api/v1/login')
 export class AuthController {
   constructor(private readonly auth: AuthService) {}
@@ -16,6 +19,7 @@ export class AuthController {
   @Post()
   @Public()
   @HttpCode(200)
+  @NoStore()
   login(@Body(body(LoginFormSchema)) form: LoginForm, @Req() request: FastifyRequest): Promise<TokenPair> {
     return this.auth.login(form, client(request));
   }
@@ -23,6 +27,7 @@ export class AuthController {
   @Post('refresh')
   @Public()
   @HttpCode(200)
+  @NoStore()
   refresh(
     @Body(body(RefreshTokenRequestSchema)) input: { refresh_token: string },
     @Req() request: FastifyRequest,

@@ -59,7 +59,11 @@ export class UsersService {
     });
   }
 
-  /** A user's own edit; changing the password needs the current one and ends other sessions. */
+  /**
+   * A user's own edit. Changing the password needs the current one and ends every session of the user,
+   * the caller's included: its access and refresh tokens are revoked too, so it logs in again with the
+   * new password.
+   */
   async updateMe(input: UpdateMe, ifMatch: number | undefined, actor: AuthUser): Promise<User> {
     const current = await this.users.crud.getActive(actor.id);
     const { row_version, current_password, password, ...rest } = input;
