@@ -38,6 +38,8 @@ export async function connectMysql(label: string): Promise<TestMysql> {
       const rows = await exec<{ name: string }>(
         `SELECT SCHEMA_NAME AS name FROM information_schema.SCHEMATA WHERE SCHEMA_NAME LIKE '${prefix}%'`,
       );
+      // The fixture's databases reference each other: drop them without FK checks, in any order.
+      await exec('SET FOREIGN_KEY_CHECKS = 0');
       for (const { name } of rows) await exec(`DROP DATABASE \`${name}\``);
       await connection.end();
     },
