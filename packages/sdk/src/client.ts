@@ -47,7 +47,7 @@ import {
   type UpdateSystemKind,
 } from '@aide/schemas';
 import { Agent, type Dispatcher } from 'undici';
-import { ApiClient } from './internal/api.js';
+import { ApiClient, DEFAULT_BODY_LIMIT_BYTES } from './internal/api.js';
 import { TokenManager } from './internal/auth.js';
 import { Transport } from './internal/transport.js';
 import { AuthResource } from './resources/auth.js';
@@ -94,6 +94,11 @@ export interface AideClientBaseOptions {
    * `AideContractError` naming the route and the differences instead of handing out a wrong shape.
    */
   validateResponses?: boolean | undefined;
+  /**
+   * The server's largest request body, its `AIDE_BODY_LIMIT_BYTES` (default 1 MiB): `createMany`
+   * keeps each request 5% below it.
+   */
+  bodyLimitBytes?: number | undefined;
 }
 
 /** Log in with a user's email and password; tokens are obtained and renewed automatically. */
@@ -135,6 +140,10 @@ function checkOptions(options: AideClientOptions): void {
   if (maxRetries !== undefined && !(Number.isInteger(maxRetries) && maxRetries >= 0)) {
     throw new TypeError(`maxRetries must be a non-negative integer, got ${maxRetries}`);
   }
+  const { bodyLimitBytes } = options;
+  if (bodyLimitBytes !== undefined && !(Number.isInteger(bodyLimitBytes) && bodyLimitBytes >= 1024)) {
+    throw new TypeError(`bodyLimitBytes must be an integer of at least 1024, got ${bodyLimitBytes}`);
+  }
   const hasUser = options.username !== undefined;
   const hasPassword = options.password !== undefined;
   if (hasUser !== hasPassword) throw new TypeError('username and password must be given together');
@@ -170,7 +179,7 @@ export class AideClientCore {
     const credentials =
       options.username !== undefined ? { username: options.username, password: options.password } : undefined;
     const tokens = new TokenManager(transport, { credentials, token: options.token, validate });
-    this.api = new ApiClient(transport, tokens, validate);
+    this.api = new ApiClient(transport, tokens, validate, options.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES);
   }
 
   /**

@@ -10,6 +10,7 @@ export {
 } from './client.js';
 export {
   AideApiError,
+  AideBatchError,
   AideConnectionError,
   AideContractError,
   AideError,
@@ -27,6 +28,7 @@ export {
 export { PagePromise, type Page } from './core/pagination.js';
 export type { RequestOptions } from './core/request-options.js';
 export type { Credentials } from './internal/auth.js';
+export type { BatchChunk } from './internal/batch.js';
 export type { QueryParams, QueryScalar, QueryValue } from './internal/query.js';
 export { AuthResource } from './resources/auth.js';
 export { CastRulesResource, type ResolveCastParams } from './resources/cast-rules.js';
@@ -47,6 +49,8 @@ export {
   type SoftDeleteResource,
   type Updatable,
   type UpdateOf,
+  type UpdateOptions,
+  type WithRowVersion,
 } from './resources/crud.js';
 export {
   DatasetsResource,
@@ -59,3 +63,74 @@ export { FieldsResource } from './resources/fields.js';
 export { TypeInstancesResource } from './resources/type-instances.js';
 export { UsersResource } from './resources/users.js';
 export { VERSION } from './version.js';
+
+// The wire types of the contract (`@aide/schemas`): entities as read, create and update bodies, enums
+// and the error-code catalogue, so that application code imports them from the SDK it calls.
+export type {
+  CastRule,
+  CastSafety,
+  CrawlRun,
+  CrawlStatus,
+  CreateCastRule,
+  CreateCrawlRun,
+  CreateCredentialRef,
+  CreateDataType,
+  CreateDataset,
+  CreateDatasetSchemaVersion,
+  CreateField,
+  CreateFieldBinding,
+  CreateFieldClassification,
+  CreateSystem,
+  CreateSystemFlavor,
+  CreateSystemKind,
+  CreateTypeInstance,
+  CreateUser,
+  CredentialRef,
+  DataType,
+  Dataset,
+  DatasetKind,
+  DatasetLayer,
+  DatasetSchemaVersion,
+  ErrorCode,
+  ErrorResponse,
+  Field,
+  FieldBinding,
+  FieldClassification,
+  FieldOrigin,
+  FieldTree,
+  PublishColumn,
+  PublishResult,
+  PublishSchemaVersion,
+  RenderedType,
+  ResolveCastRequest,
+  ResolveCastResult,
+  ResourceDef,
+  Role,
+  SchemaVersion,
+  SchemaVersionColumn,
+  SchemaVersionDiff,
+  SchemaVersionSummary,
+  System,
+  SystemFlavor,
+  SystemKind,
+  TokenPair,
+  TypeInstance,
+  TypeInstanceTree,
+  TypeSpec,
+  UpdateCastRule,
+  UpdateCrawlRun,
+  UpdateCredentialRef,
+  UpdateDataType,
+  UpdateDataset,
+  UpdateDatasetSchemaVersion,
+  UpdateField,
+  UpdateFieldBinding,
+  UpdateMe,
+  UpdateSystem,
+  UpdateSystemFlavor,
+  UpdateSystemKind,
+  UpdateTypeInstance,
+  UpdateUser,
+  User,
+  UserType,
+} from '@aide/schemas';

@@ -137,8 +137,9 @@ describe('API errors carry status, errorCode, detail, requestId and details', ()
     } finally {
       await wrong.close();
     }
-    // Now even the right password is refused until the window ends.
-    const right = clientFor({ username, password });
+    // Now even the right password is refused until the window ends (maxRetries 0: a throttled login
+    // is otherwise retried after its Retry-After).
+    const right = clientFor({ username, password }, { maxRetries: 0 });
     const error = await caught(right.auth.login());
     await right.close();
     expect(error).toBeInstanceOf(RateLimitError);

@@ -2,8 +2,9 @@
 // DATABASE_URL, in a database of its own), then `node ../backend/dist/main.js` on a free port, migrated,
 // seeded with the reference data (flavors, data types, casts), with a known superuser. Test files reach
 // it through the AIDE_SDK_TEST_* environment variables.
+// It also packs @aide/schemas and @aide/sdk (AIDE_SDK_TEST_TARBALLS), for test/package.test.ts.
 // The backend must be built first (`pnpm --filter @aide/backend build`, done by this package's test script).
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -63,6 +64,14 @@ async function start() {
 
   const state = { tempDir: mkdtempSync(join(tmpdir(), 'aide-sdk-test-')) };
   globalThis.__AIDE_SDK_TEST__ = state;
+
+  // The tarballs of @aide/schemas and @aide/sdk as `pnpm pack` makes them (its prepack is a clean build
+  // of dist/), for test/package.test.ts. Packed before any test file runs: packing rebuilds dist/.
+  const tarballs = join(state.tempDir, 'tarballs');
+  for (const dir of [join(here, '..', '..', 'schemas'), join(here, '..')]) {
+    execFileSync('pnpm', ['pack', '--pack-destination', tarballs], { cwd: dir, stdio: 'pipe' });
+  }
+  process.env.AIDE_SDK_TEST_TARBALLS = tarballs;
 
   let serverUrl = process.env.DATABASE_URL;
   if (!serverUrl) {

@@ -15,6 +15,9 @@ import {
   DatasetsResource,
   FieldClassificationsResource,
   NotFoundError,
+  AideBatchError,
+  ValidationError,
+  type System,
 } from '../src/index.js';
 import { adminClient, clientFor, createUser, recordingDispatcher, unique } from './helpers/backend.js';
 
@@ -213,6 +216,30 @@ describe('system kinds', () => {
   });
 });
 
+describe('update with ifMatch', () => {
+  it('sends If-Match instead of a row_version in the body; a stale one is VERSION_CONFLICT', async () => {
+    const kind = await client.systemKinds.create({ code: unique('etag'), name: 'ETag' });
+    const renamed = await client.systemKinds.update(
+      kind.id,
+      { name: 'Renamed' },
+      { ifMatch: kind.row_version },
+    );
+    expect(renamed).toMatchObject({ name: 'Renamed', row_version: kind.row_version + 1 });
+    const stale = await client.systemKinds
+      .update(kind.id, { name: 'Again' }, { ifMatch: kind.row_version })
+      .catch((e: unknown) => e);
+    expect(stale).toBeInstanceOf(ConflictError);
+    expect((stale as ConflictError).errorCode).toBe('VERSION_CONFLICT');
+    // Without types (JavaScript), a body with neither is the server's 428 PRECONDITION_REQUIRED.
+    const untyped = client.systemKinds as unknown as { update(id: string, body: object): Promise<unknown> };
+    await expect(untyped.update(kind.id, { name: 'x' })).rejects.toMatchObject({
+      status: 428,
+      errorCode: 'PRECONDITION_REQUIRED',
+    });
+    expect(() => client.systemKinds.update(kind.id, { name: 'x' }, { ifMatch: 0 })).toThrow(TypeError);
+  });
+});
+
 describe('system flavors', () => {
   it('create, get, list by kind, update, delete, restore', async () => {
     const kind = await client.systemKinds.create({ code: unique('kind'), name: 'Kind' });
@@ -324,20 +351,65 @@ describe('systems', () => {
     await expect(client.systems.createMany(items, { chunkSize: 501 })).rejects.toThrow(RangeError);
   });
 
-  it('createMany: a failing chunk throws, earlier chunks stay committed', async () => {
+  it('createMany: a failing chunk is an AideBatchError naming the chunk, the row and what stays committed', async () => {
     const { flavorId } = await flavorFixture();
     const prefix = unique('partial');
-    const items = [0, 1, 2].map((i) => ({ code: `${prefix}-${i}`, name: `P ${i}`, flavor_id: flavorId }));
+    const items = [0, 1, 2, 3].map((i) => ({ code: `${prefix}-${i}`, name: `P ${i}`, flavor_id: flavorId }));
     const committed: string[] = [];
-    // Chunk 0 = items 0 and 1; chunk 1 repeats item 0's code.
-    await expect(
-      client.systems.createMany([...items.slice(0, 2), { ...items[0]!, name: 'dup' }], {
+    // Chunks of 2: items 0-1 are committed, item 3 of chunk 1 (items 2-3) is invalid.
+    const invalid = await client.systems
+      .createMany([...items.slice(0, 3), { ...items[3]!, name: '' }], {
         chunkSize: 2,
         onChunk: (chunk) => committed.push(...chunk.map((s) => s.code)),
-      }),
-    ).rejects.toBeInstanceOf(ConflictError);
+      })
+      .catch((e: unknown) => e);
+    expect(invalid).toBeInstanceOf(AideBatchError);
+    const batchError = invalid as AideBatchError<System>;
+    expect(batchError.cause).toBeInstanceOf(ValidationError);
+    expect(batchError.failedChunk).toEqual({ index: 1, start: 2, end: 4 });
+    expect(batchError.rowIndexes).toEqual([3]);
+    expect(batchError.rowIndex).toBe(3);
+    expect(batchError.committed).toEqual([{ index: 0, start: 0, end: 2 }]);
+    expect(batchError.created.map((s) => s.code)).toEqual([items[0]!.code, items[1]!.code]);
     expect(committed).toEqual([items[0]!.code, items[1]!.code]);
     expect((await client.systems.list({ code__like: prefix })).total).toBe(2);
+
+    // A duplicate of a committed row: the server names no row, the chunk and the cause say it.
+    const duplicate = (await client.systems
+      .createMany([items[2]!, items[0]!], { chunkSize: 1 })
+      .catch((e: unknown) => e)) as AideBatchError<System>;
+    expect(duplicate.cause).toBeInstanceOf(ConflictError);
+    expect(duplicate.failedChunk).toEqual({ index: 1, start: 1, end: 2 });
+    expect(duplicate.rowIndexes).toEqual([]);
+    expect(duplicate.created.map((s) => s.code)).toEqual([items[2]!.code]);
+  });
+
+  it('createMany chunks by body size too: 500 rows with 3 KB of extra each fit under the body limit', async () => {
+    const { flavorId } = await flavorFixture();
+    const prefix = unique('wide');
+    const items = Array.from({ length: 500 }, (_, i) => ({
+      code: `${prefix}-${i}`,
+      name: `Wide ${i}`,
+      flavor_id: flavorId,
+      extra: { blob: 'x'.repeat(3000) },
+    }));
+    const before = recorder.count('POST /api/v1/systems/batch');
+    const sizes: number[] = [];
+    const created = await client.systems.createMany(items, { onChunk: (chunk) => sizes.push(chunk.length) });
+    expect(created.map((s) => s.code)).toEqual(items.map((i) => i.code));
+    // 1.5 MB of JSON: two requests at least, each under the 1 MiB limit.
+    const requests = recorder.count('POST /api/v1/systems/batch') - before;
+    expect(requests).toBeGreaterThanOrEqual(2);
+    expect(sizes).toHaveLength(requests);
+    expect(sizes.reduce((a, b) => a + b, 0)).toBe(500);
+    for (const size of sizes) expect(size * 3000).toBeLessThan(1024 * 1024);
+
+    // A row too large for any request is refused before anything is sent.
+    await expect(
+      client.systems.createMany([
+        { ...items[0]!, code: unique('huge'), extra: { blob: 'x'.repeat(2 << 20) } },
+      ]),
+    ).rejects.toThrow(RangeError);
   });
 });
 

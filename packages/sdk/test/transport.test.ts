@@ -60,6 +60,19 @@ async function setup(
   return { server, client };
 }
 
+/** A client logging in with a username and password against a scripted server. */
+async function withCredentials(script: Script, options: Omit<AideClientBaseOptions, 'baseUrl'> = {}) {
+  const server = await startLocalServer(script);
+  const client = new AideClient({
+    baseUrl: server.url,
+    username: 'me@example.com',
+    password: 'a-long-password',
+    ...options,
+  });
+  open.push({ server, client });
+  return { server, client };
+}
+
 /** Answers `replies` in order, then repeats the last one. */
 function sequence(...replies: (Reply | 'stall' | 'reset')[]): Script {
   return (_request, index) => replies[Math.min(index, replies.length - 1)]!;
@@ -177,6 +190,38 @@ describe('retries', () => {
     expect(await client.systemKinds.get(ID)).toEqual(KIND);
     expect(Date.now() - started).toBeGreaterThanOrEqual(950);
     expect(server.requests).toHaveLength(2);
+  });
+
+  it('a login answered 429 is retried after Retry-After, within maxRetries', async () => {
+    const throttled: Reply = {
+      status: 429,
+      headers: { 'retry-after': '0' },
+      body: { error_code: 'TOO_MANY_REQUESTS', detail: 'Too many logins.', request_id: 'r' },
+    };
+    const tokens: Reply = {
+      status: 200,
+      body: { access_token: 'access', refresh_token: 'refresh', token_type: 'bearer', expires_in: 1800 },
+    };
+    // Lazy login on the first call: 429, then the token pair, then the call itself.
+    const first = await withCredentials(sequence(throttled, tokens, ok));
+    expect(await first.client.systemKinds.get(ID)).toEqual(KIND);
+    expect(first.server.requests.map((r) => `${r.method} ${r.url}`)).toEqual([
+      'POST /api/v1/login',
+      'POST /api/v1/login',
+      `GET /api/v1/system-kinds/${ID}`,
+    ]);
+    expect(first.server.requests[2]!.headers.authorization).toBe('Bearer access');
+
+    // The retry budget bounds it: maxRetries 1 is two attempts, then the RateLimitError surfaces.
+    const second = await withCredentials(sequence(throttled), { maxRetries: 1 });
+    await expect(second.client.auth.login()).rejects.toBeInstanceOf(RateLimitError);
+    expect(second.server.requests).toHaveLength(2);
+  });
+
+  it('a login answered 503 is not retried: it may have been processed', async () => {
+    const { server, client } = await withCredentials(sequence(unavailable));
+    await expect(client.auth.login()).rejects.toBeInstanceOf(InternalServerError);
+    expect(server.requests).toHaveLength(1);
   });
 
   it('Retry-After as an HTTP date is honoured', async () => {

@@ -11,7 +11,7 @@ export interface TypeSpec {
   children?: { slot: string; type: TypeSpec }[] | undefined;
 }
 
-export const TypeSpecSchema: z.ZodType<TypeSpec> = z
+export const TypeSpecSchema: z.ZodType<TypeSpec, TypeSpec> = z
   .strictObject({
     data_type: text().describe("A data type code of the dataset system's flavor"),
     params: jsonObject.nullable().optional(),

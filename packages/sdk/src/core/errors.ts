@@ -1,5 +1,6 @@
 import { ErrorResponseSchema, isErrorCode, type ErrorCode } from '@aide/schemas';
 import type { z } from 'zod';
+import type { BatchChunk } from '../internal/batch.js';
 
 /**
  * Base class of every error the SDK throws, so `catch (e) { if (e instanceof AideError) ... }` catches
@@ -212,6 +213,51 @@ export class AideContractError extends AideError {
     this.status = args.status;
     this.requestId = args.requestId;
     this.issues = args.issues;
+  }
+}
+
+/**
+ * A chunk of `createMany` failed. The chunks before it are committed (each chunk is its own
+ * transaction) and those after it were not sent. `cause` is the chunk's error (`ValidationError`,
+ * `ConflictError`, `AideConnectionError`, ...).
+ */
+export class AideBatchError<Read = unknown> extends AideError {
+  override name = 'AideBatchError';
+  /** The chunk that failed: `items.slice(failedChunk.start, failedChunk.end)` of the input. */
+  readonly failedChunk: BatchChunk;
+  /**
+   * Positions in the input of the rows the server named as the cause (a validation issue's
+   * `items.<i>`, two items with the same key), sorted; empty when it named none.
+   */
+  readonly rowIndexes: readonly number[];
+  /** The chunks committed before the failure, in order. */
+  readonly committed: readonly BatchChunk[];
+  /** The entities the committed chunks created, in input order (`items.slice(0, failedChunk.start)`). */
+  readonly created: readonly Read[];
+
+  constructor(args: {
+    cause: unknown;
+    failedChunk: BatchChunk;
+    rowIndexes: readonly number[];
+    committed: readonly BatchChunk[];
+    created: readonly Read[];
+  }) {
+    const rows = args.rowIndexes.length > 0 ? ` (item ${args.rowIndexes.join(', ')})` : '';
+    const reason = args.cause instanceof Error ? args.cause.message : String(args.cause);
+    super(
+      `createMany: chunk ${args.failedChunk.index} (items ${args.failedChunk.start} to ${args.failedChunk.end - 1}) failed${rows}; ` +
+        `${args.committed.length} earlier chunk(s), ${args.created.length} item(s), stay committed: ${reason}`,
+      { cause: args.cause },
+    );
+    this.failedChunk = args.failedChunk;
+    this.rowIndexes = args.rowIndexes;
+    this.committed = args.committed;
+    this.created = args.created;
+  }
+
+  /** The first row named as the cause, if any. */
+  get rowIndex(): number | undefined {
+    return this.rowIndexes[0];
   }
 }
 

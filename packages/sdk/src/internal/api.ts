@@ -5,6 +5,8 @@ import { parseResponse } from './parse.js';
 import type { Transport, TransportRequest, TransportResponse } from './transport.js';
 
 export const API_PREFIX = '/api/v1';
+/** The server's default `AIDE_BODY_LIMIT_BYTES`. */
+export const DEFAULT_BODY_LIMIT_BYTES = 1024 * 1024;
 
 /**
  * What resources talk to: a transport that adds the bearer token, renews it once on a 401 and checks
@@ -15,6 +17,8 @@ export class ApiClient {
     readonly transport: Transport,
     readonly tokens: TokenManager,
     readonly validateResponses: boolean,
+    /** The server's largest request body (`AIDE_BODY_LIMIT_BYTES`): batches are chunked below it. */
+    readonly bodyLimitBytes: number = DEFAULT_BODY_LIMIT_BYTES,
   ) {}
 
   /** An authenticated call whose 2xx body must match `schema` (named `expected` in errors). */

@@ -84,6 +84,7 @@ export class TokenManager {
       path: REFRESH_PATH,
       json: { refresh_token: token },
       options,
+      retryThrottled: true,
     });
     return this.#install(parseResponse(TokenPairSchema, response, this.#validate));
   }
@@ -118,6 +119,7 @@ export class TokenManager {
       path: LOGIN_PATH,
       form: { username: credentials.username, password: credentials.password },
       options,
+      retryThrottled: true,
     });
     return this.#install(parseResponse(TokenPairSchema, response, this.#validate));
   }

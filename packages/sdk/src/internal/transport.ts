@@ -47,6 +47,12 @@ export interface TransportRequest {
    * it is retried like a GET, without an idempotency key.
    */
   safe?: boolean | undefined;
+  /**
+   * A 429 is retried (honouring `Retry-After`, within `maxRetries`) even though the request is not
+   * otherwise retryable: the server refused it before doing anything (login and refresh, which are
+   * POSTs without an idempotency key, throttled per client address and per account).
+   */
+  retryThrottled?: boolean | undefined;
 }
 
 export interface TransportResponse {
@@ -124,7 +130,8 @@ function parseBody(text: string): unknown {
  * or a 429/502/503/504 answer — only when repeating it is safe: GET, HEAD, PUT, DELETE, OPTIONS and
  * reads sent as POST (`safe`) always, POST and PATCH only with an idempotency key (the server stores a
  * keyed POST's answer and replays it to the retry; while the first attempt still runs it answers 409
- * `IDEMPOTENCY_KEY_IN_PROGRESS`, which is retried too). The delay is the server's `Retry-After`
+ * `IDEMPOTENCY_KEY_IN_PROGRESS`, which is retried too). Login and refresh are retried on a 429 only
+ * (`retryThrottled`: refused before anything was done). The delay is the server's `Retry-After`
  * (seconds or HTTP date) when given, else exponential backoff with full jitter (0.5 s doubling to 8 s).
  * A `Retry-After` over 60 s is not waited for: the error surfaces with it.
  */
@@ -200,7 +207,8 @@ export class Transport {
           route,
         };
       }
-      if (retriesLeft && isRetryableAnswer(raw.status, parsed)) {
+      const throttledRetry = request.retryThrottled === true && raw.status === 429 && attempt < maxRetries;
+      if ((retriesLeft && isRetryableAnswer(raw.status, parsed)) || throttledRetry) {
         const hint = retryAfterMs(responseHeaders['retry-after']);
         if (hint === undefined || hint <= MAX_RETRY_AFTER_MS) {
           await this.#pause(hint ?? backoffMs(attempt), options.signal);

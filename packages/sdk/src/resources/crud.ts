@@ -1,8 +1,11 @@
 import { batchResultOf, MAX_BATCH_SIZE, pageOf, type Page, type ResourceDef } from '@aide/schemas';
 import type { z } from 'zod';
+import { AideBatchError, AideError, AideUserAbortError } from '../core/errors.js';
 import { PagePromise } from '../core/pagination.js';
 import type { RequestOptions } from '../core/request-options.js';
 import { API_PREFIX, type ApiClient } from '../internal/api.js';
+import { failedRows, planChunks, type BatchChunk } from '../internal/batch.js';
+import type { TransportRequest } from '../internal/transport.js';
 import type { QueryValue } from '../internal/query.js';
 
 /** The read shape of a resource (what the API returns). */
@@ -37,20 +40,58 @@ export interface CreateManyOptions<Read = unknown> extends RequestOptions {
   /** Items per request, 1..500 (default 500, the server's maximum). */
   chunkSize?: number | undefined;
   /**
+   * Largest request body in bytes (default: 95% of the client's `bodyLimitBytes`, the server's limit):
+   * a chunk ends early when its next item would make the JSON body larger.
+   */
+  maxChunkBytes?: number | undefined;
+  /**
    * Called after each chunk is committed, with the created entities and the chunk's index, so a caller
    * can record progress: when a later chunk fails, these stay created.
    */
   onChunk?: ((created: readonly Read[], chunkIndex: number) => void) | undefined;
 }
 
+/** Options of `update`. */
+export interface UpdateOptions extends RequestOptions {
+  /**
+   * The `row_version` the change is based on, sent as `If-Match: "<n>"` (the `ETag` of a read) instead
+   * of in the body; the body then needs no `row_version`.
+   */
+  ifMatch?: number | undefined;
+}
+
+/** An update body carrying the `row_version` it is based on: required, unless `ifMatch` gives it. */
+export type WithRowVersion<Update> = Update & { row_version: number };
+
 /** `update(id, body)`: every collection but the append-only ones. */
 export interface Updatable<Read, Update> {
   /**
    * `PATCH /{id}` — partial update: only the keys present are changed (`null` clears a nullable one).
-   * Pass the `row_version` you read: if someone changed the entity since, this throws `ConflictError`
-   * with `errorCode === 'VERSION_CONFLICT'`; read it again and reapply.
+   * Pass the `row_version` you read (in the body, or as `ifMatch`): if someone changed the entity
+   * since, this throws `ConflictError` with `errorCode === 'VERSION_CONFLICT'`; read it again and
+   * reapply. Without either it does not compile (the server would answer 428 `PRECONDITION_REQUIRED`).
    */
-  update(id: string, body: Update, options?: RequestOptions): Promise<Read>;
+  update(id: string, body: WithRowVersion<Update>, options?: UpdateOptions): Promise<Read>;
+  update(id: string, body: Update, options: UpdateOptions & { ifMatch: number }): Promise<Read>;
+}
+
+/** The `PATCH` of an update: `ifMatch` becomes the `If-Match` header. */
+export function updateRequest(
+  path: string,
+  body: unknown,
+  options: UpdateOptions | undefined,
+): TransportRequest {
+  const { ifMatch, ...requestOptions } = options ?? {};
+  if (ifMatch !== undefined && !(Number.isInteger(ifMatch) && ifMatch >= 1)) {
+    throw new TypeError(`ifMatch must be a row_version (a positive integer), got ${String(ifMatch)}`);
+  }
+  return {
+    method: 'PATCH',
+    path,
+    json: body,
+    headers: ifMatch === undefined ? undefined : { 'if-match': `"${ifMatch}"` },
+    options: requestOptions,
+  };
 }
 
 /** `delete(id)`: every collection but users and audit logs. */
@@ -68,10 +109,12 @@ export interface Restorable<Read> {
 /** `createMany(items)`: resources with a `POST /batch` route. */
 export interface BatchCreatable<Read, Create> {
   /**
-   * Creates many entities with `POST /batch`, in chunks of at most 500 (one request each), and returns
-   * them in input order. Each chunk is its own all-or-nothing transaction: when chunk 3 fails, chunks 1
-   * and 2 stay committed and the error of chunk 3 is thrown (use `onChunk` to track what was created).
-   * With an `idempotencyKey`, chunk `i` is sent with the key `${idempotencyKey}:${i}`.
+   * Creates many entities with `POST /batch`, in chunks of at most 500 items and at most
+   * `maxChunkBytes` of JSON (one request each), and returns them in input order. Each chunk is its own
+   * all-or-nothing transaction: when chunk 3 fails, chunks 1 and 2 stay committed and an
+   * `AideBatchError` is thrown naming the failed chunk, the rows at fault (positions in `items`), the
+   * committed chunks and what they created; its `cause` is the chunk's error. With an `idempotencyKey`,
+   * chunk `i` is sent with the key `${idempotencyKey}:${i}`.
    */
   createMany(items: readonly Create[], options?: CreateManyOptions<Read>): Promise<Read[]>;
 }
@@ -167,10 +210,10 @@ const routes = {
     this: CollectionResource<unknown, unknown>,
     id: string,
     body: unknown,
-    options?: RequestOptions,
+    options?: UpdateOptions,
   ) {
     const r = internals(this);
-    return r.api.call({ method: 'PATCH', path: r.itemPath(id), json: body, options }, r.readSchema);
+    return r.api.call(updateRequest(r.itemPath(id), body, options), r.readSchema);
   },
   delete: function (this: CollectionResource<unknown, unknown>, id: string, options?: RequestOptions) {
     const r = internals(this);
@@ -186,26 +229,52 @@ const routes = {
     options: CreateManyOptions = {},
   ): Promise<unknown[]> {
     const r = internals(this);
-    const { chunkSize = MAX_BATCH_SIZE, onChunk, ...requestOptions } = options;
+    const {
+      chunkSize = MAX_BATCH_SIZE,
+      maxChunkBytes = Math.floor(r.api.bodyLimitBytes * 0.95),
+      onChunk,
+      ...requestOptions
+    } = options;
     if (!Number.isInteger(chunkSize) || chunkSize < 1 || chunkSize > MAX_BATCH_SIZE) {
       throw new RangeError(`chunkSize must be an integer from 1 to ${MAX_BATCH_SIZE}, got ${chunkSize}`);
+    }
+    if (!Number.isInteger(maxChunkBytes) || maxChunkBytes < 1) {
+      throw new RangeError(`maxChunkBytes must be a positive integer, got ${maxChunkBytes}`);
     }
     const schema = batchResultOf(r.readSchema);
     const key = requestOptions.idempotencyKey;
     const created: unknown[] = [];
-    for (let start = 0, index = 0; start < items.length; start += chunkSize, index++) {
-      const result = await r.api.call(
-        {
-          method: 'POST',
-          path: `${r.basePath}/batch`,
-          json: { items: items.slice(start, start + chunkSize) },
-          options: { ...requestOptions, idempotencyKey: key === undefined ? undefined : `${key}:${index}` },
-        },
-        schema,
-        `BatchResult<${r.def.name}>`,
-      );
+    const committed: BatchChunk[] = [];
+    for (const chunk of planChunks(items, chunkSize, maxChunkBytes)) {
+      let result: { items: unknown[] };
+      try {
+        result = await r.api.call(
+          {
+            method: 'POST',
+            path: `${r.basePath}/batch`,
+            json: { items: items.slice(chunk.start, chunk.end) },
+            options: {
+              ...requestOptions,
+              idempotencyKey: key === undefined ? undefined : `${key}:${chunk.index}`,
+            },
+          },
+          schema,
+          `BatchResult<${r.def.name}>`,
+        );
+      } catch (error) {
+        // An abort or a closed client is not about the batch's content: it surfaces as is.
+        if (error instanceof AideUserAbortError || !(error instanceof AideError)) throw error;
+        throw new AideBatchError({
+          cause: error,
+          failedChunk: chunk,
+          rowIndexes: failedRows(error, chunk),
+          committed: [...committed],
+          created: [...created],
+        });
+      }
       created.push(...result.items);
-      onChunk?.(result.items, index);
+      committed.push(chunk);
+      onChunk?.(result.items, chunk.index);
     }
     return created;
   },
@@ -229,10 +298,13 @@ export class CrudResource<Read, Create, Update>
 {
   /**
    * `PATCH /{id}` — partial update: only the keys present are changed (`null` clears a nullable one).
-   * Pass the `row_version` you read: if someone changed the entity since, this throws `ConflictError`
-   * with `errorCode === 'VERSION_CONFLICT'`; read it again and reapply.
+   * Pass the `row_version` you read (in the body, or as `ifMatch`): if someone changed the entity
+   * since, this throws `ConflictError` with `errorCode === 'VERSION_CONFLICT'`; read it again and
+   * reapply.
    */
-  update(id: string, body: Update, options?: RequestOptions): Promise<Read> {
+  update(id: string, body: WithRowVersion<Update>, options?: UpdateOptions): Promise<Read>;
+  update(id: string, body: Update, options: UpdateOptions & { ifMatch: number }): Promise<Read>;
+  update(id: string, body: Update, options?: UpdateOptions): Promise<Read> {
     return routes.update.call(this, id, body, options) as Promise<Read>;
   }
 

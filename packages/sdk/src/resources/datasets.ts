@@ -15,7 +15,7 @@ import {
 } from '@aide/schemas';
 import { z } from 'zod';
 import type { RequestOptions } from '../core/request-options.js';
-import { CrudResource } from './crud.js';
+import { CrudResource, type UpdateOptions, type WithRowVersion } from './crud.js';
 
 const SchemaVersionSummariesSchema = z.array(SchemaVersionSummarySchema);
 
@@ -66,10 +66,16 @@ export class DatasetsResource extends CrudResource<Dataset, CreateDataset, Updat
    */
   override update<K extends DatasetKind>(
     id: string,
+    body: WithRowVersion<UpdateDatasetOf<K>> & { kind: K },
+    options?: UpdateOptions,
+  ): Promise<DatasetOf<K>>;
+  override update<K extends DatasetKind>(
+    id: string,
     body: UpdateDatasetOf<K> & { kind: K },
-    options?: RequestOptions,
-  ): Promise<DatasetOf<K>> {
-    return super.update(id, body, options) as Promise<DatasetOf<K>>;
+    options: UpdateOptions & { ifMatch: number },
+  ): Promise<DatasetOf<K>>;
+  override update(id: string, body: UpdateDataset, options?: UpdateOptions): Promise<Dataset> {
+    return super.update(id, body as WithRowVersion<UpdateDataset>, options);
   }
 
   /**

@@ -1,6 +1,12 @@
 import { UserSchema, type CreateUser, type UpdateMe, type UpdateUser, type User } from '@aide/schemas';
 import type { RequestOptions } from '../core/request-options.js';
-import { CollectionResource, type Updatable } from './crud.js';
+import {
+  CollectionResource,
+  updateRequest,
+  type Updatable,
+  type UpdateOptions,
+  type WithRowVersion,
+} from './crud.js';
 
 /**
  * `/api/v1/users`: superusers list, read, create and edit users; `me()`/`updateMe()` are every user's
@@ -14,8 +20,10 @@ export class UsersResource
    * `PATCH /users/{id}` (superusers) — edit any user. A new password or `is_active: false` ends the
    * user's sessions.
    */
-  update(id: string, body: UpdateUser, options?: RequestOptions): Promise<User> {
-    return this.api.call({ method: 'PATCH', path: this.itemPath(id), json: body, options }, UserSchema);
+  update(id: string, body: WithRowVersion<UpdateUser>, options?: UpdateOptions): Promise<User>;
+  update(id: string, body: UpdateUser, options: UpdateOptions & { ifMatch: number }): Promise<User>;
+  update(id: string, body: UpdateUser, options?: UpdateOptions): Promise<User> {
+    return this.api.call(updateRequest(this.itemPath(id), body, options), UserSchema);
   }
 
   /** `GET /users/me` — the authenticated user. */

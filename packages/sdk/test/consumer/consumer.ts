@@ -5,21 +5,22 @@ import {
   ConflictError,
   NotFoundError,
   type AideClientOptions,
+  type CreateDataset,
+  type CreateSystem,
+  type Dataset,
+  type ErrorCode,
+  type PublishColumn,
+  type PublishResult,
+  type ResolveCastResult,
+  type SchemaVersionDiff,
+  type System,
+  type TypeSpec,
   type CreateDatasetOf,
   type DatasetOf,
   type ListParams,
   type Page,
   type RequestOptions,
 } from '@aide/sdk';
-import type {
-  CreateDataset,
-  CreateSystem,
-  Dataset,
-  PublishResult,
-  ResolveCastResult,
-  SchemaVersionDiff,
-  System,
-} from '@aide/schemas';
 
 export async function consumer(options: AideClientOptions, body: CreateSystem): Promise<string[]> {
   const client = new AideClient(options);
@@ -30,10 +31,15 @@ export async function consumer(options: AideClientOptions, body: CreateSystem): 
     onChunk: (items) => void items.length,
   });
   const restored: System = await client.systems.restore(created[0].id);
+  // @ts-expect-error an update names the row_version it is based on, in the body or as ifMatch
+  await client.systems.update(restored.id, { name: 'x' });
+  await client.systems.update(restored.id, { name: 'x' }, { ifMatch: restored.row_version });
   try {
     await client.systems.update(restored.id, { name: 'x', row_version: restored.row_version });
   } catch (error) {
-    if (error instanceof ConflictError && error.errorCode === 'VERSION_CONFLICT') return [];
+    const code: ErrorCode | undefined =
+      error instanceof ConflictError && error.hasKnownCode() ? error.errorCode : undefined;
+    if (code === 'VERSION_CONFLICT') return [];
   }
   const codes: string[] = page.items.map((s) => s.code);
   for await (const system of client.systems.list()) codes.push(system.code);
@@ -85,6 +91,13 @@ export async function catalogue(
   });
   // @ts-expect-error update names the kind
   await client.datasets.update(topic.id, { partitions: 24, row_version: 2 });
+  // @ts-expect-error update names the row_version (or passes ifMatch)
+  await client.datasets.update(topic.id, { kind: 'kafka', partitions: 24 });
+  const byEtag: DatasetOf<'kafka'> = await client.datasets.update(
+    topic.id,
+    { kind: 'kafka', partitions: 48 },
+    { ifMatch: widened.row_version },
+  );
   // A body whose kind is only known at run time gives the union back.
   const any: Dataset = await client.datasets.create(body);
   const read: Dataset = await client.datasets.get(any.id);
@@ -104,6 +117,10 @@ export async function catalogue(
     },
     { idempotencyKey: 'publish-1' },
   );
+  const column: PublishColumn = { name: 'id', type: { data_type: 'bigint' } };
+  const spec: TypeSpec = column.type;
+  // @ts-expect-error a column's type is a TypeSpec, not anything
+  await client.datasets.publishSchemaVersion(table.id, { columns: [{ name: 'id', type: 42 }] });
   const diff: SchemaVersionDiff = await client.datasets.diffSchemaVersions(table.id, 1, 2);
   const cast: ResolveCastResult = await client.castRules.resolve({
     type_instance_id: published.version.columns[1].type_instance_id,
@@ -123,6 +140,8 @@ export async function catalogue(
     String(partitions),
     tableName,
     String(widened.partitions),
+    String(byEtag.partitions),
+    spec.data_type,
     ...attributes,
     cast.rendered,
     ...diff.added.map((c) => c.name),
