@@ -21,3 +21,4 @@ export * from './entities/dataset-schema.js';
 export * from './entities/field-binding.js';
 export * from './entities/crawl-run.js';
 export * from './entities/schema-version.js';
+export * from './entities/engine.js';
