@@ -3,7 +3,7 @@
 // kind, fields, PII classifications, schema versions (publish, no-op publish, history, diff), the
 // granular schema routes and crawl runs.
 import { randomUUID } from 'node:crypto';
-import type { PublishColumn, SystemFlavor } from '@aide/schemas';
+import { DATASET_KIND_SYSTEM_KINDS, type PublishColumn, type System, type SystemFlavor } from '@aide/schemas';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import {
   type AideClient,
@@ -37,6 +37,26 @@ async function dataTypeId(flavorId: string, code: string): Promise<string> {
 async function ownFlavor(): Promise<SystemFlavor> {
   const kind = await client.systemKinds.create({ code: unique('kind'), name: 'Catalogue fixture' });
   return client.systemFlavors.create({ code: unique('flavor'), name: 'Fixture', kind_id: kind.id });
+}
+
+/**
+ * A new system that can hold datasets of `kind` (its system kind's code is the table's,
+ * DATASET_KIND_SYSTEM_KINDS): the system kind is found or created, with a flavor of its own.
+ */
+async function systemFor(kind: 'kafka' | 'storage'): Promise<System> {
+  const code = DATASET_KIND_SYSTEM_KINDS[kind][0];
+  const [existing] = (await client.systemKinds.list({ code })).items;
+  const systemKind = existing ?? (await client.systemKinds.create({ code, name: `${code} systems` }));
+  const flavor = await client.systemFlavors.create({
+    code: unique(code),
+    name: `Fixture ${code}`,
+    kind_id: systemKind.id,
+  });
+  return client.systems.create({
+    code: unique(`${code}-system`),
+    name: `A ${code} system`,
+    flavor_id: flavor.id,
+  });
 }
 
 /** An rdbms dataset on the run's postgres14 system. */
@@ -250,17 +270,24 @@ describe('datasets', () => {
     const tableName: string = table.table_name; // typed by the kind
     expect(tableName).toBe(table.object_name.slice('public.'.length));
 
-    const topic = await client.datasets.create({
-      kind: 'kafka',
-      system_id: systemId,
+    // A topic lives on a Kafka system: on the postgres14 system it is 422 DATASET_SYSTEM_KIND_MISMATCH.
+    const kafkaSystem = await systemFor('kafka');
+    const topicBody = {
+      kind: 'kafka' as const,
+      system_id: kafkaSystem.id,
       object_name: unique('orders-topic'),
       topic: 'orders.v1',
       format: 'avro',
       partitions: 12,
       retention_ms: 604_800_000,
       key_columns: ['order_id'],
-      layer: 'kafka',
+      layer: 'kafka' as const,
+    };
+    await expect(client.datasets.create({ ...topicBody, system_id: systemId })).rejects.toMatchObject({
+      status: 422,
+      errorCode: 'DATASET_SYSTEM_KIND_MISMATCH',
     });
+    const topic = await client.datasets.create(topicBody);
     expect(topic).toMatchObject({ kind: 'kafka', partitions: 12, key_columns: ['order_id'], layer: 'kafka' });
 
     const read = await client.datasets.get(topic.id);
@@ -268,7 +295,7 @@ describe('datasets', () => {
     if (read.kind !== 'kafka') throw new Error('expected a kafka dataset');
     expect(read.retention_ms).toBe(604_800_000);
 
-    const kafka = await client.datasets.list({ system_id: systemId, kind: 'kafka' });
+    const kafka = await client.datasets.list({ system_id: kafkaSystem.id, kind: 'kafka' });
     expect(kafka.items.map((d) => d.id)).toEqual([topic.id]);
 
     const updated = await client.datasets.update(topic.id, {
@@ -296,11 +323,7 @@ describe('datasets', () => {
   });
 
   it('walks more than three pages of datasets with for await, one request per page', async () => {
-    const system = await client.systems.create({
-      code: unique('paged'),
-      name: 'Paged',
-      flavor_id: postgres.id,
-    });
+    const system = await systemFor('storage');
     const names: string[] = [];
     for (let i = 0; i < 7; i++) {
       const dataset = await client.datasets.create({

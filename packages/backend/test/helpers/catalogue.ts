@@ -1,9 +1,9 @@
 // Reference data and factories of the catalogue (data types, datasets, fields, schema versions) for
 // the e2e tests under test/e2e/catalogue. The test databases are clones of a migrated, unseeded
 // template: `seedReference` loads packages/backend/seeds/*.yaml into the context's database.
-import type { DatasetKind } from '@aide/schemas';
+import { DATASET_KIND_SYSTEM_KINDS, type DatasetKind } from '@aide/schemas';
 import { seedDirectory, type SeedReport } from '../../src/seeds/type-system.seeder.js';
-import { createSystem, ok, unique } from './factories.js';
+import { createFlavor, createKind, createSystem, ok, unique } from './factories.js';
 import type { TestContext, TestResponse } from './test-app.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -53,6 +53,27 @@ export async function dataTypeOf(ctx: TestContext, flavorCode: string, code: str
 /** A system on the seeded postgres14 flavor, created by the regular user. */
 export async function createPgSystem(ctx: TestContext): Promise<Row> {
   return createSystem(ctx, (await flavorByCode(ctx, 'postgres14')).id);
+}
+
+/**
+ * A flavor whose system kind holds datasets of `kind` (DATASET_KIND_SYSTEM_KINDS): the system kind of
+ * that code is found (seeded: rdbms, hive) or created, and its first flavor by code taken or created.
+ */
+export async function flavorFor(ctx: TestContext, kind: DatasetKind): Promise<Row> {
+  const code = DATASET_KIND_SYSTEM_KINDS[kind][0];
+  const kinds = ok(await ctx.request('GET', `${API}/system-kinds?code=${code}`, { token: ctx.userToken }));
+  const systemKind: Row = kinds.items[0] ?? (await createKind(ctx, { code, name: `${code} systems` }));
+  const flavors = ok(
+    await ctx.request('GET', `${API}/system-flavors?kind_id=${systemKind.id}&sort=code&size=1`, {
+      token: ctx.userToken,
+    }),
+  );
+  return flavors.items[0] ?? (await createFlavor(ctx, systemKind.id));
+}
+
+/** A new system that can hold datasets of `kind`. */
+export async function createSystemFor(ctx: TestContext, kind: DatasetKind): Promise<Row> {
+  return createSystem(ctx, (await flavorFor(ctx, kind)).id);
 }
 
 /** A valid create body of each dataset kind (kind attributes included). */

@@ -75,5 +75,6 @@ export const dataTypeResource = defineResource({
     'SYSTEM_FLAVOR_NOT_FOUND',
     'DATA_TYPE_PARAMS_SCHEMA_INVALID',
     'DATA_TYPE_TEMPLATE_INVALID',
+    'TYPE_INSTANCE_FLAVOR_MISMATCH',
   ],
 });

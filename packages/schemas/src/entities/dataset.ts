@@ -7,6 +7,25 @@ export const DATASET_KINDS = ['rdbms', 'kafka', 'storage', 'sftp', 'hive'] as co
 export const DatasetKindSchema = z.enum(DATASET_KINDS);
 export type DatasetKind = z.infer<typeof DatasetKindSchema>;
 
+/**
+ * The system kinds (`system_kinds.code`) whose systems can hold a dataset of each kind: a Kafka topic
+ * lives on a Kafka cluster, not on a PostgreSQL server. A system kind named nowhere here holds no
+ * datasets. docs/dataset-kinds.md explains the table; the server answers a misfit with 422
+ * DATASET_SYSTEM_KIND_MISMATCH.
+ */
+export const DATASET_KIND_SYSTEM_KINDS = {
+  rdbms: ['rdbms'],
+  kafka: ['kafka'],
+  storage: ['storage'],
+  sftp: ['sftp'],
+  hive: ['hive'],
+} as const satisfies Record<DatasetKind, readonly string[]>;
+
+/** Whether a system of kind `systemKindCode` can hold a dataset of kind `kind`. */
+export function datasetKindFitsSystemKind(kind: DatasetKind, systemKindCode: string): boolean {
+  return (DATASET_KIND_SYSTEM_KINDS[kind] as readonly string[]).includes(systemKindCode);
+}
+
 export const DATASET_LAYERS = ['source', 'cdc', 'kafka', 'raw', 'core'] as const;
 export const DatasetLayerSchema = z.enum(DATASET_LAYERS);
 export type DatasetLayer = z.infer<typeof DatasetLayerSchema>;
@@ -208,5 +227,11 @@ export const datasetResource = defineResource({
   writeRole: 'user',
   softDelete: true,
   batch: false,
-  errors: ['DATASET_ALREADY_EXISTS', 'SYSTEM_NOT_FOUND', 'INVALID_DATASET_KIND', 'DATASET_KIND_MISMATCH'],
+  errors: [
+    'DATASET_ALREADY_EXISTS',
+    'SYSTEM_NOT_FOUND',
+    'INVALID_DATASET_KIND',
+    'DATASET_KIND_MISMATCH',
+    'DATASET_SYSTEM_KIND_MISMATCH',
+  ],
 });

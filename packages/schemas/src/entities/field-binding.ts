@@ -69,5 +69,7 @@ export const fieldBindingResource = defineResource({
     'DATASET_SCHEMA_NOT_FOUND',
     'TYPE_INSTANCE_NOT_FOUND',
     'DATASET_SCHEMA_IMMUTABLE',
+    'TYPE_INSTANCE_TREE_TOO_LARGE',
+    'TYPE_INSTANCE_FLAVOR_MISMATCH',
   ],
 });

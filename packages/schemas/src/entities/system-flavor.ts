@@ -67,5 +67,5 @@ export const systemFlavorResource = defineResource({
   writeRole: 'superuser',
   softDelete: true,
   batch: false,
-  errors: ['SYSTEM_FLAVOR_ALREADY_EXISTS', 'SYSTEM_KIND_NOT_FOUND'],
+  errors: ['SYSTEM_FLAVOR_ALREADY_EXISTS', 'SYSTEM_KIND_NOT_FOUND', 'DATASET_SYSTEM_KIND_MISMATCH'],
 });

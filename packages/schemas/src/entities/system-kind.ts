@@ -45,5 +45,5 @@ export const systemKindResource = defineResource({
   writeRole: 'superuser',
   softDelete: true,
   batch: false,
-  errors: ['SYSTEM_KIND_ALREADY_EXISTS'],
+  errors: ['SYSTEM_KIND_ALREADY_EXISTS', 'DATASET_SYSTEM_KIND_MISMATCH'],
 });

@@ -75,5 +75,11 @@ export const systemResource = defineResource({
   writeRole: 'user',
   softDelete: true,
   batch: true,
-  errors: ['SYSTEM_ALREADY_EXISTS', 'SYSTEM_FLAVOR_NOT_FOUND', 'CREDENTIAL_REF_NOT_FOUND'],
+  errors: [
+    'SYSTEM_ALREADY_EXISTS',
+    'SYSTEM_FLAVOR_NOT_FOUND',
+    'CREDENTIAL_REF_NOT_FOUND',
+    'DATASET_SYSTEM_KIND_MISMATCH',
+    'TYPE_INSTANCE_FLAVOR_MISMATCH',
+  ],
 });

@@ -101,5 +101,6 @@ export const typeInstanceResource = defineResource({
     'TYPE_INSTANCE_SLOT_ALREADY_EXISTS',
     'TYPE_INSTANCE_PARAMS_INVALID',
     'TYPE_INSTANCE_TREE_TOO_LARGE',
+    'TYPE_INSTANCE_FLAVOR_MISMATCH',
   ],
 });

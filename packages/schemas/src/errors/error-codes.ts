@@ -89,6 +89,10 @@ export const ERROR_CATALOGUE = {
   },
   INVALID_DATASET_KIND: { status: 400, detail: 'The provided dataset kind is invalid.' },
   DATASET_KIND_MISMATCH: { status: 400, detail: 'Changing the kind of a dataset is not allowed.' },
+  DATASET_SYSTEM_KIND_MISMATCH: {
+    status: 422,
+    detail: "The dataset's kind does not fit its system's kind (see DATASET_KIND_SYSTEM_KINDS).",
+  },
   DATASET_HAS_ACTIVE_LINKS: { status: 409, detail: 'Dataset has active lineage links; unlink first.' },
   DATASET_LINK_NOT_FOUND: { status: 404, detail: 'The requested dataset link was not found.' },
   DATASET_LINK_ALREADY_EXISTS: {
@@ -187,11 +191,15 @@ export const ERROR_CATALOGUE = {
     status: 422,
     detail: 'The type tree would be deeper or larger than a type tree may be.',
   },
+  TYPE_INSTANCE_FLAVOR_MISMATCH: {
+    status: 422,
+    detail: "A type tree's data types must all be of one flavor: the flavor of the dataset's system.",
+  },
   FIELD_PARENT_NOT_FOUND: { status: 404, detail: 'The specified parent field was not found.' },
   FIELD_PARENT_DATASET_MISMATCH: { status: 400, detail: 'The parent field belongs to a different dataset.' },
   FIELD_TREE_TOO_DEEP: { status: 422, detail: 'The field would be nested deeper than fields may be.' },
   FIELD_CIRCULAR_REFERENCE: {
-    status: 400,
+    status: 409,
     detail: 'Circular reference detected: a field cannot be its own ancestor.',
   },
   FIELD_CLASSIFICATION_NOT_FOUND: {

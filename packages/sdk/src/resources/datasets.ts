@@ -38,10 +38,11 @@ function versionPath(num: number): string {
  * (`rdbms`, `kafka`, `storage`, `sftp`, `hive`), each kind with its own attributes; and their schema
  * versions. Soft delete: `restore` is added by the client.
  *
- * `create` and `update` are typed by the `kind` of the body, and so is what they return:
+ * `create` and `update` are typed by the `kind` of the body, and so is what they return. A dataset's
+ * kind must fit its system's kind (`DATASET_KIND_SYSTEM_KINDS`: a topic on a `kafka` system):
  *
  * ```ts
- * const topic = await client.datasets.create({ kind: 'kafka', system_id, object_name: 'orders',
+ * const topic = await client.datasets.create({ kind: 'kafka', system_id: kafkaSystemId, object_name: 'orders',
  *   topic: 'orders.v1', format: 'avro', partitions: 12, retention_ms: 604_800_000, key_columns: ['id'] });
  * topic.partitions; // number: topic is a DatasetOf<'kafka'>
  * ```
@@ -51,7 +52,8 @@ function versionPath(num: number): string {
 export class DatasetsResource extends CrudResource<Dataset, CreateDataset, UpdateDataset> {
   /**
    * `POST /datasets` — 201 with the created dataset, of the body's kind. `ConflictError`
-   * (`DATASET_ALREADY_EXISTS`) when the system already has a dataset of that name.
+   * (`DATASET_ALREADY_EXISTS`) when the system already has a dataset of that name; `ValidationError`
+   * (422 `DATASET_SYSTEM_KIND_MISMATCH`) when the system's kind cannot hold datasets of this kind.
    */
   override create<K extends DatasetKind>(
     body: CreateDatasetOf<K> & { kind: K },

@@ -16,7 +16,8 @@ const FieldsSchema = z.array(FieldSchema);
 /**
  * `/api/v1/fields`: the column identities of a dataset, nested through `parent_id` (struct members).
  * Publishing a schema version creates them; these are the granular routes. `createMany` is added by
- * the client.
+ * the client. Moving a field (`update` with `parent_id`) under itself or one of its descendants throws
+ * `ConflictError` (409 `FIELD_CIRCULAR_REFERENCE`).
  */
 export class FieldsResource extends CrudResource<Field, CreateField, UpdateField> {
   /** `GET /fields/tree/{datasetId}` — every field of the dataset, as trees of root fields. */

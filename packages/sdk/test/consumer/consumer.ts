@@ -51,15 +51,17 @@ export async function consumer(options: AideClientOptions, body: CreateSystem): 
   return codes;
 }
 
-// Datasets are typed by their kind: the body of create/update, and what they return.
+// Datasets are typed by their kind: the body of create/update, and what they return. A topic lives on
+// a Kafka system, a table on an rdbms one.
 export async function catalogue(
   client: AideClient,
   systemId: string,
+  kafkaSystemId: string,
   body: CreateDataset,
 ): Promise<string[]> {
   const topic: DatasetOf<'kafka'> = await client.datasets.create({
     kind: 'kafka',
-    system_id: systemId,
+    system_id: kafkaSystemId,
     object_name: 'orders',
     topic: 'orders.v1',
     format: 'avro',
@@ -79,9 +81,9 @@ export async function catalogue(
   // @ts-expect-error a table is not a topic
   void table.topic;
   // @ts-expect-error the kafka attributes are required
-  await client.datasets.create({ kind: 'kafka', system_id: systemId, object_name: 'x', topic: 't' });
+  await client.datasets.create({ kind: 'kafka', system_id: kafkaSystemId, object_name: 'x', topic: 't' });
   // @ts-expect-error an rdbms attribute on a kafka dataset
-  await client.datasets.create({ ...kafkaBody(systemId), table_name: 'orders' });
+  await client.datasets.create({ ...kafkaBody(kafkaSystemId), table_name: 'orders' });
   // @ts-expect-error not a dataset kind
   await client.datasets.create({ kind: 'mongo', system_id: systemId, object_name: 'x' });
   const widened: DatasetOf<'kafka'> = await client.datasets.update(topic.id, {

@@ -9,6 +9,8 @@ import { splitUpdate } from '../../common/crud/update-input.js';
 import { AppError } from '../../common/errors/app-error.js';
 import { Transactions } from '../../database/transactions.js';
 import { SystemFlavorsRepository } from '../system-flavors/system-flavors.repository.js';
+import { TypeInstancesRepository } from '../type-instances/type-instances.repository.js';
+import { flavorMismatch } from '../type-instances/type-tree-rules.js';
 import type { DataTypeEntity } from './data-type.entity.js';
 import { checkDataTypeDefinition } from './data-type-definition.js';
 import { toDataType } from './data-type.mapper.js';
@@ -28,6 +30,7 @@ export class DataTypesService implements CrudService<DataType, CreateDataType, U
   constructor(
     private readonly dataTypes: DataTypesRepository,
     private readonly flavors: SystemFlavorsRepository,
+    private readonly typeInstances: TypeInstancesRepository,
     private readonly tx: Transactions,
   ) {}
 
@@ -69,7 +72,9 @@ export class DataTypesService implements CrudService<DataType, CreateDataType, U
   update(id: string, input: UpdateDataType, ifMatch: number | undefined, actor: AuthUser): Promise<DataType> {
     const { changes, version } = splitUpdate(input, ifMatch);
     return this.tx.run(async (m) => {
-      const current = await this.dataTypes.crud.getActive(id, m);
+      const flavorChange = changes.system_flavor_id !== undefined;
+      // Locked when the flavor may change: no type instance can start using the type meanwhile.
+      const current = await this.dataTypes.crud.getActive(id, m, flavorChange ? 'update' : undefined);
       const values: Partial<DataTypeEntity> = { ...changes };
       if (changes.params_schema !== undefined || changes.render_template !== undefined) {
         // The template is checked against the params it may read, so both are checked together.
@@ -79,7 +84,20 @@ export class DataTypesService implements CrudService<DataType, CreateDataType, U
         values.params_schema = checked.params_schema as unknown as Record<string, unknown>;
         values.render_template = checked.render_template ?? null;
       }
-      if (changes.system_flavor_id !== undefined) await this.assertFlavor(changes.system_flavor_id, m);
+      if (changes.system_flavor_id !== undefined) {
+        await this.assertFlavor(changes.system_flavor_id, m);
+        // Moving a type in use would leave its type trees of two flavors (type-tree-rules.ts).
+        if (
+          changes.system_flavor_id !== current.system_flavor_id &&
+          (await this.typeInstances.crud.countActiveBy('data_type_id', id, m)) > 0
+        ) {
+          throw flavorMismatch('The data type is used by type instances: its flavor cannot change.', {
+            data_type: current.code,
+            data_type_flavor_id: current.system_flavor_id,
+            requested_flavor_id: changes.system_flavor_id,
+          });
+        }
+      }
       return toDataType(await this.dataTypes.crud.update(id, values, version, actor.id, m));
     });
   }

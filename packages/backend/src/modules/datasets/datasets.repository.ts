@@ -49,13 +49,50 @@ export class DatasetsRepository {
   updateDetails(kind: DatasetKind, id: string, details: Record<string, unknown>, manager: EntityManager) {
     return this.reads.updateDetails(kind, id, details, manager);
   }
-  /** The flavor of the dataset's system (for resolving type codes when publishing a version). */
-  async flavorIdOf(datasetId: string, manager: EntityManager): Promise<string> {
-    const rows: { flavor_id: string }[] = await manager.query(
-      'SELECT s.flavor_id FROM datasets d JOIN systems s ON s.id = d.system_id WHERE d.id = $1',
-      [datasetId],
+
+  /**
+   * The kinds of the datasets on a system, on the systems of a flavor, or under a system kind. Deleted
+   * datasets count too: a restore brings them back on the same system.
+   */
+  async kindsWithin(scope: 'system' | 'flavor' | 'kind', id: string, manager: EntityManager) {
+    const column = { system: 's.id', flavor: 'f.id', kind: 'f.kind_id' }[scope];
+    const rows: { kind: DatasetKind }[] = await manager.query(
+      `SELECT DISTINCT d.kind FROM datasets d JOIN systems s ON s.id = d.system_id
+       JOIN system_flavors f ON f.id = s.flavor_id WHERE ${column} = $1 ORDER BY d.kind`,
+      [id],
     );
-    if (!rows[0]) throw new AppError('DATASET_NOT_FOUND');
-    return rows[0].flavor_id;
+    return rows.map((r) => r.kind);
+  }
+
+  /** Whether some dataset on the system has a schema version with bindings (typed in its flavor). */
+  async systemHasBoundVersions(systemId: string, manager: EntityManager): Promise<boolean> {
+    const rows: unknown[] = await manager.query(
+      `SELECT 1 FROM datasets d JOIN dataset_schemas v ON v.dataset_id = d.id
+       WHERE d.system_id = $1 AND EXISTS (SELECT 1 FROM field_bindings b WHERE b.dataset_schema_id = v.id)
+       LIMIT 1`,
+      [systemId],
+    );
+    return rows.length > 0;
+  }
+
+  /**
+   * The flavor of the dataset's system (for resolving type codes when publishing a version). The
+   * system row is share-locked, so its flavor cannot change before the version is committed.
+   */
+  async flavorIdOf(datasetId: string, manager: EntityManager): Promise<string> {
+    const flavorId = (await this.flavorIdsOf([datasetId], manager)).get(datasetId);
+    if (flavorId === undefined) throw new AppError('DATASET_NOT_FOUND');
+    return flavorId;
+  }
+
+  /** `flavorIdOf` for many datasets in one query, by dataset id. */
+  async flavorIdsOf(datasetIds: readonly string[], manager: EntityManager): Promise<Map<string, string>> {
+    if (datasetIds.length === 0) return new Map();
+    const rows: { id: string; flavor_id: string }[] = await manager.query(
+      `SELECT d.id, s.flavor_id FROM datasets d JOIN systems s ON s.id = d.system_id
+       WHERE d.id = ANY($1::uuid[]) ORDER BY s.id FOR SHARE OF s`,
+      [[...new Set(datasetIds)]],
+    );
+    return new Map(rows.map((r) => [r.id, r.flavor_id]));
   }
 }

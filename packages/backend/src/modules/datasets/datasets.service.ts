@@ -17,6 +17,7 @@ import { splitUpdate } from '../../common/crud/update-input.js';
 import { AppError } from '../../common/errors/app-error.js';
 import { Transactions } from '../../database/transactions.js';
 import { SystemsRepository } from '../systems/systems.repository.js';
+import { assertDatasetKindsFit } from './dataset-kind-rules.js';
 import type { DatasetEntity } from './dataset.entity.js';
 import { toDataset } from './dataset.mapper.js';
 import { DatasetsRepository } from './datasets.repository.js';
@@ -41,21 +42,30 @@ export class DatasetsService implements CrudService<Dataset, CreateDataset, Upda
     return toDataset(await this.datasets.getWithDetails(id));
   }
 
-  private async assertSystem(systemId: string, m: EntityManager): Promise<void> {
-    if (!(await this.systems.crud.findActive(systemId, m, 'share'))) throw new AppError('SYSTEM_NOT_FOUND');
+  /**
+   * The system must be active and of a kind that holds datasets of `kind`; the system, its flavor and
+   * kind stay share-locked, so none of them can change kind before this commits.
+   */
+  private async assertSystem(systemId: string, kind: DatasetKind, m: EntityManager): Promise<void> {
+    const systemKind = await this.systems.kindCodeOf(systemId, m);
+    if (systemKind === undefined) throw new AppError('SYSTEM_NOT_FOUND');
+    assertDatasetKindsFit([kind], systemKind);
   }
 
   create(input: CreateDataset, actor: AuthUser): Promise<Dataset> {
     const { common, details } = splitByKind(input.kind, input);
     return this.tx.run(async (m) => {
-      await this.assertSystem(input.system_id, m);
+      await this.assertSystem(input.system_id, input.kind, m);
       const row = await this.datasets.crud.insert({ ...common, kind: input.kind }, actor.id, m);
       await this.datasets.insertDetails(input.kind, row.id, details, m);
       return toDataset(await this.datasets.getWithDetails(row.id, m));
     });
   }
 
-  /** `kind` must match the stored kind; `system_id` never changes. */
+  /**
+   * `kind` must match the stored kind and `system_id` never changes (the update schema has no
+   * `system_id`), so an update cannot break the kind rule; system, flavor and kind updates check it.
+   */
   update(id: string, input: UpdateDataset, ifMatch: number | undefined, actor: AuthUser): Promise<Dataset> {
     const { changes, version } = splitUpdate(input, ifMatch);
     const { common, details } = splitByKind(input.kind, changes);
@@ -79,7 +89,7 @@ export class DatasetsService implements CrudService<Dataset, CreateDataset, Upda
   restore(id: string, actor: AuthUser): Promise<Dataset> {
     return this.tx.run(async (m) => {
       const row = await this.datasets.crud.findAny(id, m);
-      if (row?.deleted_at) await this.assertSystem(row.system_id, m);
+      if (row?.deleted_at) await this.assertSystem(row.system_id, row.kind, m);
       await this.datasets.crud.restore(id, actor.id, m);
       return toDataset(await this.datasets.getWithDetails(id, m));
     });

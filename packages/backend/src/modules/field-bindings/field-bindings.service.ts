@@ -8,8 +8,10 @@ import { mapPage } from '../../common/crud/list.js';
 import { AppError, validationError } from '../../common/errors/app-error.js';
 import { Transactions } from '../../database/transactions.js';
 import { DatasetSchemasRepository } from '../dataset-schemas/dataset-schemas.repository.js';
+import { DatasetsRepository } from '../datasets/datasets.repository.js';
 import { FieldsRepository } from '../fields/fields.repository.js';
 import { TypeInstancesRepository } from '../type-instances/type-instances.repository.js';
+import { assertBindableTrees } from '../type-instances/type-tree-rules.js';
 import { toFieldBinding } from './field-binding.mapper.js';
 import { FieldBindingsRepository } from './field-bindings.repository.js';
 
@@ -26,6 +28,7 @@ export class FieldBindingsService implements CrudService<
   constructor(
     private readonly bindings: FieldBindingsRepository,
     private readonly schemas: DatasetSchemasRepository,
+    private readonly datasets: DatasetsRepository,
     private readonly fields: FieldsRepository,
     private readonly typeInstances: TypeInstancesRepository,
     private readonly tx: Transactions,
@@ -41,7 +44,9 @@ export class FieldBindingsService implements CrudService<
 
   /**
    * Every field must belong to its version's dataset, every type must be a root, and every version must
-   * still be empty. Loaded in bulk: a batch costs the same few queries as one binding.
+   * still be empty. The bound trees obey the rules a publish enforces (type-tree-rules.ts): within the
+   * limits and typed in the flavor of the dataset's system. Loaded in bulk: a batch costs the same few
+   * queries as one binding.
    */
   private async assertRefs(items: readonly CreateFieldBinding[], m: EntityManager): Promise<void> {
     const schemas = await this.schemas.crud.findActiveMany(
@@ -76,6 +81,18 @@ export class FieldBindingsService implements CrudService<
         throw validationError([{ path: ['type_instance_id'], message: 'must be a root type instance' }]);
       }
     }
+    // The roots are share-locked above, so no node can be added to these trees before this commits.
+    const flavorOfDataset = await this.datasets.flavorIdsOf(
+      [...schemas.values()].map((s) => s.dataset_id),
+      m,
+    );
+    const flavorOfRoot = new Map(
+      items.map((i) => {
+        const datasetId = (schemas.get(i.dataset_schema_id) as { dataset_id: string }).dataset_id;
+        return [i.type_instance_id, flavorOfDataset.get(datasetId) as string];
+      }),
+    );
+    assertBindableTrees(await this.typeInstances.subtrees([...flavorOfRoot.keys()], m), flavorOfRoot);
   }
 
   create(input: CreateFieldBinding, actor: AuthUser): Promise<FieldBinding> {

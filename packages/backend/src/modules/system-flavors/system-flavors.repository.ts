@@ -31,4 +31,14 @@ export class SystemFlavorsRepository {
         .getOne()) ?? undefined
     );
   }
+
+  /** The code of the kind of an active flavor (both rows share-locked), or undefined when not active. */
+  async kindCodeOf(flavorId: string, manager: EntityManager): Promise<string | undefined> {
+    const rows: { code: string }[] = await manager.query(
+      `SELECT k.code FROM system_flavors f JOIN system_kinds k ON k.id = f.kind_id
+       WHERE f.id = $1 AND f.deleted_at IS NULL FOR SHARE OF f, k`,
+      [flavorId],
+    );
+    return rows[0]?.code;
+  }
 }

@@ -7,6 +7,8 @@ import { splitUpdate } from '../../common/crud/update-input.js';
 import { AppError } from '../../common/errors/app-error.js';
 import { Transactions } from '../../database/transactions.js';
 import { DataTypesRepository } from '../data-types/data-types.repository.js';
+import { assertDatasetKindsFit } from '../datasets/dataset-kind-rules.js';
+import { DatasetsRepository } from '../datasets/datasets.repository.js';
 import { SystemKindsRepository } from '../system-kinds/system-kinds.repository.js';
 import { SystemsRepository } from '../systems/systems.repository.js';
 import { toSystemFlavor } from './system-flavor.mapper.js';
@@ -19,6 +21,7 @@ export class SystemFlavorsService {
     private readonly kinds: SystemKindsRepository,
     private readonly systems: SystemsRepository,
     private readonly dataTypes: DataTypesRepository,
+    private readonly datasets: DatasetsRepository,
     private readonly tx: Transactions,
   ) {}
 
@@ -50,7 +53,15 @@ export class SystemFlavorsService {
   ): Promise<SystemFlavor> {
     const { changes, version } = splitUpdate(input, ifMatch);
     return this.tx.run(async (m) => {
-      if (changes.kind_id !== undefined) await this.assertKind(changes.kind_id, m);
+      if (changes.kind_id !== undefined) {
+        await this.assertKind(changes.kind_id, m);
+        // Locked first: no system or dataset can be added under the flavor before this commits.
+        const current = await this.flavors.crud.getActive(id, m, 'update');
+        if (current.kind_id !== changes.kind_id) {
+          const kind = await this.kinds.crud.getActive(changes.kind_id, m);
+          assertDatasetKindsFit(await this.datasets.kindsWithin('flavor', id, m), kind.code);
+        }
+      }
       return toSystemFlavor(await this.flavors.crud.update(id, changes, version, actor.id, m));
     });
   }

@@ -5,6 +5,8 @@ import { mapPage } from '../../common/crud/list.js';
 import { splitUpdate } from '../../common/crud/update-input.js';
 import { AppError } from '../../common/errors/app-error.js';
 import { Transactions } from '../../database/transactions.js';
+import { assertDatasetKindsFit } from '../datasets/dataset-kind-rules.js';
+import { DatasetsRepository } from '../datasets/datasets.repository.js';
 import { SystemFlavorsRepository } from '../system-flavors/system-flavors.repository.js';
 import { toSystemKind } from './system-kind.mapper.js';
 import { SystemKindsRepository } from './system-kinds.repository.js';
@@ -14,6 +16,7 @@ export class SystemKindsService {
   constructor(
     private readonly kinds: SystemKindsRepository,
     private readonly flavors: SystemFlavorsRepository,
+    private readonly datasets: DatasetsRepository,
     private readonly tx: Transactions,
   ) {}
 
@@ -36,9 +39,16 @@ export class SystemKindsService {
     actor: AuthUser,
   ): Promise<SystemKind> {
     const { changes, version } = splitUpdate(input, ifMatch);
-    return this.tx.run(async (m) =>
-      toSystemKind(await this.kinds.crud.update(id, changes, version, actor.id, m)),
-    );
+    return this.tx.run(async (m) => {
+      if (changes.code !== undefined) {
+        // A new code must still fit the kinds of the datasets under the kind (locked first).
+        const current = await this.kinds.crud.getActive(id, m, 'update');
+        if (current.code !== changes.code) {
+          assertDatasetKindsFit(await this.datasets.kindsWithin('kind', id, m), changes.code);
+        }
+      }
+      return toSystemKind(await this.kinds.crud.update(id, changes, version, actor.id, m));
+    });
   }
 
   /** Refused while active flavors belong to the kind; the row lock keeps a new flavor from slipping in. */

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
 import { CrudRepository } from '../../common/crud/crud-repository.js';
 import { registerConstraintCodes } from '../../common/errors/db-error.js';
 import { SystemEntity } from './system.entity.js';
@@ -17,5 +17,19 @@ export class SystemsRepository {
       notFound: 'SYSTEM_NOT_FOUND',
       softDelete: true,
     });
+  }
+
+  /**
+   * The code of an active system's kind (system → flavor → kind), or undefined when the system is not
+   * active. The three rows are share-locked: none of them can change kind before the caller commits.
+   */
+  async kindCodeOf(systemId: string, manager: EntityManager): Promise<string | undefined> {
+    const rows: { code: string }[] = await manager.query(
+      `SELECT k.code FROM systems s JOIN system_flavors f ON f.id = s.flavor_id
+       JOIN system_kinds k ON k.id = f.kind_id
+       WHERE s.id = $1 AND s.deleted_at IS NULL FOR SHARE OF s, f, k`,
+      [systemId],
+    );
+    return rows[0]?.code;
   }
 }

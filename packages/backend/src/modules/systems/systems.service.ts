@@ -8,9 +8,11 @@ import { mapPage } from '../../common/crud/list.js';
 import { splitUpdate } from '../../common/crud/update-input.js';
 import { AppError } from '../../common/errors/app-error.js';
 import { Transactions } from '../../database/transactions.js';
+import { assertDatasetKindsFit } from '../datasets/dataset-kind-rules.js';
 import { DatasetsRepository } from '../datasets/datasets.repository.js';
 import { CredentialRefsRepository } from '../credential-refs/credential-refs.repository.js';
 import { SystemFlavorsRepository } from '../system-flavors/system-flavors.repository.js';
+import { flavorMismatch } from '../type-instances/type-tree-rules.js';
 import { toSystem } from './system.mapper.js';
 import { SystemsRepository } from './systems.repository.js';
 
@@ -77,8 +79,28 @@ export class SystemsService implements CrudService<System, CreateSystem, UpdateS
     const { changes, version } = splitUpdate(input, ifMatch);
     return this.tx.run(async (m) => {
       await this.assertParents(changes, m);
+      if (changes.flavor_id !== undefined) await this.assertFlavorChange(id, changes.flavor_id, m);
       return toSystem(await this.systems.crud.update(id, changes, version, actor.id, m));
     });
+  }
+
+  /**
+   * A new flavor must keep the system's datasets valid: its kind must fit their kinds, and it is
+   * refused while they have published versions, whose type trees are of the current flavor (ADR 0010).
+   * The system row is locked first, so no dataset or version can be added before this commits.
+   */
+  private async assertFlavorChange(id: string, flavorId: string, m: EntityManager): Promise<void> {
+    const current = await this.systems.crud.getActive(id, m, 'update');
+    if (current.flavor_id === flavorId) return;
+    const kindCode = await this.flavors.kindCodeOf(flavorId, m);
+    if (kindCode === undefined) throw new AppError('SYSTEM_FLAVOR_NOT_FOUND');
+    assertDatasetKindsFit(await this.datasets.kindsWithin('system', id, m), kindCode);
+    if (await this.datasets.systemHasBoundVersions(id, m)) {
+      throw flavorMismatch(
+        "The system's datasets have published schema versions typed in its current flavor: its flavor cannot change.",
+        { system_id: id, system_flavor_id: current.flavor_id, requested_flavor_id: flavorId },
+      );
+    }
   }
 
   remove(id: string, actor: AuthUser): Promise<System> {

@@ -3,7 +3,7 @@ import { DataSource, type EntityManager } from 'typeorm';
 import { CrudRepository } from '../../common/crud/crud-repository.js';
 import { registerConstraintCodes } from '../../common/errors/db-error.js';
 import { TypeInstanceEntity } from './type-instance.entity.js';
-import { MAX_TYPE_TREE_DEPTH } from './type-tree-limits.js';
+import { MAX_TYPE_TREE_DEPTH, type StoredTypeNode } from './type-tree-rules.js';
 
 registerConstraintCodes({
   uq_type_instances_parent_slot: 'TYPE_INSTANCE_SLOT_ALREADY_EXISTS',
@@ -12,8 +12,9 @@ registerConstraintCodes({
 });
 
 /** A type-instance node with its data type's code and template, as read for trees and rendering. */
-export interface TypeNodeRow extends TypeInstanceEntity {
+export interface TypeNodeRow extends TypeInstanceEntity, StoredTypeNode {
   data_type_code: string;
+  data_type_flavor_id: string;
   render_template: string | null;
   depth: number;
 }
@@ -44,11 +45,22 @@ export class TypeInstancesRepository {
          UNION ALL
          SELECT c.*, tree.depth + 1 FROM type_instances c JOIN tree ON c.parent_id = tree.id WHERE tree.depth < $2
        )
-       SELECT tree.*, dt.code AS data_type_code, dt.render_template
+       SELECT tree.*, dt.code AS data_type_code, dt.system_flavor_id AS data_type_flavor_id, dt.render_template
        FROM tree JOIN data_types dt ON dt.id = tree.data_type_id
        ORDER BY tree.depth, tree.ordinal, tree.slot`,
       [rootIds, MAX_TYPE_TREE_DEPTH],
     );
+  }
+
+  /** The flavor of each node's data type, by node id. */
+  async flavorsOf(ids: readonly string[], manager: EntityManager): Promise<Map<string, string>> {
+    if (ids.length === 0) return new Map();
+    const rows: { id: string; flavor_id: string }[] = await manager.query(
+      `SELECT t.id, dt.system_flavor_id AS flavor_id
+       FROM type_instances t JOIN data_types dt ON dt.id = t.data_type_id WHERE t.id = ANY($1::uuid[])`,
+      [ids],
+    );
+    return new Map(rows.map((r) => [r.id, r.flavor_id]));
   }
 
   /** Whether the node's tree (its root) is bound to a field in some schema version. */

@@ -19,10 +19,17 @@ import { Transactions } from '../../database/transactions.js';
 import type { DataTypeEntity } from '../data-types/data-type.entity.js';
 import { DataTypesRepository } from '../data-types/data-types.repository.js';
 import { validateTypeParams } from '../type-system/params-schema.js';
+import type { TypeInstanceEntity } from './type-instance.entity.js';
 import { toTypeInstance } from './type-instance.mapper.js';
 import { TypeInstancesRepository } from './type-instances.repository.js';
 import { buildTypeTrees, renderTypeText, toTypeInstanceTree, type TypeTreeNode } from './type-tree.js';
-import { MAX_TYPE_TREE_DEPTH, MAX_TYPE_TREE_NODES, treeTooDeep, treeTooLarge } from './type-tree-limits.js';
+import {
+  flavorMismatch,
+  MAX_TYPE_TREE_DEPTH,
+  MAX_TYPE_TREE_NODES,
+  treeTooDeep,
+  treeTooLarge,
+} from './type-tree-rules.js';
 
 /** `params` validated against the data type's JSON Schema (defaults applied); null when empty. */
 function validParams(
@@ -54,14 +61,26 @@ export class TypeInstancesService implements CrudService<
     return toTypeInstance(await this.typeInstances.crud.getActive(id));
   }
 
-  /** The data type must be active and the params valid against its JSON Schema; returns the stored params. */
+  /**
+   * The data type must be active, of the node's flavor (a node never changes flavor, so a tree stays of
+   * one), and the params valid against its JSON Schema; returns the stored params.
+   */
   private async checkedParams(
+    current: TypeInstanceEntity,
     dataTypeId: string,
     params: Record<string, unknown> | null | undefined,
     m: EntityManager,
   ): Promise<Record<string, unknown> | null> {
     const dataType = await this.dataTypes.crud.findActive(dataTypeId, m, 'share');
     if (!dataType) throw new AppError('DATA_TYPE_NOT_FOUND');
+    const flavor = (await this.typeInstances.flavorsOf([current.id], m)).get(current.id);
+    if (flavor !== undefined && flavor !== dataType.system_flavor_id) {
+      throw flavorMismatch(`Data type '${dataType.code}' is of another flavor than the type instance's.`, {
+        data_type: dataType.code,
+        data_type_flavor_id: dataType.system_flavor_id,
+        type_instance_flavor_id: flavor,
+      });
+    }
     return validParams(dataType, params);
   }
 
@@ -102,6 +121,7 @@ export class TypeInstancesService implements CrudService<
       m,
       'share',
     );
+    const parentFlavors = await this.typeInstances.flavorsOf([...parents.keys()], m);
     const unbound = new Set<string>();
     const values = [];
     for (const input of items) {
@@ -119,6 +139,15 @@ export class TypeInstancesService implements CrudService<
       }
       const dataType = dataTypes.get(input.data_type_id);
       if (!dataType) throw new AppError('DATA_TYPE_NOT_FOUND');
+      const parentFlavor = parentId !== null ? parentFlavors.get(parentId) : undefined;
+      if (parentFlavor !== undefined && parentFlavor !== dataType.system_flavor_id) {
+        throw flavorMismatch(`Data type '${dataType.code}' is of another flavor than its parent's.`, {
+          parent_id: parentId,
+          data_type: dataType.code,
+          data_type_flavor_id: dataType.system_flavor_id,
+          parent_flavor_id: parentFlavor,
+        });
+      }
       values.push({
         ...input,
         parent_id: parentId,
@@ -169,6 +198,7 @@ export class TypeInstancesService implements CrudService<
       if (changes.data_type_id !== undefined || changes.type_params !== undefined) {
         const params = changes.type_params !== undefined ? changes.type_params : current.type_params;
         values.type_params = await this.checkedParams(
+          current,
           changes.data_type_id ?? current.data_type_id,
           params,
           m,

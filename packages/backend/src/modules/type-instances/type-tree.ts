@@ -4,7 +4,7 @@ import { RenderBudget } from '../type-system/render-budget.js';
 import { TemplateError, TemplateLimitError } from '../type-system/template-error.js';
 import { type RenderableTypeNode, renderTypeTree } from '../type-system/type-tree-renderer.js';
 import type { TypeNodeRow } from './type-instances.repository.js';
-import { MAX_TYPE_TREE_DEPTH, MAX_TYPE_TREE_NODES, treeTooDeep, treeTooLarge } from './type-tree-limits.js';
+import { assertStoredTreesWithinLimits } from './type-tree-rules.js';
 
 /** A type-instance node with its data type, children in order. */
 export interface TypeTreeNode extends RenderableTypeNode {
@@ -20,8 +20,7 @@ export interface TypeTreeNode extends RenderableTypeNode {
  *   enforced on write): it is refused whole, never returned cut.
  */
 export function buildTypeTrees(rows: readonly TypeNodeRow[]): Map<string, TypeTreeNode> {
-  const deepest = rows.reduce((max, row) => Math.max(max, Number(row.depth)), 0);
-  if (deepest + 1 > MAX_TYPE_TREE_DEPTH) throw treeTooDeep(deepest + 1);
+  assertStoredTreesWithinLimits(rows);
   const nodes = new Map<string, TypeTreeNode>();
   for (const row of rows) {
     nodes.set(row.id, {
@@ -35,16 +34,9 @@ export function buildTypeTrees(rows: readonly TypeNodeRow[]): Map<string, TypeTr
     });
   }
   // Rows arrive ordered by depth then ordinal, so children are appended in order.
-  const sizes = new Map<string, number>();
-  const rootOf = new Map<string, string>();
   for (const row of rows) {
     const parent = row.parent_id ? nodes.get(row.parent_id) : undefined;
     if (parent) parent.children.push(nodes.get(row.id) as TypeTreeNode);
-    const root = parent ? (rootOf.get(parent.id) as string) : row.id;
-    rootOf.set(row.id, root);
-    const size = (sizes.get(root) ?? 0) + 1;
-    if (size > MAX_TYPE_TREE_NODES) throw treeTooLarge();
-    sizes.set(root, size);
   }
   return nodes;
 }

@@ -1,11 +1,13 @@
 // /datasets (five kinds), /fields (trees, cycles, batch) and /field-classifications (append-only PII
 // history) over HTTP, plus the query-count proof that listing is not N+1.
+import type { DatasetKind } from '@aide/schemas';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import {
   API,
   createDataset,
   createField,
   createPgSystem,
+  createSystemFor,
   DATASET_KINDS,
   datasetBody,
   type Row,
@@ -40,7 +42,7 @@ const v422 = (r: TestResponse) => expectEnvelope(r, 422, 'VALIDATION_ERROR');
 
 describe('datasets', () => {
   it.each(DATASET_KINDS)('creates, reads and lists a %s dataset with its kind attributes', async (kind) => {
-    const body = datasetBody(kind, system.id);
+    const body = datasetBody(kind, (await createSystemFor(ctx, kind)).id);
     const created = ok(await ctx.request('POST', datasets, { token: ctx.userToken, body }), 201);
     expect(created).toMatchObject({
       ...body,
@@ -85,7 +87,7 @@ describe('datasets', () => {
         token: ctx.userToken,
         body: {
           kind: 'hive',
-          system_id: system.id,
+          system_id: (await createSystemFor(ctx, 'hive')).id,
           object_name: unique('h'),
           catalog_uri: 'thrift://x',
           db_name: 'd',
@@ -143,23 +145,23 @@ describe('datasets', () => {
   });
 
   it('refuses a duplicate object name in a system (409); another system may reuse it', async () => {
-    const ds = await createDataset(ctx, system.id, 'storage');
+    const ds = await createDataset(ctx, system.id);
     expectEnvelope(
       await ctx.request('POST', datasets, {
         token: ctx.userToken,
-        body: datasetBody('sftp', system.id, { object_name: ds.object_name }),
+        body: datasetBody('rdbms', system.id, { object_name: ds.object_name }),
       }),
       409,
       'DATASET_ALREADY_EXISTS',
     );
     const other = await createSystem(ctx, system.flavor_id);
-    expect((await createDataset(ctx, other.id, 'sftp', { object_name: ds.object_name })).object_name).toBe(
+    expect((await createDataset(ctx, other.id, 'rdbms', { object_name: ds.object_name })).object_name).toBe(
       ds.object_name,
     );
   });
 
   it('updates common and kind attributes with row_version; stale (409), missing (428)', async () => {
-    const ds = await createDataset(ctx, system.id, 'kafka');
+    const ds = await createDataset(ctx, (await createSystemFor(ctx, 'kafka')).id, 'kafka');
     const updated = ok(
       await ctx.request('PUT', `${datasets}/${ds.id}`, {
         token: ctx.userToken,
@@ -239,7 +241,7 @@ describe('datasets', () => {
   });
 
   it('soft-deletes and restores (superuser only)', async () => {
-    const ds = await createDataset(ctx, system.id, 'hive');
+    const ds = await createDataset(ctx, (await createSystemFor(ctx, 'hive')).id, 'hive');
     expectEnvelope(
       await ctx.request('DELETE', `${datasets}/${ds.id}`, { token: ctx.userToken }),
       403,
@@ -284,7 +286,7 @@ describe('datasets', () => {
   });
 
   it('validates bodies, paths and query strings (422)', async () => {
-    const body = datasetBody('kafka', system.id);
+    const body = datasetBody('kafka', (await createSystemFor(ctx, 'kafka')).id);
     v422(await ctx.request('POST', datasets, { token: ctx.userToken, body: { ...body, colour: 'red' } }));
     v422(await ctx.request('POST', datasets, { token: ctx.userToken, body: { ...body, kind: 'ftp' } }));
     v422(await ctx.request('POST', datasets, { token: ctx.userToken, body: { ...body, partitions: 'six' } }));
@@ -314,15 +316,17 @@ describe('datasets', () => {
   });
 
   it('filters by kind, layer, system and sorts', async () => {
-    const own = await createSystem(ctx, system.flavor_id);
-    for (const kind of DATASET_KINDS)
-      await createDataset(ctx, own.id, kind, { layer: kind === 'kafka' ? 'kafka' : 'core' });
-    const all = ok(
-      await ctx.request('GET', `${datasets}?system_id=${own.id}&sort=-kind`, { token: ctx.userToken }),
-    );
+    const own: string[] = [];
+    for (const kind of DATASET_KINDS) {
+      const kindSystem = await createSystemFor(ctx, kind);
+      own.push(kindSystem.id);
+      await createDataset(ctx, kindSystem.id, kind, { layer: kind === 'kafka' ? 'kafka' : 'core' });
+    }
+    const systems = `system_id__in=${own.join(',')}`;
+    const all = ok(await ctx.request('GET', `${datasets}?${systems}&sort=-kind`, { token: ctx.userToken }));
     expect(all.items.map((d: Row) => d.kind)).toEqual(['storage', 'sftp', 'rdbms', 'kafka', 'hive']);
     const some = ok(
-      await ctx.request('GET', `${datasets}?system_id=${own.id}&kind__in=sftp,hive&sort=kind`, {
+      await ctx.request('GET', `${datasets}?${systems}&kind__in=sftp,hive&sort=kind`, {
         token: ctx.userToken,
       }),
     );
@@ -330,9 +334,9 @@ describe('datasets', () => {
     expect(some.items[0]).toHaveProperty('catalog_uri');
     expect(some.items[1]).toHaveProperty('archive');
     expect(
-      ok(
-        await ctx.request('GET', `${datasets}?system_id=${own.id}&layer=kafka`, { token: ctx.userToken }),
-      ).items.map((d: Row) => d.kind),
+      ok(await ctx.request('GET', `${datasets}?${systems}&layer=kafka`, { token: ctx.userToken })).items.map(
+        (d: Row) => d.kind,
+      ),
     ).toEqual(['kafka']);
   });
 });
@@ -429,7 +433,7 @@ describe('fields', () => {
   });
 
   it('nests fields: tree, children, same name under different parents, parent from another dataset (400)', async () => {
-    const ds = await createDataset(ctx, system.id, 'storage');
+    const ds = await createDataset(ctx, (await createSystemFor(ctx, 'storage')).id, 'storage');
     const address = await createField(ctx, ds.id, { name: 'address' });
     const billing = await createField(ctx, ds.id, { name: 'billing' });
     const city = await createField(ctx, ds.id, { name: 'city', parent_id: address.id });
@@ -492,7 +496,7 @@ describe('fields', () => {
     );
   });
 
-  it('refuses cycles with FIELD_CIRCULAR_REFERENCE (self, child, grandchild)', async () => {
+  it('refuses cycles with 409 FIELD_CIRCULAR_REFERENCE (self, child, grandchild)', async () => {
     const a = await createField(ctx, dataset.id);
     const b = await createField(ctx, dataset.id, { parent_id: a.id });
     const c = await createField(ctx, dataset.id, { parent_id: b.id });
@@ -501,7 +505,7 @@ describe('fields', () => {
         token: ctx.userToken,
         body: { parent_id: a.id, row_version: 1 },
       }),
-      400,
+      409,
       'FIELD_CIRCULAR_REFERENCE',
     );
     expectEnvelope(
@@ -509,7 +513,7 @@ describe('fields', () => {
         token: ctx.userToken,
         body: { parent_id: b.id, row_version: 1 },
       }),
-      400,
+      409,
       'FIELD_CIRCULAR_REFERENCE',
     );
     expectEnvelope(
@@ -517,7 +521,7 @@ describe('fields', () => {
         token: ctx.userToken,
         body: { parent_id: c.id, row_version: 1 },
       }),
-      400,
+      409,
       'FIELD_CIRCULAR_REFERENCE',
     );
     expect(ok(await ctx.request('GET', `${fields}/${a.id}`, { token: ctx.userToken }))).toEqual(a);
@@ -586,7 +590,7 @@ describe('fields', () => {
   });
 
   it('creates a batch all-or-nothing', async () => {
-    const ds = await createDataset(ctx, system.id, 'kafka');
+    const ds = await createDataset(ctx, (await createSystemFor(ctx, 'kafka')).id, 'kafka');
     const parent = await createField(ctx, ds.id, { name: 'payload' });
     const batch = ok(
       await ctx.request('POST', `${fields}/batch`, {
@@ -685,7 +689,7 @@ describe('fields', () => {
 describe('field classifications (append-only)', () => {
   let dataset: Row;
   beforeAll(async () => {
-    dataset = await createDataset(ctx, system.id, 'storage');
+    dataset = await createDataset(ctx, (await createSystemFor(ctx, 'storage')).id, 'storage');
   });
 
   const classify = (body: Record<string, unknown>, token = ctx.userToken) =>
@@ -819,10 +823,15 @@ describe('field classifications (append-only)', () => {
 
 describe('listing is not N+1', () => {
   it('GET /datasets and GET /fields run as many SQL statements for 5 rows as for 50', async () => {
-    const own = await createSystem(ctx, system.flavor_id);
+    // One system per kind, so that a page holds datasets of all five kinds.
+    const own: Partial<Record<DatasetKind, string>> = {};
+    for (const kind of DATASET_KINDS) own[kind] = (await createSystemFor(ctx, kind)).id;
     const created: Row[] = [];
-    for (let i = 0; i < 55; i++)
-      created.push(await createDataset(ctx, own.id, DATASET_KINDS[i % DATASET_KINDS.length]));
+    for (let i = 0; i < 55; i++) {
+      const kind = DATASET_KINDS[i % DATASET_KINDS.length];
+      created.push(await createDataset(ctx, own[kind] as string, kind));
+    }
+    const systems = `system_id__in=${Object.values(own).join(',')}`;
     const ds = created[0];
     const items = Array.from({ length: 55 }, (_, i) => ({
       dataset_id: ds.id,
@@ -840,11 +849,11 @@ describe('listing is not N+1', () => {
       expect(body.items).toHaveLength(expectedItems);
       return statements;
     };
-    const ds5 = await measure(`${datasets}?system_id=${own.id}&size=5`, 5);
-    const ds50 = await measure(`${datasets}?system_id=${own.id}&size=50`, 50);
+    const ds5 = await measure(`${datasets}?${systems}&size=5`, 5);
+    const ds50 = await measure(`${datasets}?${systems}&size=50`, 50);
     const kinds = new Set(
       (
-        ok(await ctx.request('GET', `${datasets}?system_id=${own.id}&size=50`, { token: ctx.userToken }))
+        ok(await ctx.request('GET', `${datasets}?${systems}&size=50`, { token: ctx.userToken }))
           .items as Row[]
       ).map((d) => d.kind),
     );

@@ -74,8 +74,8 @@ describe('field moves', () => {
       const c = await createField(ctx, dataset.id);
       const [first, second] = await Promise.all([move(a, c.id), move(c, b.id)]);
       const statuses = [first.status, second.status].sort();
-      expect(statuses).toEqual([200, 400]);
-      expectEnvelope(first.status === 400 ? first : second, 400, 'FIELD_CIRCULAR_REFERENCE');
+      expect(statuses).toEqual([200, 409]);
+      expectEnvelope(first.status === 409 ? first : second, 409, 'FIELD_CIRCULAR_REFERENCE');
     }
     expect(await hasLoop(dataset.id)).toBe(false);
     // Every field is still reachable from a root of the tree.
@@ -94,8 +94,8 @@ describe('field moves', () => {
       [dataset.id, ids, [null, ...ids.slice(0, -1)], USER.id],
     );
     const root = ok(await ctx.request('GET', `${fields}/${ids[0]}`, { token: ctx.userToken }));
-    expectEnvelope(await move(root, ids[ids.length - 1]), 400, 'FIELD_CIRCULAR_REFERENCE');
-    expectEnvelope(await move(root, ids[1000]), 400, 'FIELD_CIRCULAR_REFERENCE');
+    expectEnvelope(await move(root, ids[ids.length - 1]), 409, 'FIELD_CIRCULAR_REFERENCE');
+    expectEnvelope(await move(root, ids[1000]), 409, 'FIELD_CIRCULAR_REFERENCE');
     expect(await hasLoop(dataset.id)).toBe(false);
     expect(ok(await ctx.request('GET', `${fields}/${ids[0]}`, { token: ctx.userToken }))).toEqual(root);
     // A legal move in the same chain still works: the deepest field becomes a root.

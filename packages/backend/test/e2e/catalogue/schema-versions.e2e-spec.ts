@@ -479,7 +479,7 @@ describe('publishing: validation and errors', () => {
   // A fresh dataset per test, so that a failure of one cannot hide or cause another.
   let dataset: Row;
   beforeEach(async () => {
-    dataset = await createDataset(ctx, system.id, 'kafka');
+    dataset = await createDataset(ctx, system.id);
   });
 
   async function nothingWritten(): Promise<void> {
@@ -647,7 +647,7 @@ describe('publishing: validation and errors', () => {
 
 describe('publishing under concurrency', () => {
   it('20 concurrent publishes of different shapes produce versions exactly 1..20', async () => {
-    const dataset = await createDataset(ctx, system.id, 'storage');
+    const dataset = await createDataset(ctx, system.id);
     const results = await Promise.all(
       Array.from({ length: 20 }, (_, i) =>
         publish(ctx, dataset.id, {
@@ -671,7 +671,7 @@ describe('publishing under concurrency', () => {
   });
 
   it('20 concurrent identical publishes on a fresh dataset produce exactly one version', async () => {
-    const dataset = await createDataset(ctx, system.id, 'sftp');
+    const dataset = await createDataset(ctx, system.id);
     const columns = [column('id', 'bigint', undefined, false), column('payload', 'jsonb')];
     const results = await Promise.all(
       Array.from({ length: 20 }, () => publish(ctx, dataset.id, { columns })),
@@ -697,7 +697,7 @@ describe('/dataset-schemas', () => {
   const base = `${API}/dataset-schemas`;
   let dataset: Row;
   beforeAll(async () => {
-    dataset = await createDataset(ctx, system.id, 'hive');
+    dataset = await createDataset(ctx, system.id);
   });
 
   it('creates headers (regular user) numbered by the server or the client; duplicates are 409', async () => {

@@ -17,7 +17,7 @@ import { MAX_FIELD_DEPTH } from '../../../src/modules/fields/field-limits.js';
 import {
   MAX_TYPE_TREE_DEPTH,
   MAX_TYPE_TREE_NODES,
-} from '../../../src/modules/type-instances/type-tree-limits.js';
+} from '../../../src/modules/type-instances/type-tree-rules.js';
 
 let ctx: TestContext;
 let leafTypeId: string;

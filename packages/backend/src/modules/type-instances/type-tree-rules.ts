@@ -1,0 +1,108 @@
+import type { TypeSpec } from '@aide/schemas';
+import { AppError } from '../../common/errors/app-error.js';
+import { MAX_TREE_DEPTH } from '../type-system/type-tree-renderer.js';
+
+/*
+ * The rules every type-instance tree obeys, whichever route writes it (publish, /type-instances,
+ * /field-bindings) and checked again when a stored tree is read:
+ *   - limits: at most MAX_TYPE_TREE_DEPTH levels and MAX_TYPE_TREE_NODES nodes (422
+ *     TYPE_INSTANCE_TREE_TOO_LARGE), so that reads return trees whole;
+ *   - flavor: every node's data type is of one flavor, and a bound tree's flavor is the flavor of its
+ *     dataset's system (422 TYPE_INSTANCE_FLAVOR_MISMATCH). A publish meets it by construction: it
+ *     looks type codes up in the dataset's flavor only.
+ */
+
+/** Most levels of a type-instance tree (a root alone is 1): what the renderer renders. */
+export const MAX_TYPE_TREE_DEPTH = MAX_TREE_DEPTH;
+/** Most nodes of one type-instance tree (the root included): a wide struct, not a data set. */
+export const MAX_TYPE_TREE_NODES = 5_000;
+
+/** 422 TYPE_INSTANCE_TREE_TOO_LARGE: a tree with a node at `level`, which is past the depth limit. */
+export function treeTooDeep(level: number, details?: Record<string, unknown>): AppError {
+  return new AppError(
+    'TYPE_INSTANCE_TREE_TOO_LARGE',
+    `A type tree has at most ${MAX_TYPE_TREE_DEPTH} levels; this one would reach level ${level}.`,
+    details,
+  );
+}
+
+/** 422 TYPE_INSTANCE_TREE_TOO_LARGE: a tree past the node limit. */
+export function treeTooLarge(details?: Record<string, unknown>): AppError {
+  return new AppError(
+    'TYPE_INSTANCE_TREE_TOO_LARGE',
+    `A type tree has at most ${MAX_TYPE_TREE_NODES} nodes.`,
+    details,
+  );
+}
+
+/** A type tree to publish must fit the limits of a stored tree (walked iteratively). */
+export function assertTypeSpecWithinLimits(spec: TypeSpec, path: (string | number)[]): void {
+  let nodes = 0;
+  const stack: [TypeSpec, number][] = [[spec, 1]];
+  for (let entry = stack.pop(); entry !== undefined; entry = stack.pop()) {
+    const [node, level] = entry;
+    if (++nodes > MAX_TYPE_TREE_NODES) throw treeTooLarge({ path });
+    if (level > MAX_TYPE_TREE_DEPTH) throw treeTooDeep(level, { path });
+    for (const child of node.children ?? []) stack.push([child.type, level + 1]);
+  }
+}
+
+/** A stored node as read by `TypeInstancesRepository.subtrees` (depth 0 at its root). */
+export interface StoredTypeNode {
+  id: string;
+  parent_id: string | null;
+  depth: number | string;
+  data_type_code: string;
+  data_type_flavor_id: string;
+}
+
+/**
+ * Stored trees (rows ordered by depth, as `subtrees` returns them) must fit the limits, whether they
+ * were written before the limits existed or are about to be bound. Returns each node's root id.
+ */
+export function assertStoredTreesWithinLimits(rows: readonly StoredTypeNode[]): Map<string, string> {
+  const deepest = rows.reduce((max, row) => Math.max(max, Number(row.depth)), 0);
+  if (deepest + 1 > MAX_TYPE_TREE_DEPTH) throw treeTooDeep(deepest + 1);
+  const rootOf = new Map<string, string>();
+  const sizes = new Map<string, number>();
+  for (const row of rows) {
+    const root = (row.parent_id !== null ? rootOf.get(row.parent_id) : undefined) ?? row.id;
+    rootOf.set(row.id, root);
+    const size = (sizes.get(root) ?? 0) + 1;
+    if (size > MAX_TYPE_TREE_NODES) throw treeTooLarge();
+    sizes.set(root, size);
+  }
+  return rootOf;
+}
+
+/** 422 TYPE_INSTANCE_FLAVOR_MISMATCH, naming the data type and both flavors. */
+export function flavorMismatch(detail: string, details: Record<string, unknown>): AppError {
+  return new AppError('TYPE_INSTANCE_FLAVOR_MISMATCH', detail, details);
+}
+
+/**
+ * Trees about to be bound must fit the limits and be typed, node by node, in the flavor of their
+ * dataset's system (`flavorOfRoot`: the expected flavor of each root).
+ */
+export function assertBindableTrees(
+  rows: readonly StoredTypeNode[],
+  flavorOfRoot: ReadonlyMap<string, string>,
+): void {
+  const rootOf = assertStoredTreesWithinLimits(rows);
+  for (const row of rows) {
+    const root = rootOf.get(row.id) as string;
+    const expected = flavorOfRoot.get(root);
+    if (expected !== undefined && row.data_type_flavor_id !== expected) {
+      throw flavorMismatch(
+        `Data type '${row.data_type_code}' is of another flavor than the dataset's system.`,
+        {
+          type_instance_id: root,
+          node_id: row.id,
+          data_type: row.data_type_code,
+          data_type_flavor_id: row.data_type_flavor_id,
+          system_flavor_id: expected,
+        },
+      );
+    }
+  }
+}
