@@ -13,6 +13,8 @@ import { DataTypesModule } from './modules/data-types/data-types.module.js';
 import { DatasetSchemasModule } from './modules/dataset-schemas/dataset-schemas.module.js';
 import { DatasetsModule } from './modules/datasets/datasets.module.js';
 import { EnginesModule } from './modules/engines/engines.module.js';
+import { DatasetLinksModule } from './modules/dataset-links/dataset-links.module.js';
+import { FieldLinksModule } from './modules/field-links/field-links.module.js';
 import { FieldBindingsModule } from './modules/field-bindings/field-bindings.module.js';
 import { FieldClassificationsModule } from './modules/field-classifications/field-classifications.module.js';
 import { FieldsModule } from './modules/fields/fields.module.js';
@@ -63,6 +65,8 @@ export class AppModule {
         SchemaVersionsModule,
         CrawlRunsModule,
         EnginesModule,
+        DatasetLinksModule,
+        FieldLinksModule,
       ],
       providers: [...shared, { provide: APP_GUARD, useClass: AuthGuard }],
       exports: shared,

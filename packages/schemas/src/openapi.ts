@@ -28,6 +28,12 @@ import {
   BulkPublishSchema,
   SystemSnapshotPageSchema,
 } from './entities/bulk.js';
+import {
+  BulkFieldLinksSchema,
+  CreateLinkFieldLinkSchema,
+  FIELD_LINK_CREATE_ERRORS,
+  FieldLinkSchema,
+} from './entities/dataset-link.js';
 
 const idParam = z.object({ id: z.uuid() });
 
@@ -385,12 +391,45 @@ function bulkPaths(): ZodOpenApiPathsObject {
   };
 }
 
+function lineagePaths(): ZodOpenApiPathsObject {
+  const tag = 'Field links';
+  return {
+    '/api/v1/dataset-links/{id}/field-links': {
+      get: op(
+        'The field links of a dataset link',
+        tag,
+        ok(z.array(FieldLinkSchema)),
+        ['DATASET_LINK_NOT_FOUND'],
+        {
+          requestParams: { path: idParam },
+        },
+      ),
+      post: op(
+        'Add a field link to a dataset link',
+        tag,
+        ok(FieldLinkSchema, 'Created', '201'),
+        FIELD_LINK_CREATE_ERRORS,
+        { requestParams: { path: idParam }, requestBody: json(CreateLinkFieldLinkSchema) },
+      ),
+    },
+    '/api/v1/dataset-links/{id}/field-links/bulk': {
+      post: op(
+        'Add many field links at once (all or nothing; duplicates inside the array are refused)',
+        tag,
+        ok(z.array(FieldLinkSchema), 'Created', '201'),
+        [...FIELD_LINK_CREATE_ERRORS, 'BATCH_TOO_LARGE'],
+        { requestParams: { path: idParam }, requestBody: json(BulkFieldLinksSchema) },
+      ),
+    },
+  };
+}
+
 /** The OpenAPI 3.1 document of the whole API, generated from the same zod schemas the server validates with. */
 export function buildOpenApiDocument(version: string): Record<string, unknown> {
   const paths: ZodOpenApiPathsObject = { ...authPaths(), ...resourcePaths(userResource) };
   for (const resource of [...RESOURCES, ...CATALOGUE_RESOURCES, ...LINEAGE_RESOURCES])
     Object.assign(paths, resourcePaths(resource));
-  Object.assign(paths, catalogueExtraPaths(), bulkPaths());
+  Object.assign(paths, catalogueExtraPaths(), bulkPaths(), lineagePaths());
   const document = createDocument({
     openapi: '3.1.0',
     info: {

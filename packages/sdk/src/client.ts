@@ -6,6 +6,8 @@ import {
   datasetResource,
   datasetSchemaResource,
   engineResource,
+  datasetLinkResource,
+  fieldLinkResource,
   fieldBindingResource,
   fieldClassificationResource,
   fieldResource,
@@ -22,6 +24,10 @@ import {
   type CreateDataType,
   type CreateDatasetSchemaVersion,
   type CreateEngine,
+  type CreateFieldLink,
+  type DatasetLink,
+  type FieldLink,
+  type UpdateFieldLink,
   type CreateField,
   type CreateFieldBinding,
   type CreateTypeInstance,
@@ -71,6 +77,7 @@ import {
   type SoftDeleteResource,
   type Updatable,
 } from './resources/crud.js';
+import { DatasetLinksResource } from './resources/dataset-links.js';
 import { DatasetsResource } from './resources/datasets.js';
 import { FieldClassificationsResource } from './resources/field-classifications.js';
 import { FieldsResource } from './resources/fields.js';
@@ -328,4 +335,15 @@ export class AideClient extends AideClientCore {
     softDelete: true,
     batch: false,
   });
+  /** `/dataset-links`: lineage hops, plus the field links inside a hop (`fieldLinks`, `addFieldLinks`). */
+  readonly datasetLinks: DatasetLinksResource & Restorable<DatasetLink> = this.resource(
+    datasetLinkResource,
+    { softDelete: true, batch: false },
+    DatasetLinksResource,
+  );
+  /** `/field-links`: every field link, filterable by link and field; the note is all an update changes. */
+  readonly fieldLinks: CrudResource<FieldLink, CreateFieldLink, UpdateFieldLink> = this.resource(
+    fieldLinkResource,
+    { softDelete: false, batch: false },
+  );
 }

@@ -58,6 +58,7 @@ export {
   type DatasetOf,
   type UpdateDatasetOf,
 } from './resources/datasets.js';
+export { DatasetLinksResource } from './resources/dataset-links.js';
 export { FieldClassificationsResource } from './resources/field-classifications.js';
 export { FieldsResource } from './resources/fields.js';
 export { TypeInstancesResource } from './resources/type-instances.js';
@@ -77,7 +78,10 @@ export type {
   CreateDataType,
   CreateDataset,
   CreateDatasetSchemaVersion,
+  CreateDatasetLink,
   CreateEngine,
+  CreateFieldLink,
+  CreateLinkFieldLink,
   CreateField,
   CreateFieldBinding,
   CreateFieldClassification,
@@ -91,6 +95,7 @@ export type {
   Dataset,
   DatasetKind,
   DatasetLayer,
+  DatasetLink,
   DatasetSchemaVersion,
   Engine,
   EngineKind,
@@ -99,6 +104,7 @@ export type {
   Field,
   FieldBinding,
   FieldClassification,
+  FieldLink,
   FieldOrigin,
   FieldTree,
   PublishColumn,
@@ -125,10 +131,12 @@ export type {
   UpdateCredentialRef,
   UpdateDataType,
   UpdateDataset,
+  UpdateDatasetLink,
   UpdateDatasetSchemaVersion,
   UpdateEngine,
   UpdateField,
   UpdateFieldBinding,
+  UpdateFieldLink,
   UpdateMe,
   UpdateSystem,
   UpdateSystemFlavor,

@@ -1,13 +1,43 @@
-// Lineage against the real backend: engines (polymorphic, soft delete and restore).
+// Lineage against the real backend: engines (polymorphic, soft delete and restore), dataset links and
+// the field links inside them.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { type AideClient, ConflictError, ValidationError } from '../src/index.js';
 import { adminClient, unique } from './helpers/backend.js';
 
 let client: AideClient;
+let systemId: string;
 
-beforeAll(() => {
+beforeAll(async () => {
   client = adminClient();
+  const { items } = await client.systemFlavors.list({ code: 'postgres14' });
+  const system = await client.systems.create({
+    code: unique('lineage-db'),
+    name: 'Lineage',
+    flavor_id: items[0]!.id,
+  });
+  systemId = system.id;
 });
+
+/** An rdbms dataset of a layer with a published version of two columns. */
+async function versioned(layer: 'source' | 'raw') {
+  const name = unique('t');
+  const dataset = await client.datasets.create({
+    kind: 'rdbms',
+    system_id: systemId,
+    object_name: `public.${name}`,
+    schema_name: 'public',
+    table_name: name,
+    layer,
+  });
+  const { version } = await client.datasets.publishSchemaVersion(dataset.id, {
+    columns: [
+      { name: 'id', nullable: false, type: { data_type: 'integer' } },
+      { name: 'name', type: { data_type: 'text' } },
+    ],
+  });
+  const fields = new Map(version.columns.map((c) => [c.name, c.field_id]));
+  return { dataset, schemaId: version.dataset_schema_id, fields };
+}
 afterAll(async () => {
   await client.close();
 });
@@ -48,5 +78,35 @@ describe('engines', () => {
     await expect(
       client.engines.create({ ...body, code: unique('deb'), version: '9.x' }),
     ).rejects.toBeInstanceOf(ValidationError);
+  });
+});
+
+describe('dataset links and field links', () => {
+  it('links two datasets, adds field links one by one and in bulk, and lists them', async () => {
+    const source = await versioned('source');
+    const target = await versioned('raw');
+    const link = await client.datasetLinks.create({
+      source_dataset_id: source.dataset.id,
+      target_dataset_id: target.dataset.id,
+      source_schema_id: source.schemaId,
+      target_schema_id: target.schemaId,
+    });
+    const one = await client.datasetLinks.addFieldLink(link.id, {
+      source_field_id: source.fields.get('id')!,
+      target_field_id: target.fields.get('id')!,
+    });
+    const bulk = await client.datasetLinks.addFieldLinks(link.id, [
+      { source_field_id: source.fields.get('name')!, target_field_id: target.fields.get('name')! },
+    ]);
+    expect((await client.datasetLinks.fieldLinks(link.id)).map((l) => l.id)).toEqual([one.id, bulk[0]!.id]);
+    const flat = await client.fieldLinks.list({ dataset_link_id: link.id, sort: 'created_at' });
+    expect(flat.items.map((l) => l.id)).toEqual([one.id, bulk[0]!.id]);
+    await expect(
+      client.datasetLinks.addFieldLinks(link.id, [
+        { source_field_id: source.fields.get('id')!, target_field_id: target.fields.get('id')! },
+      ]),
+    ).rejects.toMatchObject({ errorCode: 'FIELD_LINK_ALREADY_EXISTS', status: 409 });
+    await client.datasetLinks.delete(link.id);
+    expect((await client.datasetLinks.restore(link.id)).deleted_at).toBeNull();
   });
 });

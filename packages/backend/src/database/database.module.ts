@@ -8,6 +8,8 @@ import { DataTypesRepository } from '../modules/data-types/data-types.repository
 import { DatasetSchemasRepository } from '../modules/dataset-schemas/dataset-schemas.repository.js';
 import { DatasetsRepository } from '../modules/datasets/datasets.repository.js';
 import { EnginesRepository } from '../modules/engines/engines.repository.js';
+import { DatasetLinksRepository } from '../modules/dataset-links/dataset-links.repository.js';
+import { FieldLinksRepository } from '../modules/field-links/field-links.repository.js';
 import { FieldBindingsRepository } from '../modules/field-bindings/field-bindings.repository.js';
 import { FieldClassificationsRepository } from '../modules/field-classifications/field-classifications.repository.js';
 import { FieldsRepository } from '../modules/fields/fields.repository.js';
@@ -43,6 +45,8 @@ const REPOSITORIES = [
   FieldBindingsRepository,
   CrawlRunsRepository,
   EnginesRepository,
+  DatasetLinksRepository,
+  FieldLinksRepository,
 ];
 
 @Global()

@@ -19,6 +19,8 @@ import {
   EngineOggEntity,
   EngineSparkEntity,
 } from '../modules/engines/engine.entity.js';
+import { DatasetLinkEntity } from '../modules/dataset-links/dataset-link.entity.js';
+import { FieldLinkEntity } from '../modules/field-links/field-link.entity.js';
 import { FieldBindingEntity } from '../modules/field-bindings/field-binding.entity.js';
 import { FieldClassificationEntity } from '../modules/field-classifications/field-classification.entity.js';
 import { FieldEntity } from '../modules/fields/field.entity.js';
@@ -55,4 +57,6 @@ export const ENTITIES = [
   EngineOggEntity,
   EngineSparkEntity,
   EngineImpalaEntity,
+  DatasetLinkEntity,
+  FieldLinkEntity,
 ];

@@ -1,6 +1,7 @@
 // Factories of the lineage e2e tests (engines, dataset links, field links) under test/e2e/lineage.
+import type { DatasetKind } from '@aide/schemas';
 import { ok, unique } from './factories.js';
-import { API, type Row } from './catalogue.js';
+import { API, createDataset, type Row } from './catalogue.js';
 import type { TestContext } from './test-app.js';
 
 /** A valid create body of each engine kind. */
@@ -26,6 +27,80 @@ export async function createEngine(
   const r = await ctx.request('POST', `${API}/engines`, {
     token: ctx.adminToken,
     body: engineBody(kind, overrides),
+  });
+  return ok(r, 201);
+}
+
+/** A dataset of a layer with one published schema version: its fields by name and the version's id. */
+export interface VersionedDataset {
+  dataset: Row;
+  schemaId: string;
+  fields: Map<string, string>;
+}
+
+/** A column of a publish body: `[name, data type, params?]`, nullable unless `notNull`. */
+export type ColumnSpec = [string, string, Record<string, unknown>?, boolean?];
+
+export async function publishVersion(
+  ctx: TestContext,
+  datasetId: string,
+  columns: readonly ColumnSpec[],
+): Promise<{ schemaId: string; fields: Map<string, string> }> {
+  const body = {
+    columns: columns.map(([name, dataType, params, notNull]) => ({
+      name,
+      nullable: notNull !== true,
+      type: { data_type: dataType, ...(params ? { params } : {}) },
+    })),
+  };
+  const result = ok(
+    await ctx.request('POST', `${API}/datasets/${datasetId}/schema-versions`, { token: ctx.userToken, body }),
+    201,
+  );
+  const fields = new Map<string, string>(
+    result.version.columns.map((c: { name: string; field_id: string }) => [c.name, c.field_id]),
+  );
+  return { schemaId: result.version.dataset_schema_id, fields };
+}
+
+export async function versionedDataset(
+  ctx: TestContext,
+  systemId: string,
+  layer: string | null,
+  columns: readonly ColumnSpec[] = [
+    ['id', 'integer', undefined, true],
+    ['name', 'text'],
+  ],
+  kind: DatasetKind = 'rdbms',
+): Promise<VersionedDataset> {
+  const dataset = await createDataset(ctx, systemId, kind, { layer });
+  return { dataset, ...(await publishVersion(ctx, dataset.id, columns)) };
+}
+
+/** Creates a dataset link between two versioned datasets (as the regular user). */
+export function linkBody(
+  source: VersionedDataset,
+  target: VersionedDataset,
+  extra: Record<string, unknown> = {},
+) {
+  return {
+    source_dataset_id: source.dataset.id,
+    target_dataset_id: target.dataset.id,
+    source_schema_id: source.schemaId,
+    target_schema_id: target.schemaId,
+    ...extra,
+  };
+}
+
+export async function createLink(
+  ctx: TestContext,
+  source: VersionedDataset,
+  target: VersionedDataset,
+  extra: Record<string, unknown> = {},
+): Promise<Row> {
+  const r = await ctx.request('POST', `${API}/dataset-links`, {
+    token: ctx.userToken,
+    body: linkBody(source, target, extra),
   });
   return ok(r, 201);
 }

@@ -3,6 +3,7 @@ import { Catalogue1764700000000 } from './1764700000000-Catalogue.js';
 import { IdempotencyKeys1764800000000 } from './1764800000000-IdempotencyKeys.js';
 import { CrawlerStructure1765200000000 } from './1765200000000-CrawlerStructure.js';
 import { Engines1765300000000 } from './1765300000000-Engines.js';
+import { DatasetLinks1765310000000 } from './1765310000000-DatasetLinks.js';
 
 /** Every migration in order. Listed explicitly: ESM builds cannot rely on TypeORM's glob loading. */
 export const MIGRATIONS = [
@@ -11,4 +12,5 @@ export const MIGRATIONS = [
   IdempotencyKeys1764800000000,
   CrawlerStructure1765200000000,
   Engines1765300000000,
+  DatasetLinks1765310000000,
 ];

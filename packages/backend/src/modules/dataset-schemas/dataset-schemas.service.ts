@@ -13,6 +13,7 @@ import { mapPage } from '../../common/crud/list.js';
 import { splitUpdate } from '../../common/crud/update-input.js';
 import { AppError } from '../../common/errors/app-error.js';
 import { Transactions } from '../../database/transactions.js';
+import { DatasetLinksRepository } from '../dataset-links/dataset-links.repository.js';
 import { DatasetsRepository } from '../datasets/datasets.repository.js';
 import type { DatasetSchemaEntity } from './dataset-schema.entity.js';
 import { toDatasetSchema } from './dataset-schema.mapper.js';
@@ -32,6 +33,7 @@ export class DatasetSchemasService implements CrudService<
   constructor(
     private readonly schemas: DatasetSchemasRepository,
     private readonly datasets: DatasetsRepository,
+    private readonly links: DatasetLinksRepository,
     private readonly tx: Transactions,
   ) {}
 
@@ -124,6 +126,9 @@ export class DatasetSchemasService implements CrudService<
       if ((await this.schemas.nextVersionNum(header.dataset_id, m)) !== header.version_num + 1) {
         throw new AppError('DATASET_SCHEMA_NOT_LATEST');
       }
+      // Soft-deleted links count too: their pins are foreign keys, and a restore needs the version.
+      const pins = await this.links.countPinning(id, m);
+      if (pins > 0) throw new AppError('DATASET_SCHEMA_IN_USE', undefined, { dataset_links: pins });
       return toDatasetSchema(await this.schemas.crud.hardDelete(id, m));
     });
   }

@@ -18,6 +18,7 @@ import { splitByTable } from '../../common/crud/polymorphic.js';
 import { splitUpdate } from '../../common/crud/update-input.js';
 import { AppError } from '../../common/errors/app-error.js';
 import { Transactions } from '../../database/transactions.js';
+import { DatasetLinksRepository } from '../dataset-links/dataset-links.repository.js';
 import type { EngineEntity } from './engine.entity.js';
 import { toEngine } from './engine.mapper.js';
 import { EnginesRepository } from './engines.repository.js';
@@ -40,6 +41,7 @@ function assertVersion(kind: EngineKind, version: string | undefined): void {
 export class EnginesService implements CrudService<Engine, CreateEngine, UpdateEngine> {
   constructor(
     private readonly engines: EnginesRepository,
+    private readonly links: DatasetLinksRepository,
     private readonly tx: Transactions,
   ) {}
 
@@ -110,6 +112,16 @@ export class EnginesService implements CrudService<Engine, CreateEngine, UpdateE
     });
   }
 
-  // Dataset links arrive with their own migration; until then nothing can reference an engine.
-  private async assertNotInUse(_id: string, _m: EntityManager): Promise<void> {}
+  private async assertNotInUse(id: string, m: EntityManager): Promise<void> {
+    const links = await this.links.crud.countActiveBy('engine_id', id, m);
+    if (links > 0) {
+      throw new AppError(
+        'ENGINE_IN_USE',
+        'Detach the engine from its dataset links first (engine_id: null).',
+        {
+          dataset_links: links,
+        },
+      );
+    }
+  }
 }

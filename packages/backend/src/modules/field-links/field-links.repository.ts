@@ -1,0 +1,75 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource, type EntityManager } from 'typeorm';
+import { CrudRepository } from '../../common/crud/crud-repository.js';
+import { registerConstraintCodes } from '../../common/errors/db-error.js';
+import { FieldLinkEntity } from './field-link.entity.js';
+
+registerConstraintCodes({
+  uq_field_links_target_in_link: 'FIELD_LINK_TARGET_OCCUPIED',
+  fk_field_links_dataset_link: 'DATASET_LINK_NOT_FOUND',
+  fk_field_links_source_field: 'FIELD_NOT_FOUND',
+  fk_field_links_target_field: 'FIELD_NOT_FOUND',
+});
+
+@Injectable()
+export class FieldLinksRepository {
+  readonly crud: CrudRepository<FieldLinkEntity>;
+
+  constructor(dataSource: DataSource) {
+    this.crud = new CrudRepository({
+      dataSource,
+      entity: FieldLinkEntity,
+      notFound: 'FIELD_LINK_NOT_FOUND',
+      softDelete: false,
+    });
+  }
+
+  /** The field links of a dataset link, oldest first. */
+  findByLink(linkId: string, manager?: EntityManager): Promise<FieldLinkEntity[]> {
+    return this.crud
+      .repo(manager)
+      .createQueryBuilder('l')
+      .where('l.dataset_link_id = :linkId', { linkId })
+      .orderBy('l.created_at', 'ASC')
+      .addOrderBy('l.id', 'ASC')
+      .getMany();
+  }
+
+  /** The existing links of a dataset link into these target fields. */
+  findByTargets(linkId: string, targetIds: readonly string[], manager: EntityManager) {
+    return this.crud
+      .repo(manager)
+      .createQueryBuilder('l')
+      .where('l.dataset_link_id = :linkId AND l.target_field_id IN (:...targetIds)', { linkId, targetIds })
+      .getMany();
+  }
+
+  /**
+   * Inbound field links of a field through active dataset links (the origin lifecycle counts only
+   * those: a soft-deleted link feeds nothing).
+   */
+  async countActiveInbound(fieldId: string, manager: EntityManager): Promise<number> {
+    const rows: { n: number }[] = await manager.query(
+      `SELECT count(*)::int AS n FROM field_links fl
+       JOIN dataset_links dl ON dl.id = fl.dataset_link_id AND dl.deleted_at IS NULL
+       WHERE fl.target_field_id = $1`,
+      [fieldId],
+    );
+    return rows[0]?.n ?? 0;
+  }
+
+  /** Which of (field, schema) pairs have a binding: `fieldId:schemaId` keys. */
+  async boundPairs(
+    pairs: readonly { fieldId: string; schemaId: string }[],
+    manager: EntityManager,
+  ): Promise<Set<string>> {
+    if (pairs.length === 0) return new Set();
+    const rows: { field_id: string; dataset_schema_id: string }[] = await manager.query(
+      `SELECT b.field_id, b.dataset_schema_id FROM field_bindings b
+       JOIN unnest($1::uuid[], $2::uuid[]) AS p(field_id, schema_id)
+         ON b.field_id = p.field_id AND b.dataset_schema_id = p.schema_id`,
+      [pairs.map((p) => p.fieldId), pairs.map((p) => p.schemaId)],
+    );
+    return new Set(rows.map((r) => `${r.field_id}:${r.dataset_schema_id}`));
+  }
+}

@@ -1,0 +1,179 @@
+import { z } from 'zod';
+import { auditShape, noteShape, rowVersionShape, softDeleteShape } from '../common/audit.js';
+import { defineResource } from '../resource.js';
+import type { DatasetKind, DatasetLayer } from './dataset.js';
+import type { EngineRole } from './engine.js';
+
+/** Lineage direction: a link's target layer comes strictly after its source layer (AIDE v2 §1.4). */
+export const LAYER_ORDER: Readonly<Record<DatasetLayer, number>> = {
+  source: 0,
+  cdc: 1,
+  kafka: 2,
+  raw: 3,
+  core: 4,
+};
+
+/** Which engines may drive which hops: (engine role, source kind → target kind) (AIDE v2 §4.8). */
+export const ENGINE_LINK_COMPATIBILITY: readonly {
+  role: EngineRole;
+  source_kind: DatasetKind;
+  target_kind: DatasetKind;
+}[] = [
+  { role: 'cdc', source_kind: 'rdbms', target_kind: 'kafka' },
+  { role: 'compute', source_kind: 'kafka', target_kind: 'hive' },
+  { role: 'compute', source_kind: 'hive', target_kind: 'hive' },
+];
+
+/** One pipeline hop source → target, pinned to one schema version on each side. */
+export const DatasetLinkSchema = z
+  .object({
+    ...auditShape,
+    ...softDeleteShape,
+    source_dataset_id: z.uuid(),
+    target_dataset_id: z.uuid(),
+    source_schema_id: z.uuid(),
+    target_schema_id: z.uuid(),
+    engine_id: z.uuid().nullable(),
+  })
+  .meta({ id: 'DatasetLink' });
+export type DatasetLink = z.infer<typeof DatasetLinkSchema>;
+
+export const CreateDatasetLinkSchema = z
+  .strictObject({
+    source_dataset_id: z.uuid(),
+    target_dataset_id: z.uuid(),
+    source_schema_id: z.uuid(),
+    target_schema_id: z.uuid(),
+    engine_id: z.uuid().nullable().optional(),
+    ...noteShape,
+  })
+  .meta({ id: 'CreateDatasetLink' });
+export type CreateDatasetLink = z.input<typeof CreateDatasetLinkSchema>;
+
+/** The datasets of a link never change; the pins move (re-pin) and the engine attaches or detaches (null). */
+export const UpdateDatasetLinkSchema = z
+  .strictObject({
+    source_schema_id: z.uuid().optional(),
+    target_schema_id: z.uuid().optional(),
+    engine_id: z.uuid().nullable().optional(),
+    ...noteShape,
+    ...rowVersionShape,
+  })
+  .meta({ id: 'UpdateDatasetLink' });
+export type UpdateDatasetLink = z.input<typeof UpdateDatasetLinkSchema>;
+
+export const datasetLinkResource = defineResource({
+  path: 'dataset-links',
+  tag: 'Dataset links',
+  name: 'DatasetLink',
+  read: DatasetLinkSchema,
+  create: CreateDatasetLinkSchema,
+  update: UpdateDatasetLinkSchema,
+  list: {
+    filters: {
+      source_dataset_id: { type: 'uuid', ops: ['eq', 'in'] },
+      target_dataset_id: { type: 'uuid', ops: ['eq', 'in'] },
+      source_schema_id: { type: 'uuid', ops: ['eq'] },
+      target_schema_id: { type: 'uuid', ops: ['eq'] },
+      engine_id: { type: 'uuid', ops: ['eq'] },
+      created_at: { type: 'datetime', ops: ['gte', 'lte'] },
+      updated_at: { type: 'datetime', ops: ['gte', 'lte'] },
+    },
+    sortable: ['created_at', 'updated_at'],
+    defaultSort: 'created_at',
+    softDelete: true,
+  },
+  notFound: 'DATASET_LINK_NOT_FOUND',
+  writeRole: 'user',
+  softDelete: true,
+  batch: false,
+  errors: [
+    'DATASET_NOT_FOUND',
+    'DATASET_SCHEMA_NOT_FOUND',
+    'DATASET_LINK_ALREADY_EXISTS',
+    'DATASET_LINK_SELF_REFERENCE',
+    'DATASET_LINK_LAYER_ORDER',
+    'DATASET_LINK_LAYER_MISSING',
+    'SCHEMA_DATASET_MISMATCH',
+    'ENGINE_NOT_FOUND',
+    'ENGINE_INCOMPATIBLE_LINK',
+  ],
+  deleteErrors: [],
+  restoreErrors: [
+    'DATASET_LINK_ALREADY_EXISTS',
+    'DATASET_NOT_FOUND',
+    'DATASET_LINK_LAYER_ORDER',
+    'DATASET_LINK_LAYER_MISSING',
+    'ENGINE_NOT_FOUND',
+  ],
+});
+
+/** Column lineage at identity level: a source field feeds a target field inside one dataset link. */
+export const FieldLinkSchema = z
+  .object({
+    ...auditShape,
+    dataset_link_id: z.uuid(),
+    source_field_id: z.uuid(),
+    target_field_id: z.uuid(),
+  })
+  .meta({ id: 'FieldLink' });
+export type FieldLink = z.infer<typeof FieldLinkSchema>;
+
+const fieldLinkEnds = { source_field_id: z.uuid(), target_field_id: z.uuid(), ...noteShape };
+
+export const CreateFieldLinkSchema = z
+  .strictObject({ dataset_link_id: z.uuid(), ...fieldLinkEnds })
+  .meta({ id: 'CreateFieldLink' });
+export type CreateFieldLink = z.input<typeof CreateFieldLinkSchema>;
+
+/** The body under `/dataset-links/{id}/field-links`: the path names the link (a body value is ignored). */
+export const CreateLinkFieldLinkSchema = z
+  .strictObject({ dataset_link_id: z.uuid().optional(), ...fieldLinkEnds })
+  .meta({ id: 'CreateLinkFieldLink' });
+export type CreateLinkFieldLink = z.input<typeof CreateLinkFieldLinkSchema>;
+
+/** `/dataset-links/{id}/field-links/bulk`: a JSON array, all or nothing, at most MAX_BATCH_SIZE items. */
+export const BulkFieldLinksSchema = z.array(CreateLinkFieldLinkSchema).min(1).meta({ id: 'BulkFieldLinks' });
+
+export const UpdateFieldLinkSchema = z
+  .strictObject({ ...noteShape, ...rowVersionShape })
+  .meta({ id: 'UpdateFieldLink' });
+export type UpdateFieldLink = z.input<typeof UpdateFieldLinkSchema>;
+
+/** Errors of creating field links (single, nested or bulk). */
+export const FIELD_LINK_CREATE_ERRORS = [
+  'DATASET_LINK_NOT_FOUND',
+  'FIELD_NOT_FOUND',
+  'FIELD_LINK_ALREADY_EXISTS',
+  'FIELD_LINK_SOURCE_DATASET_MISMATCH',
+  'FIELD_LINK_TARGET_DATASET_MISMATCH',
+  'FIELD_LINK_TARGET_OCCUPIED',
+  'FIELD_ORIGIN_CONFLICT',
+  'FIELD_BINDING_MISSING',
+] as const;
+
+export const fieldLinkResource = defineResource({
+  path: 'field-links',
+  tag: 'Field links',
+  name: 'FieldLink',
+  read: FieldLinkSchema,
+  create: CreateFieldLinkSchema,
+  update: UpdateFieldLinkSchema,
+  list: {
+    filters: {
+      dataset_link_id: { type: 'uuid', ops: ['eq', 'in'] },
+      source_field_id: { type: 'uuid', ops: ['eq', 'in'] },
+      target_field_id: { type: 'uuid', ops: ['eq', 'in'] },
+      created_at: { type: 'datetime', ops: ['gte', 'lte'] },
+    },
+    sortable: ['created_at', 'updated_at'],
+    defaultSort: 'created_at',
+    softDelete: false,
+  },
+  notFound: 'FIELD_LINK_NOT_FOUND',
+  writeRole: 'user',
+  softDelete: false,
+  batch: false,
+  errors: FIELD_LINK_CREATE_ERRORS,
+  deleteErrors: [],
+});
