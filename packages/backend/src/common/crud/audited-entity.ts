@@ -1,4 +1,18 @@
-import { Column, PrimaryGeneratedColumn } from 'typeorm';
+import { Check, Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
+
+/**
+ * `@Entity(table)` for a table with the audit columns, plus the `row_version >= 1` check its migration
+ * declares inline (PostgreSQL names it `<table>_row_version_check`), so that the entity describes the
+ * migrated table (test/e2e/entities-match-migrations.e2e-spec.ts).
+ */
+export function AuditedTable(table: string): ClassDecorator {
+  const entity = Entity(table);
+  const rowVersion = Check(`${table}_row_version_check`, 'row_version >= 1');
+  return (target) => {
+    entity(target);
+    rowVersion(target);
+  };
+}
 
 /**
  * The audit columns every registry table carries. Property names are the column names and the wire

@@ -1,7 +1,10 @@
-import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import { Column, Entity, ForeignKey, Index, PrimaryGeneratedColumn } from 'typeorm';
+import { UserEntity } from '../users/user.entity.js';
 
 /** A refresh token, stored as the SHA-256 of the random value handed to the client. */
 @Entity('refresh_tokens')
+@Index('uq_refresh_tokens_hash', ['token_hash'], { unique: true })
+@Index('ix_refresh_tokens_user', ['user_id'], { where: 'revoked_at IS NULL' })
 export class RefreshTokenEntity {
   @PrimaryGeneratedColumn('uuid')
   id: string;
@@ -10,6 +13,7 @@ export class RefreshTokenEntity {
   token_hash: string;
 
   @Column({ type: 'uuid' })
+  @ForeignKey(() => UserEntity, { name: 'fk_refresh_tokens_user', onDelete: 'CASCADE' })
   user_id: string;
 
   @Column({ type: 'timestamptz' })

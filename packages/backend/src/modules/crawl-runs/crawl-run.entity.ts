@@ -1,10 +1,16 @@
 import type { CrawlStatus } from '@aide/schemas';
-import { Column, Entity } from 'typeorm';
-import { AuditedEntity } from '../../common/crud/audited-entity.js';
+import { Check, Column, ForeignKey, Index } from 'typeorm';
+import { AuditedEntity, AuditedTable } from '../../common/crud/audited-entity.js';
+import { SystemEntity } from '../systems/system.entity.js';
 
-@Entity('crawl_runs')
+// ix_crawl_runs_system_started orders started_at DESC in the migration (TypeORM cannot say DESC).
+@AuditedTable('crawl_runs')
+@Index('ix_crawl_runs_system_started', ['system_id', 'started_at'])
+@Check('crawl_runs_status_check', "status IN ('running', 'completed', 'failed')")
+@Check('ck_crawl_runs_finished', 'finished_at IS NULL OR finished_at >= started_at')
 export class CrawlRunEntity extends AuditedEntity {
   @Column({ type: 'uuid' })
+  @ForeignKey(() => SystemEntity, { name: 'fk_crawl_runs_system' })
   system_id: string;
 
   @Column({ type: 'varchar', length: 20 })
@@ -16,7 +22,7 @@ export class CrawlRunEntity extends AuditedEntity {
   @Column({ type: 'timestamptz', nullable: true })
   finished_at: Date | null;
 
-  @Column({ type: 'jsonb', default: () => "'{}'::jsonb" })
+  @Column({ type: 'jsonb', default: {} })
   config: Record<string, unknown>;
 
   @Column({ type: 'jsonb', nullable: true })

@@ -1,7 +1,12 @@
-import { Column, Entity } from 'typeorm';
-import { SoftDeletableEntity } from '../../common/crud/audited-entity.js';
+import { Check, Column, Index } from 'typeorm';
+import { AuditedTable, SoftDeletableEntity } from '../../common/crud/audited-entity.js';
 
-@Entity('credential_refs')
+@AuditedTable('credential_refs')
+@Index('uq_credential_refs_provider_path_active', ['provider', 'path'], {
+  unique: true,
+  where: 'deleted_at IS NULL',
+})
+@Check('credential_refs_version_check', 'version IS NULL OR version >= 1')
 export class CredentialRefEntity extends SoftDeletableEntity {
   @Column({ type: 'varchar', length: 255 })
   provider: string;

@@ -1,17 +1,21 @@
 import type {
   CheckConstraint,
-  ForeignKey,
-  Index,
+  ForeignKey as ForeignKeyConstraint,
+  Index as IndexDefinition,
   PrimaryKey,
   TableKind,
   UniqueConstraint,
 } from '@aide/schemas';
-import { Column, Entity } from 'typeorm';
-import { AuditedEntity } from '../../common/crud/audited-entity.js';
+import { Check, Column, ForeignKey, Index } from 'typeorm';
+import { AuditedEntity, AuditedTable } from '../../common/crud/audited-entity.js';
+import { DatasetEntity } from '../datasets/dataset.entity.js';
 
-@Entity('dataset_schemas')
+@AuditedTable('dataset_schemas')
+@Index('uq_dataset_schemas_dataset_version', ['dataset_id', 'version_num'], { unique: true })
+@Check('dataset_schemas_version_num_check', 'version_num >= 1')
 export class DatasetSchemaEntity extends AuditedEntity {
   @Column({ type: 'uuid' })
+  @ForeignKey(() => DatasetEntity, { name: 'fk_dataset_schemas_dataset', onDelete: 'CASCADE' })
   dataset_id: string;
 
   @Column({ type: 'integer' })
@@ -40,10 +44,10 @@ export class DatasetSchemaEntity extends AuditedEntity {
   unique_constraints: UniqueConstraint[];
 
   @Column({ type: 'jsonb', default: () => "'[]'::jsonb" })
-  foreign_keys: ForeignKey[];
+  foreign_keys: ForeignKeyConstraint[];
 
   @Column({ type: 'jsonb', default: () => "'[]'::jsonb" })
-  indexes: Index[];
+  indexes: IndexDefinition[];
 
   @Column({ type: 'jsonb', default: () => "'[]'::jsonb" })
   check_constraints: CheckConstraint[];

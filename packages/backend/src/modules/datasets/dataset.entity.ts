@@ -1,11 +1,20 @@
 import type { DatasetKind } from '@aide/schemas';
-import { Column, Entity, PrimaryColumn } from 'typeorm';
-import { SoftDeletableEntity } from '../../common/crud/audited-entity.js';
+import { Check, Column, Entity, ForeignKey, Index, PrimaryColumn } from 'typeorm';
+import { AuditedTable, SoftDeletableEntity } from '../../common/crud/audited-entity.js';
+import { SystemEntity } from '../systems/system.entity.js';
 
 /** The parent row of every dataset; kind-specific columns live in one table per kind (AIDE v2 ADR-008). */
-@Entity('datasets')
+@AuditedTable('datasets')
+@Index('uq_datasets_system_object_active', ['system_id', 'object_name'], {
+  unique: true,
+  where: 'deleted_at IS NULL',
+})
+@Index('ix_datasets_kind', ['kind'])
+@Index('ix_datasets_layer', ['layer'])
+@Check('datasets_kind_check', "kind IN ('rdbms', 'kafka', 'storage', 'sftp', 'hive')")
 export class DatasetEntity extends SoftDeletableEntity {
   @Column({ type: 'uuid' })
+  @ForeignKey(() => SystemEntity, { name: 'fk_datasets_system' })
   system_id: string;
 
   @Column({ type: 'text' })
@@ -32,7 +41,10 @@ export class DatasetEntity extends SoftDeletableEntity {
 
 @Entity('dataset_rdbms')
 export class DatasetRdbmsEntity {
-  @PrimaryColumn({ type: 'uuid' }) id: string;
+  @PrimaryColumn({ type: 'uuid' })
+  @ForeignKey(() => DatasetEntity, { name: 'fk_dataset_rdbms_dataset', onDelete: 'CASCADE' })
+  id: string;
+
   @Column({ type: 'text', nullable: true }) catalog_name: string | null;
   @Column({ type: 'text' }) schema_name: string;
   @Column({ type: 'text' }) table_name: string;
@@ -44,7 +56,10 @@ export class DatasetRdbmsEntity {
 
 @Entity('dataset_kafka')
 export class DatasetKafkaEntity {
-  @PrimaryColumn({ type: 'uuid' }) id: string;
+  @PrimaryColumn({ type: 'uuid' })
+  @ForeignKey(() => DatasetEntity, { name: 'fk_dataset_kafka_dataset', onDelete: 'CASCADE' })
+  id: string;
+
   @Column({ type: 'text' }) topic: string;
   @Column({ type: 'varchar', length: 255 }) format: string;
   @Column({ type: 'integer' }) partitions: number;
@@ -55,7 +70,10 @@ export class DatasetKafkaEntity {
 
 @Entity('dataset_storage')
 export class DatasetStorageEntity {
-  @PrimaryColumn({ type: 'uuid' }) id: string;
+  @PrimaryColumn({ type: 'uuid' })
+  @ForeignKey(() => DatasetEntity, { name: 'fk_dataset_storage_dataset', onDelete: 'CASCADE' })
+  id: string;
+
   @Column({ type: 'text' }) path: string;
   @Column({ type: 'varchar', length: 255 }) file_format: string;
   @Column({ type: 'varchar', length: 255, nullable: true }) compression: string | null;
@@ -64,7 +82,10 @@ export class DatasetStorageEntity {
 
 @Entity('dataset_sftp')
 export class DatasetSftpEntity {
-  @PrimaryColumn({ type: 'uuid' }) id: string;
+  @PrimaryColumn({ type: 'uuid' })
+  @ForeignKey(() => DatasetEntity, { name: 'fk_dataset_sftp_dataset', onDelete: 'CASCADE' })
+  id: string;
+
   @Column({ type: 'text' }) path: string;
   @Column({ type: 'varchar', length: 255 }) file_format: string;
   @Column({ type: 'varchar', length: 255, nullable: true }) compression: string | null;
@@ -73,7 +94,10 @@ export class DatasetSftpEntity {
 
 @Entity('dataset_hive')
 export class DatasetHiveEntity {
-  @PrimaryColumn({ type: 'uuid' }) id: string;
+  @PrimaryColumn({ type: 'uuid' })
+  @ForeignKey(() => DatasetEntity, { name: 'fk_dataset_hive_dataset', onDelete: 'CASCADE' })
+  id: string;
+
   @Column({ type: 'text' }) catalog_uri: string;
   @Column({ type: 'text' }) db_name: string;
   @Column({ type: 'text' }) table_name: string;

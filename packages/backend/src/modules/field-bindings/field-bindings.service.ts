@@ -86,13 +86,15 @@ export class FieldBindingsService implements CrudService<
       [...schemas.values()].map((s) => s.dataset_id),
       m,
     );
-    const flavorOfRoot = new Map(
-      items.map((i) => {
-        const datasetId = (schemas.get(i.dataset_schema_id) as { dataset_id: string }).dataset_id;
-        return [i.type_instance_id, flavorOfDataset.get(datasetId) as string];
-      }),
-    );
-    assertBindableTrees(await this.typeInstances.subtrees([...flavorOfRoot.keys()], m), flavorOfRoot);
+    // A root may be bound more than once in a batch: it must be of every flavor it is bound under.
+    const flavorsOfRoot = new Map<string, Set<string>>();
+    for (const item of items) {
+      const datasetId = (schemas.get(item.dataset_schema_id) as { dataset_id: string }).dataset_id;
+      const flavors = flavorsOfRoot.get(item.type_instance_id) ?? new Set<string>();
+      flavors.add(flavorOfDataset.get(datasetId) as string);
+      flavorsOfRoot.set(item.type_instance_id, flavors);
+    }
+    assertBindableTrees(await this.typeInstances.subtrees([...flavorsOfRoot.keys()], m), flavorsOfRoot);
   }
 
   create(input: CreateFieldBinding, actor: AuthUser): Promise<FieldBinding> {

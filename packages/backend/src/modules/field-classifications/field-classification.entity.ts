@@ -1,9 +1,17 @@
-import { Column, Entity } from 'typeorm';
-import { AuditedEntity } from '../../common/crud/audited-entity.js';
+import { Column, ForeignKey, Index } from 'typeorm';
+import { AuditedEntity, AuditedTable } from '../../common/crud/audited-entity.js';
+import { FieldEntity } from '../fields/field.entity.js';
 
-@Entity('field_classifications')
+// ix_field_classifications_field_created orders created_at and id DESC in the migration.
+@AuditedTable('field_classifications')
+@Index('ix_field_classifications_field_created', ['field_id', 'created_at', 'id'])
 export class FieldClassificationEntity extends AuditedEntity {
+  /** clock_timestamp(): entries appended in one transaction still order by creation. */
+  @Column({ type: 'timestamptz', default: () => 'clock_timestamp()' })
+  declare created_at: Date;
+
   @Column({ type: 'uuid' })
+  @ForeignKey(() => FieldEntity, { name: 'fk_field_classifications_field', onDelete: 'CASCADE' })
   field_id: string;
 
   @Column({ type: 'text', array: true })

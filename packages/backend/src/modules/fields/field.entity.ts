@@ -1,13 +1,23 @@
 import type { FieldOrigin } from '@aide/schemas';
-import { Column, Entity } from 'typeorm';
-import { AuditedEntity } from '../../common/crud/audited-entity.js';
+import { Check, Column, ForeignKey, Index } from 'typeorm';
+import { AuditedEntity, AuditedTable } from '../../common/crud/audited-entity.js';
+import { DatasetEntity } from '../datasets/dataset.entity.js';
 
-@Entity('fields')
+@AuditedTable('fields')
+@Index('uq_fields_root_name', ['dataset_id', 'name'], { unique: true, where: 'parent_id IS NULL' })
+@Index('uq_fields_nested_name', ['dataset_id', 'parent_id', 'name'], {
+  unique: true,
+  where: 'parent_id IS NOT NULL',
+})
+@Index('ix_fields_parent', ['parent_id'])
+@Check('fields_origin_check', "origin IN ('mapped', 'tech', 'deprecated')")
 export class FieldEntity extends AuditedEntity {
   @Column({ type: 'uuid' })
+  @ForeignKey(() => DatasetEntity, { name: 'fk_fields_dataset', onDelete: 'CASCADE' })
   dataset_id: string;
 
   @Column({ type: 'uuid', nullable: true })
+  @ForeignKey(() => FieldEntity, { name: 'fk_fields_parent', onDelete: 'CASCADE' })
   parent_id: string | null;
 
   @Column({ type: 'text' })

@@ -1,7 +1,12 @@
-import { Column, Entity } from 'typeorm';
-import { SoftDeletableEntity } from '../../common/crud/audited-entity.js';
+import { Column, ForeignKey, Index } from 'typeorm';
+import { AuditedTable, SoftDeletableEntity } from '../../common/crud/audited-entity.js';
+import { CredentialRefEntity } from '../credential-refs/credential-ref.entity.js';
+import { SystemFlavorEntity } from '../system-flavors/system-flavor.entity.js';
 
-@Entity('systems')
+@AuditedTable('systems')
+@Index('uq_systems_code_active', ['code'], { unique: true, where: 'deleted_at IS NULL' })
+@Index('ix_systems_flavor', ['flavor_id'])
+@Index('ix_systems_credential_ref', ['credential_ref_id'])
 export class SystemEntity extends SoftDeletableEntity {
   @Column({ type: 'varchar', length: 255 })
   code: string;
@@ -19,8 +24,10 @@ export class SystemEntity extends SoftDeletableEntity {
   extra: Record<string, unknown> | null;
 
   @Column({ type: 'uuid' })
+  @ForeignKey(() => SystemFlavorEntity, { name: 'fk_systems_flavor' })
   flavor_id: string;
 
   @Column({ type: 'uuid', nullable: true })
+  @ForeignKey(() => CredentialRefEntity, { name: 'fk_systems_credential_ref' })
   credential_ref_id: string | null;
 }

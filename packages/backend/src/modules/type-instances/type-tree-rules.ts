@@ -82,17 +82,17 @@ export function flavorMismatch(detail: string, details: Record<string, unknown>)
 
 /**
  * Trees about to be bound must fit the limits and be typed, node by node, in the flavor of their
- * dataset's system (`flavorOfRoot`: the expected flavor of each root).
+ * dataset's system (`flavorsOfRoot`: the flavors each root is bound under, one in all sane cases).
  */
 export function assertBindableTrees(
   rows: readonly StoredTypeNode[],
-  flavorOfRoot: ReadonlyMap<string, string>,
+  flavorsOfRoot: ReadonlyMap<string, ReadonlySet<string>>,
 ): void {
   const rootOf = assertStoredTreesWithinLimits(rows);
   for (const row of rows) {
     const root = rootOf.get(row.id) as string;
-    const expected = flavorOfRoot.get(root);
-    if (expected !== undefined && row.data_type_flavor_id !== expected) {
+    for (const expected of flavorsOfRoot.get(root) ?? []) {
+      if (row.data_type_flavor_id === expected) continue;
       throw flavorMismatch(
         `Data type '${row.data_type_code}' is of another flavor than the dataset's system.`,
         {

@@ -1,8 +1,11 @@
-import { Column, Entity } from 'typeorm';
+import { Check, Column, Index } from 'typeorm';
 import type { UserType } from '@aide/schemas';
-import { AuditedEntity } from '../../common/crud/audited-entity.js';
+import { AuditedEntity, AuditedTable } from '../../common/crud/audited-entity.js';
 
-@Entity('users')
+// uq_users_email is on lower(email), an expression TypeORM cannot declare or read: the migration owns it.
+@AuditedTable('users')
+@Index('ix_users_user_type', ['user_type'])
+@Check('users_user_type_check', "user_type IN ('regular', 'technical')")
 export class UserEntity extends AuditedEntity {
   @Column({ type: 'varchar', length: 255 })
   email: string;

@@ -145,6 +145,35 @@ describe('POST /field-bindings applies the publish rules', () => {
   });
 });
 
+describe('POST /field-bindings/batch binding one tree twice', () => {
+  it('refuses a tree bound under two flavors in one batch (postgres14 and iceberg_v2)', async () => {
+    const { header, field } = await emptyVersion();
+    const lake = await createSystem(ctx, (await flavorByCode(ctx, 'iceberg_v2')).id);
+    const table = await createDataset(ctx, lake.id, 'hive');
+    const lakeHeader = ok(
+      await ctx.request('POST', `${API}/dataset-schemas`, {
+        token: ctx.userToken,
+        body: { dataset_id: table.id },
+      }),
+      201,
+    );
+    const lakeField = await createField(ctx, table.id, { name: 'c' });
+    const shared = await instance({ data_type_id: typeId(pg, 'integer') });
+    const items = [
+      { dataset_schema_id: header.id, field_id: field.id, position: 0, type_instance_id: shared.id },
+      { dataset_schema_id: lakeHeader.id, field_id: lakeField.id, position: 0, type_instance_id: shared.id },
+    ];
+    const refused = expectEnvelope(
+      await ctx.request('POST', `${bindings}/batch`, { token: ctx.userToken, body: { items } }),
+      422,
+      'TYPE_INSTANCE_FLAVOR_MISMATCH',
+    );
+    expect(refused.details).toMatchObject({ type_instance_id: shared.id, system_flavor_id: lake.flavor_id });
+    expect(await bindingsOf(header)).toBe(0);
+    expect(await bindingsOf(lakeHeader)).toBe(0);
+  });
+});
+
 describe('POST and PATCH /type-instances keep a tree of one flavor', () => {
   it('refuses a child of another flavor than its parent, and a data type change to another flavor', async () => {
     const array = await instance({ data_type_id: typeId(pg, 'array') });
