@@ -23,8 +23,5 @@ export * from './entities/crawl-run.js';
 export * from './entities/table-structure.js';
 export * from './entities/schema-version.js';
 export * from './entities/engine.js';
-<<<<<<< HEAD
 export * from './entities/bulk.js';
-=======
 export * from './entities/dataset-link.js';
->>>>>>> be6bd27
