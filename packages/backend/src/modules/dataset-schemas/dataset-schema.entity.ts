@@ -13,6 +13,10 @@ import { DatasetEntity } from '../datasets/dataset.entity.js';
 @AuditedTable('dataset_schemas')
 @Index('uq_dataset_schemas_dataset_version', ['dataset_id', 'version_num'], { unique: true })
 @Check('dataset_schemas_version_num_check', 'version_num >= 1')
+@Check(
+  'ck_dataset_schemas_table_kind',
+  "table_kind IN ('table', 'view', 'materialized_view', 'partitioned_table', 'foreign_table')",
+)
 export class DatasetSchemaEntity extends AuditedEntity {
   @Column({ type: 'uuid' })
   @ForeignKey(() => DatasetEntity, { name: 'fk_dataset_schemas_dataset', onDelete: 'CASCADE' })
@@ -40,15 +44,15 @@ export class DatasetSchemaEntity extends AuditedEntity {
   @Column({ type: 'jsonb', nullable: true })
   primary_key: PrimaryKey | null;
 
-  @Column({ type: 'jsonb', default: () => "'[]'::jsonb" })
+  @Column({ type: 'jsonb', default: [] })
   unique_constraints: UniqueConstraint[];
 
-  @Column({ type: 'jsonb', default: () => "'[]'::jsonb" })
+  @Column({ type: 'jsonb', default: [] })
   foreign_keys: ForeignKeyConstraint[];
 
-  @Column({ type: 'jsonb', default: () => "'[]'::jsonb" })
+  @Column({ type: 'jsonb', default: [] })
   indexes: IndexDefinition[];
 
-  @Column({ type: 'jsonb', default: () => "'[]'::jsonb" })
+  @Column({ type: 'jsonb', default: [] })
   check_constraints: CheckConstraint[];
 }

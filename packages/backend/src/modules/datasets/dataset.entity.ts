@@ -11,6 +11,7 @@ import { SystemEntity } from '../systems/system.entity.js';
 })
 @Index('ix_datasets_kind', ['kind'])
 @Index('ix_datasets_layer', ['layer'])
+@Index('ix_datasets_system_id_active', ['system_id', 'id'], { where: 'deleted_at IS NULL' })
 @Check('datasets_kind_check', "kind IN ('rdbms', 'kafka', 'storage', 'sftp', 'hive')")
 export class DatasetEntity extends SoftDeletableEntity {
   @Column({ type: 'uuid' })

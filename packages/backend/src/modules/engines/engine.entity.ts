@@ -1,9 +1,9 @@
 import type { EngineKind, EngineRole } from '@aide/schemas';
-import { Check, Column, Entity, Index, PrimaryColumn } from 'typeorm';
-import { SoftDeletableEntity } from '../../common/crud/audited-entity.js';
+import { Check, Column, Entity, ForeignKey, Index, PrimaryColumn } from 'typeorm';
+import { AuditedTable, SoftDeletableEntity } from '../../common/crud/audited-entity.js';
 
 /** The parent row of every engine; kind-specific columns live in one table per kind (AIDE v2 ADR-020). */
-@Entity('engines')
+@AuditedTable('engines')
 @Index('uq_engines_code_active', ['code'], { unique: true, where: 'deleted_at IS NULL' })
 @Index('ix_engines_kind', ['kind'])
 @Index('ix_engines_role', ['role'])
@@ -31,27 +31,39 @@ export class EngineEntity extends SoftDeletableEntity {
 
 @Entity('engine_debezium')
 export class EngineDebeziumEntity {
-  @PrimaryColumn({ type: 'uuid' }) id: string;
+  @PrimaryColumn({ type: 'uuid' })
+  @ForeignKey(() => EngineEntity, { name: 'fk_engine_debezium_engine', onDelete: 'CASCADE' })
+  id: string;
+
   @Column({ type: 'jsonb' }) envelope_template: Record<string, unknown>;
   @Column({ type: 'jsonb', nullable: true }) topic_routing: Record<string, unknown> | null;
 }
 
 @Entity('engine_ogg')
 export class EngineOggEntity {
-  @PrimaryColumn({ type: 'uuid' }) id: string;
+  @PrimaryColumn({ type: 'uuid' })
+  @ForeignKey(() => EngineEntity, { name: 'fk_engine_ogg_engine', onDelete: 'CASCADE' })
+  id: string;
+
   @Column({ type: 'jsonb' }) envelope_template: Record<string, unknown>;
   @Column({ type: 'jsonb', nullable: true }) topic_routing: Record<string, unknown> | null;
 }
 
 @Entity('engine_spark')
 export class EngineSparkEntity {
-  @PrimaryColumn({ type: 'uuid' }) id: string;
+  @PrimaryColumn({ type: 'uuid' })
+  @ForeignKey(() => EngineEntity, { name: 'fk_engine_spark_engine', onDelete: 'CASCADE' })
+  id: string;
+
   @Column({ type: 'jsonb', nullable: true }) runtime_opts: Record<string, unknown> | null;
 }
 
 @Entity('engine_impala')
 export class EngineImpalaEntity {
-  @PrimaryColumn({ type: 'uuid' }) id: string;
+  @PrimaryColumn({ type: 'uuid' })
+  @ForeignKey(() => EngineEntity, { name: 'fk_engine_impala_engine', onDelete: 'CASCADE' })
+  id: string;
+
   @Column({ type: 'jsonb', nullable: true }) runtime_opts: Record<string, unknown> | null;
 }
 

@@ -11,6 +11,7 @@ import { TypeInstanceEntity } from '../type-instances/type-instance.entity.js';
 @Index('ix_field_bindings_field', ['field_id'])
 @Index('ix_field_bindings_type_instance', ['type_instance_id'])
 @Check('field_bindings_position_check', 'position >= 0')
+@Check('ck_field_bindings_identity', "identity IN ('always', 'by_default')")
 @Check('ck_field_bindings_type_or_native', 'type_instance_id IS NOT NULL OR native_type IS NOT NULL')
 export class FieldBindingEntity extends AuditedEntity {
   @Column({ type: 'uuid' })
