@@ -1,7 +1,7 @@
 // Factories of the lineage e2e tests (engines, dataset links, field links) under test/e2e/lineage.
 import type { DatasetKind } from '@aide/schemas';
 import { ok, unique } from './factories.js';
-import { API, createDataset, type Row } from './catalogue.js';
+import { API, createDataset, createSystemFor, type Row } from './catalogue.js';
 import type { TestContext } from './test-app.js';
 
 /** A valid create body of each engine kind. */
@@ -73,7 +73,9 @@ export async function versionedDataset(
   ],
   kind: DatasetKind = 'rdbms',
 ): Promise<VersionedDataset> {
-  const dataset = await createDataset(ctx, systemId, kind, { layer });
+  // A dataset's kind must fit its system's kind: other kinds go on a system of their own kind.
+  const system = kind === 'rdbms' ? systemId : await systemForKind(ctx, kind, columns);
+  const dataset = await createDataset(ctx, system, kind, { layer });
   return { dataset, ...(await publishVersion(ctx, dataset.id, columns)) };
 }
 
@@ -103,4 +105,30 @@ export async function createLink(
     body: linkBody(source, target, extra),
   });
   return ok(r, 201);
+}
+
+const kindSystems = new WeakMap<TestContext, Map<DatasetKind, string>>();
+
+/**
+ * A system (one per test context) that holds datasets of `kind`, its flavor given the data types the
+ * columns name when it lacks them (a kafka flavor, say, has none seeded).
+ */
+async function systemForKind(ctx: TestContext, kind: DatasetKind, columns: readonly ColumnSpec[]) {
+  const systems = kindSystems.get(ctx) ?? new Map<DatasetKind, string>();
+  kindSystems.set(ctx, systems);
+  let systemId = systems.get(kind);
+  if (!systemId) {
+    const system = await createSystemFor(ctx, kind);
+    systemId = system.id as string;
+    systems.set(kind, systemId);
+  }
+  const system = ok(await ctx.request('GET', `${API}/systems/${systemId}`, { token: ctx.userToken }));
+  for (const code of new Set(columns.map(([, dataType]) => dataType))) {
+    const query = `system_flavor_id=${system.flavor_id}&code=${code}`;
+    const found = ok(await ctx.request('GET', `${API}/data-types?${query}`, { token: ctx.userToken }));
+    if (found.items.length > 0) continue;
+    const body = { system_flavor_id: system.flavor_id, code, params_schema: {}, render_template: code };
+    ok(await ctx.request('POST', `${API}/data-types`, { token: ctx.adminToken, body }), 201);
+  }
+  return systemId;
 }
