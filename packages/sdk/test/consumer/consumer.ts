@@ -120,12 +120,14 @@ export async function catalogue(
     { idempotencyKey: 'publish-1' },
   );
   const column: PublishColumn = { name: 'id', type: { data_type: 'bigint' } };
-  const spec: TypeSpec = column.type;
+  // Null for a column whose native type has no data type in the flavor (kept as `native_type`).
+  const spec: TypeSpec | null = column.type;
   // @ts-expect-error a column's type is a TypeSpec, not anything
   await client.datasets.publishSchemaVersion(table.id, { columns: [{ name: 'id', type: 42 }] });
   const diff: SchemaVersionDiff = await client.datasets.diffSchemaVersions(table.id, 1, 2);
   const cast: ResolveCastResult = await client.castRules.resolve({
-    type_instance_id: published.version.columns[1].type_instance_id,
+    // Published from a TypeSpec above, so the column has a type instance.
+    type_instance_id: published.version.columns[1].type_instance_id!,
     target_flavor: 'iceberg_v2',
   });
   // @ts-expect-error a type instance or a data type: not neither
