@@ -135,9 +135,7 @@ export class DatasetsService implements CrudService<Dataset, CreateDataset, Upda
     for (const kind of new Set(split.map((s) => s.kind))) {
       await this.datasets.insertDetailsMany(
         kind,
-        split.flatMap((s, i) =>
-          s.kind === kind ? [{ ...s.details, id: (rows[i]).id }] : [],
-        ),
+        split.flatMap((s, i) => (s.kind === kind ? [{ ...s.details, id: rows[i].id }] : [])),
         m,
       );
     }
