@@ -1,9 +1,8 @@
 import { MAX_BATCH_SIZE } from '@aide/schemas';
 import type { z } from 'zod';
-import { AideBatchError, AideError, AideUserAbortError } from '../core/errors.js';
 import type { RequestOptions } from '../core/request-options.js';
 import type { ApiClient } from './api.js';
-import { type BatchChunk, failedRows, planChunks } from './batch.js';
+import { type BatchChunk, chunkFailure, planChunks } from './batch.js';
 
 /** Options of the bulk calls (`bulkCreate`, `bulkPublish`): chunking as `createMany`'s. */
 export interface BulkOptions<Result> extends RequestOptions {
@@ -64,14 +63,7 @@ export async function sendInChunks<R extends BulkResult>(
         expected,
       );
     } catch (error) {
-      if (error instanceof AideUserAbortError || !(error instanceof AideError)) throw error;
-      throw new AideBatchError({
-        cause: error,
-        failedChunk: chunk,
-        rowIndexes: failedRows(error, chunk),
-        committed: [...committed],
-        created: [...merged.items],
-      });
+      throw chunkFailure(error, chunk, committed, merged.items);
     }
     for (const item of result.items) item.index += chunk.start;
     merged.items.push(...result.items);
