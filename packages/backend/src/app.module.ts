@@ -12,6 +12,7 @@ import { CrawlRunsModule } from './modules/crawl-runs/crawl-runs.module.js';
 import { DataTypesModule } from './modules/data-types/data-types.module.js';
 import { DatasetSchemasModule } from './modules/dataset-schemas/dataset-schemas.module.js';
 import { DatasetsModule } from './modules/datasets/datasets.module.js';
+import { EnginesModule } from './modules/engines/engines.module.js';
 import { FieldBindingsModule } from './modules/field-bindings/field-bindings.module.js';
 import { FieldClassificationsModule } from './modules/field-classifications/field-classifications.module.js';
 import { FieldsModule } from './modules/fields/fields.module.js';
@@ -61,6 +62,7 @@ export class AppModule {
         FieldBindingsModule,
         SchemaVersionsModule,
         CrawlRunsModule,
+        EnginesModule,
       ],
       providers: [...shared, { provide: APP_GUARD, useClass: AuthGuard }],
       exports: shared,

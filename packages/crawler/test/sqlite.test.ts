@@ -8,29 +8,12 @@ import knexFactory, { type Knex } from 'knex';
 import { inspectDatabase } from '../src/inspect/inspect.js';
 import type { InspectedDatabase, InspectedTable } from '../src/model.js';
 import { SeedCatalogue } from './helpers/seeds.js';
+import { execSqlite } from './helpers/sqlite.js';
 
 let dir: string;
 let file: string;
 let inspected: InspectedDatabase;
 const seeds = new SeedCatalogue('sqlite3');
-
-/** Runs statements against a SQLite file (created when missing). */
-async function execSqlite(path: string, sql: string): Promise<void> {
-  const knex = knexFactory({
-    client: 'better-sqlite3',
-    connection: { filename: path },
-    useNullAsDefault: true,
-  });
-  try {
-    await knex.transaction(async (trx) => {
-      for (const statement of sql.split(/;\s*\n/).filter((s) => s.trim() !== '' && !/^\s*PRAGMA/i.test(s))) {
-        await trx.raw(statement);
-      }
-    });
-  } finally {
-    await knex.destroy();
-  }
-}
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'aide-crawler-sqlite-'));

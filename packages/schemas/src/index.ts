@@ -23,3 +23,4 @@ export * from './entities/crawl-run.js';
 export * from './entities/table-structure.js';
 export * from './entities/schema-version.js';
 export * from './entities/bulk.js';
+export * from './entities/engine.js';

@@ -2,7 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import { listQuerySchema } from './common/list-query.js';
 import { systemResource } from './entities/system.js';
 import { buildOpenApiDocument } from './openapi.js';
-import { CATALOGUE_RESOURCES, RESOURCES } from './resources.js';
+import { CATALOGUE_RESOURCES, LINEAGE_RESOURCES, RESOURCES } from './resources.js';
 
 const systems = listQuerySchema(systemResource.list);
 
@@ -53,7 +53,7 @@ describe('OpenAPI document', () => {
   it('documents every collection, from the same schemas', () => {
     const doc = buildOpenApiDocument('test') as { openapi: string; paths: Record<string, unknown> };
     expect(doc.openapi).toBe('3.1.0');
-    for (const r of [...RESOURCES, ...CATALOGUE_RESOURCES]) {
+    for (const r of [...RESOURCES, ...CATALOGUE_RESOURCES, ...LINEAGE_RESOURCES]) {
       expect(Object.keys(doc.paths)).toContain(`/api/v1/${r.path}`);
       expect(Object.keys(doc.paths)).toContain(`/api/v1/${r.path}/{id}`);
     }

@@ -9,7 +9,7 @@ import { LoginFormSchema, RefreshTokenRequestSchema, TokenPairSchema } from './e
 import { UpdateMeSchema, userResource } from './entities/user.js';
 import { ERROR_CATALOGUE, type ErrorCode } from './errors/error-codes.js';
 import type { ResourceDef } from './resource.js';
-import { CATALOGUE_RESOURCES, RESOURCES } from './resources.js';
+import { CATALOGUE_RESOURCES, LINEAGE_RESOURCES, RESOURCES } from './resources.js';
 import { ResolveCastRequestSchema, ResolveCastResultSchema } from './entities/cast-rule.js';
 import { FieldClassificationSchema } from './entities/field-classification.js';
 import { FieldSchema, FieldTreeSchema } from './entities/field.js';
@@ -100,7 +100,7 @@ function resourcePaths(r: ResourceDef): ZodOpenApiPathsObject {
         `Delete a ${r.name}`,
         r.tag,
         ok(r.read),
-        ['FORBIDDEN', r.notFound, 'HAS_DEPENDENT_ENTITIES'],
+        ['FORBIDDEN', r.notFound, ...(r.deleteErrors ?? ['HAS_DEPENDENT_ENTITIES'])],
         {
           requestParams: { path: idParam },
         },
@@ -119,7 +119,7 @@ function resourcePaths(r: ResourceDef): ZodOpenApiPathsObject {
         `Restore a deleted ${r.name}`,
         r.tag,
         ok(r.read),
-        ['FORBIDDEN', r.notFound, 'ENTITY_NOT_DELETED'],
+        ['FORBIDDEN', r.notFound, 'ENTITY_NOT_DELETED', ...(r.restoreErrors ?? [])],
         {
           requestParams: { path: idParam },
         },
@@ -388,7 +388,7 @@ function bulkPaths(): ZodOpenApiPathsObject {
 /** The OpenAPI 3.1 document of the whole API, generated from the same zod schemas the server validates with. */
 export function buildOpenApiDocument(version: string): Record<string, unknown> {
   const paths: ZodOpenApiPathsObject = { ...authPaths(), ...resourcePaths(userResource) };
-  for (const resource of [...RESOURCES, ...CATALOGUE_RESOURCES])
+  for (const resource of [...RESOURCES, ...CATALOGUE_RESOURCES, ...LINEAGE_RESOURCES])
     Object.assign(paths, resourcePaths(resource));
   Object.assign(paths, catalogueExtraPaths(), bulkPaths());
   const document = createDocument({

@@ -33,6 +33,10 @@ export interface ResourceDef<
   readonly without?: readonly ('update' | 'delete')[];
   /** Errors a create or update may answer with, for the OpenAPI document. */
   readonly errors: readonly ErrorCode[];
+  /** Errors a delete may answer with besides the not-found code (default: HAS_DEPENDENT_ENTITIES). */
+  readonly deleteErrors?: readonly ErrorCode[];
+  /** Errors a restore may answer with besides the not-found code and ENTITY_NOT_DELETED. */
+  readonly restoreErrors?: readonly ErrorCode[];
 }
 
 export function defineResource<TRead extends z.ZodType, TCreate extends z.ZodType, TUpdate extends z.ZodType>(

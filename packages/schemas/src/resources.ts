@@ -1,6 +1,7 @@
 import { castRuleResource } from './entities/cast-rule.js';
 import { crawlRunResource } from './entities/crawl-run.js';
 import { credentialRefResource } from './entities/credential-ref.js';
+import { engineResource } from './entities/engine.js';
 import { dataTypeResource } from './entities/data-type.js';
 import { datasetSchemaResource } from './entities/dataset-schema.js';
 import { datasetResource } from './entities/dataset.js';
@@ -33,3 +34,6 @@ export const CATALOGUE_RESOURCES: readonly ResourceDef[] = [
   fieldBindingResource,
   crawlRunResource,
 ];
+
+/** Lineage: engines, dataset links and field links (AIDE v2 §1.11, §4.8–§4.11). */
+export const LINEAGE_RESOURCES: readonly ResourceDef[] = [engineResource];

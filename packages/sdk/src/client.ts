@@ -5,6 +5,7 @@ import {
   dataTypeResource,
   datasetResource,
   datasetSchemaResource,
+  engineResource,
   fieldBindingResource,
   fieldClassificationResource,
   fieldResource,
@@ -20,6 +21,7 @@ import {
   type CreateCredentialRef,
   type CreateDataType,
   type CreateDatasetSchemaVersion,
+  type CreateEngine,
   type CreateField,
   type CreateFieldBinding,
   type CreateTypeInstance,
@@ -30,6 +32,7 @@ import {
   type DataType,
   type Dataset,
   type DatasetSchemaVersion,
+  type Engine,
   type Field,
   type FieldBinding,
   type ResourceDef,
@@ -41,6 +44,7 @@ import {
   type UpdateCredentialRef,
   type UpdateDataType,
   type UpdateDatasetSchemaVersion,
+  type UpdateEngine,
   type UpdateFieldBinding,
   type UpdateSystemFlavor,
   type UpdateSystemKind,
@@ -310,4 +314,15 @@ export class AideClient extends AideClientCore {
   /** `/crawl-runs`: the crawler's audit log (never deleted); `update` finishes a run. */
   readonly crawlRuns: CollectionResource<CrawlRun, CreateCrawlRun> & Updatable<CrawlRun, UpdateCrawlRun> =
     this.resource(crawlRunResource, { softDelete: false, batch: false, delete: false });
+
+  // Lineage.
+
+  /**
+   * `/engines`: pipeline drivers attached to dataset links, polymorphic on `kind` (debezium, ogg → cdc;
+   * spark, impala → compute); written by superusers. Updates name the stored `kind`.
+   */
+  readonly engines: SoftDeleteResource<Engine, CreateEngine, UpdateEngine> = this.resource(engineResource, {
+    softDelete: true,
+    batch: false,
+  });
 }

@@ -1,5 +1,6 @@
 import {
   CATALOGUE_RESOURCES,
+  LINEAGE_RESOURCES,
   RESOURCES,
   fieldClassificationResource,
   systemKindResource,
@@ -71,7 +72,7 @@ describe('the client covers the route table', () => {
     const resources = Object.values(client).filter(
       (value): value is CollectionResource<unknown, unknown> => value instanceof CollectionResource,
     );
-    for (const def of [...RESOURCES, ...CATALOGUE_RESOURCES, userResource]) {
+    for (const def of [...RESOURCES, ...CATALOGUE_RESOURCES, ...LINEAGE_RESOURCES, userResource]) {
       const resource = resources.find((r) => (r as unknown as { def: ResourceDef }).def === def);
       expect({ path: def.path, found: resource !== undefined }).toEqual({ path: def.path, found: true });
       expect({ path: def.path, ...routesOf(resource!) }).toEqual({ path: def.path, ...routesServed(def) });

@@ -7,6 +7,7 @@ import { CrawlRunsRepository } from '../modules/crawl-runs/crawl-runs.repository
 import { DataTypesRepository } from '../modules/data-types/data-types.repository.js';
 import { DatasetSchemasRepository } from '../modules/dataset-schemas/dataset-schemas.repository.js';
 import { DatasetsRepository } from '../modules/datasets/datasets.repository.js';
+import { EnginesRepository } from '../modules/engines/engines.repository.js';
 import { FieldBindingsRepository } from '../modules/field-bindings/field-bindings.repository.js';
 import { FieldClassificationsRepository } from '../modules/field-classifications/field-classifications.repository.js';
 import { FieldsRepository } from '../modules/fields/fields.repository.js';
@@ -41,6 +42,7 @@ const REPOSITORIES = [
   DatasetSchemasRepository,
   FieldBindingsRepository,
   CrawlRunsRepository,
+  EnginesRepository,
 ];
 
 @Global()

@@ -12,6 +12,13 @@ import {
   DatasetSftpEntity,
   DatasetStorageEntity,
 } from '../modules/datasets/dataset.entity.js';
+import {
+  EngineDebeziumEntity,
+  EngineEntity,
+  EngineImpalaEntity,
+  EngineOggEntity,
+  EngineSparkEntity,
+} from '../modules/engines/engine.entity.js';
 import { FieldBindingEntity } from '../modules/field-bindings/field-binding.entity.js';
 import { FieldClassificationEntity } from '../modules/field-classifications/field-classification.entity.js';
 import { FieldEntity } from '../modules/fields/field.entity.js';
@@ -43,4 +50,9 @@ export const ENTITIES = [
   DatasetSchemaEntity,
   FieldBindingEntity,
   CrawlRunEntity,
+  EngineEntity,
+  EngineDebeziumEntity,
+  EngineOggEntity,
+  EngineSparkEntity,
+  EngineImpalaEntity,
 ];

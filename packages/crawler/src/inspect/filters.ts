@@ -172,3 +172,12 @@ function not(part: SqlCondition): SqlCondition {
 function usage(message: string): CrawlerError {
   return new CrawlerError(message, { exitCode: ExitCode.USAGE });
 }
+
+/** Whether a table passes --tables / --exclude-tables (for names read elsewhere than a catalog). */
+export function tableSelected(filters: ParsedFilters, schema: string, table: string): boolean {
+  const matches = (p: TablePattern) =>
+    (p.schema === null || globMatches(p.schema, schema)) && globMatches(p.table, table);
+  return (
+    (filters.tables.length === 0 || filters.tables.some(matches)) && !filters.excludeTables.some(matches)
+  );
+}

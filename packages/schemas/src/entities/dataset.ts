@@ -81,7 +81,8 @@ const commonUpdate = {
   ...rowVersionShape,
 };
 
-function partial<T extends Record<string, z.ZodType>>(shape: T) {
+/** Every key of a shape made optional (update bodies). */
+export function partial<T extends Record<string, z.ZodType>>(shape: T) {
   return Object.fromEntries(Object.entries(shape).map(([k, v]) => [k, v.optional()])) as {
     [K in keyof T]: z.ZodOptional<T[K]>;
   };

@@ -1,8 +1,8 @@
 import type { DatasetKind, ListQuery, Page } from '@aide/schemas';
 import { Injectable } from '@nestjs/common';
-import { DataSource, type EntityManager, type SelectQueryBuilder } from 'typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
 import { CrudRepository } from '../../common/crud/crud-repository.js';
-import { applyFilters, applySort, fetchPage } from '../../common/crud/list.js';
+import { PolymorphicReads } from '../../common/crud/polymorphic.js';
 import { AppError } from '../../common/errors/app-error.js';
 import { registerConstraintCodes } from '../../common/errors/db-error.js';
 import { DATASET_KIND_ENTITIES, DatasetEntity } from './dataset.entity.js';
@@ -12,15 +12,11 @@ registerConstraintCodes({
   fk_datasets_system: 'SYSTEM_NOT_FOUND',
 });
 
-const KINDS = Object.keys(DATASET_KIND_ENTITIES) as DatasetKind[];
-
-/**
- * Datasets with their kind details. Reads join all five kind tables in the same query, so a page costs
- * two queries (rows and count) whatever its size.
- */
+/** Datasets with their kind details (all five kind tables joined in the same query). */
 @Injectable()
 export class DatasetsRepository {
   readonly crud: CrudRepository<DatasetEntity>;
+  private readonly reads: PolymorphicReads<DatasetEntity, DatasetKind>;
 
   constructor(dataSource: DataSource) {
     this.crud = new CrudRepository({
@@ -29,42 +25,15 @@ export class DatasetsRepository {
       notFound: 'DATASET_NOT_FOUND',
       softDelete: true,
     });
+    this.reads = new PolymorphicReads(this.crud, DATASET_KIND_ENTITIES);
   }
 
-  private withDetails(manager?: EntityManager): SelectQueryBuilder<DatasetEntity> {
-    const qb = this.crud.repo(manager).createQueryBuilder('d');
-    for (const kind of KINDS) {
-      qb.leftJoinAndMapOne(`d.${kind}`, DATASET_KIND_ENTITIES[kind], kind, `${kind}.id = d.id`);
-    }
-    return qb;
+  findPage(query: ListQuery): Promise<Page<DatasetEntity>> {
+    return this.reads.findPage(query);
   }
 
-  private static attachDetails(row: DatasetEntity): DatasetEntity {
-    const joined = row as DatasetEntity & Partial<Record<DatasetKind, Record<string, unknown>>>;
-    row.details = joined[row.kind] ?? {};
-    for (const kind of KINDS) delete joined[kind];
-    return row;
-  }
-
-  async findPage(query: ListQuery): Promise<Page<DatasetEntity>> {
-    const qb = this.withDetails();
-    if (!query.include_deleted) qb.where('d.deleted_at IS NULL');
-    applyFilters(qb, 'd', query.filters);
-    applySort(qb, 'd', query.sort);
-    const page = await fetchPage(qb, query);
-    for (const item of page.items) DatasetsRepository.attachDetails(item);
-    return page;
-  }
-
-  async findWithDetails(
-    id: string,
-    manager?: EntityManager,
-    includeDeleted = false,
-  ): Promise<DatasetEntity | undefined> {
-    const qb = this.withDetails(manager).where('d.id = :id', { id });
-    if (!includeDeleted) qb.andWhere('d.deleted_at IS NULL');
-    const row = await qb.getOne();
-    return row ? DatasetsRepository.attachDetails(row) : undefined;
+  findWithDetails(id: string, manager?: EntityManager, includeDeleted = false) {
+    return this.reads.findOne(id, manager, includeDeleted);
   }
 
   async getWithDetails(id: string, manager?: EntityManager): Promise<DatasetEntity> {
@@ -73,13 +42,12 @@ export class DatasetsRepository {
     return row;
   }
 
-  async insertDetails(
-    kind: DatasetKind,
-    id: string,
-    details: Record<string, unknown>,
-    manager: EntityManager,
-  ) {
-    await manager.getRepository(DATASET_KIND_ENTITIES[kind]).insert({ ...details, id });
+  insertDetails(kind: DatasetKind, id: string, details: Record<string, unknown>, manager: EntityManager) {
+    return this.reads.insertDetails(kind, id, details, manager);
+  }
+
+  updateDetails(kind: DatasetKind, id: string, details: Record<string, unknown>, manager: EntityManager) {
+    return this.reads.updateDetails(kind, id, details, manager);
   }
 
   /** The kind rows of many datasets of one kind, in one INSERT. */
@@ -94,10 +62,11 @@ export class DatasetsRepository {
 
   /** Many datasets with their details, in one query, in the order of `ids`. */
   async findManyWithDetails(ids: readonly string[], manager: EntityManager): Promise<DatasetEntity[]> {
-    const rows = await this.withDetails(manager)
-      .where('d.id = ANY(:ids::uuid[])', { ids: [...ids] })
+    const rows = await this.reads
+      .withDetails('p', manager)
+      .where('p.id = ANY(:ids::uuid[])', { ids: [...ids] })
       .getMany();
-    const byId = new Map(rows.map((r) => [r.id, DatasetsRepository.attachDetails(r)]));
+    const byId = new Map(rows.map((r) => [r.id, this.reads.attach(r)]));
     return ids.map((id) => byId.get(id) as DatasetEntity);
   }
 
@@ -110,22 +79,12 @@ export class DatasetsRepository {
       .repo()
       .manager.query(
         `SELECT d.id, d.system_id, d.object_name FROM datasets d
-       JOIN unnest($1::uuid[], $2::text[]) AS p(system_id, object_name)
-         ON d.system_id = p.system_id AND d.object_name = p.object_name
-       WHERE d.deleted_at IS NULL`,
+         JOIN unnest($1::uuid[], $2::text[]) AS p(system_id, object_name)
+           ON d.system_id = p.system_id AND d.object_name = p.object_name
+         WHERE d.deleted_at IS NULL`,
         [pairs.map((p) => p.system_id), pairs.map((p) => p.object_name)],
       );
     return new Map(rows.map((r) => [`${r.system_id}/${r.object_name}`, r.id]));
-  }
-
-  async updateDetails(
-    kind: DatasetKind,
-    id: string,
-    details: Record<string, unknown>,
-    manager: EntityManager,
-  ) {
-    if (Object.keys(details).length === 0) return;
-    await manager.getRepository(DATASET_KIND_ENTITIES[kind]).update({ id }, details);
   }
 
   /**
@@ -157,12 +116,13 @@ export class DatasetsRepository {
     limit: number,
     manager?: EntityManager,
   ): Promise<DatasetEntity[]> {
-    const qb = this.withDetails(manager)
-      .where('d.system_id = :systemId AND d.deleted_at IS NULL', { systemId })
-      .orderBy('d.id')
+    const qb = this.reads
+      .withDetails('p', manager)
+      .where('p.system_id = :systemId AND p.deleted_at IS NULL', { systemId })
+      .orderBy('p.id')
       .limit(limit);
-    if (afterId) qb.andWhere('d.id > :afterId', { afterId });
-    return (await qb.getMany()).map((row) => DatasetsRepository.attachDetails(row));
+    if (afterId) qb.andWhere('p.id > :afterId', { afterId });
+    return (await qb.getMany()).map((row) => this.reads.attach(row));
   }
 
   /**

@@ -14,6 +14,7 @@ import type { AuthUser } from '../../common/auth/current-user.js';
 import type { CrudService } from '../../common/crud/crud-service.js';
 import { mapPage } from '../../common/crud/list.js';
 import { runPerItem } from '../../common/crud/per-item.js';
+import { splitByTable } from '../../common/crud/polymorphic.js';
 import { splitUpdate } from '../../common/crud/update-input.js';
 import { AppError } from '../../common/errors/app-error.js';
 import { toAppError } from '../../common/errors/error-response.js';
@@ -23,16 +24,8 @@ import type { DatasetEntity } from './dataset.entity.js';
 import { toDataset } from './dataset.mapper.js';
 import { DatasetsRepository } from './datasets.repository.js';
 
-/** Splits a body into the parent's columns and the kind table's columns. */
-function splitByTable(kind: DatasetKind, body: Record<string, unknown>) {
-  const kindKeys = new Set(Object.keys(DATASET_KIND_ATTRIBUTES[kind]));
-  const common: Record<string, unknown> = {};
-  const details: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(body)) {
-    if (key === 'kind' || value === undefined) continue;
-    (kindKeys.has(key) ? details : common)[key] = value;
-  }
-  return { common: common as Partial<DatasetEntity>, details };
+function splitByKind(kind: DatasetKind, body: Record<string, unknown>) {
+  return splitByTable<DatasetEntity>(Object.keys(DATASET_KIND_ATTRIBUTES[kind]), body);
 }
 
 @Injectable()
@@ -58,7 +51,7 @@ export class DatasetsService implements CrudService<Dataset, CreateDataset, Upda
   }
 
   create(input: CreateDataset, actor: AuthUser): Promise<Dataset> {
-    const { common, details } = splitByTable(input.kind, input);
+    const { common, details } = splitByKind(input.kind, input);
     return this.tx.run(async (m) => {
       await this.assertSystem(input.system_id, m);
       const row = await this.datasets.crud.insert({ ...common, kind: input.kind }, actor.id, m);
@@ -126,7 +119,7 @@ export class DatasetsService implements CrudService<Dataset, CreateDataset, Upda
     const systemIds = [...new Set(items.map((i) => i.system_id.toLowerCase()))];
     const systems = await this.systems.crud.findActiveMany(systemIds, m, 'share');
     if (systems.size !== systemIds.length) throw new AppError('SYSTEM_NOT_FOUND');
-    const split = items.map((item) => ({ kind: item.kind, ...splitByTable(item.kind, item) }));
+    const split = items.map((item) => ({ kind: item.kind, ...splitByKind(item.kind, item) }));
     const rows = await this.datasets.crud.insertMany(
       split.map((s) => ({ ...s.common, kind: s.kind })),
       actor.id,
@@ -150,7 +143,7 @@ export class DatasetsService implements CrudService<Dataset, CreateDataset, Upda
   /** `kind` must match the stored kind; `system_id` never changes. */
   update(id: string, input: UpdateDataset, ifMatch: number | undefined, actor: AuthUser): Promise<Dataset> {
     const { changes, version } = splitUpdate(input, ifMatch);
-    const { common, details } = splitByTable(input.kind, changes);
+    const { common, details } = splitByKind(input.kind, changes);
     return this.tx.run(async (m) => {
       const current = await this.datasets.crud.getActive(id, m);
       if (current.kind !== input.kind) throw new AppError('DATASET_KIND_MISMATCH');

@@ -1,0 +1,84 @@
+import type { ListQuery, Page } from '@aide/schemas';
+import type { EntityManager, SelectQueryBuilder } from 'typeorm';
+import { applyFilters, applySort, fetchPage } from './list.js';
+import type { CrudRepository } from './crud-repository.js';
+import type { AuditedEntity } from './audited-entity.js';
+
+/** A parent row whose kind-specific columns live in one table per kind (datasets, engines). */
+export interface PolymorphicEntity extends AuditedEntity {
+  kind: string;
+  /** The kind table's row, joined by `PolymorphicReads`. */
+  details?: Record<string, unknown>;
+}
+
+/**
+ * Reads of a polymorphic parent with its kind row: every kind table is left-joined in the same query,
+ * so a page costs two queries (rows and count) whatever its size and mix of kinds.
+ */
+export class PolymorphicReads<E extends PolymorphicEntity, K extends string> {
+  private readonly kinds: K[];
+
+  constructor(
+    private readonly crud: CrudRepository<E>,
+    private readonly kindEntities: Readonly<Record<K, new () => object>>,
+  ) {
+    this.kinds = Object.keys(kindEntities) as K[];
+  }
+
+  /** A query builder on the parent (alias `alias`) joining every kind table. */
+  withDetails(alias: string, manager?: EntityManager): SelectQueryBuilder<E> {
+    const qb = this.crud.repo(manager).createQueryBuilder(alias);
+    for (const kind of this.kinds) {
+      qb.leftJoinAndMapOne(`${alias}.${kind}`, this.kindEntities[kind], kind, `${kind}.id = ${alias}.id`);
+    }
+    return qb;
+  }
+
+  /** Moves the joined row of the entity's own kind to `details`. */
+  attach(row: E): E {
+    const joined = row as E & Partial<Record<K, Record<string, unknown>>>;
+    row.details = joined[row.kind as K] ?? {};
+    for (const kind of this.kinds) delete joined[kind];
+    return row;
+  }
+
+  /** A page of parents (soft-deleted ones only with `include_deleted`), each with its kind row. */
+  async findPage(query: ListQuery): Promise<Page<E>> {
+    const qb = this.withDetails('p');
+    if (!query.include_deleted) qb.where('p.deleted_at IS NULL');
+    applyFilters(qb, 'p', query.filters);
+    applySort(qb, 'p', query.sort);
+    const page = await fetchPage(qb, query);
+    for (const item of page.items) this.attach(item);
+    return page;
+  }
+
+  /** One parent with its kind row, or undefined when missing (or soft-deleted, unless included). */
+  async findOne(id: string, manager?: EntityManager, includeDeleted = false): Promise<E | undefined> {
+    const qb = this.withDetails('p', manager).where('p.id = :id', { id });
+    if (!includeDeleted) qb.andWhere('p.deleted_at IS NULL');
+    const row = await qb.getOne();
+    return row ? this.attach(row) : undefined;
+  }
+
+  async insertDetails(kind: K, id: string, details: Record<string, unknown>, manager: EntityManager) {
+    await manager.getRepository(this.kindEntities[kind]).insert({ ...details, id });
+  }
+
+  async updateDetails(kind: K, id: string, details: Record<string, unknown>, manager: EntityManager) {
+    if (Object.keys(details).length === 0) return;
+    await manager.getRepository(this.kindEntities[kind]).update({ id }, details);
+  }
+}
+
+/** Splits a body into the parent's columns and the kind table's columns (`kind` itself is neither). */
+export function splitByTable<P>(kindKeys: readonly string[], body: Record<string, unknown>) {
+  const keys = new Set(kindKeys);
+  const common: Record<string, unknown> = {};
+  const details: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(body)) {
+    if (key === 'kind' || value === undefined) continue;
+    (keys.has(key) ? details : common)[key] = value;
+  }
+  return { common: common as Partial<P>, details };
+}

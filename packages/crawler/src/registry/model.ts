@@ -1,0 +1,91 @@
+// What the registry holds for one table, in the terms the diff compares: a dataset and its current
+// schema version with everything a crawl records (issue 9 §1). `versionOfTable` gives the version a
+// crawl would publish for an inspected table, so the diff, the report's targets and `apply` share one
+// shape; the registry's snapshot is read into the same shape (registry/snapshot.ts).
+import type {
+  CheckConstraint,
+  ForeignKey,
+  Index,
+  InspectedColumn,
+  InspectedTable,
+  KeyConstraint,
+  TableKind,
+  TypeNode,
+} from '../model.js';
+
+export interface VersionColumn {
+  name: string;
+  nullable: boolean;
+  /** The normalised type; null when the native type has no mapping (kept by `native_type`). */
+  type: TypeNode | null;
+  native_type: string;
+  default: string | null;
+  comment: string | null;
+  identity: 'always' | 'by_default' | null;
+  /** The generation expression of a generated column. */
+  generated: string | null;
+  collation: string | null;
+}
+
+/** A foreign key as the registry keeps it: the referenced table by name (resolved from an id on read). */
+export type VersionForeignKey = ForeignKey;
+
+export type VersionIndex = Index;
+
+/** One schema version of a table: the columns in order, the keys, the kind and comments. */
+export interface TableVersion {
+  table_kind: TableKind;
+  table_comment: string | null;
+  view_definition: string | null;
+  columns: VersionColumn[];
+  primary_key: KeyConstraint | null;
+  unique_constraints: KeyConstraint[];
+  foreign_keys: VersionForeignKey[];
+  indexes: VersionIndex[];
+  check_constraints: CheckConstraint[];
+}
+
+/** A registry dataset of the crawled system, with its current version (null when it has none). */
+export interface RegistryDataset {
+  dataset_id: string;
+  object_name: string;
+  schema: string;
+  table: string;
+  /** The current version's number: the base a report's change is computed from; null when none. */
+  version_num: number | null;
+  version: TableVersion | null;
+}
+
+/** The registry's `object_name` of a table: `schema.table`, as the original crawler named them. */
+export function objectName(schema: string, table: string): string {
+  return `${schema}.${table}`;
+}
+
+function versionColumn(column: InspectedColumn): VersionColumn {
+  return {
+    name: column.name,
+    nullable: column.nullable,
+    type: column.type,
+    native_type: column.native_type,
+    default: column.default,
+    comment: column.comment,
+    identity: column.identity,
+    generated: column.generated?.expression ?? null,
+    collation: column.collation,
+  };
+}
+
+/** The version a crawl publishes for an inspected table. */
+export function versionOfTable(table: InspectedTable): TableVersion {
+  return {
+    table_kind: table.kind,
+    table_comment: table.comment,
+    view_definition: table.view_definition,
+    columns: table.columns.map(versionColumn),
+    primary_key: table.primary_key,
+    unique_constraints: table.unique_constraints,
+    foreign_keys: table.foreign_keys,
+    indexes: table.indexes,
+    check_constraints: table.check_constraints,
+  };
+}
