@@ -50,14 +50,41 @@ export class DatasetsRepository {
     return this.reads.updateDetails(kind, id, details, manager);
   }
 
-  async findActiveIdByName(systemId: string, objectName: string): Promise<string | undefined> {
-    const rows: { id: string }[] = await this.crud
+  /** The kind rows of many datasets of one kind, in one INSERT. */
+  async insertDetailsMany(
+    kind: DatasetKind,
+    rows: readonly ({ id: string } & Record<string, unknown>)[],
+    manager: EntityManager,
+  ): Promise<void> {
+    if (rows.length === 0) return;
+    await manager.getRepository(DATASET_KIND_ENTITIES[kind]).insert(rows as never);
+  }
+
+  /** Many datasets with their details, in one query, in the order of `ids`. */
+  async findManyWithDetails(ids: readonly string[], manager: EntityManager): Promise<DatasetEntity[]> {
+    const rows = await this.reads
+      .withDetails('p', manager)
+      .where('p.id = ANY(:ids::uuid[])', { ids: [...ids] })
+      .getMany();
+    const byId = new Map(rows.map((r) => [r.id, this.reads.attach(r)]));
+    return ids.map((id) => byId.get(id) as DatasetEntity);
+  }
+
+  /** The active datasets of the given systems with the given names, keyed `system_id/object_name`. */
+  async findActiveIdsByNames(
+    pairs: readonly { system_id: string; object_name: string }[],
+  ): Promise<Map<string, string>> {
+    if (pairs.length === 0) return new Map();
+    const rows: { id: string; system_id: string; object_name: string }[] = await this.crud
       .repo()
       .manager.query(
-        'SELECT id FROM datasets WHERE system_id = $1 AND object_name = $2 AND deleted_at IS NULL',
-        [systemId, objectName],
+        `SELECT d.id, d.system_id, d.object_name FROM datasets d
+         JOIN unnest($1::uuid[], $2::text[]) AS p(system_id, object_name)
+           ON d.system_id = p.system_id AND d.object_name = p.object_name
+         WHERE d.deleted_at IS NULL`,
+        [pairs.map((p) => p.system_id), pairs.map((p) => p.object_name)],
       );
-    return rows[0]?.id;
+    return new Map(rows.map((r) => [`${r.system_id}/${r.object_name}`, r.id]));
   }
 
   /**
@@ -142,5 +169,21 @@ export class DatasetsRepository {
       [[...new Set(datasetIds)]],
     );
     return new Map(rows.map((r) => [r.id, r.flavor_id]));
+  }
+
+  /**
+   * An active dataset held FOR SHARE until the transaction ends (it cannot be deleted under a publish),
+   * with its system and the system's flavor: one query.
+   */
+  async findActiveWithFlavor(
+    id: string,
+    manager: EntityManager,
+  ): Promise<{ id: string; system_id: string; flavor_id: string } | undefined> {
+    const rows: { id: string; system_id: string; flavor_id: string }[] = await manager.query(
+      `SELECT d.id, d.system_id, s.flavor_id FROM datasets d JOIN systems s ON s.id = d.system_id
+       WHERE d.id = $1 AND d.deleted_at IS NULL FOR SHARE OF d, s`,
+      [id],
+    );
+    return rows[0];
   }
 }
