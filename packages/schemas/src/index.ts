@@ -23,3 +23,4 @@ export * from './entities/crawl-run.js';
 export * from './entities/schema-version.js';
 export * from './entities/engine.js';
 export * from './entities/dataset-link.js';
+export * from './entities/lineage.js';

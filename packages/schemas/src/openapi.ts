@@ -27,6 +27,11 @@ import {
   FIELD_LINK_CREATE_ERRORS,
   FieldLinkSchema,
 } from './entities/dataset-link.js';
+import {
+  DatasetLineageGraphSchema,
+  FieldLineageGraphSchema,
+  LineageQuerySchema,
+} from './entities/lineage.js';
 
 const idParam = z.object({ id: z.uuid() });
 
@@ -356,6 +361,24 @@ function lineagePaths(): ZodOpenApiPathsObject {
         ok(FieldLinkSchema, 'Created', '201'),
         FIELD_LINK_CREATE_ERRORS,
         { requestParams: { path: idParam }, requestBody: json(CreateLinkFieldLinkSchema) },
+      ),
+    },
+    '/api/v1/lineage/datasets/{id}': {
+      get: op(
+        'The lineage graph around a dataset: reachable datasets and links, depth-limited, cycle-safe, paged',
+        'Lineage',
+        ok(DatasetLineageGraphSchema),
+        ['DATASET_NOT_FOUND'],
+        { requestParams: { path: idParam, query: LineageQuerySchema } },
+      ),
+    },
+    '/api/v1/lineage/fields/{id}': {
+      get: op(
+        'The column lineage graph around a field: reachable fields and field links (active dataset links only)',
+        'Lineage',
+        ok(FieldLineageGraphSchema),
+        ['FIELD_NOT_FOUND'],
+        { requestParams: { path: idParam, query: LineageQuerySchema } },
       ),
     },
     '/api/v1/dataset-links/{id}/field-links/bulk': {

@@ -59,6 +59,7 @@ export {
   type UpdateDatasetOf,
 } from './resources/datasets.js';
 export { DatasetLinksResource } from './resources/dataset-links.js';
+export { LineageResource, type LineageParams, type Whole } from './resources/lineage.js';
 export { FieldClassificationsResource } from './resources/field-classifications.js';
 export { FieldsResource } from './resources/fields.js';
 export { TypeInstancesResource } from './resources/type-instances.js';
@@ -95,6 +96,7 @@ export type {
   Dataset,
   DatasetKind,
   DatasetLayer,
+  DatasetLineageGraph,
   DatasetLink,
   DatasetSchemaVersion,
   Engine,
@@ -104,6 +106,7 @@ export type {
   Field,
   FieldBinding,
   FieldClassification,
+  FieldLineageGraph,
   FieldLink,
   FieldOrigin,
   FieldTree,
