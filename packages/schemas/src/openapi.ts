@@ -28,6 +28,11 @@ import {
   FieldLinkSchema,
 } from './entities/dataset-link.js';
 import {
+  DatasetLinkCompatQuerySchema,
+  DatasetLinkCompatReportSchema,
+  DatasetLinkCompatSummarySchema,
+} from './entities/compat.js';
+import {
   DatasetLineageGraphSchema,
   FieldLineageGraphSchema,
   LineageQuerySchema,
@@ -361,6 +366,24 @@ function lineagePaths(): ZodOpenApiPathsObject {
         ok(FieldLinkSchema, 'Created', '201'),
         FIELD_LINK_CREATE_ERRORS,
         { requestParams: { path: idParam }, requestBody: json(CreateLinkFieldLinkSchema) },
+      ),
+    },
+    '/api/v1/dataset-links/compat': {
+      get: op(
+        'ETL pre-flight summary of every active link (filters: status, drift, dataset, system)',
+        'Dataset links',
+        ok(pageOf(DatasetLinkCompatSummarySchema)),
+        [],
+        { requestParams: { query: DatasetLinkCompatQuerySchema } },
+      ),
+    },
+    '/api/v1/dataset-links/{id}/compat': {
+      get: op(
+        'ETL pre-flight of one link: pin drift, per-field issues (types compared structurally), status',
+        'Dataset links',
+        ok(DatasetLinkCompatReportSchema),
+        ['DATASET_LINK_NOT_FOUND', 'TEMPLATE_RENDER_LIMIT', 'TYPE_INSTANCE_TREE_TOO_LARGE'],
+        { requestParams: { path: idParam } },
       ),
     },
     '/api/v1/lineage/datasets/{id}': {

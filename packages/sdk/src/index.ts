@@ -58,7 +58,7 @@ export {
   type DatasetOf,
   type UpdateDatasetOf,
 } from './resources/datasets.js';
-export { DatasetLinksResource } from './resources/dataset-links.js';
+export { DatasetLinksResource, type CompatParams } from './resources/dataset-links.js';
 export { LineageResource, type LineageParams, type Whole } from './resources/lineage.js';
 export { FieldClassificationsResource } from './resources/field-classifications.js';
 export { FieldsResource } from './resources/fields.js';
@@ -97,6 +97,8 @@ export type {
   DatasetKind,
   DatasetLayer,
   DatasetLineageGraph,
+  DatasetLinkCompatReport,
+  DatasetLinkCompatSummary,
   DatasetLink,
   DatasetSchemaVersion,
   Engine,

@@ -113,6 +113,13 @@ describe('dataset links and field links', () => {
         { source_field_id: source.fields.get('id')!, target_field_id: target.fields.get('id')! },
       ]),
     ).rejects.toMatchObject({ errorCode: 'FIELD_LINK_ALREADY_EXISTS', status: 409 });
+    const report = await client.datasetLinks.compat(link.id);
+    expect(report).toMatchObject({ status: 'ok', summary: { ok: 2, warn: 0, error: 0, total: 2 } });
+    const summaries = [];
+    for await (const s of client.datasetLinks.compatSummaries({ dataset_id: source.dataset.id, size: 1 })) {
+      summaries.push(s.dataset_link_id);
+    }
+    expect(summaries).toEqual([link.id]);
     await client.datasetLinks.delete(link.id);
     expect((await client.datasetLinks.restore(link.id)).deleted_at).toBeNull();
   });
