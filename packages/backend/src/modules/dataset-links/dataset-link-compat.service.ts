@@ -10,7 +10,12 @@ import type {
 import { Injectable } from '@nestjs/common';
 import { AppError } from '../../common/errors/app-error.js';
 import type { CastCandidate } from '../cast-rules/cast-rules.repository.js';
-import { buildTypeTrees, renderTypeText, type TypeTreeNode } from '../type-instances/type-tree.js';
+import {
+  buildTypeTrees,
+  renderTypeText,
+  type TypeTreeNode,
+  typeSignature,
+} from '../type-instances/type-tree.js';
 import { TypeInstancesRepository } from '../type-instances/type-instances.repository.js';
 import { RenderBudget } from '../type-system/render-budget.js';
 import { compareTypes, pairKey, pairNodes, severityOf } from './compat.js';
@@ -130,9 +135,23 @@ export class DatasetLinkCompatService {
       rules.map((r) => [pairKey(r.source_data_type_id, r.target_data_type_id), r]),
     );
     const budget = new RenderBudget();
+    // Catalogues repeat their types: each distinct (source, target) pair of trees is compared once.
+    const signatures = new Map(
+      [...roots].flatMap((id) => (trees.get(id) ? [[id, typeSignature(trees.get(id) as TypeTreeNode)]] : [])),
+    );
+    const compared = new Map<string, ReturnType<typeof compareTypes>>();
+    const compare = (s: TypeTreeNode, t: TypeTreeNode) => {
+      const key = `${signatures.get(s.id) ?? s.id}|${signatures.get(t.id) ?? t.id}`;
+      let outcome = compared.get(key);
+      if (!outcome) {
+        outcome = compareTypes(s, t, rulesByPair, typesById);
+        compared.set(key, outcome);
+      }
+      return outcome;
+    };
     const byLink = new Map<string, FieldCompatRow[]>();
     for (const r of fieldRows) {
-      const row = this.row(r, trees, rulesByPair, typesById, render ? budget : undefined);
+      const row = this.row(r, trees, compare, render ? budget : undefined);
       byLink.set(r.dataset_link_id, [...(byLink.get(r.dataset_link_id) ?? []), row]);
     }
     return links.map((link) => {
@@ -149,8 +168,7 @@ export class DatasetLinkCompatService {
   private row(
     r: CompatFieldRow,
     trees: ReadonlyMap<string, TypeTreeNode>,
-    rules: ReadonlyMap<string, CastCandidate>,
-    types: Parameters<typeof compareTypes>[3],
+    compare: (s: TypeTreeNode, t: TypeTreeNode) => ReturnType<typeof compareTypes>,
     budget: RenderBudget | undefined,
   ): FieldCompatRow {
     const source = r.source_type_id ? trees.get(r.source_type_id) : undefined;
@@ -162,9 +180,9 @@ export class DatasetLinkCompatService {
       if (!source) issues.push('source_unbound');
       else if (!target) issues.push('target_unbound');
       else {
-        const compared = compareTypes(source, target, rules, types);
-        castRuleId = compared.castRuleId;
-        if (compared.issue) issues.push(compared.issue);
+        const outcome = compare(source, target);
+        castRuleId = outcome.castRuleId;
+        if (outcome.issue) issues.push(outcome.issue);
         if (r.source_nullable && r.target_nullable === false) issues.push('nullability_warn');
       }
     }
