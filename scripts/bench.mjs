@@ -11,6 +11,10 @@ const SUITES = {
     file: 'packages/backend/bench/api.mjs',
     about: 'API GET-by-id vs a bare node:http + pg handler vs pgbench',
   },
+  lineage: {
+    file: 'packages/backend/bench/lineage.mjs',
+    about: 'lineage graph (10,000 nodes, depth 5) and bulk compat (1,000 links), with query counts',
+  },
   // Planned (DESIGN §10): crawler (inspect N tables vs pg_dump --schema-only), recrawl (no changes),
   // provider (bulk load).
 };

@@ -15,6 +15,7 @@ import { DatasetsModule } from './modules/datasets/datasets.module.js';
 import { EnginesModule } from './modules/engines/engines.module.js';
 import { DatasetLinksModule } from './modules/dataset-links/dataset-links.module.js';
 import { FieldLinksModule } from './modules/field-links/field-links.module.js';
+import { LineageModule } from './modules/lineage/lineage.module.js';
 import { FieldBindingsModule } from './modules/field-bindings/field-bindings.module.js';
 import { FieldClassificationsModule } from './modules/field-classifications/field-classifications.module.js';
 import { FieldsModule } from './modules/fields/fields.module.js';
@@ -67,6 +68,7 @@ export class AppModule {
         EnginesModule,
         DatasetLinksModule,
         FieldLinksModule,
+        LineageModule,
       ],
       providers: [...shared, { provide: APP_GUARD, useClass: AuthGuard }],
       exports: shared,

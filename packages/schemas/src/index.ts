@@ -25,3 +25,5 @@ export * from './entities/schema-version.js';
 export * from './entities/engine.js';
 export * from './entities/bulk.js';
 export * from './entities/dataset-link.js';
+export * from './entities/lineage.js';
+export * from './entities/compat.js';

@@ -34,6 +34,16 @@ import {
   FIELD_LINK_CREATE_ERRORS,
   FieldLinkSchema,
 } from './entities/dataset-link.js';
+import {
+  DatasetLinkCompatQuerySchema,
+  DatasetLinkCompatReportSchema,
+  DatasetLinkCompatSummarySchema,
+} from './entities/compat.js';
+import {
+  DatasetLineageGraphSchema,
+  FieldLineageGraphSchema,
+  LineageQuerySchema,
+} from './entities/lineage.js';
 
 const idParam = z.object({ id: z.uuid() });
 
@@ -410,6 +420,42 @@ function lineagePaths(): ZodOpenApiPathsObject {
         ok(FieldLinkSchema, 'Created', '201'),
         FIELD_LINK_CREATE_ERRORS,
         { requestParams: { path: idParam }, requestBody: json(CreateLinkFieldLinkSchema) },
+      ),
+    },
+    '/api/v1/dataset-links/compat': {
+      get: op(
+        'ETL pre-flight summary of every active link (filters: status, drift, dataset, system)',
+        'Dataset links',
+        ok(pageOf(DatasetLinkCompatSummarySchema)),
+        [],
+        { requestParams: { query: DatasetLinkCompatQuerySchema } },
+      ),
+    },
+    '/api/v1/dataset-links/{id}/compat': {
+      get: op(
+        'ETL pre-flight of one link: pin drift, per-field issues (types compared structurally), status',
+        'Dataset links',
+        ok(DatasetLinkCompatReportSchema),
+        ['DATASET_LINK_NOT_FOUND', 'TEMPLATE_RENDER_LIMIT', 'TYPE_INSTANCE_TREE_TOO_LARGE'],
+        { requestParams: { path: idParam } },
+      ),
+    },
+    '/api/v1/lineage/datasets/{id}': {
+      get: op(
+        'The lineage graph around a dataset: reachable datasets and links, depth-limited, cycle-safe, paged',
+        'Lineage',
+        ok(DatasetLineageGraphSchema),
+        ['DATASET_NOT_FOUND'],
+        { requestParams: { path: idParam, query: LineageQuerySchema } },
+      ),
+    },
+    '/api/v1/lineage/fields/{id}': {
+      get: op(
+        'The column lineage graph around a field: reachable fields and field links (active dataset links only)',
+        'Lineage',
+        ok(FieldLineageGraphSchema),
+        ['FIELD_NOT_FOUND'],
+        { requestParams: { path: idParam, query: LineageQuerySchema } },
       ),
     },
     '/api/v1/dataset-links/{id}/field-links/bulk': {

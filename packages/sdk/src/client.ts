@@ -78,6 +78,7 @@ import {
 } from './resources/crud.js';
 import { DatasetLinksResource } from './resources/dataset-links.js';
 import { DatasetsResource } from './resources/datasets.js';
+import { LineageResource } from './resources/lineage.js';
 import { FieldClassificationsResource } from './resources/field-classifications.js';
 import { FieldsResource } from './resources/fields.js';
 import { SystemsResource } from './resources/systems.js';
@@ -338,6 +339,8 @@ export class AideClient extends AideClientCore {
     { softDelete: true, batch: false },
     DatasetLinksResource,
   );
+  /** `/lineage`: the graph around a dataset or a field (pages, `for await`, or whole). */
+  readonly lineage = new LineageResource(this.api);
   /** `/field-links`: every field link, filterable by link and field; the note is all an update changes. */
   readonly fieldLinks: CrudResource<FieldLink, CreateFieldLink, UpdateFieldLink> = this.resource(
     fieldLinkResource,

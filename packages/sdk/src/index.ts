@@ -58,7 +58,8 @@ export {
   type DatasetOf,
   type UpdateDatasetOf,
 } from './resources/datasets.js';
-export { DatasetLinksResource } from './resources/dataset-links.js';
+export { DatasetLinksResource, type CompatParams } from './resources/dataset-links.js';
+export { LineageResource, type LineageParams, type Whole } from './resources/lineage.js';
 export { FieldClassificationsResource } from './resources/field-classifications.js';
 export { FieldsResource } from './resources/fields.js';
 export { SystemsResource, type SnapshotParams } from './resources/systems.js';
@@ -97,6 +98,9 @@ export type {
   Dataset,
   DatasetKind,
   DatasetLayer,
+  DatasetLineageGraph,
+  DatasetLinkCompatReport,
+  DatasetLinkCompatSummary,
   DatasetLink,
   DatasetSchemaVersion,
   Engine,
@@ -106,6 +110,7 @@ export type {
   Field,
   FieldBinding,
   FieldClassification,
+  FieldLineageGraph,
   FieldLink,
   FieldOrigin,
   FieldTree,

@@ -42,6 +42,18 @@ afterAll(async () => {
   await client.close();
 });
 
+type Versioned = Awaited<ReturnType<typeof versioned>>;
+
+/** A dataset link between two versioned datasets, pinned to their versions. */
+function linkOf(source: Versioned, target: Versioned) {
+  return client.datasetLinks.create({
+    source_dataset_id: source.dataset.id,
+    target_dataset_id: target.dataset.id,
+    source_schema_id: source.schemaId,
+    target_schema_id: target.schemaId,
+  });
+}
+
 describe('engines', () => {
   it('creates, updates, lists, deletes and restores an engine with its kind attributes', async () => {
     const code = unique('spark');
@@ -85,12 +97,7 @@ describe('dataset links and field links', () => {
   it('links two datasets, adds field links one by one and in bulk, and lists them', async () => {
     const source = await versioned('source');
     const target = await versioned('raw');
-    const link = await client.datasetLinks.create({
-      source_dataset_id: source.dataset.id,
-      target_dataset_id: target.dataset.id,
-      source_schema_id: source.schemaId,
-      target_schema_id: target.schemaId,
-    });
+    const link = await linkOf(source, target);
     const one = await client.datasetLinks.addFieldLink(link.id, {
       source_field_id: source.fields.get('id')!,
       target_field_id: target.fields.get('id')!,
@@ -106,7 +113,40 @@ describe('dataset links and field links', () => {
         { source_field_id: source.fields.get('id')!, target_field_id: target.fields.get('id')! },
       ]),
     ).rejects.toMatchObject({ errorCode: 'FIELD_LINK_ALREADY_EXISTS', status: 409 });
+    const report = await client.datasetLinks.compat(link.id);
+    expect(report).toMatchObject({ status: 'ok', summary: { ok: 2, warn: 0, error: 0, total: 2 } });
+    const summaries = [];
+    for await (const s of client.datasetLinks.compatSummaries({ dataset_id: source.dataset.id, size: 1 })) {
+      summaries.push(s.dataset_link_id);
+    }
+    expect(summaries).toEqual([link.id]);
     await client.datasetLinks.delete(link.id);
     expect((await client.datasetLinks.restore(link.id)).deleted_at).toBeNull();
+  });
+});
+
+describe('lineage graph', () => {
+  it('reads a graph page by page, with for await, and whole', async () => {
+    const a = await versioned('source');
+    const b = await versioned('raw');
+    const link = await linkOf(a, b);
+    const page = await client.lineage.datasetGraph(a.dataset.id, { direction: 'downstream', size: 1 });
+    expect(page).toMatchObject({ total_nodes: 2, total_edges: 1, pages: 2 });
+    const seen: string[] = [];
+    for await (const p of client.lineage.datasetPages(a.dataset.id, { direction: 'downstream', size: 1 })) {
+      seen.push(...p.nodes.map((n) => n.id));
+    }
+    expect(seen).toEqual([a.dataset.id, b.dataset.id]);
+    const whole = await client.lineage.datasets(b.dataset.id, { direction: 'upstream' });
+    expect(whole.nodes.map((n) => [n.id, n.upstream_depth])).toEqual([
+      [b.dataset.id, 0],
+      [a.dataset.id, 1],
+    ]);
+    expect(whole.edges).toEqual([
+      { id: link.id, source_id: a.dataset.id, target_id: b.dataset.id, engine_id: null },
+    ]);
+    await expect(client.lineage.datasetGraph(a.dataset.id, { depth: 21 })).rejects.toMatchObject({
+      errorCode: 'VALIDATION_ERROR',
+    });
   });
 });

@@ -87,5 +87,6 @@ export const fieldResource = defineResource({
     'FIELD_PARENT_DATASET_MISMATCH',
     'FIELD_CIRCULAR_REFERENCE',
     'FIELD_TREE_TOO_DEEP',
+    'FIELD_ORIGIN_CONFLICT',
   ],
 });

@@ -1,5 +1,11 @@
 import {
+  DatasetLinkCompatReportSchema,
+  DatasetLinkCompatSummarySchema,
   FieldLinkSchema,
+  pageOf,
+  type CompatSeverity,
+  type DatasetLinkCompatReport,
+  type DatasetLinkCompatSummary,
   type CreateDatasetLink,
   type CreateLinkFieldLink,
   type DatasetLink,
@@ -7,10 +13,23 @@ import {
   type UpdateDatasetLink,
 } from '@aide/schemas';
 import { z } from 'zod';
+import { PagePromise } from '../core/pagination.js';
 import type { RequestOptions } from '../core/request-options.js';
 import { CrudResource } from './crud.js';
 
 const FieldLinksSchema = z.array(FieldLinkSchema);
+const CompatPageSchema = pageOf(DatasetLinkCompatSummarySchema);
+
+/** Filters of `compatSummaries`: status (one or several), drift, a dataset or a system on either side. */
+export interface CompatParams {
+  status?: CompatSeverity | undefined;
+  status__in?: readonly CompatSeverity[] | undefined;
+  has_drift?: boolean | undefined;
+  dataset_id?: string | undefined;
+  system_id?: string | undefined;
+  page?: number | undefined;
+  size?: number | undefined;
+}
 
 /**
  * `/api/v1/dataset-links`: lineage hops source → target, pinned to a schema version on each side,
@@ -36,6 +55,38 @@ export class DatasetLinksResource extends CrudResource<DatasetLink, CreateDatase
     return this.api.call(
       { method: 'POST', path: `${this.itemPath(linkId)}/field-links`, json: body, options },
       FieldLinkSchema,
+    );
+  }
+
+  /**
+   * `GET /dataset-links/{id}/compat` — the ETL pre-flight of one link: pin drift per side, each field
+   * link's issues and severity (types compared structurally, cast rules applied), summary and status.
+   * Abort the run on `status === 'error'`.
+   */
+  compat(linkId: string, options?: RequestOptions): Promise<DatasetLinkCompatReport> {
+    return this.api.call(
+      { method: 'GET', path: `${this.itemPath(linkId)}/compat`, options },
+      DatasetLinkCompatReportSchema,
+    );
+  }
+
+  /**
+   * `GET /dataset-links/compat` — the pre-flight summary of every active link, awaitable (one page) or
+   * `for await` over all of them: `for await (const s of client.datasetLinks.compatSummaries({ status: 'error' }))`.
+   */
+  compatSummaries(
+    params: CompatParams = {},
+    options?: RequestOptions,
+  ): PagePromise<DatasetLinkCompatSummary> {
+    const { page, ...query } = params;
+    return new PagePromise(
+      (n) =>
+        this.api.call(
+          { method: 'GET', path: `${this.basePath}/compat`, query: { ...query, page: n }, options },
+          CompatPageSchema,
+          'Page<DatasetLinkCompatSummary>',
+        ),
+      page ?? 1,
     );
   }
 

@@ -1,4 +1,4 @@
-import type { CreateField, Field, FieldTree, ListQuery, Page, UpdateField } from '@aide/schemas';
+import type { CreateField, Field, FieldOrigin, FieldTree, ListQuery, Page, UpdateField } from '@aide/schemas';
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import type { AuthUser } from '../../common/auth/current-user.js';
@@ -10,6 +10,7 @@ import { AppError } from '../../common/errors/app-error.js';
 import { ancestryOf, subtreeHeight } from '../../common/crud/tree-queries.js';
 import { Transactions } from '../../database/transactions.js';
 import { DatasetsRepository } from '../datasets/datasets.repository.js';
+import { FieldLinksRepository } from '../field-links/field-links.repository.js';
 import { toField, toFieldTrees } from './field.mapper.js';
 import { fieldTooDeep, MAX_FIELD_DEPTH } from './field-limits.js';
 import { FieldsRepository } from './fields.repository.js';
@@ -19,6 +20,7 @@ export class FieldsService implements CrudService<Field, CreateField, UpdateFiel
   constructor(
     private readonly fields: FieldsRepository,
     private readonly datasets: DatasetsRepository,
+    private readonly fieldLinks: FieldLinksRepository,
     private readonly tx: Transactions,
   ) {}
 
@@ -95,7 +97,11 @@ export class FieldsService implements CrudService<Field, CreateField, UpdateFiel
   update(id: string, input: UpdateField, ifMatch: number | undefined, actor: AuthUser): Promise<Field> {
     const { changes, version } = splitUpdate(input, ifMatch);
     return this.tx.run(async (m) => {
-      const current = await this.fields.crud.getActive(id, m);
+      const changesOrigin = changes.origin !== undefined;
+      // Locked when the origin changes: a field link being added holds the target FOR SHARE.
+      const current = await this.fields.crud.getActive(id, m, changesOrigin ? 'update' : undefined);
+      if (changesOrigin)
+        await this.assertOriginTransition(current.origin, changes.origin as FieldOrigin, id, m);
       const renames = changes.name !== undefined && changes.name !== current.name;
       const moves = changes.parent_id !== undefined && changes.parent_id !== current.parent_id;
       // Published versions show the field by name and place: those are history once it is bound.
@@ -117,6 +123,35 @@ export class FieldsService implements CrudService<Field, CreateField, UpdateFiel
       }
       return toField(await this.fields.crud.update(id, changes, version, actor.id, m));
     });
+  }
+
+  /**
+   * The origin lifecycle (AIDE v2 §4.6): a mapped field leaves `mapped` only when no field link feeds
+   * it, and comes back to `mapped` only when one does; `tech` ⇄ `deprecated` is always allowed. Only
+   * links of active dataset links count (a deleted link feeds nothing).
+   */
+  private async assertOriginTransition(
+    from: FieldOrigin,
+    to: FieldOrigin,
+    id: string,
+    m: EntityManager,
+  ): Promise<void> {
+    if (from === to || (from !== 'mapped' && to !== 'mapped')) return;
+    const inbound = await this.fieldLinks.countActiveInbound(id, m);
+    if (from === 'mapped' && inbound > 0) {
+      throw new AppError(
+        'FIELD_ORIGIN_CONFLICT',
+        `A field fed by field links stays mapped: remove its ${inbound} inbound link(s) first.`,
+        { from, to, inbound_field_links: inbound },
+      );
+    }
+    if (to === 'mapped' && inbound === 0) {
+      throw new AppError('FIELD_ORIGIN_CONFLICT', 'A field becomes mapped only once a field link feeds it.', {
+        from,
+        to,
+        inbound_field_links: 0,
+      });
+    }
   }
 
   /**

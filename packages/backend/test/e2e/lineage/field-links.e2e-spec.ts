@@ -197,3 +197,53 @@ describe('field links', () => {
     expectEnvelope(await ctx.request('GET', item, { token: ctx.userToken }), 404, 'FIELD_LINK_NOT_FOUND');
   });
 });
+
+describe('field origin lifecycle (mapped ⇄ tech ⇄ deprecated, AIDE v2 §4.6)', () => {
+  const setOrigin = (field: Row, origin: string) =>
+    ctx.request('PATCH', `${API}/fields/${field.id}`, {
+      token: ctx.userToken,
+      body: { origin, row_version: field.row_version },
+    });
+  const field = async (id: string): Promise<Row> =>
+    ok(await ctx.request('GET', `${API}/fields/${id}`, { token: ctx.userToken }));
+
+  it('keeps a field fed by a field link mapped (409 FIELD_ORIGIN_CONFLICT with the count)', async () => {
+    const h = await hop();
+    ok(await post(h, ends(h, 'id', 'id')), 201);
+    const target = await field(h.target.fields.get('id') as string);
+    for (const origin of ['tech', 'deprecated']) {
+      const r = await setOrigin(target, origin);
+      expect(expectEnvelope(r, 409, 'FIELD_ORIGIN_CONFLICT').details).toEqual({
+        from: 'mapped',
+        to: origin,
+        inbound_field_links: 1,
+      });
+    }
+  });
+
+  it('lets an unfed mapped field go tech, tech ⇄ deprecated freely, and refuses → mapped without a link', async () => {
+    const h = await hop();
+    let f = await field(h.target.fields.get('name') as string);
+    f = ok(await setOrigin(f, 'tech'));
+    expect(f.origin).toBe('tech');
+    f = ok(await setOrigin(f, 'deprecated'));
+    f = ok(await setOrigin(f, 'tech'));
+    expect(f.origin).toBe('tech');
+    expect(expectEnvelope(await setOrigin(f, 'mapped'), 409, 'FIELD_ORIGIN_CONFLICT').details).toEqual({
+      from: 'tech',
+      to: 'mapped',
+      inbound_field_links: 0,
+    });
+  });
+
+  it('counts only links of active dataset links: a deleted hop frees the field, its restore lets it back to mapped', async () => {
+    const h = await hop();
+    ok(await post(h, ends(h, 'email', 'email')), 201);
+    let f = await field(h.target.fields.get('email') as string);
+    ok(await ctx.request('DELETE', `${API}/dataset-links/${h.link.id}`, { token: ctx.adminToken }));
+    f = ok(await setOrigin(f, 'deprecated'));
+    ok(await ctx.request('POST', `${API}/dataset-links/${h.link.id}/restore`, { token: ctx.adminToken }));
+    f = ok(await setOrigin(f, 'mapped'));
+    expect(f).toMatchObject({ origin: 'mapped', row_version: 3 });
+  });
+});

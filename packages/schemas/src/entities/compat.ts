@@ -1,0 +1,110 @@
+import { z } from 'zod';
+
+/**
+ * Per-field issues of the ETL pre-flight (AIDE v2 §4.10), plus `type_narrowing`: the same type with a
+ * smaller limit on the target (`varchar(255)` → `varchar(50)`), or a limit where the source has none.
+ */
+export const FIELD_COMPAT_ISSUES = [
+  'source_unbound',
+  'target_unbound',
+  'type_incompatible',
+  'type_unsafe_cast',
+  'type_narrowing',
+  'type_needs_cast',
+  'nullability_warn',
+] as const;
+export type FieldCompatIssue = (typeof FIELD_COMPAT_ISSUES)[number];
+
+export const COMPAT_SEVERITIES = ['ok', 'warn', 'error'] as const;
+export type CompatSeverity = (typeof COMPAT_SEVERITIES)[number];
+
+/** Issues that make a row `error` (the rest make it `warn`). */
+export const ERROR_ISSUES: readonly FieldCompatIssue[] = [
+  'source_unbound',
+  'target_unbound',
+  'type_incompatible',
+  'type_unsafe_cast',
+  'type_narrowing',
+];
+
+const ref = z.object({ id: z.uuid(), name: z.string() });
+
+export const PinDriftSideSchema = z.object({
+  schema_id: z.uuid(),
+  pinned_version: z.int(),
+  latest_version: z.int(),
+  has_drift: z.boolean(),
+});
+
+export const FieldCompatRowSchema = z
+  .object({
+    field_link_id: z.uuid(),
+    source_field: ref,
+    target_field: ref,
+    source_type: z
+      .string()
+      .nullable()
+      .describe('Rendered type in the pinned source version; null when unbound'),
+    target_type: z.string().nullable(),
+    cast_rule_id: z.uuid().nullable(),
+    issues: z.array(z.enum(FIELD_COMPAT_ISSUES)),
+    severity: z.enum(COMPAT_SEVERITIES),
+  })
+  .meta({ id: 'FieldCompatRow' });
+export type FieldCompatRow = z.infer<typeof FieldCompatRowSchema>;
+
+export const CompatSummarySchema = z.object({ ok: z.int(), warn: z.int(), error: z.int(), total: z.int() });
+
+export const DatasetLinkCompatReportSchema = z
+  .object({
+    dataset_link_id: z.uuid(),
+    pin_drift: z.object({ source: PinDriftSideSchema, target: PinDriftSideSchema }),
+    field_compat: z.array(FieldCompatRowSchema),
+    summary: CompatSummarySchema,
+    status: z.enum(COMPAT_SEVERITIES),
+  })
+  .meta({ id: 'DatasetLinkCompatReport' });
+export type DatasetLinkCompatReport = z.infer<typeof DatasetLinkCompatReportSchema>;
+
+const datasetRef = z.object({ id: z.uuid(), object_name: z.string() });
+
+export const DatasetLinkCompatSummarySchema = z
+  .object({
+    dataset_link_id: z.uuid(),
+    source_dataset: datasetRef,
+    target_dataset: datasetRef,
+    status: z.enum(COMPAT_SEVERITIES),
+    summary: CompatSummarySchema,
+    pin_drift: z.object({ source: z.boolean(), target: z.boolean() }),
+    updated_at: z.iso.datetime({ offset: true }),
+  })
+  .meta({ id: 'DatasetLinkCompatSummary' });
+export type DatasetLinkCompatSummary = z.infer<typeof DatasetLinkCompatSummarySchema>;
+
+const statusList = z
+  .string()
+  .max(200)
+  .transform((v) =>
+    v
+      .split(',')
+      .map((s) => s.trim())
+      .filter((s) => s.length > 0),
+  )
+  .pipe(z.array(z.enum(COMPAT_SEVERITIES)).min(1));
+
+/** `GET /dataset-links/compat`: the original's filters; pages of at most 100. */
+export const DatasetLinkCompatQuerySchema = z
+  .strictObject({
+    status: z.enum(COMPAT_SEVERITIES).optional(),
+    status__in: statusList.optional(),
+    has_drift: z
+      .enum(['true', 'false'])
+      .transform((v) => v === 'true')
+      .optional(),
+    dataset_id: z.uuid().optional().describe('Links with this dataset on either side'),
+    system_id: z.uuid().optional().describe('Links with a dataset of this system on either side'),
+    page: z.coerce.number().int().min(1).max(1_000_000).default(1),
+    size: z.coerce.number().int().min(1).max(100).default(50),
+  })
+  .meta({ id: 'DatasetLinkCompatQuery' });
+export type DatasetLinkCompatQuery = z.output<typeof DatasetLinkCompatQuerySchema>;
