@@ -17,6 +17,7 @@ import { FieldBindingsModule } from './modules/field-bindings/field-bindings.mod
 import { FieldClassificationsModule } from './modules/field-classifications/field-classifications.module.js';
 import { FieldsModule } from './modules/fields/fields.module.js';
 import { SchemaVersionsModule } from './modules/schema-versions/schema-versions.module.js';
+import { SearchModule } from './modules/search/search.module.js';
 import { TypeInstancesModule } from './modules/type-instances/type-instances.module.js';
 import { HousekeepingModule } from './modules/housekeeping/housekeeping.module.js';
 import { MetricsModule } from './modules/metrics/metrics.module.js';
@@ -63,6 +64,7 @@ export class AppModule {
         SchemaVersionsModule,
         CrawlRunsModule,
         EnginesModule,
+        SearchModule,
       ],
       providers: [...shared, { provide: APP_GUARD, useClass: AuthGuard }],
       exports: shared,

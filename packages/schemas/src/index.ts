@@ -22,3 +22,4 @@ export * from './entities/field-binding.js';
 export * from './entities/crawl-run.js';
 export * from './entities/schema-version.js';
 export * from './entities/engine.js';
+export * from './entities/search.js';

@@ -2,6 +2,7 @@ import { Foundation1764600000000 } from './1764600000000-Foundation.js';
 import { Catalogue1764700000000 } from './1764700000000-Catalogue.js';
 import { IdempotencyKeys1764800000000 } from './1764800000000-IdempotencyKeys.js';
 import { Engines1765300000000 } from './1765300000000-Engines.js';
+import { Search1765400000000 } from './1765400000000-Search.js';
 
 /** Every migration in order. Listed explicitly: ESM builds cannot rely on TypeORM's glob loading. */
 export const MIGRATIONS = [
@@ -9,4 +10,5 @@ export const MIGRATIONS = [
   Catalogue1764700000000,
   IdempotencyKeys1764800000000,
   Engines1765300000000,
+  Search1765400000000,
 ];
