@@ -20,6 +20,7 @@ import { FieldBindingsModule } from './modules/field-bindings/field-bindings.mod
 import { FieldClassificationsModule } from './modules/field-classifications/field-classifications.module.js';
 import { FieldsModule } from './modules/fields/fields.module.js';
 import { SchemaVersionsModule } from './modules/schema-versions/schema-versions.module.js';
+import { SearchModule } from './modules/search/search.module.js';
 import { TypeInstancesModule } from './modules/type-instances/type-instances.module.js';
 import { HousekeepingModule } from './modules/housekeeping/housekeeping.module.js';
 import { MetricsModule } from './modules/metrics/metrics.module.js';
@@ -69,6 +70,7 @@ export class AppModule {
         DatasetLinksModule,
         FieldLinksModule,
         LineageModule,
+        SearchModule,
       ],
       providers: [...shared, { provide: APP_GUARD, useClass: AuthGuard }],
       exports: shared,

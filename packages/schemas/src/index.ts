@@ -27,3 +27,4 @@ export * from './entities/bulk.js';
 export * from './entities/dataset-link.js';
 export * from './entities/lineage.js';
 export * from './entities/compat.js';
+export * from './entities/search.js';

@@ -44,6 +44,7 @@ import {
   FieldLineageGraphSchema,
   LineageQuerySchema,
 } from './entities/lineage.js';
+import { MAX_SEARCH_LENGTH, SearchKindSchema, SearchPageSchema } from './entities/search.js';
 
 const idParam = z.object({ id: z.uuid() });
 
@@ -470,12 +471,36 @@ function lineagePaths(): ZodOpenApiPathsObject {
   };
 }
 
+function searchPaths(): ZodOpenApiPathsObject {
+  const query = z.object({
+    q: z.string().min(1).max(MAX_SEARCH_LENGTH).describe('Search text: words, prefixes, misspelt names'),
+    kind: z
+      .string()
+      .optional()
+      .describe(`Comma list of ${SearchKindSchema.options.join(', ')} (default: all)`),
+    system_id: z.uuid().optional(),
+    pii: z
+      .string()
+      .optional()
+      .describe('Comma list of PII tags (any of them), or `*` for any tag: fields only'),
+    page: z.int().min(1).optional(),
+    size: z.int().min(1).max(100).optional(),
+  });
+  return {
+    '/api/v1/search': {
+      get: op('Ranked search over systems, datasets and fields', 'Search', ok(SearchPageSchema), [], {
+        requestParams: { query },
+      }),
+    },
+  };
+}
+
 /** The OpenAPI 3.1 document of the whole API, generated from the same zod schemas the server validates with. */
 export function buildOpenApiDocument(version: string): Record<string, unknown> {
   const paths: ZodOpenApiPathsObject = { ...authPaths(), ...resourcePaths(userResource) };
   for (const resource of [...RESOURCES, ...CATALOGUE_RESOURCES, ...LINEAGE_RESOURCES])
     Object.assign(paths, resourcePaths(resource));
-  Object.assign(paths, catalogueExtraPaths(), bulkPaths(), lineagePaths());
+  Object.assign(paths, catalogueExtraPaths(), bulkPaths(), lineagePaths(), searchPaths());
   const document = createDocument({
     openapi: '3.1.0',
     info: {

@@ -1,7 +1,8 @@
 import type { FilterTerm, ListQuery, Page, SortTerm } from '@aide/schemas';
 import type { ObjectLiteral, SelectQueryBuilder } from 'typeorm';
 
-function escapeLike(value: string): string {
+/** Escapes `\`, `%` and `_` for a LIKE pattern written with `ESCAPE '\'`. */
+export function escapeLike(value: string): string {
   return value.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
 

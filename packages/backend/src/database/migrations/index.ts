@@ -4,6 +4,7 @@ import { IdempotencyKeys1764800000000 } from './1764800000000-IdempotencyKeys.js
 import { CrawlerStructure1765200000000 } from './1765200000000-CrawlerStructure.js';
 import { Engines1765300000000 } from './1765300000000-Engines.js';
 import { DatasetLinks1765310000000 } from './1765310000000-DatasetLinks.js';
+import { Search1765400000000 } from './1765400000000-Search.js';
 
 /** Every migration in order. Listed explicitly: ESM builds cannot rely on TypeORM's glob loading. */
 export const MIGRATIONS = [
@@ -13,4 +14,5 @@ export const MIGRATIONS = [
   CrawlerStructure1765200000000,
   Engines1765300000000,
   DatasetLinks1765310000000,
+  Search1765400000000,
 ];
