@@ -119,7 +119,7 @@ async function systemForKind(ctx: TestContext, kind: DatasetKind, columns: reado
   let systemId = systems.get(kind);
   if (!systemId) {
     const system = await createSystemFor(ctx, kind);
-    systemId = system.id as string;
+    systemId = system.id;
     systems.set(kind, systemId);
   }
   const system = ok(await ctx.request('GET', `${API}/systems/${systemId}`, { token: ctx.userToken }));
