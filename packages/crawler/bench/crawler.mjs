@@ -192,7 +192,9 @@ export async function run(argv) {
       execFileSync('pnpm', ['--filter', `@aide/${pkg}`, 'build'], { cwd: ROOT, stdio: 'ignore' });
     }
   }
-  const { inspectDatabase, crawl, apply } = await import(pathToFileURL(join(CRAWLER, 'dist', 'index.js')).href);
+  const { inspectDatabase, crawl, apply } = await import(
+    pathToFileURL(join(CRAWLER, 'dist', 'index.js')).href
+  );
 
   const serverUrl = process.env.AIDE_TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
   const suffix = `${process.pid}_${randomBytes(3).toString('hex')}`;

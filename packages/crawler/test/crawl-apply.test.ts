@@ -109,7 +109,15 @@ describe('crawl → apply → crawl on PostgreSQL', () => {
     await db.exec(`CREATE TABLE public.stale_a (id int PRIMARY KEY, v text);
       CREATE TABLE public.stale_b (id int PRIMARY KEY, v text)`);
     const first = join(tmp, 'stale-first.json');
-    const crawl = ['crawl', '--system-code', 'shop_pg', '--connection-url', db.url, '--tables', 'public.stale_*'];
+    const crawl = [
+      'crawl',
+      '--system-code',
+      'shop_pg',
+      '--connection-url',
+      db.url,
+      '--tables',
+      'public.stale_*',
+    ];
     expect((await run([...crawl, '--format', 'json', '-o', first])).code).toBe(ExitCode.OK);
     expect((await run(['apply', first])).code).toBe(ExitCode.OK);
 
@@ -141,9 +149,19 @@ describe('crawl → apply → crawl on PostgreSQL', () => {
 
   it('--check exits 3 on differences and 0 without; the text report classes each change', async () => {
     await db.exec(`CREATE TABLE public.checked (id int PRIMARY KEY, name varchar(20))`);
-    const crawl = ['crawl', '--system-code', 'shop_pg', '--connection-url', db.url, '--tables', 'public.checked'];
+    const crawl = [
+      'crawl',
+      '--system-code',
+      'shop_pg',
+      '--connection-url',
+      db.url,
+      '--tables',
+      'public.checked',
+    ];
     const report = join(tmp, 'checked.json');
-    expect((await run([...crawl, '--check', '--format', 'json', '-o', report])).code).toBe(ExitCode.DIFFERENCES);
+    expect((await run([...crawl, '--check', '--format', 'json', '-o', report])).code).toBe(
+      ExitCode.DIFFERENCES,
+    );
     expect((await run(['apply', report])).code).toBe(ExitCode.OK);
     expect((await run([...crawl, '--check'])).code).toBe(ExitCode.OK);
     await db.exec(`ALTER TABLE public.checked ALTER name TYPE varchar(40), ADD COLUMN code int NOT NULL`);

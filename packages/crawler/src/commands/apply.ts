@@ -10,7 +10,7 @@ import type { Io } from '../io.js';
 import { quoteName } from '../output/text.js';
 import { connectRegistry, CrawlRunRecord, registryCall, type RegistryFlags } from '../registry/client.js';
 import type { RegistryDataset } from '../registry/model.js';
-import { createDatasets, publishVersions, type PublishOutcome } from '../registry/publish.js';
+import { applyItems, type PublishOutcome } from '../registry/publish.js';
 import { readRegistry } from '../registry/snapshot.js';
 import { REPORT_FORMAT, REPORT_FORMAT_VERSION, type CrawlReport } from '../report/report.js';
 
@@ -167,11 +167,14 @@ function renderApply(result: ApplyResult, failures: ReadonlyMap<string, string>)
   return `${lines.join('\n')}\n`;
 }
 
-export async function apply(
-  reportPath: string,
-  options: ApplyCommandOptions,
-  io: Io,
-): Promise<{ result: ApplyResult; exitCode: ExitCode }> {
+export interface ApplyOutcome {
+  result: ApplyResult;
+  exitCode: ExitCode;
+  /** HTTP requests sent to the registry (the benchmark reports them). */
+  registryRequests: number;
+}
+
+export async function apply(reportPath: string, options: ApplyCommandOptions, io: Io): Promise<ApplyOutcome> {
   const report = await readReport(reportPath);
   const selected = selectDatasets(report, options.only);
   const registry = connectRegistry(options, io);
@@ -216,7 +219,11 @@ export async function apply(
     }
     io.stdout(renderApply(result, failures));
     const refused = result.summary.stale > 0 || failures.size > 0;
-    return { result, exitCode: refused ? ExitCode.FAILURE : ExitCode.OK };
+    return {
+      result,
+      exitCode: refused ? ExitCode.FAILURE : ExitCode.OK,
+      registryRequests: registry.requests(),
+    };
   } finally {
     await registry.close();
   }
