@@ -20,4 +20,6 @@ export * from './entities/field-classification.js';
 export * from './entities/dataset-schema.js';
 export * from './entities/field-binding.js';
 export * from './entities/crawl-run.js';
+export * from './entities/table-structure.js';
 export * from './entities/schema-version.js';
+export * from './entities/bulk.js';

@@ -21,6 +21,13 @@ import {
   SchemaVersionSummarySchema,
 } from './entities/schema-version.js';
 import { RenderedTypeSchema, TypeInstanceTreeSchema } from './entities/type-instance.js';
+import {
+  BulkCreateDatasetsResultSchema,
+  BulkCreateDatasetsSchema,
+  BulkPublishResultSchema,
+  BulkPublishSchema,
+  SystemSnapshotPageSchema,
+} from './entities/bulk.js';
 
 const idParam = z.object({ id: z.uuid() });
 
@@ -285,16 +292,7 @@ function catalogueExtraPaths(): ZodOpenApiPathsObject {
           ...ok(PublishResultSchema, 'Created', '201'),
           ...ok(PublishResultSchema, 'Unchanged: identical to the current version, nothing written'),
         },
-        [
-          'DATASET_NOT_FOUND',
-          'DATA_TYPE_NOT_FOUND',
-          'TYPE_INSTANCE_PARAMS_INVALID',
-          'TYPE_INSTANCE_TREE_TOO_LARGE',
-          'TYPE_INSTANCE_RENDER_FAILED',
-          'TEMPLATE_RENDER_LIMIT',
-          'DATASET_SCHEMA_ALREADY_EXISTS',
-          'DATASET_SCHEMA_VERSION_NOT_NEXT',
-        ],
+        PUBLISH_ERRORS,
         {
           requestParams: { path: datasetParam },
           requestBody: json(PublishSchemaVersionSchema),
@@ -331,12 +329,68 @@ function catalogueExtraPaths(): ZodOpenApiPathsObject {
   };
 }
 
+const PUBLISH_ERRORS: ErrorCode[] = [
+  'DATASET_NOT_FOUND',
+  'DATA_TYPE_NOT_FOUND',
+  'TYPE_INSTANCE_PARAMS_INVALID',
+  'TYPE_INSTANCE_TREE_TOO_LARGE',
+  'TYPE_INSTANCE_RENDER_FAILED',
+  'TEMPLATE_RENDER_LIMIT',
+  'DATASET_SCHEMA_ALREADY_EXISTS',
+  'DATASET_SCHEMA_VERSION_NOT_NEXT',
+];
+
+/** The bulk paths of a crawler: a system's snapshot, datasets created and versions published by the hundred. */
+function bulkPaths(): ZodOpenApiPathsObject {
+  const perItem = (codes: ErrorCode[]) => `Per item (in \`items[].error\`): ${codes.join(', ')}.`;
+  return {
+    '/api/v1/systems/{id}/snapshot': {
+      get: op(
+        'Every dataset of a system with its current version, a page at a time (keyset cursor)',
+        'Systems',
+        ok(SystemSnapshotPageSchema),
+        ['SYSTEM_NOT_FOUND', 'TYPE_INSTANCE_TREE_TOO_LARGE', 'TEMPLATE_RENDER_LIMIT'],
+        {
+          requestParams: {
+            path: idParam,
+            query: z.object({ cursor: z.string().optional(), limit: z.int().min(1).max(1000).optional() }),
+          },
+        },
+      ),
+    },
+    '/api/v1/datasets/bulk': {
+      post: op(
+        'Create many datasets, each on its own, with a result per item',
+        'Datasets',
+        ok(BulkCreateDatasetsResultSchema),
+        ['BATCH_TOO_LARGE', 'PAYLOAD_TOO_LARGE'],
+        {
+          description: perItem(['DATASET_ALREADY_EXISTS', 'SYSTEM_NOT_FOUND']),
+          requestBody: json(BulkCreateDatasetsSchema),
+        },
+      ),
+    },
+    '/api/v1/schema-versions/bulk': {
+      post: op(
+        "Publish many datasets' versions, each atomic on its own and checked against its base version",
+        'Schema versions',
+        ok(BulkPublishResultSchema),
+        ['BATCH_TOO_LARGE', 'PAYLOAD_TOO_LARGE'],
+        {
+          description: perItem(['VERSION_CONFLICT', ...PUBLISH_ERRORS]),
+          requestBody: json(BulkPublishSchema),
+        },
+      ),
+    },
+  };
+}
+
 /** The OpenAPI 3.1 document of the whole API, generated from the same zod schemas the server validates with. */
 export function buildOpenApiDocument(version: string): Record<string, unknown> {
   const paths: ZodOpenApiPathsObject = { ...authPaths(), ...resourcePaths(userResource) };
   for (const resource of [...RESOURCES, ...CATALOGUE_RESOURCES])
     Object.assign(paths, resourcePaths(resource));
-  Object.assign(paths, catalogueExtraPaths());
+  Object.assign(paths, catalogueExtraPaths(), bulkPaths());
   const document = createDocument({
     openapi: '3.1.0',
     info: {

@@ -10,7 +10,7 @@ export const FieldBindingSchema = z
     dataset_schema_id: z.uuid(),
     position: z.int(),
     is_nullable: z.boolean(),
-    type_instance_id: z.uuid(),
+    type_instance_id: z.uuid().nullable().describe('Null for a column whose native type has no data type'),
   })
   .meta({ id: 'FieldBinding' });
 export type FieldBinding = z.infer<typeof FieldBindingSchema>;

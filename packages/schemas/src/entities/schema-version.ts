@@ -2,6 +2,12 @@ import { z } from 'zod';
 import { noteShape } from '../common/audit.js';
 import { jsonObject, longText, positiveInt32, text } from '../common/text.js';
 import { FieldOriginSchema } from './field.js';
+import {
+  columnAttributesReadShape,
+  columnAttributesShape,
+  tableStructureReadShape,
+  tableStructureShape,
+} from './table-structure.js';
 import { SlotSchema, type TypeInstanceTree, TypeInstanceTreeSchema } from './type-instance.js';
 
 /** A type tree to publish: a data type code of the dataset's flavor, its params, and child types by slot. */
@@ -28,28 +34,61 @@ export const PublishColumnSchema = z
   .strictObject({
     name: longText(1000).min(1),
     nullable: z.boolean().default(true),
-    type: TypeSpecSchema,
+    type: TypeSpecSchema.nullable().describe(
+      'The normalised type; null only for a native type with no data type in the flavor (native_type required)',
+    ),
     path: longText(4000).nullable().optional(),
     origin: FieldOriginSchema.optional(),
+    ...columnAttributesShape,
+  })
+  .refine((c) => c.type !== null || Boolean(c.native_type), {
+    message: 'a column without a type must have its native_type',
+    path: ['native_type'],
   })
   .meta({ id: 'PublishColumn' });
 export type PublishColumn = z.input<typeof PublishColumnSchema>;
 
+/** The body of a whole version: columns in order, the table's keys, indexes and kind. */
+export const publishVersionShape = {
+  version_num: positiveInt32
+    .optional()
+    .describe('Assigned by the server when omitted; when given, it must be the next number (highest + 1)'),
+  columns: z.array(PublishColumnSchema).min(1).max(5000),
+  schema: jsonObject.nullable().optional(),
+  extra: jsonObject.nullable().optional(),
+  ...noteShape,
+  ...tableStructureShape,
+};
+
+/** Column names are unique, and keys name columns of the version. */
+export function checkPublishedVersion(
+  v: {
+    columns: readonly { name: string }[];
+    primary_key?: { columns: readonly string[] } | null | undefined;
+    unique_constraints?: readonly { columns: readonly string[] }[] | undefined;
+    foreign_keys?: readonly { columns: readonly string[] }[] | undefined;
+  },
+  ctx: z.core.$RefinementCtx,
+): void {
+  const names = new Set(v.columns.map((c) => c.name));
+  if (names.size !== v.columns.length) {
+    ctx.addIssue({ code: 'custom', message: 'column names must be unique', path: ['columns'] });
+  }
+  const check = (columns: readonly string[], path: (string | number)[]) =>
+    columns.forEach((c, i) => {
+      if (!names.has(c)) {
+        ctx.addIssue({ code: 'custom', message: `no column named ${JSON.stringify(c)}`, path: [...path, i] });
+      }
+    });
+  if (v.primary_key) check(v.primary_key.columns, ['primary_key', 'columns']);
+  v.unique_constraints?.forEach((u, i) => check(u.columns, ['unique_constraints', i, 'columns']));
+  v.foreign_keys?.forEach((f, i) => check(f.columns, ['foreign_keys', i, 'columns']));
+}
+
 /** `POST /datasets/{id}/schema-versions`: a whole version, in column order, published atomically. */
 export const PublishSchemaVersionSchema = z
-  .strictObject({
-    version_num: positiveInt32
-      .optional()
-      .describe('Assigned by the server when omitted; when given, it must be the next number (highest + 1)'),
-    columns: z.array(PublishColumnSchema).min(1).max(5000),
-    schema: jsonObject.nullable().optional(),
-    extra: jsonObject.nullable().optional(),
-    ...noteShape,
-  })
-  .refine((v) => new Set(v.columns.map((c) => c.name)).size === v.columns.length, {
-    message: 'column names must be unique',
-    path: ['columns'],
-  })
+  .strictObject(publishVersionShape)
+  .superRefine(checkPublishedVersion)
   .meta({ id: 'PublishSchemaVersion' });
 export type PublishSchemaVersion = z.input<typeof PublishSchemaVersionSchema>;
 
@@ -59,10 +98,11 @@ export const SchemaVersionColumnSchema = z
     name: z.string(),
     position: z.int(),
     nullable: z.boolean(),
-    type_instance_id: z.uuid(),
-    rendered_type: z.string(),
-    type: TypeInstanceTreeSchema,
+    type_instance_id: z.uuid().nullable().describe('Null for a column whose native type has no data type'),
+    rendered_type: z.string().nullable(),
+    type: TypeInstanceTreeSchema.nullable(),
     pii_tags: z.array(z.string()).nullable().describe('Current PII tags; null when never classified'),
+    ...columnAttributesReadShape,
   })
   .meta({ id: 'SchemaVersionColumn' });
 export type SchemaVersionColumn = z.infer<typeof SchemaVersionColumnSchema>;
@@ -74,6 +114,7 @@ export const SchemaVersionSchema = z
     version_num: z.int(),
     created_at: z.iso.datetime({ offset: true }),
     columns: z.array(SchemaVersionColumnSchema),
+    ...tableStructureReadShape,
   })
   .meta({ id: 'SchemaVersion' });
 export type SchemaVersion = z.infer<typeof SchemaVersionSchema>;
@@ -101,8 +142,32 @@ const diffColumn = z.object({
   name: z.string(),
   position: z.int(),
   nullable: z.boolean(),
-  rendered_type: z.string(),
+  rendered_type: z.string().nullable(),
+  native_type: z.string().nullable(),
 });
+
+const attributeChange = z.object({
+  name: z.string(),
+  from: z.string().nullable(),
+  to: z.string().nullable(),
+});
+const attributeChanges = z.array(attributeChange);
+
+function valueChange<T extends z.ZodType>(value: T) {
+  return z.object({ from: value, to: value }).nullable().describe('null when unchanged');
+}
+
+function listChanges<T extends z.ZodType>(item: T) {
+  return z
+    .object({
+      added: z.array(item),
+      removed: z.array(item),
+      changed: z.array(z.object({ from: item, to: item })),
+    })
+    .describe('Matched by name (unnamed ones by their whole definition)');
+}
+
+const read = tableStructureReadShape;
 
 export const SchemaVersionDiffSchema = z
   .object({
@@ -111,11 +176,28 @@ export const SchemaVersionDiffSchema = z
     to_version: z.int(),
     added: z.array(diffColumn),
     removed: z.array(diffColumn),
-    type_changed: z.array(z.object({ name: z.string(), from_type: z.string(), to_type: z.string() })),
+    type_changed: z.array(
+      z.object({ name: z.string(), from_type: z.string().nullable(), to_type: z.string().nullable() }),
+    ),
     nullability_changed: z.array(
       z.object({ name: z.string(), from_nullable: z.boolean(), to_nullable: z.boolean() }),
     ),
     reordered: z.array(z.object({ name: z.string(), from_position: z.int(), to_position: z.int() })),
+    native_type_changed: attributeChanges,
+    default_changed: attributeChanges,
+    comment_changed: attributeChanges,
+    identity_changed: attributeChanges,
+    generated_changed: attributeChanges,
+    collation_changed: attributeChanges,
+    table_kind_changed: valueChange(read.table_kind),
+    table_comment_changed: valueChange(read.table_comment),
+    view_definition_changed: valueChange(read.view_definition),
+    primary_key_changed: valueChange(read.primary_key),
+    unique_constraints_changed: listChanges(read.unique_constraints.element),
+    foreign_keys_changed: listChanges(read.foreign_keys.element),
+    indexes_changed: listChanges(read.indexes.element),
+    check_constraints_changed: listChanges(read.check_constraints.element),
+    identical: z.boolean().describe('true when no category has a change'),
   })
   .meta({ id: 'SchemaVersionDiff' });
 export type SchemaVersionDiff = z.infer<typeof SchemaVersionDiffSchema>;

@@ -1,6 +1,12 @@
 import { Foundation1764600000000 } from './1764600000000-Foundation.js';
 import { Catalogue1764700000000 } from './1764700000000-Catalogue.js';
 import { IdempotencyKeys1764800000000 } from './1764800000000-IdempotencyKeys.js';
+import { CrawlerStructure1765200000000 } from './1765200000000-CrawlerStructure.js';
 
 /** Every migration in order. Listed explicitly: ESM builds cannot rely on TypeORM's glob loading. */
-export const MIGRATIONS = [Foundation1764600000000, Catalogue1764700000000, IdempotencyKeys1764800000000];
+export const MIGRATIONS = [
+  Foundation1764600000000,
+  Catalogue1764700000000,
+  IdempotencyKeys1764800000000,
+  CrawlerStructure1765200000000,
+];

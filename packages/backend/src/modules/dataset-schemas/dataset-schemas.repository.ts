@@ -62,6 +62,23 @@ export class DatasetSchemasRepository {
     );
   }
 
+  /** The current version of each of many datasets, in one query (datasets without one are absent). */
+  async findCurrentOfMany(
+    datasetIds: readonly string[],
+    manager?: EntityManager,
+  ): Promise<DatasetSchemaEntity[]> {
+    if (datasetIds.length === 0) return [];
+    return this.crud
+      .repo(manager)
+      .createQueryBuilder('s')
+      .distinctOn(['s.dataset_id'])
+      .where('s.dataset_id = ANY(:datasetIds::uuid[])', { datasetIds: [...datasetIds] })
+      .andWhere('EXISTS (SELECT 1 FROM field_bindings b WHERE b.dataset_schema_id = s.id)')
+      .orderBy('s.dataset_id')
+      .addOrderBy('s.version_num', 'DESC')
+      .getMany();
+  }
+
   async findByVersion(datasetId: string, versionNum: number, manager?: EntityManager) {
     return (
       (await this.crud.repo(manager).findOneBy({ dataset_id: datasetId, version_num: versionNum })) ??

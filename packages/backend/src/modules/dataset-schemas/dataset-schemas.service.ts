@@ -54,6 +54,8 @@ export class DatasetSchemasService implements CrudService<
       note?: unknown;
     },
     actor: AuthUser,
+    /** The table's keys, indexes and kind, when a whole version is published. */
+    structure?: Partial<DatasetSchemaEntity>,
   ): Promise<DatasetSchemaEntity> {
     if (!(await this.datasets.crud.findActive(input.dataset_id, m, 'share')))
       throw new AppError('DATASET_NOT_FOUND');
@@ -81,6 +83,7 @@ export class DatasetSchemasService implements CrudService<
         schema_: (input.schema ?? null) as Record<string, unknown> | null,
         extra: (input.extra ?? null) as Record<string, unknown> | null,
         note: (input.note ?? null) as string | null,
+        ...structure,
       },
       actor.id,
       m,

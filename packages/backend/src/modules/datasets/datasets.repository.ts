@@ -92,6 +92,53 @@ export class DatasetsRepository {
     await manager.getRepository(DATASET_KIND_ENTITIES[kind]).update({ id }, details);
   }
 
+  async findActiveIdByName(systemId: string, objectName: string): Promise<string | undefined> {
+    const rows: { id: string }[] = await this.crud
+      .repo()
+      .manager.query(
+        'SELECT id FROM datasets WHERE system_id = $1 AND object_name = $2 AND deleted_at IS NULL',
+        [systemId, objectName],
+      );
+    return rows[0]?.id;
+  }
+
+  /**
+   * The targets foreign keys may name: active datasets by id (any system), and the active rdbms datasets
+   * of a system by table name. One query whatever the number of keys.
+   */
+  async findTableTargets(
+    systemId: string,
+    ids: readonly string[],
+    tables: readonly string[],
+    manager: EntityManager,
+  ): Promise<{ id: string; system_id: string; schema_name: string | null; table_name: string | null }[]> {
+    return manager.query(
+      `SELECT d.id, d.system_id, r.schema_name, r.table_name
+       FROM datasets d LEFT JOIN dataset_rdbms r ON r.id = d.id
+       WHERE d.deleted_at IS NULL
+         AND (d.id = ANY($1::uuid[]) OR (d.system_id = $2 AND r.table_name = ANY($3::text[])))`,
+      [ids, systemId, tables],
+    );
+  }
+
+  /**
+   * A page of a system's active datasets with their kind details, by id after `afterId` (keyset
+   * paging: one query, stable under concurrent inserts).
+   */
+  async findSystemPage(
+    systemId: string,
+    afterId: string | null,
+    limit: number,
+    manager?: EntityManager,
+  ): Promise<DatasetEntity[]> {
+    const qb = this.withDetails(manager)
+      .where('d.system_id = :systemId AND d.deleted_at IS NULL', { systemId })
+      .orderBy('d.id')
+      .limit(limit);
+    if (afterId) qb.andWhere('d.id > :afterId', { afterId });
+    return (await qb.getMany()).map((row) => DatasetsRepository.attachDetails(row));
+  }
+
   /** The flavor of the dataset's system (for resolving type codes when publishing a version). */
   async flavorIdOf(datasetId: string, manager: EntityManager): Promise<string> {
     const rows: { flavor_id: string }[] = await manager.query(

@@ -1,4 +1,5 @@
 import {
+  type BulkCreateDatasetsResult,
   type CreateDataset,
   DATASET_KIND_ATTRIBUTES,
   type Dataset,
@@ -7,13 +8,15 @@ import {
   type Page,
   type UpdateDataset,
 } from '@aide/schemas';
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import type { AuthUser } from '../../common/auth/current-user.js';
 import type { CrudService } from '../../common/crud/crud-service.js';
 import { mapPage } from '../../common/crud/list.js';
+import { runPerItem } from '../../common/crud/per-item.js';
 import { splitUpdate } from '../../common/crud/update-input.js';
 import { AppError } from '../../common/errors/app-error.js';
+import { toAppError } from '../../common/errors/error-response.js';
 import { Transactions } from '../../database/transactions.js';
 import { SystemsRepository } from '../systems/systems.repository.js';
 import type { DatasetEntity } from './dataset.entity.js';
@@ -34,6 +37,8 @@ function splitByTable(kind: DatasetKind, body: Record<string, unknown>) {
 
 @Injectable()
 export class DatasetsService implements CrudService<Dataset, CreateDataset, UpdateDataset> {
+  private readonly logger = new Logger(DatasetsService.name);
+
   constructor(
     private readonly datasets: DatasetsRepository,
     private readonly systems: SystemsRepository,
@@ -60,6 +65,41 @@ export class DatasetsService implements CrudService<Dataset, CreateDataset, Upda
       await this.datasets.insertDetails(input.kind, row.id, details, m);
       return toDataset(await this.datasets.getWithDetails(row.id, m));
     });
+  }
+
+  /**
+   * Each dataset created in its own transaction: one that fails (a duplicate name, an unknown system)
+   * is reported and the others are still created. A duplicate names the existing dataset, so a client
+   * re-running the same batch can carry on with it.
+   */
+  async createEach(items: readonly CreateDataset[], actor: AuthUser): Promise<BulkCreateDatasetsResult> {
+    const outcomes = await runPerItem(
+      items,
+      async (item) => {
+        try {
+          return await this.create(item, actor);
+        } catch (error) {
+          if (toAppError(error).code !== 'DATASET_ALREADY_EXISTS') throw error;
+          const existing = await this.datasets.findActiveIdByName(item.system_id, item.object_name);
+          throw new AppError(
+            'DATASET_ALREADY_EXISTS',
+            undefined,
+            existing ? { dataset_id: existing } : undefined,
+          );
+        }
+      },
+      this.logger,
+    );
+    const created = outcomes.filter((o) => o.value !== null).length;
+    return {
+      items: outcomes.map(({ index, value, error }) => ({
+        index,
+        status: value ? 'created' : 'failed',
+        dataset: value,
+        error,
+      })),
+      summary: { created, failed: outcomes.length - created },
+    };
   }
 
   /** `kind` must match the stored kind; `system_id` never changes. */

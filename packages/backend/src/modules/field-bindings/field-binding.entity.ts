@@ -1,3 +1,4 @@
+import type { IdentityKind } from '@aide/schemas';
 import { Column, Entity } from 'typeorm';
 import { AuditedEntity } from '../../common/crud/audited-entity.js';
 
@@ -15,6 +16,27 @@ export class FieldBindingEntity extends AuditedEntity {
   @Column({ type: 'boolean', default: true })
   is_nullable: boolean;
 
-  @Column({ type: 'uuid' })
-  type_instance_id: string;
+  /** Null only for a column whose native type has no data type in the flavor (native_type is then set). */
+  @Column({ type: 'uuid', nullable: true })
+  type_instance_id: string | null;
+
+  // What a crawler sees of the column (ADR 0012); `default`, `generated` and `collation` on the wire
+  // (the first and the last are reserved words in SQL).
+  @Column({ type: 'text', nullable: true })
+  native_type: string | null;
+
+  @Column({ type: 'text', nullable: true })
+  default_expression: string | null;
+
+  @Column({ type: 'text', nullable: true })
+  comment: string | null;
+
+  @Column({ type: 'varchar', length: 20, nullable: true })
+  identity: IdentityKind | null;
+
+  @Column({ type: 'text', nullable: true })
+  generated_expression: string | null;
+
+  @Column({ type: 'text', nullable: true })
+  collation_name: string | null;
 }

@@ -31,10 +31,16 @@ export class FieldBindingsRepository {
   }
 
   async ofSchema(schemaId: string, manager?: EntityManager): Promise<BindingRow[]> {
+    return this.ofSchemas([schemaId], manager);
+  }
+
+  /** The bindings of many versions in one query, by version then position. */
+  async ofSchemas(schemaIds: readonly string[], manager?: EntityManager): Promise<BindingRow[]> {
+    if (schemaIds.length === 0) return [];
     return (manager ?? this.crud.repo().manager).query(
       `SELECT b.*, f.name AS field_name FROM field_bindings b JOIN fields f ON f.id = b.field_id
-       WHERE b.dataset_schema_id = $1 ORDER BY b.position`,
-      [schemaId],
+       WHERE b.dataset_schema_id = ANY($1::uuid[]) ORDER BY b.dataset_schema_id, b.position`,
+      [schemaIds],
     );
   }
 }

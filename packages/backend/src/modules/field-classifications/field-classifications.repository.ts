@@ -42,7 +42,7 @@ export class FieldClassificationsRepository {
       .repo(manager)
       .createQueryBuilder('c')
       .distinctOn(['c.field_id'])
-      .where('c.field_id IN (:...fieldIds)', { fieldIds })
+      .where('c.field_id = ANY(:fieldIds::uuid[])', { fieldIds: [...fieldIds] })
       .orderBy('c.field_id')
       .addOrderBy('c.created_at', 'DESC')
       .addOrderBy('c.id', 'DESC')

@@ -1,12 +1,16 @@
 import { Module } from '@nestjs/common';
 import { DatasetSchemasModule } from '../dataset-schemas/dataset-schemas.module.js';
 import { TypeTreeWriter } from '../type-instances/type-tree.writer.js';
+import { SchemaVersionReader } from './schema-version.reader.js';
+import { SchemaVersionsBulkController } from './schema-versions-bulk.controller.js';
 import { SchemaVersionsController } from './schema-versions.controller.js';
 import { SchemaVersionsService } from './schema-versions.service.js';
+import { SystemSnapshotController } from './system-snapshot.controller.js';
+import { SystemSnapshotService } from './system-snapshot.service.js';
 
 @Module({
   imports: [DatasetSchemasModule],
-  controllers: [SchemaVersionsController],
-  providers: [SchemaVersionsService, TypeTreeWriter],
+  controllers: [SchemaVersionsController, SchemaVersionsBulkController, SystemSnapshotController],
+  providers: [SchemaVersionsService, SystemSnapshotService, SchemaVersionReader, TypeTreeWriter],
 })
 export class SchemaVersionsModule {}

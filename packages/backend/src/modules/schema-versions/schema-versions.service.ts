@@ -1,51 +1,85 @@
 import {
+  type BulkPublishItemResult,
+  type BulkPublishResult,
+  BulkPublishSchema,
+  type ForeignKey,
   type PublishResult,
   PublishSchemaVersionSchema,
   type SchemaVersion,
   type SchemaVersionDiff,
   type SchemaVersionSummary,
 } from '@aide/schemas';
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import type { z } from 'zod';
 import type { AuthUser } from '../../common/auth/current-user.js';
 import { AppError } from '../../common/errors/app-error.js';
+import { runPerItem } from '../../common/crud/per-item.js';
 import { Transactions } from '../../database/transactions.js';
+import type { DataTypeEntity } from '../data-types/data-type.entity.js';
 import { DataTypesRepository } from '../data-types/data-types.repository.js';
 import type { DatasetSchemaEntity } from '../dataset-schemas/dataset-schema.entity.js';
 import { DatasetSchemasRepository } from '../dataset-schemas/dataset-schemas.repository.js';
 import { DatasetSchemasService } from '../dataset-schemas/dataset-schemas.service.js';
 import { DatasetsRepository } from '../datasets/datasets.repository.js';
 import { FieldBindingsRepository } from '../field-bindings/field-bindings.repository.js';
-import { FieldClassificationsRepository } from '../field-classifications/field-classifications.repository.js';
 import { FieldsRepository } from '../fields/fields.repository.js';
-import {
-  buildTypeTrees,
-  renderTypeText,
-  toTypeInstanceTree,
-  typeSignature,
-} from '../type-instances/type-tree.js';
+import { buildTypeTrees, typeSignature } from '../type-instances/type-tree.js';
 import { TypeTreeWriter } from '../type-instances/type-tree.writer.js';
-import { RenderBudget } from '../type-system/render-budget.js';
 import { TypeInstancesRepository } from '../type-instances/type-instances.repository.js';
 import { diffVersions } from './schema-version-diff.js';
+import { SchemaVersionReader } from './schema-version.reader.js';
 import { resolveTypeSpec } from './type-spec-resolver.js';
+import {
+  columnAttributesOf,
+  columnAttributesOfRow,
+  columnText,
+  tableStructureOf,
+  tableStructureOfEntity,
+  tableText,
+} from './version-structure.js';
 
 type PublishInput = z.output<typeof PublishSchemaVersionSchema>;
+type BulkPublishItem = z.output<typeof BulkPublishSchema>['items'][number];
 
 interface CurrentColumn {
   name: string;
-  nullable: boolean;
-  typeInstanceId: string;
-  signature: string;
+  typeInstanceId: string | null;
+  signature: string | null;
+  text: string;
+}
+
+/** What a publish came to: the version written, or the current one when nothing changed. */
+interface Published {
+  created: boolean;
+  header: DatasetSchemaEntity;
+}
+
+/** The data types of the flavors met during one request, read once per flavor. */
+class FlavorTypes {
+  private readonly byFlavor = new Map<string, Map<string, DataTypeEntity>>();
+
+  constructor(private readonly dataTypes: DataTypesRepository) {}
+
+  async of(flavorId: string, m: EntityManager): Promise<ReadonlyMap<string, DataTypeEntity>> {
+    let types = this.byFlavor.get(flavorId);
+    if (!types) {
+      types = await this.dataTypes.byCodeOfFlavor(flavorId, m);
+      this.byFlavor.set(flavorId, types);
+    }
+    return types;
+  }
 }
 
 /**
  * Schema versions as a whole: publish (atomic, numbered under a per-dataset lock, a no-op when the
- * shape equals the current version), history, one version with its columns, and the diff of two.
+ * columns and the table structure equal the current version), bulk publish (each dataset on its own,
+ * checked against its base version), history, one version, and the diff of two.
  */
 @Injectable()
 export class SchemaVersionsService {
+  private readonly logger = new Logger(SchemaVersionsService.name);
+
   constructor(
     private readonly datasets: DatasetsRepository,
     private readonly schemas: DatasetSchemasRepository,
@@ -55,67 +89,191 @@ export class SchemaVersionsService {
     private readonly typeInstances: TypeInstancesRepository,
     private readonly typeTrees: TypeTreeWriter,
     private readonly dataTypes: DataTypesRepository,
-    private readonly classifications: FieldClassificationsRepository,
+    private readonly reader: SchemaVersionReader,
     private readonly tx: Transactions,
   ) {}
 
   publish(datasetId: string, input: PublishInput, actor: AuthUser): Promise<PublishResult> {
     return this.tx.run(async (m) => {
-      if (!(await this.datasets.crud.findActive(datasetId, m, 'share')))
-        throw new AppError('DATASET_NOT_FOUND');
-      await this.schemas.lockVersioning(datasetId, m);
-      const dataTypes = await this.dataTypes.byCodeOfFlavor(await this.datasets.flavorIdOf(datasetId, m), m);
-      const columns = input.columns.map((column, i) => ({
-        ...column,
-        type: resolveTypeSpec(column.type, dataTypes, ['columns', i, 'type']),
-      }));
-
-      const current = await this.schemas.findCurrent(datasetId, m);
-      const previous = current ? await this.currentColumns(current, m) : [];
-      const unchanged =
-        previous.length === columns.length &&
-        columns.every((c, i) => {
-          const p = previous[i];
-          return p.name === c.name && p.nullable === c.nullable && p.signature === typeSignature(c.type);
-        });
-      if (current && unchanged) return { created: false, version: await this.detail(current, m) };
-
-      const header = await this.schemaHeaders.createIn(
+      const { created, header } = await this.publishIn(
         m,
-        {
-          dataset_id: datasetId,
-          version_num: input.version_num,
-          schema: input.schema,
-          extra: input.extra,
-          note: input.note,
-        },
+        datasetId,
+        input,
         actor,
+        new FlavorTypes(this.dataTypes),
       );
-      const fieldIds = await this.findOrCreateFields(datasetId, columns, actor, m);
+      return { created, version: await this.reader.one(header, m) };
+    });
+  }
 
-      // An unchanged column keeps the previous version's type tree.
-      const reusable = new Map(previous.map((p) => [`${p.name}\u0000${p.signature}`, p.typeInstanceId]));
-      const typeIds = columns.map((c) => reusable.get(`${c.name}\u0000${typeSignature(c.type)}`));
-      const toCreate = columns.flatMap((c, i) => (typeIds[i] === undefined ? [{ i, type: c.type }] : []));
-      const created = await this.typeTrees.insertTrees(
-        toCreate.map((t) => t.type),
-        actor.id,
-        m,
-      );
-      toCreate.forEach((t, k) => (typeIds[t.i] = created[k]));
+  /**
+   * Each item in its own transaction, one after the other: an item that fails (a conflict, an unknown
+   * type) is reported and the others still apply.
+   */
+  async publishMany(items: readonly BulkPublishItem[], actor: AuthUser): Promise<BulkPublishResult> {
+    const flavorTypes = new FlavorTypes(this.dataTypes);
+    const outcomes = await runPerItem(
+      items,
+      ({ dataset_id, base_version_num, ...input }) =>
+        this.tx.run((m) => this.publishIn(m, dataset_id, input, actor, flavorTypes, base_version_num)),
+      this.logger,
+    );
+    const results: BulkPublishItemResult[] = outcomes.map(({ index, item, value, error }) => ({
+      index,
+      dataset_id: item.dataset_id,
+      status: value ? (value.created ? 'created' : 'unchanged') : 'failed',
+      version_num: value?.header.version_num ?? null,
+      dataset_schema_id: value?.header.id ?? null,
+      error,
+    }));
+    const count = (status: BulkPublishItemResult['status']) =>
+      results.filter((r) => r.status === status).length;
+    return {
+      items: results,
+      summary: { created: count('created'), unchanged: count('unchanged'), failed: count('failed') },
+    };
+  }
 
-      await this.bindings.crud.insertMany(
-        columns.map((c, position) => ({
-          field_id: fieldIds[position],
-          dataset_schema_id: header.id,
-          position,
-          is_nullable: c.nullable,
-          type_instance_id: typeIds[position] as string,
-        })),
-        actor.id,
-        m,
+  /**
+   * Publishes inside the caller's transaction. With `baseVersionNum` (bulk publish), a dataset whose
+   * current version is another one is a VERSION_CONFLICT, unless the input equals that version.
+   */
+  private async publishIn(
+    m: EntityManager,
+    datasetId: string,
+    input: PublishInput,
+    actor: AuthUser,
+    flavorTypes: FlavorTypes,
+    baseVersionNum?: number | null,
+  ): Promise<Published> {
+    const dataset = await this.datasets.crud.findActive(datasetId, m, 'share');
+    if (!dataset) throw new AppError('DATASET_NOT_FOUND');
+    await this.schemas.lockVersioning(datasetId, m);
+    const dataTypes = await flavorTypes.of(await this.datasets.flavorIdOf(datasetId, m), m);
+    const columns = input.columns.map((column, i) => {
+      const type = column.type ? resolveTypeSpec(column.type, dataTypes, ['columns', i, 'type']) : null;
+      const attributes = columnAttributesOf(column);
+      const signature = type ? typeSignature(type) : null;
+      return {
+        ...column,
+        type,
+        attributes,
+        signature,
+        text: columnText({ ...column, typeSignature: signature }, attributes),
+      };
+    });
+    const structure = tableStructureOf(input, await this.resolveForeignKeys(dataset.system_id, input, m));
+
+    const current = await this.schemas.findCurrent(datasetId, m);
+    const previous = current ? await this.currentColumns(current, m) : [];
+    const unchanged =
+      current !== undefined &&
+      previous.length === columns.length &&
+      columns.every((c, i) => previous[i]?.text === c.text) &&
+      tableText(tableStructureOfEntity(current)) === tableText(structure);
+    if (current && unchanged) return { created: false, header: current };
+    const currentNum = current?.version_num ?? null;
+    if (baseVersionNum !== undefined && baseVersionNum !== currentNum) {
+      throw new AppError(
+        'VERSION_CONFLICT',
+        `The dataset is at version ${currentNum ?? 'none'}, not ${baseVersionNum ?? 'none'}: compute the change again.`,
+        { base_version_num: baseVersionNum, current_version_num: currentNum },
       );
-      return { created: true, version: await this.detail(header, m) };
+    }
+
+    const header = await this.schemaHeaders.createIn(
+      m,
+      {
+        dataset_id: datasetId,
+        version_num: input.version_num,
+        schema: input.schema,
+        extra: input.extra,
+        note: input.note,
+      },
+      actor,
+      structure,
+    );
+    const fieldIds = await this.findOrCreateFields(datasetId, columns, actor, m);
+
+    // An unchanged column keeps the previous version's type tree.
+    const reusable = new Map(
+      previous.flatMap((p) => (p.signature ? [[`${p.name}\u0000${p.signature}`, p.typeInstanceId]] : [])),
+    );
+    const typeIds = columns.map((c) => (c.signature ? reusable.get(`${c.name}\u0000${c.signature}`) : null));
+    const toCreate = columns.flatMap((c, i) =>
+      typeIds[i] === undefined && c.type ? [{ i, type: c.type }] : [],
+    );
+    const created = await this.typeTrees.insertTrees(
+      toCreate.map((t) => t.type),
+      actor.id,
+      m,
+    );
+    toCreate.forEach((t, k) => (typeIds[t.i] = created[k]));
+
+    await this.bindings.crud.insertMany(
+      columns.map((c, position) => ({
+        field_id: fieldIds[position],
+        dataset_schema_id: header.id,
+        position,
+        is_nullable: c.nullable,
+        type_instance_id: typeIds[position] ?? null,
+        ...c.attributes,
+      })),
+      actor.id,
+      m,
+    );
+    return { created: true, header };
+  }
+
+  /**
+   * Foreign keys with their targets resolved: a dataset named by id must exist; a table named by
+   * `schema.table` becomes the dataset of the same system registered under that name, when there is
+   * exactly one. One query for all the keys.
+   */
+  private async resolveForeignKeys(
+    systemId: string,
+    input: PublishInput,
+    m: EntityManager,
+  ): Promise<ForeignKey[]> {
+    const keys = input.foreign_keys ?? [];
+    if (keys.length === 0) return [];
+    const ids = keys.flatMap((k) => (k.referenced.dataset_id ? [k.referenced.dataset_id.toLowerCase()] : []));
+    const tables = keys.flatMap((k) =>
+      !k.referenced.dataset_id && k.referenced.table ? [k.referenced.table] : [],
+    );
+    const targets = await this.datasets.findTableTargets(systemId, ids, tables, m);
+    const byId = new Map(targets.map((t) => [t.id, t]));
+    return keys.map((key, i) => {
+      const ref = key.referenced;
+      let datasetId: string | null;
+      let schema = ref.schema ?? null;
+      let table = ref.table ?? null;
+      if (ref.dataset_id) {
+        const target = byId.get(ref.dataset_id.toLowerCase());
+        if (!target) {
+          throw new AppError('DATASET_NOT_FOUND', 'The dataset a foreign key references does not exist.', {
+            path: ['foreign_keys', i, 'referenced', 'dataset_id'],
+          });
+        }
+        datasetId = target.id;
+        schema ??= target.schema_name;
+        table ??= target.table_name;
+      } else {
+        const matches = targets.filter(
+          (t) =>
+            t.system_id === systemId &&
+            t.table_name === table &&
+            (schema === null || t.schema_name === schema),
+        );
+        datasetId = matches.length === 1 ? (matches[0]?.id ?? null) : null;
+      }
+      return {
+        name: key.name,
+        columns: key.columns,
+        referenced: { dataset_id: datasetId, schema, table, columns: ref.columns },
+        on_update: key.on_update,
+        on_delete: key.on_delete,
+      };
     });
   }
 
@@ -153,57 +311,23 @@ export class SchemaVersionsService {
     const rows = await this.bindings.ofSchema(schema.id, m);
     const trees = buildTypeTrees(
       await this.typeInstances.subtrees(
-        rows.map((r) => r.type_instance_id),
+        rows.flatMap((r) => (r.type_instance_id ? [r.type_instance_id] : [])),
         m,
       ),
     );
-    return rows.map((r) => ({
-      name: r.field_name,
-      nullable: r.is_nullable,
-      typeInstanceId: r.type_instance_id,
-      signature: typeSignature(trees.get(r.type_instance_id) as Parameters<typeof typeSignature>[0]),
-    }));
-  }
-
-  /** A version with its columns, type trees, rendered types and current PII tags: four queries. */
-  private async detail(schema: DatasetSchemaEntity, m?: EntityManager): Promise<SchemaVersion> {
-    const rows = await this.bindings.ofSchema(schema.id, m);
-    const trees = buildTypeTrees(
-      await this.typeInstances.subtrees(
-        rows.map((r) => r.type_instance_id),
-        m,
-      ),
-    );
-    const tags = new Map(
-      (
-        await this.classifications.currentOfFields(
-          rows.map((r) => r.field_id),
-          m,
-        )
-      ).map((c) => [c.field_id, c.pii_tags]),
-    );
-    // One render budget for the whole version: many columns cannot multiply it.
-    const budget = new RenderBudget();
-    return {
-      dataset_schema_id: schema.id,
-      dataset_id: schema.dataset_id,
-      version_num: schema.version_num,
-      created_at: schema.created_at.toISOString(),
-      columns: rows.map((r) => {
-        const tree = trees.get(r.type_instance_id);
-        if (!tree) throw new Error(`type instance ${r.type_instance_id} missing`);
-        return {
-          field_id: r.field_id,
-          name: r.field_name,
-          position: r.position,
-          nullable: r.is_nullable,
-          type_instance_id: r.type_instance_id,
-          rendered_type: renderTypeText(tree, budget),
-          type: toTypeInstanceTree(tree),
-          pii_tags: tags.get(r.field_id) ?? null,
-        };
-      }),
-    };
+    return rows.map((r) => {
+      const tree = r.type_instance_id ? trees.get(r.type_instance_id) : undefined;
+      const signature = tree ? typeSignature(tree) : null;
+      return {
+        name: r.field_name,
+        typeInstanceId: r.type_instance_id,
+        signature,
+        text: columnText(
+          { name: r.field_name, nullable: r.is_nullable, typeSignature: signature },
+          columnAttributesOfRow(r),
+        ),
+      };
+    });
   }
 
   async history(datasetId: string): Promise<SchemaVersionSummary[]> {
@@ -221,7 +345,7 @@ export class SchemaVersionsService {
     await this.datasets.crud.getActive(datasetId);
     const schema = await this.schemas.findByVersion(datasetId, versionNum);
     if (!schema) throw new AppError('DATASET_SCHEMA_NOT_FOUND', `Version ${versionNum} does not exist.`);
-    return this.detail(schema);
+    return this.reader.one(schema);
   }
 
   async diff(datasetId: string, from: number, to: number): Promise<SchemaVersionDiff> {

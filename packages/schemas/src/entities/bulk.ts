@@ -1,0 +1,138 @@
+import { z } from 'zod';
+import { MAX_BATCH_SIZE } from '../common/list-query.js';
+import { positiveInt32 } from '../common/text.js';
+import { CreateDatasetSchema, DatasetSchema } from './dataset.js';
+import { checkPublishedVersion, publishVersionShape, SchemaVersionSchema } from './schema-version.js';
+
+// The bulk paths for machines (a crawler): a system's registry side in a few requests, and many
+// datasets created or published in one request, each item on its own.
+
+export const DEFAULT_SNAPSHOT_LIMIT = 500;
+export const MAX_SNAPSHOT_LIMIT = 1000;
+
+/** `GET /systems/{id}/snapshot?cursor=&limit=` */
+export const SystemSnapshotQuerySchema = z.strictObject({
+  cursor: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,200}$/, { message: 'must be a next_cursor of a previous page' })
+    .optional(),
+  limit: z
+    .string()
+    .regex(/^\d{1,5}$/, { message: 'must be an integer' })
+    .transform(Number)
+    .pipe(z.int().min(1).max(MAX_SNAPSHOT_LIMIT))
+    .optional()
+    .describe(`Datasets per page (default ${DEFAULT_SNAPSHOT_LIMIT}, at most ${MAX_SNAPSHOT_LIMIT})`),
+});
+export type SystemSnapshotQuery = { cursor?: string | undefined; limit?: number | undefined };
+
+export const SnapshotDatasetSchema = z
+  .object({
+    dataset: DatasetSchema,
+    version: SchemaVersionSchema.nullable().describe('The current version; null when none is published'),
+  })
+  .meta({ id: 'SnapshotDataset' });
+export type SnapshotDataset = z.infer<typeof SnapshotDatasetSchema>;
+
+export const SystemSnapshotPageSchema = z
+  .object({
+    system_id: z.uuid(),
+    items: z.array(SnapshotDatasetSchema),
+    next_cursor: z.string().nullable().describe('Pass as `cursor` for the next page; null on the last page'),
+  })
+  .meta({ id: 'SystemSnapshotPage' });
+export type SystemSnapshotPage = z.infer<typeof SystemSnapshotPageSchema>;
+
+/** What one item of a bulk call came to when it failed: the error envelope's fields and its status. */
+export const ItemErrorSchema = z
+  .object({
+    error_code: z.string(),
+    status: z.int(),
+    detail: z.string(),
+    details: z.record(z.string(), z.unknown()).optional(),
+  })
+  .meta({ id: 'ItemError' });
+export type ItemError = z.infer<typeof ItemErrorSchema>;
+
+/** One dataset's version in `POST /schema-versions/bulk`, with the version it was computed from. */
+export const BulkPublishItemSchema = z
+  .strictObject({
+    dataset_id: z.uuid(),
+    base_version_num: positiveInt32
+      .nullable()
+      .describe(
+        'The current version number the item was computed from (null: the dataset had none). A dataset ' +
+          'whose current version differs answers VERSION_CONFLICT, unless the item equals it',
+      ),
+    ...publishVersionShape,
+  })
+  .superRefine(checkPublishedVersion)
+  .meta({ id: 'BulkPublishItem' });
+export type BulkPublishItem = z.input<typeof BulkPublishItemSchema>;
+
+export const BulkPublishSchema = z
+  .strictObject({ items: z.array(BulkPublishItemSchema).min(1).max(MAX_BATCH_SIZE) })
+  .superRefine((body, ctx) => {
+    const seen = new Map<string, number>();
+    body.items.forEach((item, i) => {
+      const first = seen.get(item.dataset_id);
+      if (first !== undefined) {
+        ctx.addIssue({
+          code: 'custom',
+          message: `the same dataset as item ${first}`,
+          path: ['items', i, 'dataset_id'],
+        });
+      }
+      seen.set(item.dataset_id, i);
+    });
+  })
+  .meta({ id: 'BulkPublish' });
+export type BulkPublish = z.input<typeof BulkPublishSchema>;
+
+export const BULK_PUBLISH_STATUSES = ['created', 'unchanged', 'failed'] as const;
+
+export const BulkPublishItemResultSchema = z
+  .object({
+    index: z.int(),
+    dataset_id: z.uuid(),
+    status: z.enum(BULK_PUBLISH_STATUSES),
+    version_num: z.int().nullable().describe('The new version, or the current one when unchanged'),
+    dataset_schema_id: z.uuid().nullable(),
+    error: ItemErrorSchema.nullable(),
+  })
+  .meta({ id: 'BulkPublishItemResult' });
+export type BulkPublishItemResult = z.infer<typeof BulkPublishItemResultSchema>;
+
+export const BulkPublishResultSchema = z
+  .object({
+    items: z.array(BulkPublishItemResultSchema),
+    summary: z.object({ created: z.int(), unchanged: z.int(), failed: z.int() }),
+  })
+  .meta({ id: 'BulkPublishResult' });
+export type BulkPublishResult = z.infer<typeof BulkPublishResultSchema>;
+
+/** `POST /datasets/bulk`: datasets created each on its own (a failing one does not stop the others). */
+export const BulkCreateDatasetsSchema = z
+  .strictObject({ items: z.array(CreateDatasetSchema).min(1).max(MAX_BATCH_SIZE) })
+  .meta({ id: 'BulkCreateDatasets' });
+export type BulkCreateDatasets = z.input<typeof BulkCreateDatasetsSchema>;
+
+export const BulkCreateItemResultSchema = z
+  .object({
+    index: z.int(),
+    status: z.enum(['created', 'failed']),
+    dataset: DatasetSchema.nullable(),
+    error: ItemErrorSchema.nullable().describe(
+      'DATASET_ALREADY_EXISTS carries the existing dataset in details.dataset_id',
+    ),
+  })
+  .meta({ id: 'BulkCreateItemResult' });
+export type BulkCreateItemResult = z.infer<typeof BulkCreateItemResultSchema>;
+
+export const BulkCreateDatasetsResultSchema = z
+  .object({
+    items: z.array(BulkCreateItemResultSchema),
+    summary: z.object({ created: z.int(), failed: z.int() }),
+  })
+  .meta({ id: 'BulkCreateDatasetsResult' });
+export type BulkCreateDatasetsResult = z.infer<typeof BulkCreateDatasetsResultSchema>;
