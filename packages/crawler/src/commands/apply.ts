@@ -111,7 +111,11 @@ export function planApply(
         detail: 'apply never deletes',
       };
     }
-    if (now?.version != null && diffVersions(now.version, diff.target).length === 0) {
+    if (
+      now?.version !== undefined &&
+      now.version !== null &&
+      diffVersions(now.version, diff.target).length === 0
+    ) {
       return { ...base, action: 'already_applied', version_num: now.version_num, detail: null };
     }
     const currentNum = now?.version_num ?? null;

@@ -6,7 +6,7 @@ import { AideApiError, AideClient, AideConnectionError, AideError, Authenticatio
 import { Agent } from 'undici';
 import { CrawlerError, ExitCode } from '../errors.js';
 import type { Io } from '../io.js';
-import { FLAVOR_OF_DIALECT, type Dialect, type FlavorCode } from '../model.js';
+import { FLAVOR_OF_DIALECT, type Dialect } from '../model.js';
 import type { ReportSystem } from '../report/report.js';
 
 export const METASTORE_URL_ENV = 'AIDE_METASTORE_URL';
@@ -127,7 +127,7 @@ export async function resolveSystem(
       `flavor '${flavor.code}' has no data types: seed them before crawling (pnpm seed:data-types)`,
     );
   }
-  return { id: system.id, code: system.code, flavor: flavor.code as FlavorCode };
+  return { id: system.id, code: system.code, flavor: flavor.code };
 }
 
 /** The crawl-run audit record: created `running`, finished once. */

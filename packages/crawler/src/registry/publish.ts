@@ -8,6 +8,7 @@ import type { ApplyItem } from '../commands/apply.js';
 import type { DatasetDiff } from '../diff/diff.js';
 import type { CrawlReport } from '../report/report.js';
 import { registryCall } from './client.js';
+import { registryRoutes } from './routes.js';
 import type { TableVersion } from './model.js';
 
 const MAX_ITEMS = 500;
@@ -97,6 +98,7 @@ export async function applyItems(
   report: CrawlReport,
   items: ApplyItem[],
 ): Promise<PublishOutcome> {
+  const routes = registryRoutes(client);
   const failures = new Map<string, string>();
   const diffs = new Map(report.datasets.map((d) => [d.object_name, d]));
   const diffOf = (item: ApplyItem) => diffs.get(item.object_name) as DatasetDiff;
@@ -106,10 +108,10 @@ export async function applyItems(
     toCreate.map((item) => ({ item, body: createBody(systemId, report, diffOf(item)) })),
   )) {
     const result = await registryCall('create the new datasets', () =>
-      client.datasets.createBulk({ items: chunk.map((c) => c.body) }),
+      routes.createDatasets({ items: chunk.map((c) => c.body) }),
     );
     for (const r of result.items) {
-      const { item } = chunk[r.index] as (typeof chunk)[number];
+      const { item } = chunk[r.index];
       const existing = r.error?.details?.['dataset_id'];
       if (r.dataset !== null) item.dataset_id = r.dataset.id;
       else if (r.error?.error_code === 'DATASET_ALREADY_EXISTS' && typeof existing === 'string')
@@ -135,10 +137,10 @@ export async function applyItems(
   });
   for (const chunk of chunks(bodies)) {
     const result = await registryCall('publish the new versions', () =>
-      client.schemaVersions.publishBulk({ items: chunk.map((c) => c.body) }),
+      routes.publishVersions({ items: chunk.map((c) => c.body) }),
     );
     for (const r of result.items) {
-      const { item } = chunk[r.index] as (typeof chunk)[number];
+      const { item } = chunk[r.index];
       if (r.status === 'created') {
         item.version_num = r.version_num;
       } else if (r.status === 'unchanged') {
