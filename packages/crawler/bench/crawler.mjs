@@ -274,8 +274,10 @@ export async function run(argv) {
           `${phase.padEnd(24)}${ms.toFixed(0).padStart(10)}${String(r).padStart(11)}${String(q).padStart(11)}${String(req).padStart(14)}`,
       ),
       '',
-      `first crawl ${firstCrawlMs.toFixed(0)} ms, apply ${applyMs.toFixed(0)} ms; ` +
-        `registry requests per 500 datasets on re-crawl: ${((again.registryRequests * 500) / tables).toFixed(2)}; ` +
+      `first crawl ${firstCrawlMs.toFixed(0)} ms, apply ${applyMs.toFixed(0)} ms; re-crawl phases: ` +
+        `inspect ${again.timings.inspect.toFixed(0)} ms, registry snapshot ${again.timings.registry.toFixed(0)} ms, ` +
+        `diff ${again.timings.diff.toFixed(0)} ms`,
+      `registry requests per 500 datasets on re-crawl: ${((again.registryRequests * 500) / tables).toFixed(2)}; ` +
         `peak memory (whole bench process) ${peakRssMb.toFixed(0)} MB`,
     ];
     process.stdout.write(`${lines.join('\n')}\n`);
@@ -291,6 +293,7 @@ export async function run(argv) {
           first_crawl_ms: firstCrawlMs,
           apply_ms: applyMs,
           recrawl_ms: recrawl.ms,
+          recrawl_phases_ms: again.timings,
           catalog_queries: { inspect: inspect.last.summary.catalog_queries, recrawl: again.catalogQueries },
           registry_requests: {
             first_crawl: first.registryRequests,

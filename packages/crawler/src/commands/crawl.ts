@@ -34,6 +34,8 @@ export interface CrawlOutcome {
   exitCode: ExitCode;
   catalogQueries: number;
   registryRequests: number;
+  /** Milliseconds of each phase. */
+  timings: { inspect: number; registry: number; diff: number };
 }
 
 /** Beyond this size the crawl run keeps the summary counts only, not the changes. */
@@ -81,14 +83,22 @@ export async function crawl(options: CrawlCommandOptions, io: Io): Promise<Crawl
     });
     try {
       progress.phase('inspecting the database', 1);
+      const started = performance.now();
       const db = await inspectDatabase({ connectionUrl, filters });
+      const inspected = performance.now();
       progress.update();
       const registered = await readRegistry(client, system.id, (read) => {
         progress.phase('reading the registry', Math.max(read, db.tables.length));
         progress.update(read);
       });
+      const read = performance.now();
       progress.phase('comparing', 1);
       const diffs: DatasetDiff[] = diffSystem(db.tables, registered, scopeOf(db));
+      const timings = {
+        inspect: inspected - started,
+        registry: read - inspected,
+        diff: performance.now() - read,
+      };
       progress.stop();
       const report = buildReport({ db, system, crawlRunId: run.id, diffs, crawlerVersion: VERSION });
       const text =
@@ -109,6 +119,7 @@ export async function crawl(options: CrawlCommandOptions, io: Io): Promise<Crawl
         exitCode: options.check === true && hasDifferences(report) ? ExitCode.DIFFERENCES : ExitCode.OK,
         catalogQueries: db.summary.catalog_queries,
         registryRequests,
+        timings,
       };
     } catch (error) {
       progress.stop();
