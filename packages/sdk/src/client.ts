@@ -42,7 +42,6 @@ import {
   type UpdateDataType,
   type UpdateDatasetSchemaVersion,
   type UpdateFieldBinding,
-  type UpdateSystem,
   type UpdateSystemFlavor,
   type UpdateSystemKind,
 } from '@aide/schemas';
@@ -70,6 +69,7 @@ import {
 import { DatasetsResource } from './resources/datasets.js';
 import { FieldClassificationsResource } from './resources/field-classifications.js';
 import { FieldsResource } from './resources/fields.js';
+import { SystemsResource } from './resources/systems.js';
 import { TypeInstancesResource } from './resources/type-instances.js';
 import { UsersResource } from './resources/users.js';
 import { VERSION } from './version.js';
@@ -257,12 +257,9 @@ export class AideClient extends AideClientCore {
   /** `/credential-refs`: pointers to secrets held elsewhere (written by superusers). */
   readonly credentialRefs: SoftDeleteResource<CredentialRef, CreateCredentialRef, UpdateCredentialRef> =
     this.resource(credentialRefResource, { softDelete: true, batch: false });
-  /** `/systems`: concrete databases, clusters, stores. */
-  readonly systems: SoftDeleteResource<System, CreateSystem, UpdateSystem> &
-    BatchResource<System, CreateSystem, UpdateSystem> = this.resource(systemResource, {
-    softDelete: true,
-    batch: true,
-  });
+  /** `/systems`: concrete databases, clusters, stores, plus `snapshot` (a crawler's registry side). */
+  readonly systems: SystemsResource & Restorable<System> & BatchCreatable<System, CreateSystem> =
+    this.resource(systemResource, { softDelete: true, batch: true }, SystemsResource);
 
   // The catalogue.
 

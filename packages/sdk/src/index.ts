@@ -60,6 +60,8 @@ export {
 } from './resources/datasets.js';
 export { FieldClassificationsResource } from './resources/field-classifications.js';
 export { FieldsResource } from './resources/fields.js';
+export { SystemsResource, type SnapshotParams } from './resources/systems.js';
+export type { BulkOptions } from './internal/bulk.js';
 export { TypeInstancesResource } from './resources/type-instances.js';
 export { UsersResource } from './resources/users.js';
 export { VERSION } from './version.js';

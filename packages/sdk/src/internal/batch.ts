@@ -1,4 +1,4 @@
-import { AideApiError } from '../core/errors.js';
+import { AideApiError, AideBatchError, AideError, AideUserAbortError } from '../core/errors.js';
 
 /** The part of a `createMany` input that one `POST /batch` request carries: `items.slice(start, end)`. */
 export interface BatchChunk {
@@ -64,4 +64,25 @@ export function failedRows(error: unknown, chunk: BatchChunk): number[] {
     .filter((i) => i >= 0 && i < chunk.end - chunk.start)
     .sort((a, b) => a - b)
     .map((i) => chunk.start + i);
+}
+
+/**
+ * What to throw when a chunk's request fails: an `AideBatchError` naming the chunk, its rows at fault,
+ * the chunks committed before it and what they gave; an abort or a closed client as it is (not about
+ * the batch's content).
+ */
+export function chunkFailure<Read>(
+  error: unknown,
+  chunk: BatchChunk,
+  committed: readonly BatchChunk[],
+  created: readonly Read[],
+): unknown {
+  if (error instanceof AideUserAbortError || !(error instanceof AideError)) return error;
+  return new AideBatchError({
+    cause: error,
+    failedChunk: chunk,
+    rowIndexes: failedRows(error, chunk),
+    committed: [...committed],
+    created: [...created],
+  });
 }

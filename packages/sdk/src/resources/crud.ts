@@ -1,10 +1,9 @@
 import { batchResultOf, MAX_BATCH_SIZE, pageOf, type Page, type ResourceDef } from '@aide/schemas';
 import type { z } from 'zod';
-import { AideBatchError, AideError, AideUserAbortError } from '../core/errors.js';
 import { PagePromise } from '../core/pagination.js';
 import type { RequestOptions } from '../core/request-options.js';
 import { API_PREFIX, type ApiClient } from '../internal/api.js';
-import { failedRows, planChunks, type BatchChunk } from '../internal/batch.js';
+import { chunkFailure, planChunks, type BatchChunk } from '../internal/batch.js';
 import type { TransportRequest } from '../internal/transport.js';
 import type { QueryValue } from '../internal/query.js';
 
@@ -262,15 +261,7 @@ const routes = {
           `BatchResult<${r.def.name}>`,
         );
       } catch (error) {
-        // An abort or a closed client is not about the batch's content: it surfaces as is.
-        if (error instanceof AideUserAbortError || !(error instanceof AideError)) throw error;
-        throw new AideBatchError({
-          cause: error,
-          failedChunk: chunk,
-          rowIndexes: failedRows(error, chunk),
-          committed: [...committed],
-          created: [...created],
-        });
+        throw chunkFailure(error, chunk, committed, created);
       }
       created.push(...result.items);
       committed.push(chunk);

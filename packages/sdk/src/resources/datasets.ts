@@ -1,8 +1,13 @@
 import {
+  BulkCreateDatasetsResultSchema,
+  BulkPublishResultSchema,
   PublishResultSchema,
   SchemaVersionDiffSchema,
   SchemaVersionSchema,
   SchemaVersionSummarySchema,
+  type BulkCreateDatasetsResult,
+  type BulkPublishItem,
+  type BulkPublishResult,
   type CreateDataset,
   type Dataset,
   type DatasetKind,
@@ -15,6 +20,8 @@ import {
 } from '@aide/schemas';
 import { z } from 'zod';
 import type { RequestOptions } from '../core/request-options.js';
+import { type BulkOptions, sendInChunks } from '../internal/bulk.js';
+import { API_PREFIX } from '../internal/api.js';
 import { CrudResource, type UpdateOptions, type WithRowVersion } from './crud.js';
 
 const SchemaVersionSummariesSchema = z.array(SchemaVersionSummarySchema);
@@ -157,6 +164,54 @@ export class DatasetsResource extends CrudResource<Dataset, CreateDataset, Updat
         options,
       },
       SchemaVersionDiffSchema,
+    );
+  }
+
+  /**
+   * `POST /datasets/bulk` — creates many datasets, each on its own: one that fails does not stop the
+   * others. Sent in chunks of at most 500 items (and the server's body limit), the results merged in
+   * input order: `status` `created` with the `dataset`, or `failed` with the `error` a single create
+   * would have answered (`DATASET_ALREADY_EXISTS` carries the existing one in `details.dataset_id`).
+   *
+   * ```ts
+   * const { items, summary } = await client.datasets.bulkCreate(missing);
+   * const ids = items.map((r) => r.dataset?.id ?? (r.error?.details?.dataset_id as string));
+   * ```
+   */
+  bulkCreate(
+    items: readonly CreateDataset[],
+    options?: BulkOptions<BulkCreateDatasetsResult>,
+  ): Promise<BulkCreateDatasetsResult> {
+    return sendInChunks(
+      this.api,
+      `${this.basePath}/bulk`,
+      items,
+      BulkCreateDatasetsResultSchema,
+      'BulkCreateDatasetsResult',
+      { created: 0, failed: 0 },
+      options,
+    );
+  }
+
+  /**
+   * `POST /schema-versions/bulk` — publishes many datasets' versions, each atomic on its own and
+   * checked against the `base_version_num` it was computed from (`null`: the dataset had none). Per
+   * item: `created` (the new `version_num`), `unchanged` (equal to the current version, also when the
+   * base is stale — so re-sending the same items is harmless), or `failed` with its `error`:
+   * `VERSION_CONFLICT` when the dataset moved past its base, or what a single publish would answer.
+   */
+  bulkPublish(
+    items: readonly BulkPublishItem[],
+    options?: BulkOptions<BulkPublishResult>,
+  ): Promise<BulkPublishResult> {
+    return sendInChunks(
+      this.api,
+      `${API_PREFIX}/schema-versions/bulk`,
+      items,
+      BulkPublishResultSchema,
+      'BulkPublishResult',
+      { created: 0, unchanged: 0, failed: 0 },
+      options,
     );
   }
 }

@@ -82,6 +82,42 @@ export class DatasetsRepository {
     await manager.getRepository(DATASET_KIND_ENTITIES[kind]).insert({ ...details, id });
   }
 
+  /** The kind rows of many datasets of one kind, in one INSERT. */
+  async insertDetailsMany(
+    kind: DatasetKind,
+    rows: readonly ({ id: string } & Record<string, unknown>)[],
+    manager: EntityManager,
+  ): Promise<void> {
+    if (rows.length === 0) return;
+    await manager.getRepository(DATASET_KIND_ENTITIES[kind]).insert(rows as never);
+  }
+
+  /** Many datasets with their details, in one query, in the order of `ids`. */
+  async findManyWithDetails(ids: readonly string[], manager: EntityManager): Promise<DatasetEntity[]> {
+    const rows = await this.withDetails(manager)
+      .where('d.id = ANY(:ids::uuid[])', { ids: [...ids] })
+      .getMany();
+    const byId = new Map(rows.map((r) => [r.id, DatasetsRepository.attachDetails(r)]));
+    return ids.map((id) => byId.get(id) as DatasetEntity);
+  }
+
+  /** The active datasets of the given systems with the given names, keyed `system_id/object_name`. */
+  async findActiveIdsByNames(
+    pairs: readonly { system_id: string; object_name: string }[],
+  ): Promise<Map<string, string>> {
+    if (pairs.length === 0) return new Map();
+    const rows: { id: string; system_id: string; object_name: string }[] = await this.crud
+      .repo()
+      .manager.query(
+        `SELECT d.id, d.system_id, d.object_name FROM datasets d
+       JOIN unnest($1::uuid[], $2::text[]) AS p(system_id, object_name)
+         ON d.system_id = p.system_id AND d.object_name = p.object_name
+       WHERE d.deleted_at IS NULL`,
+        [pairs.map((p) => p.system_id), pairs.map((p) => p.object_name)],
+      );
+    return new Map(rows.map((r) => [`${r.system_id}/${r.object_name}`, r.id]));
+  }
+
   async updateDetails(
     kind: DatasetKind,
     id: string,
@@ -90,16 +126,6 @@ export class DatasetsRepository {
   ) {
     if (Object.keys(details).length === 0) return;
     await manager.getRepository(DATASET_KIND_ENTITIES[kind]).update({ id }, details);
-  }
-
-  async findActiveIdByName(systemId: string, objectName: string): Promise<string | undefined> {
-    const rows: { id: string }[] = await this.crud
-      .repo()
-      .manager.query(
-        'SELECT id FROM datasets WHERE system_id = $1 AND object_name = $2 AND deleted_at IS NULL',
-        [systemId, objectName],
-      );
-    return rows[0]?.id;
   }
 
   /**

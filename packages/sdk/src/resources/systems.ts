@@ -1,0 +1,70 @@
+import {
+  SystemSnapshotPageSchema,
+  type CreateSystem,
+  type System,
+  type SystemSnapshotPage,
+  type UpdateSystem,
+} from '@aide/schemas';
+import type { RequestOptions } from '../core/request-options.js';
+import { CrudResource } from './crud.js';
+
+/** Which part of a system's snapshot to read. */
+export interface SnapshotParams {
+  /** Datasets per page, 1..1000 (server default 500). */
+  limit?: number | undefined;
+  /** The `next_cursor` of the previous page; omitted for the first page. */
+  cursor?: string | undefined;
+}
+
+/**
+ * `/api/v1/systems`: concrete databases, clusters and stores, plus the snapshot of a system's
+ * registry side. `restore` and `createMany` are added by the client.
+ */
+export class SystemsResource extends CrudResource<System, CreateSystem, UpdateSystem> {
+  /**
+   * `GET /systems/{id}/snapshot` — one page: datasets (deleted ones aside) in id order, each with its
+   * current version (columns, types, keys, comments, kind) or `null`, and `next_cursor` (null on the
+   * last page). `NotFoundError` (`SYSTEM_NOT_FOUND`) for an unknown system.
+   */
+  snapshotPage(
+    systemId: string,
+    params: SnapshotParams = {},
+    options?: RequestOptions,
+  ): Promise<SystemSnapshotPage> {
+    return this.api.call(
+      {
+        method: 'GET',
+        path: `${this.itemPath(systemId)}/snapshot`,
+        query: {
+          ...(params.limit !== undefined ? { limit: params.limit } : {}),
+          ...(params.cursor ? { cursor: params.cursor } : {}),
+        },
+        options,
+      },
+      SystemSnapshotPageSchema,
+    );
+  }
+
+  /**
+   * Every page of a system's snapshot, requested one after the other as the loop asks for them: 10,000
+   * datasets are 20 requests at the default 500 per page, or 10 with `limit: 1000`.
+   *
+   * ```ts
+   * for await (const page of client.systems.snapshot(systemId)) {
+   *   for (const { dataset, version } of page.items) registry.set(dataset.id, version);
+   * }
+   * ```
+   */
+  async *snapshot(
+    systemId: string,
+    params: Omit<SnapshotParams, 'cursor'> = {},
+    options?: RequestOptions,
+  ): AsyncGenerator<SystemSnapshotPage, void, undefined> {
+    let cursor: string | undefined;
+    do {
+      const page = await this.snapshotPage(systemId, { ...params, cursor }, options);
+      yield page;
+      cursor = page.next_cursor ?? undefined;
+    } while (cursor);
+  }
+}
