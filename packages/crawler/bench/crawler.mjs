@@ -307,6 +307,9 @@ export async function run(argv) {
       ),
     );
     return 0;
+  } catch (error) {
+    process.stderr.write(`crawler bench failed: ${error instanceof Error ? error.message : String(error)}\n`);
+    return 1;
   } finally {
     await backend?.stop();
     await admin(`DROP DATABASE IF EXISTS ${sourceDb} WITH (FORCE)`, serverUrl).catch(() => undefined);

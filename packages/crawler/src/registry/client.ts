@@ -14,6 +14,8 @@ export const METASTORE_USER_ENV = 'AIDE_METASTORE_USER';
 export const METASTORE_PASSWORD_ENV = 'AIDE_METASTORE_PASSWORD';
 export const METASTORE_TOKEN_ENV = 'AIDE_METASTORE_TOKEN';
 export const DEFAULT_METASTORE_URL = 'http://localhost:8001';
+/** Per request: a batch of 500 datasets is one request. */
+const BATCH_TIMEOUT_MS = 300_000;
 
 /** The registry flags every registry command takes. */
 export interface RegistryFlags {
@@ -54,7 +56,8 @@ export function connectRegistry(flags: RegistryFlags, io: Io): Registry {
     requests++;
     return dispatch(request, handler);
   });
-  const common = { baseUrl, userAgent: 'aide-crawler', dispatcher };
+  // Batch writes of 500 datasets take a while on a busy server: a timeout must not cut them short.
+  const common = { baseUrl, userAgent: 'aide-crawler', dispatcher, timeoutMs: BATCH_TIMEOUT_MS };
   const client =
     username && password
       ? new AideClient({ ...common, username, password })

@@ -1,42 +1,18 @@
-// `apply`'s writes, through the registry's batch routes: missing datasets created (`POST
-// /datasets/bulk`), then every version published (`POST /schema-versions/bulk`), each dataset on its
-// own and checked by the server against the report's base version. Requests carry at most 500
-// datasets and stay under the server's body limit.
+// `apply`'s writes, through the registry's batch routes (the SDK sends them in chunks of at most 500
+// items under the body limit): missing datasets created (`POST /datasets/bulk`), then every version
+// published (`POST /schema-versions/bulk`), each dataset on its own and checked by the server against
+// the report's base version.
 import type { BulkPublishItem, CreateDataset, PublishColumn } from '@aide/schemas';
 import type { AideClient } from '@aide/sdk';
 import type { ApplyItem } from '../commands/apply.js';
 import type { DatasetDiff } from '../diff/diff.js';
 import type { CrawlReport } from '../report/report.js';
 import { registryCall } from './client.js';
-import { registryRoutes } from './routes.js';
 import type { TableVersion } from './model.js';
-
-const MAX_ITEMS = 500;
-/** 90 % of the server's default 1 MiB body limit. */
-const MAX_BODY_BYTES = 900 * 1024;
 
 export interface PublishOutcome {
   /** object_name → why it failed (other than a stale base, which turns the item `stale`). */
   failures: Map<string, string>;
-}
-
-/** Splits items into requests of at most 500 items and MAX_BODY_BYTES of JSON. */
-function chunks<T>(items: readonly T[]): T[][] {
-  const out: T[][] = [];
-  let current: T[] = [];
-  let bytes = 0;
-  for (const item of items) {
-    const size = JSON.stringify(item).length + 1;
-    if (current.length > 0 && (current.length >= MAX_ITEMS || bytes + size > MAX_BODY_BYTES)) {
-      out.push(current);
-      current = [];
-      bytes = 0;
-    }
-    current.push(item);
-    bytes += size;
-  }
-  if (current.length > 0) out.push(current);
-  return out;
 }
 
 function createBody(systemId: string, report: CrawlReport, diff: DatasetDiff): CreateDataset {
@@ -98,26 +74,23 @@ export async function applyItems(
   report: CrawlReport,
   items: ApplyItem[],
 ): Promise<PublishOutcome> {
-  const routes = registryRoutes(client);
   const failures = new Map<string, string>();
   const diffs = new Map(report.datasets.map((d) => [d.object_name, d]));
   const diffOf = (item: ApplyItem) => diffs.get(item.object_name) as DatasetDiff;
 
   const toCreate = items.filter((i) => i.action === 'create');
-  for (const chunk of chunks(
-    toCreate.map((item) => ({ item, body: createBody(systemId, report, diffOf(item)) })),
-  )) {
-    const result = await registryCall('create the new datasets', () =>
-      routes.createDatasets({ items: chunk.map((c) => c.body) }),
+  if (toCreate.length > 0) {
+    const created = await registryCall('create the new datasets', () =>
+      client.datasets.bulkCreate(toCreate.map((item) => createBody(systemId, report, diffOf(item)))),
     );
-    for (const r of result.items) {
-      const { item } = chunk[r.index];
+    created.items.forEach((r, i) => {
+      const item = toCreate[i];
       const existing = r.error?.details?.['dataset_id'];
       if (r.dataset !== null) item.dataset_id = r.dataset.id;
-      else if (r.error?.error_code === 'DATASET_ALREADY_EXISTS' && typeof existing === 'string')
+      else if (r.error?.error_code === 'DATASET_ALREADY_EXISTS' && typeof existing === 'string') {
         item.dataset_id = existing;
-      else failures.set(item.object_name, `${r.error?.error_code ?? 'FAILED'}: ${r.error?.detail ?? ''}`);
-    }
+      } else failures.set(item.object_name, `${r.error?.error_code ?? 'FAILED'}: ${r.error?.detail ?? ''}`);
+    });
   }
 
   const toPublish = items.filter(
@@ -126,21 +99,18 @@ export async function applyItems(
       i.dataset_id !== null &&
       !failures.has(i.object_name),
   );
-  const bodies = toPublish.map((item) => {
-    const target = diffOf(item).target as TableVersion;
-    const body: BulkPublishItem = {
-      dataset_id: item.dataset_id as string,
-      base_version_num: item.base_version_num,
-      ...publishBody(target),
-    };
-    return { item, body };
-  });
-  for (const chunk of chunks(bodies)) {
-    const result = await registryCall('publish the new versions', () =>
-      routes.publishVersions({ items: chunk.map((c) => c.body) }),
+  if (toPublish.length > 0) {
+    const published = await registryCall('publish the new versions', () =>
+      client.datasets.bulkPublish(
+        toPublish.map((item) => ({
+          dataset_id: item.dataset_id as string,
+          base_version_num: item.base_version_num,
+          ...publishBody(diffOf(item).target as TableVersion),
+        })),
+      ),
     );
-    for (const r of result.items) {
-      const { item } = chunk[r.index];
+    published.items.forEach((r, i) => {
+      const item = toPublish[i];
       if (r.status === 'created') {
         item.version_num = r.version_num;
       } else if (r.status === 'unchanged') {
@@ -152,7 +122,7 @@ export async function applyItems(
       } else {
         failures.set(item.object_name, `${r.error?.error_code ?? 'FAILED'}: ${r.error?.detail ?? ''}`);
       }
-    }
+    });
   }
   return { failures };
 }

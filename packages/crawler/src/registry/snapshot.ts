@@ -4,7 +4,6 @@ import type { Dataset, SchemaVersion, SnapshotDataset, TypeInstanceTree } from '
 import type { AideClient } from '@aide/sdk';
 import type { TypeNode } from '../model.js';
 import { registryCall } from './client.js';
-import { registryRoutes } from './routes.js';
 import type { RegistryDataset, TableVersion, VersionColumn } from './model.js';
 
 /** Datasets per snapshot page: the route's maximum, so 10,000 tables are 10 requests. */
@@ -80,17 +79,13 @@ export async function readRegistry(
   systemId: string,
   onPage: (read: number) => void = () => undefined,
 ): Promise<RegistryDataset[]> {
-  const routes = registryRoutes(client);
   const items: SnapshotDataset[] = [];
-  let cursor: string | undefined;
-  do {
-    const page = await registryCall('read the registry snapshot of the system', () =>
-      routes.snapshot(systemId, { cursor, limit: SNAPSHOT_PAGE_SIZE }),
-    );
-    items.push(...page.items);
-    cursor = page.next_cursor ?? undefined;
-    onPage(items.length);
-  } while (cursor !== undefined);
+  await registryCall('read the registry snapshot of the system', async () => {
+    for await (const page of client.systems.snapshot(systemId, { limit: SNAPSHOT_PAGE_SIZE })) {
+      items.push(...page.items);
+      onPage(items.length);
+    }
+  });
   const rdbms = items.filter(
     (item): item is SnapshotDataset & { dataset: RdbmsDataset } => item.dataset.kind === 'rdbms',
   );
