@@ -46,6 +46,21 @@ export class DatasetSchemasService implements CrudService<
   /** Inside a transaction: the dataset locked for versioning, the version number chosen. */
   async createIn(
     m: EntityManager,
+    input: Parameters<DatasetSchemasService['insertNext']>[1],
+    actor: AuthUser,
+  ): Promise<DatasetSchemaEntity> {
+    if (!(await this.datasets.crud.findActive(input.dataset_id, m, 'share')))
+      throw new AppError('DATASET_NOT_FOUND');
+    await this.schemas.lockVersioning(input.dataset_id, m);
+    return this.insertNext(m, input, actor);
+  }
+
+  /**
+   * The header of the next version, for a caller that holds the dataset (FOR SHARE) and its versioning
+   * lock in `m`.
+   */
+  async insertNext(
+    m: EntityManager,
     input: {
       dataset_id: string;
       version_num?: number | undefined;
@@ -57,9 +72,6 @@ export class DatasetSchemasService implements CrudService<
     /** The table's keys, indexes and kind, when a whole version is published. */
     structure?: Partial<DatasetSchemaEntity>,
   ): Promise<DatasetSchemaEntity> {
-    if (!(await this.datasets.crud.findActive(input.dataset_id, m, 'share')))
-      throw new AppError('DATASET_NOT_FOUND');
-    await this.schemas.lockVersioning(input.dataset_id, m);
     const next = await this.schemas.nextVersionNum(input.dataset_id, m);
     const version_num = input.version_num ?? next;
     // A client may name the number it expects, but only the next one: any other would leave a gap

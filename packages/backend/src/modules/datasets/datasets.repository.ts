@@ -165,13 +165,19 @@ export class DatasetsRepository {
     return (await qb.getMany()).map((row) => DatasetsRepository.attachDetails(row));
   }
 
-  /** The flavor of the dataset's system (for resolving type codes when publishing a version). */
-  async flavorIdOf(datasetId: string, manager: EntityManager): Promise<string> {
-    const rows: { flavor_id: string }[] = await manager.query(
-      'SELECT s.flavor_id FROM datasets d JOIN systems s ON s.id = d.system_id WHERE d.id = $1',
-      [datasetId],
+  /**
+   * An active dataset held FOR SHARE until the transaction ends (it cannot be deleted under a publish),
+   * with its system and the system's flavor: one query.
+   */
+  async findActiveWithFlavor(
+    id: string,
+    manager: EntityManager,
+  ): Promise<{ id: string; system_id: string; flavor_id: string } | undefined> {
+    const rows: { id: string; system_id: string; flavor_id: string }[] = await manager.query(
+      `SELECT d.id, d.system_id, s.flavor_id FROM datasets d JOIN systems s ON s.id = d.system_id
+       WHERE d.id = $1 AND d.deleted_at IS NULL FOR SHARE OF d`,
+      [id],
     );
-    if (!rows[0]) throw new AppError('DATASET_NOT_FOUND');
-    return rows[0].flavor_id;
+    return rows[0];
   }
 }

@@ -146,10 +146,10 @@ export class SchemaVersionsService {
     flavorTypes: FlavorTypes,
     baseVersionNum?: number | null,
   ): Promise<Published> {
-    const dataset = await this.datasets.crud.findActive(datasetId, m, 'share');
+    const dataset = await this.datasets.findActiveWithFlavor(datasetId, m);
     if (!dataset) throw new AppError('DATASET_NOT_FOUND');
     await this.schemas.lockVersioning(datasetId, m);
-    const dataTypes = await flavorTypes.of(await this.datasets.flavorIdOf(datasetId, m), m);
+    const dataTypes = await flavorTypes.of(dataset.flavor_id, m);
     const columns = input.columns.map((column, i) => {
       const type = column.type ? resolveTypeSpec(column.type, dataTypes, ['columns', i, 'type']) : null;
       const attributes = columnAttributesOf(column);
@@ -181,7 +181,7 @@ export class SchemaVersionsService {
       );
     }
 
-    const header = await this.schemaHeaders.createIn(
+    const header = await this.schemaHeaders.insertNext(
       m,
       {
         dataset_id: datasetId,
