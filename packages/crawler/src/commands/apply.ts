@@ -5,6 +5,7 @@
 import { readFile } from 'node:fs/promises';
 import { diffVersions, type DatasetDiff } from '../diff/diff.js';
 import { CrawlerError, ExitCode } from '../errors.js';
+import { MAX_DIFF_PAYLOAD_BYTES } from './crawl.js';
 import { globMatches } from '../inspect/filters.js';
 import type { Io } from '../io.js';
 import { quoteName } from '../output/text.js';
@@ -133,6 +134,27 @@ export function planApply(
   });
 }
 
+/**
+ * The apply run's `diff_payload`: each dataset's outcome and version; past MAX_DIFF_PAYLOAD_BYTES
+ * (10,000 datasets would pass the server's body limit) only the refused and failed ones, marked truncated.
+ */
+export function appliedPayload(
+  items: readonly ApplyItem[],
+  failures: ReadonlyMap<string, string>,
+): Record<string, unknown> {
+  const entry = (i: ApplyItem) => ({
+    object_name: i.object_name,
+    action: i.action,
+    dataset_id: i.dataset_id,
+    version_num: i.version_num,
+    failed: failures.get(i.object_name) ?? null,
+  });
+  const all = { applied: items.map(entry) };
+  if (JSON.stringify(all).length <= MAX_DIFF_PAYLOAD_BYTES) return all;
+  const problems = items.filter((i) => i.action === 'stale' || failures.has(i.object_name)).slice(0, 1000);
+  return { applied: problems.map(entry), truncated: true };
+}
+
 function summarizeApply(items: readonly ApplyItem[], failed: number): ApplyResult['summary'] {
   const summary = { create: 0, publish: 0, already_applied: 0, stale: 0, kept: 0, failed };
   for (const item of items) summary[item.action]++;
@@ -216,10 +238,15 @@ export async function apply(reportPath: string, options: ApplyCommandOptions, io
       ),
     };
     if (run !== null) {
-      await run.complete(
-        { ...result.summary, report_crawl_run_id: report.crawl_run_id },
-        { applied: items.map((i) => ({ ...i, failed: failures.get(i.object_name) ?? null })) },
-      );
+      try {
+        await run.complete(
+          { ...result.summary, report_crawl_run_id: report.crawl_run_id },
+          appliedPayload(items, failures),
+        );
+      } catch (error) {
+        await run.fail(error, io);
+        throw error;
+      }
     }
     io.stdout(renderApply(result, failures));
     const refused = result.summary.stale > 0 || failures.size > 0;

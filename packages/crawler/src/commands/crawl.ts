@@ -39,7 +39,7 @@ export interface CrawlOutcome {
 }
 
 /** Beyond this size the crawl run keeps the summary counts only, not the changes. */
-const MAX_DIFF_PAYLOAD_BYTES = 256 * 1024;
+export const MAX_DIFF_PAYLOAD_BYTES = 256 * 1024;
 
 /** The crawl run's `diff_payload`: each dataset's changes by category and class (the report has the values). */
 function diffPayload(report: CrawlReport): Record<string, unknown> {
