@@ -15,10 +15,13 @@ const SUITES = {
     file: 'packages/backend/bench/lineage.mjs',
     about: 'lineage graph (10,000 nodes, depth 5) and bulk compat (1,000 links), with query counts',
   },
-  // Planned (DESIGN §10): crawler (inspect N tables vs pg_dump --schema-only), recrawl (no changes),
-  // provider (bulk load).
+  crawler: {
+    file: 'packages/crawler/bench/crawler.mjs',
+    about: 'crawler inspect, first crawl + apply and re-crawl of N tables vs pg_dump --schema-only',
+  },
+  // Planned (DESIGN §10): provider (bulk load).
 };
-const PLANNED = ['crawler', 'recrawl', 'provider'];
+const PLANNED = ['provider'];
 
 function usage() {
   const lines = [

@@ -3,10 +3,13 @@ export interface Io {
   stdout: (text: string) => void;
   stderr: (text: string) => void;
   env: Readonly<Record<string, string | undefined>>;
+  /** The stream behind `stderr`, for a progress bar when it is a terminal; absent in tests. */
+  stderrStream?: NodeJS.WriteStream;
 }
 
 export const processIo: Io = {
   stdout: (text) => process.stdout.write(text),
   stderr: (text) => process.stderr.write(text),
   env: process.env,
+  stderrStream: process.stderr,
 };

@@ -1,13 +1,19 @@
-import { readFileSync } from 'node:fs';
 import { Command, CommanderError, Option } from 'commander';
+import { runApply, type ApplyCommandOptions } from './commands/apply.js';
+import { runCrawl, type CrawlCommandOptions } from './commands/crawl.js';
 import { CONNECTION_URL_ENV, runInspect, type InspectCommandOptions } from './commands/inspect.js';
 import { CrawlerError, ExitCode } from './errors.js';
 import type { Io } from './io.js';
+import {
+  DEFAULT_METASTORE_URL,
+  METASTORE_PASSWORD_ENV,
+  METASTORE_TOKEN_ENV,
+  METASTORE_URL_ENV,
+  METASTORE_USER_ENV,
+} from './registry/client.js';
+import { VERSION } from './version.js';
 
-/** The package version, read from package.json next to src/ and dist/. */
-export const VERSION: string = (
-  JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }
-).version;
+export { VERSION };
 
 const FILTER_HELP = `
 Filters take comma-separated lists of glob patterns (* any characters, ? one character), matched
@@ -29,6 +35,76 @@ Examples:
   aide-crawler inspect --connection-url postgresql://reader@db/shop --schemas 'sales,hr_*'
   AIDE_CRAWLER_CONNECTION_URL=sqlite:///app.db aide-crawler inspect --format json -o app.json`;
 
+const REGISTRY_HELP = `The registry: --metastore-url (env ${METASTORE_URL_ENV}, default ${DEFAULT_METASTORE_URL}),
+--metastore-user and --metastore-password (env ${METASTORE_USER_ENV}, ${METASTORE_PASSWORD_ENV}), or a bearer
+token in ${METASTORE_TOKEN_ENV}. Prefer the env vars for the password: flags are visible to other users.`;
+
+const CRAWL_HELP = `${FILTER_HELP}
+
+Inspects the database (as inspect does), reads what the registry holds for the system (a few bulk
+requests) and reports the differences, each classed compatible or breaking for readers:
+new and removed tables, kind changes, added/removed/moved columns (possible renames flagged), type,
+nullability, default, identity, generated, comment and collation changes, primary key, unique,
+foreign key, index and check changes. The rules are in docs/crawler.md.
+
+It writes nothing to the registry but the crawl-run audit record (running, then completed with the
+summary or failed with the error). Review the report, then publish it with apply.
+
+${REGISTRY_HELP}
+
+Exit codes: 0 ok, 1 runtime failure (message on stderr; the crawl run is marked failed),
+2 usage error, 3 differences found with --check.
+
+Examples:
+  aide-crawler crawl --system-code shop_pg --connection-url postgresql://reader@db/shop
+  aide-crawler crawl --system-code shop_pg --format json -o shop-report.json
+  aide-crawler crawl --system-code shop_pg --check > /dev/null || echo "the registry is behind"`;
+
+const APPLY_HELP = `
+Publishes a report written by crawl --format json: creates the new datasets and publishes the new
+versions through the registry's batch routes, one dataset at a time atomically. A dataset whose
+registry version moved past the report's base version is refused (crawl again); the others apply.
+A dataset already holding the report's version is skipped, so applying a report twice changes
+nothing. Removed tables are reported only: apply never deletes. The run is recorded as a crawl run
+(config.command = apply) with what was applied.
+
+${REGISTRY_HELP}
+
+Exit codes: 0 ok, 1 a dataset was refused or failed, or a runtime failure, 2 usage error.
+
+Examples:
+  aide-crawler apply shop-report.json --dry-run
+  aide-crawler apply shop-report.json --only 'sales.orders,sales.customers'`;
+
+function registryOptions(command: Command): Command {
+  return command
+    .option(
+      '--metastore-url <url>',
+      `registry base URL (env ${METASTORE_URL_ENV}; default ${DEFAULT_METASTORE_URL})`,
+    )
+    .option('--metastore-user <email>', `registry login (env ${METASTORE_USER_ENV})`)
+    .option('--metastore-password <password>', `registry password (env ${METASTORE_PASSWORD_ENV})`);
+}
+
+function databaseOptions(command: Command): Command {
+  return command
+    .option('--connection-url <url>', `database URL (env ${CONNECTION_URL_ENV})`)
+    .option('--schemas <patterns>', 'schemas to include (default: all but the system schemas)')
+    .option('--exclude-schemas <patterns>', 'schemas to leave out')
+    .option('--tables <patterns>', 'tables or schema.tables to include (default: all)')
+    .option('--exclude-tables <patterns>', 'tables or schema.tables to leave out')
+    .option(
+      '--include-partitions',
+      'also list partitions as tables (they are always listed under their parent)',
+    );
+}
+
+function outputOptions(command: Command, what: string): Command {
+  return command
+    .addOption(new Option('--format <format>', `${what} format`).choices(['text', 'json']).default('text'))
+    .option('-o, --output <file>', 'write to a file instead of stdout');
+}
+
 /**
  * The `aide-crawler` command line. It never exits the process: commander's exits become thrown
  * CommanderErrors (exit code 0 for --help/--version, ExitCode.USAGE for every usage error), and a
@@ -37,7 +113,8 @@ Examples:
 export function createProgram(io: Io, onExitCode: (code: ExitCode) => void = () => undefined): Command {
   const program = new Command('aide-crawler')
     .description(
-      'Introspects a database (PostgreSQL, MySQL/MariaDB, SQLite) for the AIDE Metastore registry.',
+      'Keeps the AIDE Metastore registry true to a database (PostgreSQL, MySQL/MariaDB, SQLite):\n' +
+        'inspect it, compare it with the registry (crawl), publish a reviewed report (apply).',
     )
     .version(VERSION, '-V, --version', 'print the version')
     .helpOption('-h, --help', 'show this help')
@@ -48,23 +125,43 @@ export function createProgram(io: Io, onExitCode: (code: ExitCode) => void = () 
       throw error.exitCode === 0 ? error : new CommanderError(ExitCode.USAGE, error.code, error.message);
     });
 
-  program
-    .command('inspect')
-    .description('Read the schema of a database and print it: tables, columns, types, keys, indexes.')
-    .option('--connection-url <url>', `database URL (env ${CONNECTION_URL_ENV})`)
-    .option('--schemas <patterns>', 'schemas to include (default: all but the system schemas)')
-    .option('--exclude-schemas <patterns>', 'schemas to leave out')
-    .option('--tables <patterns>', 'tables or schema.tables to include (default: all)')
-    .option('--exclude-tables <patterns>', 'tables or schema.tables to leave out')
-    .option(
-      '--include-partitions',
-      'also list partitions as tables (they are always listed under their parent)',
-    )
-    .addOption(new Option('--format <format>', 'output format').choices(['text', 'json']).default('text'))
-    .option('-o, --output <file>', 'write to a file instead of stdout')
+  outputOptions(
+    databaseOptions(
+      program
+        .command('inspect')
+        .description('Read the schema of a database and print it: tables, columns, types, keys, indexes.'),
+    ),
+    'output',
+  )
     .addHelpText('after', INSPECT_HELP)
     .action(async (options: InspectCommandOptions) => {
       onExitCode(await runInspect(options, io));
+    });
+
+  const crawl = program
+    .command('crawl')
+    .description(
+      'Compare a database with what the registry holds for its system, and report the differences.',
+    )
+    .requiredOption('--system-code <code>', 'the registry system the database is (required)');
+  outputOptions(registryOptions(databaseOptions(crawl)), 'report')
+    .option('--check', 'exit with code 3 when there are differences (for CI)')
+    .addHelpText('after', CRAWL_HELP)
+    .action(async (options: CrawlCommandOptions) => {
+      onExitCode(await runCrawl(options, io));
+    });
+
+  registryOptions(
+    program
+      .command('apply')
+      .description('Publish a reviewed crawl report (JSON) to the registry.')
+      .argument('<report.json>', 'a report written by crawl --format json'),
+  )
+    .option('--only <datasets>', 'apply only these datasets: schema.table names or globs, comma-separated')
+    .option('--dry-run', 'show what would be applied, write nothing')
+    .addHelpText('after', APPLY_HELP)
+    .action(async (report: string, options: ApplyCommandOptions) => {
+      onExitCode(await runApply(report, options, io));
     });
 
   // Unknown operands are reported as an unknown command.

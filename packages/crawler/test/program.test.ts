@@ -89,6 +89,38 @@ describe('aide-crawler', () => {
     }
   });
 
+  it('documents crawl and apply, their flags, env vars and exit codes in --help', async () => {
+    const top = await run(['--help']);
+    expect(top.stdout).toMatch(/crawl \[options\]/);
+    expect(top.stdout).toMatch(/apply \[options\] <report.json>/);
+    const crawl = await run(['crawl', '--help']);
+    expect(crawl.code).toBe(ExitCode.OK);
+    for (const text of [
+      '--system-code',
+      '--connection-url',
+      '--schemas',
+      '--tables',
+      '--format',
+      '--output',
+      '--check',
+      '--metastore-url',
+      '--metastore-user',
+      '--metastore-password',
+      'AIDE_METASTORE_URL',
+      'AIDE_METASTORE_PASSWORD',
+      'AIDE_METASTORE_TOKEN',
+      '3 differences found with --check',
+      'docs/crawler.md',
+    ]) {
+      expect(crawl.stdout).toContain(text);
+    }
+    const apply = await run(['apply', '--help']);
+    expect(apply.code).toBe(ExitCode.OK);
+    for (const text of ['<report.json>', '--only', '--dry-run', '--metastore-url', 'refused', 'Exit codes']) {
+      expect(apply.stdout).toContain(text);
+    }
+  });
+
   it.each([
     [['frobnicate'], "unknown command 'frobnicate'"],
     [['--no-such-flag'], "unknown option '--no-such-flag'"],
@@ -102,6 +134,13 @@ describe('aide-crawler', () => {
     [['inspect', '--connection-url', 'not a url'], 'invalid connection URL'],
     [['inspect', '--connection-url', 'sqlite://relative.db'], 'invalid SQLite URL'],
     [['inspect', '--connection-url', 'sqlite:///x.db', '--tables', '"unbalanced'], 'unbalanced double quote'],
+    [['crawl', '--connection-url', 'sqlite:///x.db'], "required option '--system-code <code>' not specified"],
+    [['crawl', '--system-code', 's'], '--connection-url or AIDE_CRAWLER_CONNECTION_URL is required'],
+    [
+      ['crawl', '--system-code', 's', '--connection-url', 'sqlite:///x.db'],
+      '--metastore-user and --metastore-password',
+    ],
+    [['apply'], "missing required argument 'report.json'"],
   ])('%j is a usage error (exit 2): %s', async (args, message) => {
     const { code, stderr } = await run(args);
     expect(stderr).toContain(message);

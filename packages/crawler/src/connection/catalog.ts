@@ -169,10 +169,21 @@ export function describeFailure(target: ConnectionTarget, error: unknown, connec
   return `${what} at ${target.redacted}: ${reason}`;
 }
 
+/** An error-shaped value: checked by shape, since driver errors may come from another realm (a VM context). */
+function errorLike(
+  value: unknown,
+): value is { name: string; message: string; code?: unknown; errors?: unknown } {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as { message?: unknown }).message === 'string'
+  );
+}
+
 function reasonOf(error: unknown): string {
-  if (error instanceof AggregateError && error.errors.length > 0) return reasonOf(error.errors[0]);
-  if (!(error instanceof Error)) return String(error);
-  const code = (error as { code?: unknown }).code;
+  if (!errorLike(error)) return String(error);
+  if (Array.isArray(error.errors) && error.errors.length > 0) return reasonOf(error.errors[0]);
+  const code = error.code;
   const known: Record<string, string> = {
     ECONNREFUSED: 'connection refused (is the server running and listening there?)',
     ENOTFOUND: 'host not found',
@@ -182,6 +193,6 @@ function reasonOf(error: unknown): string {
   };
   if (typeof code === 'string' && code in known) return known[code];
   if (error.name === 'KnexTimeoutError') return 'timed out waiting for a connection';
-  const message = error.message.split('\n')[0].trim();
-  return message === '' ? (typeof code === 'string' ? code : error.name) : message;
+  const message = (error.message.split('\n')[0] ?? '').trim();
+  return message === '' ? (typeof code === 'string' ? code : String(error.name)) : message;
 }

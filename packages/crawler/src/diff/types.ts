@@ -9,11 +9,10 @@ type Params = NonNullable<TypeNode['params']>;
 export function sameType(a: TypeNode | null, b: TypeNode | null): boolean {
   if (a === null || b === null) return a === b;
   if (a.data_type !== b.data_type || !sameParams(a.params, b.params)) return false;
+  // Children by slot: a registry may hand them back in another order.
   const ac = a.children ?? [];
-  const bc = b.children ?? [];
-  return (
-    ac.length === bc.length && ac.every((c, i) => c.slot === bc[i]?.slot && sameType(c.type, bc[i].type))
-  );
+  const bc = new Map((b.children ?? []).map((c) => [c.slot, c.type]));
+  return ac.length === bc.size && ac.every((c) => sameType(c.type, bc.get(c.slot) ?? null));
 }
 
 function sameParams(a: Params | undefined, b: Params | undefined): boolean {

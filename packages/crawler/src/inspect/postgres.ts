@@ -128,7 +128,12 @@ export const inspectPostgres: InspectDialect = async (
   const [server] = await catalog.query<ServerRow>(
     // An empty search_path (for this transaction) makes every name the server prints
     // schema-qualified, as pg_dump does: the output does not depend on the role's search_path.
+    // JIT off: the catalog queries' cost estimates pass its thresholds on large catalogs, and compiling
+    // them took longer than running them (2.8 of 3.4 s at 1,000 tables). work_mem: the column list
+    // is sorted in memory rather than on disk.
     `SELECT pg_catalog.set_config('search_path', '', true) AS search_path,
+       pg_catalog.set_config('jit', 'off', true) AS jit,
+       pg_catalog.set_config('work_mem', '64MB', true) AS work_mem,
        pg_catalog.current_database() AS database,
        pg_catalog.current_setting('server_version') AS version,
        ARRAY(SELECT n.nspname::text FROM pg_catalog.pg_namespace n
@@ -144,13 +149,16 @@ export const inspectPostgres: InspectDialect = async (
        CASE WHEN a.attgenerated = '' THEN pg_catalog.pg_get_expr(d.adbin, d.adrelid) END AS default,
        CASE WHEN a.attgenerated <> '' THEN pg_catalog.pg_get_expr(d.adbin, d.adrelid) END AS generated,
        a.attgenerated::text AS attgenerated, a.attidentity::text AS attidentity,
-       pg_catalog.col_description(a.attrelid, a.attnum) AS comment,
+       ds.description AS comment,
        CASE WHEN a.attcollation <> t.typcollation THEN co.collname::text END AS collation
      FROM rel r
      JOIN pg_catalog.pg_attribute a ON a.attrelid = r.oid AND a.attnum > 0 AND NOT a.attisdropped
      JOIN pg_catalog.pg_type t ON t.oid = a.atttypid
      LEFT JOIN pg_catalog.pg_attrdef d ON d.adrelid = a.attrelid AND d.adnum = a.attnum
      LEFT JOIN pg_catalog.pg_collation co ON co.oid = a.attcollation
+     -- A join, not col_description(): that function runs a query per column.
+     LEFT JOIN pg_catalog.pg_description ds ON ds.objoid = a.attrelid
+       AND ds.classoid = 'pg_catalog.pg_class'::pg_catalog.regclass AND ds.objsubid = a.attnum
      ORDER BY r.oid, a.attnum`,
     rel.bindings,
   );

@@ -1,0 +1,319 @@
+// `pnpm bench crawler --tables N`: the crawler on an N-table × 20-column PostgreSQL database (10
+// schemas; a primary key, a unique constraint, defaults, comments, an array column, varied types),
+// each phase next to `pg_dump --schema-only` on the same database, measured in the same run:
+//   inspect · first crawl + apply · re-crawl with no changes,
+// with the catalog queries and registry requests of each phase and the process's peak memory.
+// The registry is the real backend (dist/main.js) on a database of its own on the same server.
+import { execFileSync, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
+
+const HERE = dirname(fileURLToPath(import.meta.url));
+const CRAWLER = join(HERE, '..');
+const ROOT = join(CRAWLER, '..', '..');
+const BACKEND = join(ROOT, 'packages', 'backend');
+const require = createRequire(join(CRAWLER, 'package.json'));
+const pg = require('pg');
+
+const HELP = `usage: pnpm bench crawler [--tables N] [--runs R] [--no-build]
+
+  --tables N   tables in the generated database (default 1000), 20 columns each, in 10 schemas
+  --runs R     timed repetitions of each phase; the median is reported (default 3)
+  --no-build   use the existing dist/ of schemas, sdk, backend and crawler
+
+The PostgreSQL server is AIDE_TEST_PG_URL (default postgres://postgres@127.0.0.1:5432/postgres);
+pg_dump must be on PATH. Results are printed and written to bench-results/crawler.json.`;
+
+const COLUMN_TYPES = [
+  'bigint NOT NULL',
+  "varchar(40) NOT NULL DEFAULT ''",
+  'text',
+  'integer DEFAULT 0',
+  'numeric(12,2)',
+  'boolean NOT NULL DEFAULT false',
+  'timestamptz DEFAULT now()',
+  'date',
+  'jsonb',
+  'uuid',
+  'text[]',
+  'smallint',
+  'double precision',
+  'character(3)',
+  'bytea',
+  'interval',
+  'inet',
+  'time',
+  'real',
+  'varchar(200)',
+];
+
+/** The DDL of table `t` in schema `s`: 20 columns, PK, a unique constraint, comments. */
+function tableDdl(schema, table) {
+  const columns = COLUMN_TYPES.map((type, i) => `c${String(i).padStart(2, '0')} ${type}`);
+  return (
+    `CREATE TABLE ${schema}.${table} (${columns.join(', ')}, PRIMARY KEY (c00), UNIQUE (c01, c03));\n` +
+    `COMMENT ON TABLE ${schema}.${table} IS 'bench table ${table}';\n` +
+    `COMMENT ON COLUMN ${schema}.${table}.c02 IS 'free text';\n`
+  );
+}
+
+async function buildDatabase(url, tables) {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const perSchema = Math.ceil(tables / 10);
+    for (let s = 0; s < 10; s++) {
+      const schema = `bench_${s}`;
+      let sql = `CREATE SCHEMA ${schema};\n`;
+      for (let t = 0; t < perSchema && s * perSchema + t < tables; t++) sql += tableDdl(schema, `t${t}`);
+      await client.query(sql);
+    }
+  } finally {
+    await client.end();
+  }
+}
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+async function admin(sql, serverUrl) {
+  const client = new pg.Client({ connectionString: serverUrl });
+  await client.connect();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
+}
+
+function withDatabase(serverUrl, database) {
+  const url = new URL(serverUrl);
+  url.pathname = `/${database}`;
+  return url.toString();
+}
+
+async function startBackend(databaseUrl, dir) {
+  const port = await freePort();
+  const username = 'bench@example.com';
+  const password = `pw-${randomBytes(8).toString('hex')}`;
+  let output = '';
+  const child = spawn(process.execPath, [join(BACKEND, 'dist', 'main.js')], {
+    cwd: dir,
+    env: {
+      ...process.env,
+      DATABASE_URL: databaseUrl,
+      AIDE_JWT_SECRET: randomBytes(32).toString('hex'),
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      AIDE_DATA_DIR: join(dir, 'data'),
+      AIDE_MIGRATE_ON_START: 'true',
+      AIDE_SEED_ON_START: 'true',
+      AIDE_SUPERUSER_EMAIL: username,
+      AIDE_SUPERUSER_PASSWORD: password,
+      AIDE_LOGIN_MAX_PER_IP: '100000',
+      LOG_LEVEL: 'warn',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout.on('data', (c) => (output = (output + c).slice(-10_000)));
+  child.stderr.on('data', (c) => (output = (output + c).slice(-10_000)));
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 180_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`the backend exited:\n${output}`);
+    try {
+      if ((await fetch(`${baseUrl}/health/ready`)).ok) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) throw new Error(`the backend was not ready in 180 s:\n${output}`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  const stop = () =>
+    new Promise((resolve) => {
+      if (child.exitCode !== null) return resolve();
+      child.once('exit', resolve);
+      child.kill('SIGTERM');
+    });
+  return { baseUrl, username, password, stop };
+}
+
+const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+
+async function timed(runs, fn) {
+  const times = [];
+  let last;
+  for (let i = 0; i < runs; i++) {
+    const start = process.hrtime.bigint();
+    last = await fn(i);
+    times.push(Number(process.hrtime.bigint() - start) / 1e6);
+  }
+  return { ms: median(times), times, last };
+}
+
+const silentIo = (env) => ({ stdout: () => undefined, stderr: () => undefined, env });
+
+export async function run(argv) {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      tables: { type: 'string', default: '1000' },
+      runs: { type: 'string', default: '3' },
+      'no-build': { type: 'boolean', default: false },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+  });
+  if (values.help) {
+    process.stdout.write(`${HELP}\n`);
+    return 0;
+  }
+  const tables = Number(values.tables);
+  const runs = Number(values.runs);
+  if (!Number.isInteger(tables) || tables < 10 || !Number.isInteger(runs) || runs < 1) {
+    process.stderr.write(`--tables must be an integer ≥ 10 and --runs ≥ 1\n\n${HELP}\n`);
+    return 2;
+  }
+  if (!values['no-build']) {
+    for (const pkg of ['schemas', 'sdk', 'backend', 'crawler']) {
+      execFileSync('pnpm', ['--filter', `@aide/${pkg}`, 'build'], { cwd: ROOT, stdio: 'ignore' });
+    }
+  }
+  const { inspectDatabase, crawl, apply } = await import(
+    pathToFileURL(join(CRAWLER, 'dist', 'index.js')).href
+  );
+
+  const serverUrl = process.env.AIDE_TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+  const suffix = `${process.pid}_${randomBytes(3).toString('hex')}`;
+  const sourceDb = `aide_bench_source_${suffix}`;
+  const registryDb = `aide_bench_registry_${suffix}`;
+  const dir = mkdtempSync(join(tmpdir(), 'aide-bench-crawler-'));
+  let backend;
+  try {
+    process.stdout.write(`Building a ${tables}-table × 20-column database in 10 schemas…\n`);
+    await admin(`CREATE DATABASE ${sourceDb}`, serverUrl);
+    await admin(`CREATE DATABASE ${registryDb}`, serverUrl);
+    const sourceUrl = withDatabase(serverUrl, sourceDb);
+    await buildDatabase(sourceUrl, tables);
+    await admin(`VACUUM ANALYZE`, sourceUrl);
+    backend = await startBackend(withDatabase(serverUrl, registryDb), dir);
+    const env = {
+      AIDE_METASTORE_URL: backend.baseUrl,
+      AIDE_METASTORE_USER: backend.username,
+      AIDE_METASTORE_PASSWORD: backend.password,
+      AIDE_CRAWLER_CONNECTION_URL: sourceUrl,
+    };
+    const io = silentIo(env);
+
+    const pgDump = await timed(runs, () => {
+      execFileSync('pg_dump', ['--schema-only', '--dbname', sourceUrl, '--file', join(dir, 'dump.sql')]);
+    });
+    const inspect = await timed(runs, () => inspectDatabase({ connectionUrl: sourceUrl }));
+
+    // The system the crawls are for.
+    const { AideClient } = await import(pathToFileURL(require.resolve('@aide/sdk')).href);
+    const client = new AideClient({
+      baseUrl: backend.baseUrl,
+      username: backend.username,
+      password: backend.password,
+    });
+    const flavor = (await client.systemFlavors.list({ code: 'postgres14', size: 1 })).items[0];
+    await client.systems.create({ code: 'bench_pg', name: 'bench', flavor_id: flavor.id });
+    await client.close();
+
+    const report = join(dir, 'report.json');
+    const crawlOptions = { systemCode: 'bench_pg', format: 'json', output: report };
+    const firstStart = process.hrtime.bigint();
+    const first = await crawl(crawlOptions, io);
+    const firstCrawlMs = Number(process.hrtime.bigint() - firstStart) / 1e6;
+    const applyStart = process.hrtime.bigint();
+    const applied = await apply(report, {}, io);
+    const applyMs = Number(process.hrtime.bigint() - applyStart) / 1e6;
+    if (applied.exitCode !== 0 || applied.result.summary.create !== tables) {
+      throw new Error(`apply did not create every dataset: ${JSON.stringify(applied.result.summary)}`);
+    }
+    const recrawl = await timed(runs, () => crawl({ ...crawlOptions, output: join(dir, 're.json') }, io));
+    const again = recrawl.last;
+    if (again.report.datasets.length !== 0) {
+      throw new Error(`the re-crawl found ${again.report.datasets.length} differences after apply`);
+    }
+    const peakRssMb = process.resourceUsage().maxRSS / 1024;
+
+    const ratio = (ms) => (ms / pgDump.ms).toFixed(2);
+    const rows = [
+      ['pg_dump --schema-only', pgDump.ms, '1.00', '', ''],
+      ['inspect', inspect.ms, ratio(inspect.ms), inspect.last.summary.catalog_queries, 0],
+      [
+        'first crawl + apply',
+        firstCrawlMs + applyMs,
+        ratio(firstCrawlMs + applyMs),
+        first.catalogQueries,
+        first.registryRequests + applied.registryRequests,
+      ],
+      ['re-crawl, no changes', recrawl.ms, ratio(recrawl.ms), again.catalogQueries, again.registryRequests],
+    ];
+    const lines = [
+      `crawler bench: ${tables} tables × 20 columns, PostgreSQL ${inspect.last.server.version}, median of ${runs}`,
+      '',
+      `${'phase'.padEnd(24)}${'ms'.padStart(10)}${'× pg_dump'.padStart(11)}${'catalog q'.padStart(11)}${'registry req'.padStart(14)}`,
+      ...rows.map(
+        ([phase, ms, r, q, req]) =>
+          `${phase.padEnd(24)}${ms.toFixed(0).padStart(10)}${String(r).padStart(11)}${String(q).padStart(11)}${String(req).padStart(14)}`,
+      ),
+      '',
+      `first crawl ${firstCrawlMs.toFixed(0)} ms, apply ${applyMs.toFixed(0)} ms; re-crawl phases: ` +
+        `inspect ${again.timings.inspect.toFixed(0)} ms, registry snapshot ${again.timings.registry.toFixed(0)} ms, ` +
+        `diff ${again.timings.diff.toFixed(0)} ms`,
+      `registry requests per 500 datasets on re-crawl: ${((again.registryRequests * 500) / tables).toFixed(2)}; ` +
+        `peak memory (whole bench process) ${peakRssMb.toFixed(0)} MB`,
+    ];
+    process.stdout.write(`${lines.join('\n')}\n`);
+    mkdirSync(join(ROOT, 'bench-results'), { recursive: true });
+    writeFileSync(
+      join(ROOT, 'bench-results', 'crawler.json'),
+      JSON.stringify(
+        {
+          tables,
+          runs,
+          pg_dump_ms: pgDump.ms,
+          inspect_ms: inspect.ms,
+          first_crawl_ms: firstCrawlMs,
+          apply_ms: applyMs,
+          recrawl_ms: recrawl.ms,
+          recrawl_phases_ms: again.timings,
+          catalog_queries: { inspect: inspect.last.summary.catalog_queries, recrawl: again.catalogQueries },
+          registry_requests: {
+            first_crawl: first.registryRequests,
+            apply: applied.registryRequests,
+            recrawl: again.registryRequests,
+          },
+          peak_rss_mb: peakRssMb,
+        },
+        null,
+        2,
+      ),
+    );
+    return 0;
+  } catch (error) {
+    process.stderr.write(`crawler bench failed: ${error instanceof Error ? error.message : String(error)}\n`);
+    return 1;
+  } finally {
+    await backend?.stop();
+    await admin(`DROP DATABASE IF EXISTS ${sourceDb} WITH (FORCE)`, serverUrl).catch(() => undefined);
+    await admin(`DROP DATABASE IF EXISTS ${registryDb} WITH (FORCE)`, serverUrl).catch(() => undefined);
+    rmSync(dir, { recursive: true, force: true });
+  }
+}

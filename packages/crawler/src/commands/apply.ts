@@ -1,0 +1,265 @@
+// `aide-crawler apply <report.json>`: publishes a reviewed crawl report — creates the new datasets and
+// publishes the new versions through the registry's batch routes. Each dataset is checked against the
+// version the report was computed from: one that moved since is refused on its own, the others apply.
+// A dataset that already holds the report's version is skipped, so re-running a report does nothing.
+import { readFile } from 'node:fs/promises';
+import { diffVersions, type DatasetDiff } from '../diff/diff.js';
+import { CrawlerError, ExitCode } from '../errors.js';
+import { MAX_DIFF_PAYLOAD_BYTES } from './crawl.js';
+import { globMatches } from '../inspect/filters.js';
+import type { Io } from '../io.js';
+import { quoteName } from '../output/text.js';
+import { connectRegistry, CrawlRunRecord, registryCall, type RegistryFlags } from '../registry/client.js';
+import type { RegistryDataset } from '../registry/model.js';
+import { applyItems, type PublishOutcome } from '../registry/publish.js';
+import { readRegistry } from '../registry/snapshot.js';
+import { REPORT_FORMAT, REPORT_FORMAT_VERSION, type CrawlReport } from '../report/report.js';
+
+export interface ApplyCommandOptions extends RegistryFlags {
+  only?: string;
+  dryRun?: boolean;
+}
+
+/** What happens to one dataset of the report. */
+export type ApplyAction =
+  | 'create' // a new dataset and its first version
+  | 'publish' // a new version of a registered dataset
+  | 'already_applied' // the registry already holds the report's version
+  | 'stale' // the registry moved past the report's base version: refused
+  | 'kept'; // removed from the database: reported only, never deleted
+
+export interface ApplyItem {
+  object_name: string;
+  action: ApplyAction;
+  dataset_id: string | null;
+  base_version_num: number | null;
+  /** The registry's current version when it is not the base (stale), or the version published. */
+  version_num: number | null;
+  detail: string | null;
+}
+
+export interface ApplyResult {
+  crawl_run_id: string | null;
+  dry_run: boolean;
+  items: ApplyItem[];
+  summary: Record<ApplyAction | 'failed', number>;
+}
+
+/** Reads and checks a report file. */
+export async function readReport(path: string): Promise<CrawlReport> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    throw new CrawlerError(`cannot read ${path}: ${(error as Error).message}`, { cause: error });
+  }
+  let report: Partial<CrawlReport>;
+  try {
+    report = JSON.parse(text) as Partial<CrawlReport>;
+  } catch {
+    throw new CrawlerError(`${path} is not JSON: write the report with crawl --format json -o ${path}`);
+  }
+  if (report.format !== REPORT_FORMAT) {
+    throw new CrawlerError(`${path} is not a crawl report (crawl --format json writes one)`);
+  }
+  if (report.format_version !== REPORT_FORMAT_VERSION) {
+    throw new CrawlerError(
+      `${path} has report format version ${String(report.format_version)}; this aide-crawler reads version ` +
+        `${REPORT_FORMAT_VERSION}: crawl again with this version`,
+    );
+  }
+  if (!Array.isArray(report.datasets) || typeof report.system?.id !== 'string') {
+    throw new CrawlerError(`${path} is an incomplete crawl report`);
+  }
+  return report as CrawlReport;
+}
+
+/** The datasets `--only` selects (object names or globs, comma-separated); every pattern must match. */
+function selectDatasets(report: CrawlReport, only: string | undefined): DatasetDiff[] {
+  if (only === undefined) return report.datasets;
+  const patterns = only
+    .split(',')
+    .map((p) => p.trim())
+    .filter((p) => p !== '');
+  const unmatched = patterns.filter((p) => !report.datasets.some((d) => globMatches(p, d.object_name)));
+  if (unmatched.length > 0) {
+    throw new CrawlerError(`--only names datasets the report has no changes for: ${unmatched.join(', ')}`, {
+      exitCode: ExitCode.USAGE,
+    });
+  }
+  return report.datasets.filter((d) => patterns.some((p) => globMatches(p, d.object_name)));
+}
+
+/** Decides, from the registry's current state, what to do with each selected dataset. */
+export function planApply(
+  datasets: readonly DatasetDiff[],
+  registry: readonly RegistryDataset[],
+): ApplyItem[] {
+  const key = (schema: string, table: string) => JSON.stringify([schema, table]);
+  const current = new Map(registry.map((d) => [key(d.schema, d.table), d]));
+  return datasets.map((diff): ApplyItem => {
+    const now = current.get(key(diff.schema, diff.table));
+    const base = {
+      object_name: diff.object_name,
+      dataset_id: now?.dataset_id ?? diff.dataset_id,
+      base_version_num: diff.base_version_num,
+    };
+    if (diff.target === null) {
+      return {
+        ...base,
+        action: 'kept',
+        version_num: now?.version_num ?? null,
+        detail: 'apply never deletes',
+      };
+    }
+    if (
+      now?.version !== undefined &&
+      now.version !== null &&
+      diffVersions(now.version, diff.target).length === 0
+    ) {
+      return { ...base, action: 'already_applied', version_num: now.version_num, detail: null };
+    }
+    const currentNum = now?.version_num ?? null;
+    if (currentNum !== diff.base_version_num) {
+      const from = diff.base_version_num === null ? 'no version' : `v${diff.base_version_num}`;
+      const to = currentNum === null ? 'no version' : `v${currentNum}`;
+      return {
+        ...base,
+        action: 'stale',
+        version_num: currentNum,
+        detail: `the registry moved from ${from} (the report's base) to ${to}: crawl again`,
+      };
+    }
+    return { ...base, action: now === undefined ? 'create' : 'publish', version_num: null, detail: null };
+  });
+}
+
+/**
+ * The apply run's `diff_payload`: each dataset's outcome and version; past MAX_DIFF_PAYLOAD_BYTES
+ * (10,000 datasets would pass the server's body limit) only the refused and failed ones, marked truncated.
+ */
+export function appliedPayload(
+  items: readonly ApplyItem[],
+  failures: ReadonlyMap<string, string>,
+): Record<string, unknown> {
+  const entry = (i: ApplyItem) => ({
+    object_name: i.object_name,
+    action: i.action,
+    dataset_id: i.dataset_id,
+    version_num: i.version_num,
+    failed: failures.get(i.object_name) ?? null,
+  });
+  const all = { applied: items.map(entry) };
+  if (JSON.stringify(all).length <= MAX_DIFF_PAYLOAD_BYTES) return all;
+  const problems = items.filter((i) => i.action === 'stale' || failures.has(i.object_name)).slice(0, 1000);
+  return { applied: problems.map(entry), truncated: true };
+}
+
+function summarizeApply(items: readonly ApplyItem[], failed: number): ApplyResult['summary'] {
+  const summary = { create: 0, publish: 0, already_applied: 0, stale: 0, kept: 0, failed };
+  for (const item of items) summary[item.action]++;
+  return summary;
+}
+
+const ACTION_TEXT: Record<ApplyAction, string> = {
+  create: 'created',
+  publish: 'published',
+  already_applied: 'already applied',
+  stale: 'REFUSED (stale)',
+  kept: 'kept',
+};
+
+function renderApply(result: ApplyResult, failures: ReadonlyMap<string, string>): string {
+  const lines: string[] = [];
+  for (const item of result.items) {
+    const name = item.object_name.split('.').map(quoteName).join('.');
+    const failure = failures.get(item.object_name);
+    const action =
+      failure !== undefined
+        ? 'FAILED'
+        : result.dry_run
+          ? `would be ${ACTION_TEXT[item.action]}`
+          : ACTION_TEXT[item.action];
+    const version = item.version_num === null ? '' : ` v${item.version_num}`;
+    const detail = failure ?? item.detail;
+    lines.push(`${action.padEnd(18)} ${name}${version}${detail === null ? '' : `  — ${detail}`}`);
+  }
+  const s = result.summary;
+  lines.push(
+    '',
+    `${result.dry_run ? 'Dry run (nothing written): ' : ''}${s.create} created, ${s.publish} published, ` +
+      `${s.already_applied} already applied, ${s.stale} refused as stale, ${s.failed} failed, ${s.kept} removed datasets kept`,
+  );
+  return `${lines.join('\n')}\n`;
+}
+
+export interface ApplyOutcome {
+  result: ApplyResult;
+  exitCode: ExitCode;
+  /** HTTP requests sent to the registry (the benchmark reports them). */
+  registryRequests: number;
+}
+
+export async function apply(reportPath: string, options: ApplyCommandOptions, io: Io): Promise<ApplyOutcome> {
+  const report = await readReport(reportPath);
+  const selected = selectDatasets(report, options.only);
+  const registry = connectRegistry(options, io);
+  const { client } = registry;
+  try {
+    const system = await registryCall(`read system '${report.system.code}'`, () =>
+      client.systems.get(report.system.id),
+    );
+    const registered = await readRegistry(client, system.id);
+    const items = planApply(selected, registered);
+    const failures = new Map<string, string>();
+    const dryRun = options.dryRun ?? false;
+    let run: CrawlRunRecord | null = null;
+    if (!dryRun && items.some((i) => i.action === 'create' || i.action === 'publish')) {
+      run = await CrawlRunRecord.start(client, system.id, {
+        command: 'apply',
+        report_crawl_run_id: report.crawl_run_id,
+        only: options.only ?? null,
+      });
+      try {
+        const outcome: PublishOutcome = await applyItems(client, system.id, report, items);
+        for (const [name, message] of outcome.failures) failures.set(name, message);
+      } catch (error) {
+        await run.fail(error, io);
+        throw error;
+      }
+    }
+    const result: ApplyResult = {
+      crawl_run_id: run?.id ?? null,
+      dry_run: dryRun,
+      items,
+      summary: summarizeApply(
+        items.filter((i) => !failures.has(i.object_name)),
+        failures.size,
+      ),
+    };
+    if (run !== null) {
+      try {
+        await run.complete(
+          { ...result.summary, report_crawl_run_id: report.crawl_run_id },
+          appliedPayload(items, failures),
+        );
+      } catch (error) {
+        await run.fail(error, io);
+        throw error;
+      }
+    }
+    io.stdout(renderApply(result, failures));
+    const refused = result.summary.stale > 0 || failures.size > 0;
+    return {
+      result,
+      exitCode: refused ? ExitCode.FAILURE : ExitCode.OK,
+      registryRequests: registry.requests(),
+    };
+  } finally {
+    await registry.close();
+  }
+}
+
+export async function runApply(reportPath: string, options: ApplyCommandOptions, io: Io): Promise<ExitCode> {
+  return (await apply(reportPath, options, io)).exitCode;
+}

@@ -1,0 +1,136 @@
+// `aide-crawler crawl`: inspect the database, read the registry's view of the system (the snapshot
+// route, a few requests), diff, report. It writes nothing to the registry but the crawl-run audit
+// record; `apply` publishes a reviewed report.
+import { parseConnectionUrl, redact } from '../connection/url.js';
+import { diffSystem, type DatasetDiff } from '../diff/diff.js';
+import { ExitCode } from '../errors.js';
+import { VERSION } from '../version.js';
+import { parseFilters, schemaSelected, tableSelected } from '../inspect/filters.js';
+import { inspectDatabase } from '../inspect/inspect.js';
+import type { Io } from '../io.js';
+import type { InspectedDatabase } from '../model.js';
+import { createProgress } from '../progress.js';
+import { connectRegistry, CrawlRunRecord, resolveSystem, type RegistryFlags } from '../registry/client.js';
+import { readRegistry } from '../registry/snapshot.js';
+import { buildReport, hasDifferences, type CrawlReport } from '../report/report.js';
+import { renderReportText } from '../report/text.js';
+import {
+  connectionUrlOf,
+  filtersOf,
+  writeOutput,
+  type DatabaseOptions,
+  type OutputOptions,
+} from './shared.js';
+
+/** The options commander parsed for `crawl`. */
+export interface CrawlCommandOptions extends DatabaseOptions, OutputOptions, RegistryFlags {
+  systemCode: string;
+  check?: boolean;
+}
+
+/** What a crawl did, besides its report (the benchmark reads the counts). */
+export interface CrawlOutcome {
+  report: CrawlReport;
+  exitCode: ExitCode;
+  catalogQueries: number;
+  registryRequests: number;
+  /** Milliseconds of each phase. */
+  timings: { inspect: number; registry: number; diff: number };
+}
+
+/** Beyond this size the crawl run keeps the summary counts only, not the changes. */
+export const MAX_DIFF_PAYLOAD_BYTES = 256 * 1024;
+
+/** The crawl run's `diff_payload`: each dataset's changes by category and class (the report has the values). */
+function diffPayload(report: CrawlReport): Record<string, unknown> {
+  const datasets = report.datasets.map((d) => ({
+    object_name: d.object_name,
+    status: d.status,
+    dataset_id: d.dataset_id,
+    base_version_num: d.base_version_num,
+    compatibility: d.compatibility,
+    changes: d.changes.map((c) => ({ category: c.category, name: c.name, compatibility: c.compatibility })),
+  }));
+  const payload = { format: report.format, format_version: report.format_version, datasets };
+  if (JSON.stringify(payload).length <= MAX_DIFF_PAYLOAD_BYTES) return payload;
+  return { format: report.format, format_version: report.format_version, truncated: true };
+}
+
+/** Registered tables the crawl looked at: in an inspected schema and passing the table filters. */
+function scopeOf(db: InspectedDatabase): (schema: string, table: string) => boolean {
+  const filters = parseFilters(db.filters);
+  const schemas = new Set(db.schemas);
+  return (schema, table) =>
+    schemas.has(schema) && schemaSelected(filters, schema) && tableSelected(filters, schema, table);
+}
+
+export async function crawl(options: CrawlCommandOptions, io: Io): Promise<CrawlOutcome> {
+  const connectionUrl = connectionUrlOf(options, io);
+  const filters = filtersOf(options);
+  // Usage errors (URL, patterns) before anything is recorded.
+  const target = parseConnectionUrl(connectionUrl);
+  parseFilters(filters);
+  const registry = connectRegistry(options, io);
+  const { client } = registry;
+  const progress = createProgress(io);
+  try {
+    const system = await resolveSystem(client, options.systemCode, target.dialect);
+    const run = await CrawlRunRecord.start(client, system.id, {
+      connection_url: redact(connectionUrl),
+      dialect: target.dialect,
+      filters,
+      check: options.check ?? false,
+    });
+    try {
+      progress.phase('inspecting the database', 1);
+      const started = performance.now();
+      const db = await inspectDatabase({ connectionUrl, filters });
+      const inspected = performance.now();
+      progress.update();
+      const registered = await readRegistry(client, system.id, (read) => {
+        progress.phase('reading the registry', Math.max(read, db.tables.length));
+        progress.update(read);
+      });
+      const read = performance.now();
+      progress.phase('comparing', 1);
+      const diffs: DatasetDiff[] = diffSystem(db.tables, registered, scopeOf(db));
+      const timings = {
+        inspect: inspected - started,
+        registry: read - inspected,
+        diff: performance.now() - read,
+      };
+      progress.stop();
+      const report = buildReport({ db, system, crawlRunId: run.id, diffs, crawlerVersion: VERSION });
+      const text =
+        options.format === 'json' ? `${JSON.stringify(report, null, 2)}\n` : renderReportText(report);
+      await writeOutput(options.output, text, 'Report', io);
+      // Counted before the run's own update, so a re-run with the same count is comparable.
+      const registryRequests = registry.requests() + 1;
+      await run.complete(
+        {
+          ...report.summary,
+          catalog_queries: db.summary.catalog_queries,
+          registry_requests: registryRequests,
+        },
+        diffPayload(report),
+      );
+      return {
+        report,
+        exitCode: options.check === true && hasDifferences(report) ? ExitCode.DIFFERENCES : ExitCode.OK,
+        catalogQueries: db.summary.catalog_queries,
+        registryRequests,
+        timings,
+      };
+    } catch (error) {
+      progress.stop();
+      await run.fail(error, io);
+      throw error;
+    }
+  } finally {
+    await registry.close();
+  }
+}
+
+export async function runCrawl(options: CrawlCommandOptions, io: Io): Promise<ExitCode> {
+  return (await crawl(options, io)).exitCode;
+}
