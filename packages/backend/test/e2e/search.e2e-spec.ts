@@ -3,8 +3,8 @@
 import { SearchQuerySchema, type SearchResult } from '@aide/schemas';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { SearchRepository } from '../../src/modules/search/search.repository.js';
-import { API, datasetBody, type Row } from '../helpers/catalogue.js';
-import { createChain, createSystem, ok } from '../helpers/factories.js';
+import { API, datasetBody, flavorFor, type Row } from '../helpers/catalogue.js';
+import { createSystem, ok } from '../helpers/factories.js';
 import { createTestContext, expectEnvelope, type TestContext } from '../helpers/test-app.js';
 
 let ctx: TestContext;
@@ -39,9 +39,10 @@ const names = (items: SearchResult[]) => items.map((i) => `${i.kind}:${i.name}`)
 
 beforeAll(async () => {
   ctx = await createTestContext();
-  const chain = await createChain(ctx);
-  sales = await createSystem(ctx, chain.flavor.id, { code: 'sales_db', name: 'Sales warehouse' });
-  hr = await createSystem(ctx, chain.flavor.id, { code: 'hr_db', name: 'Human resources' });
+  // Datasets of kind rdbms need a system whose kind is rdbms (docs/dataset-kinds.md).
+  const flavor = await flavorFor(ctx, 'rdbms');
+  sales = await createSystem(ctx, flavor.id, { code: 'sales_db', name: 'Sales warehouse' });
+  hr = await createSystem(ctx, flavor.id, { code: 'hr_db', name: 'Human resources' });
   dataset['customers'] = await createDataset(sales, 'public.customers', 'Everyone who bought something');
   dataset['orders'] = await createDataset(sales, 'public.customer_orders');
   dataset['employees'] = await createDataset(hr, 'public.employees');
@@ -59,7 +60,7 @@ beforeAll(async () => {
   await classify(field['hr.email'], ['email']);
   await classify(field['hr.email'], []); // reviewed since: no PII any more
   // Soft-deleted: a system, and a dataset whose field must disappear with it.
-  const legacy = await createSystem(ctx, chain.flavor.id, { code: 'customer_legacy' });
+  const legacy = await createSystem(ctx, flavor.id, { code: 'customer_legacy' });
   const archive = await createDataset(sales, 'public.customer_archive');
   await createField(archive, 'zebra_stripes');
   ok(await ctx.request('DELETE', `${API}/systems/${legacy.id}`, { token: ctx.adminToken }));

@@ -388,27 +388,30 @@ describe('publishing what a crawler sees', () => {
 });
 
 describe('POST /datasets/bulk', () => {
-  it('creates each dataset on its own: a duplicate or an unknown system fails alone', async () => {
+  it('creates each dataset on its own: a duplicate, an unknown system or a misfit kind fails alone', async () => {
     const existing = await createDataset(ctx, system.id);
-    const fresh = [datasetBody('rdbms', system.id), datasetBody('kafka', system.id)];
+    const fresh = [datasetBody('rdbms', system.id), datasetBody('rdbms', system.id)];
     const r = ok(
       await bulkCreate([
         fresh[0],
         datasetBody('rdbms', system.id, { object_name: existing.object_name }),
         datasetBody('rdbms', UNKNOWN_ID),
         fresh[1],
+        // A kafka dataset does not fit an rdbms system (the kind rule holds in bulk too).
+        datasetBody('kafka', system.id),
       ]),
     );
-    expect(r.summary).toEqual({ created: 2, failed: 2 });
+    expect(r.summary).toEqual({ created: 2, failed: 3 });
     expect(r.items.map((i: Row) => [i.index, i.status, i.error?.error_code ?? null])).toEqual([
       [0, 'created', null],
       [1, 'failed', 'DATASET_ALREADY_EXISTS'],
       [2, 'failed', 'SYSTEM_NOT_FOUND'],
       [3, 'created', null],
+      [4, 'failed', 'DATASET_SYSTEM_KIND_MISMATCH'],
     ]);
     expect(r.items[1].error).toMatchObject({ status: 409, details: { dataset_id: existing.id } });
     expect(r.items[0].dataset).toMatchObject({ kind: 'rdbms', object_name: fresh[0]['object_name'] });
-    expect(r.items[3].dataset).toMatchObject({ kind: 'kafka', object_name: fresh[1]['object_name'] });
+    expect(r.items[3].dataset).toMatchObject({ kind: 'rdbms', object_name: fresh[1]['object_name'] });
     const read = ok(
       await ctx.request('GET', `${API}/datasets/${r.items[0].dataset.id}`, { token: ctx.userToken }),
     );
