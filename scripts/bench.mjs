@@ -11,6 +11,10 @@ const SUITES = {
     file: 'packages/backend/bench/api.mjs',
     about: 'API GET-by-id vs a bare node:http + pg handler vs pgbench',
   },
+  search: {
+    file: 'packages/backend/bench/search.mjs',
+    about: 'search p50/p95 on 100,000 datasets and 2,000,000 fields vs one full-text index probe',
+  },
   // Planned (DESIGN §10): crawler (inspect N tables vs pg_dump --schema-only), recrawl (no changes),
   // provider (bulk load).
 };

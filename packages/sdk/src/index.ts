@@ -137,4 +137,8 @@ export type {
   UpdateUser,
   User,
   UserType,
+  SearchHighlight,
+  SearchKind,
+  SearchParams,
+  SearchResult,
 } from '@aide/schemas';
