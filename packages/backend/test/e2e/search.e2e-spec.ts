@@ -246,7 +246,7 @@ describe('search', () => {
       );
       await runner.query('ANALYZE systems, datasets, fields, field_classifications');
       for (const q of ['customer', 'custmer']) {
-        const { sql, params } = repository.statement(SearchQuerySchema.parse({ q }));
+        const { sql, params } = repository.statement(SearchQuerySchema.parse({ q }), true);
         const plan = (await runner.query(`EXPLAIN ${sql}`, params)) as { 'QUERY PLAN': string }[];
         const text = plan.map((r) => r['QUERY PLAN']).join('\n');
         for (const table of ['systems', 'datasets', 'fields']) {

@@ -60,14 +60,14 @@ const currentTags = (field: string) =>
 @Injectable()
 export class SearchRepository {
   /** Runs in the caller's transaction: the similarity threshold is set for it alone (SET LOCAL). */
-  async search(query: SearchQuery, manager: EntityManager): Promise<SearchRow[]> {
+  async search(query: SearchQuery, manager: EntityManager, similar: boolean): Promise<SearchRow[]> {
     await manager.query(`SET LOCAL pg_trgm.word_similarity_threshold = ${WORD_SIMILARITY_THRESHOLD}`);
-    const { sql, params } = this.statement(query);
+    const { sql, params } = this.statement(query, similar);
     return manager.query<SearchRow[]>(sql, params);
   }
 
   /** The statement and its parameters (public for EXPLAIN in tests and the bench). */
-  statement(query: SearchQuery): { sql: string; params: unknown[] } {
+  statement(query: SearchQuery, similarNames: boolean): { sql: string; params: unknown[] } {
     const lq = query.q.toLowerCase();
     const words = searchWords(query.q).slice(0, MAX_SEARCH_WORDS);
     // Only the parameters the statement uses are bound: PostgreSQL must infer the type of each.
@@ -81,7 +81,7 @@ export class SearchRepository {
     const prefix = bind(`${escapeLike(lq)}%`, 'text');
     const systemId = query.system_id === undefined ? undefined : bind(query.system_id, 'uuid');
     const piiTags = Array.isArray(query.pii) ? bind(query.pii, 'text[]') : undefined;
-    const similar = lq.length >= MIN_SIMILARITY_LENGTH;
+    const similar = similarNames && lq.length >= MIN_SIMILARITY_LENGTH;
     const piiFilter = (field: string) =>
       query.pii === undefined
         ? ''
@@ -197,8 +197,8 @@ export class SearchRepository {
   }
 
   /** The number of hits, for a page past the last one (which returns no rows to count). */
-  async count(query: SearchQuery, manager: EntityManager): Promise<number> {
-    const rows = await this.search({ ...query, page: 1, size: 1 }, manager);
+  async count(query: SearchQuery, manager: EntityManager, similar: boolean): Promise<number> {
+    const rows = await this.search({ ...query, page: 1, size: 1 }, manager, similar);
     return rows.length === 0 ? 0 : Number(rows[0].total);
   }
 }
