@@ -245,6 +245,7 @@ export async function run(argv = process.argv.slice(2)) {
         () => timeSearch(client, statements, WORD_SIMILARITY_THRESHOLD, query.size),
         options.runs,
       );
+      log(`${label}: p50 ${search.p50.toFixed(1)} ms, p95 ${search.p95.toFixed(1)} ms`);
       const firstWord = params.q.toLowerCase().match(/[\p{L}\p{N}]+/u)[0];
       const baseline = await measure(async () => {
         const start = process.hrtime.bigint();
