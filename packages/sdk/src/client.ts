@@ -54,8 +54,12 @@ import {
   type UpdateFieldBinding,
   type UpdateSystemFlavor,
   type UpdateSystemKind,
+  type SearchParams,
+  type SearchResult,
 } from '@aide/schemas';
 import { Agent, type Dispatcher } from 'undici';
+import type { PagePromise } from './core/pagination.js';
+import type { RequestOptions } from './core/request-options.js';
 import { ApiClient, DEFAULT_BODY_LIMIT_BYTES } from './internal/api.js';
 import { TokenManager } from './internal/auth.js';
 import { Transport } from './internal/transport.js';
@@ -83,6 +87,7 @@ import { FieldClassificationsResource } from './resources/field-classifications.
 import { FieldsResource } from './resources/fields.js';
 import { SystemsResource } from './resources/systems.js';
 import { TypeInstancesResource } from './resources/type-instances.js';
+import { search } from './resources/search.js';
 import { UsersResource } from './resources/users.js';
 import { VERSION } from './version.js';
 
@@ -346,4 +351,17 @@ export class AideClient extends AideClientCore {
     fieldLinkResource,
     { softDelete: false, batch: false },
   );
+
+  /**
+   * `GET /search`: systems, datasets and fields ranked by how they match `q` (exact name, name prefix,
+   * word, PII tag, similar spelling), with display paths and highlight segments. Await it for one page;
+   * iterate it with `for await` for every result from `page` on.
+   *
+   * ```ts
+   * for await (const hit of client.search({ q: 'email', kind: 'field', pii: '*' })) console.log(hit.path);
+   * ```
+   */
+  search(params: SearchParams, options?: RequestOptions): PagePromise<SearchResult> {
+    return search(this.api, params, options);
+  }
 }

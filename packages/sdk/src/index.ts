@@ -152,4 +152,8 @@ export type {
   UpdateUser,
   User,
   UserType,
+  SearchHighlight,
+  SearchKind,
+  SearchParams,
+  SearchResult,
 } from '@aide/schemas';

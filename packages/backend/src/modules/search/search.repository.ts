@@ -28,7 +28,7 @@ export interface SearchRow {
 const MIN_SIMILARITY_LENGTH = 3;
 // pg_trgm's default word-similarity threshold (0.6) misses one dropped letter in a 7-letter word
 // (`custmer` ~ `customer` is 0.55); 0.5 finds it without flooding longer queries.
-const WORD_SIMILARITY_THRESHOLD = 0.5;
+export const WORD_SIMILARITY_THRESHOLD = 0.5;
 
 /** Columns a branch leaves empty, typed so that the UNION's column types agree. */
 const NULL_COLUMNS = {
@@ -37,6 +37,13 @@ const NULL_COLUMNS = {
   dataset_id: 'NULL::uuid',
   dataset_name: 'NULL::text',
 };
+
+/**
+ * Rows ranked per branch and way of matching, at most: a word found in 100,000 fields cannot all be
+ * ranked within the latency budget. Names matching exactly or by prefix are fetched apart from the
+ * other matches, so they are never crowded out; `total` counts the ranked rows (ADR 0016).
+ */
+export const CANDIDATES_PER_BRANCH = 500;
 
 const KIND_ORDER: Record<SearchKind, number> = { system: 0, dataset: 1, field: 2 };
 
@@ -53,14 +60,14 @@ const currentTags = (field: string) =>
 @Injectable()
 export class SearchRepository {
   /** Runs in the caller's transaction: the similarity threshold is set for it alone (SET LOCAL). */
-  async search(query: SearchQuery, manager: EntityManager): Promise<SearchRow[]> {
+  async search(query: SearchQuery, manager: EntityManager, similar: boolean): Promise<SearchRow[]> {
     await manager.query(`SET LOCAL pg_trgm.word_similarity_threshold = ${WORD_SIMILARITY_THRESHOLD}`);
-    const { sql, params } = this.statement(query);
+    const { sql, params } = this.statement(query, similar);
     return manager.query<SearchRow[]>(sql, params);
   }
 
   /** The statement and its parameters (public for EXPLAIN in tests and the bench). */
-  statement(query: SearchQuery): { sql: string; params: unknown[] } {
+  statement(query: SearchQuery, similarNames: boolean): { sql: string; params: unknown[] } {
     const lq = query.q.toLowerCase();
     const words = searchWords(query.q).slice(0, MAX_SEARCH_WORDS);
     // Only the parameters the statement uses are bound: PostgreSQL must infer the type of each.
@@ -74,7 +81,7 @@ export class SearchRepository {
     const prefix = bind(`${escapeLike(lq)}%`, 'text');
     const systemId = query.system_id === undefined ? undefined : bind(query.system_id, 'uuid');
     const piiTags = Array.isArray(query.pii) ? bind(query.pii, 'text[]') : undefined;
-    const similar = lq.length >= MIN_SIMILARITY_LENGTH;
+    const similar = similarNames && lq.length >= MIN_SIMILARITY_LENGTH;
     const piiFilter = (field: string) =>
       query.pii === undefined
         ? ''
@@ -93,6 +100,12 @@ export class SearchRepository {
       `(ts_rank(${doc.tsvector}, ${tsq}) + word_similarity(${q}, ${doc.trigram}))::float8`;
 
     const branches: string[] = [];
+    const cap = bind(CANDIDATES_PER_BRANCH, 'int');
+    const MATCH = '/*match*/';
+    // Two capped selections of one branch: names by exact or prefix match, then any match.
+    const capped = (sql: string, byName: string, doc: SearchDocument) =>
+      `(${sql.replace(MATCH, byName)} LIMIT ${cap}) UNION (${sql.replace(MATCH, matches(doc))} LIMIT ${cap})`;
+    const namePrefix = (doc: SearchDocument) => `${doc.trigram} LIKE ${prefix} ESCAPE '\\'`;
     // Every branch names every column (the first branch alone would name them for the UNION).
     type Columns = Omit<Record<keyof SearchRow, string>, 'pii_tags' | 'total'>;
     const select = (
@@ -107,7 +120,7 @@ export class SearchRepository {
     };
     if (query.kinds.includes('system')) {
       const doc = systemDocument('s');
-      branches.push(`${select({
+      const sql = `${select({
         kind: `'system'::text`,
         id: 's.id',
         name: 's.code::text',
@@ -117,13 +130,15 @@ export class SearchRepository {
         score: score(doc),
       })}
         FROM systems s
-        WHERE s.deleted_at IS NULL${inSystem('s.id')} AND ${matches(doc)}`);
+        WHERE s.deleted_at IS NULL${inSystem('s.id')} AND ${MATCH}`;
+      branches.push(capped(sql, namePrefix(doc), doc));
     }
     if (query.kinds.includes('dataset')) {
       const doc = datasetDocument('d');
       // A qualified name (`sales.orders`) also ranks as exact or prefix by its last part.
       const lastPart = `regexp_replace(d.object_name, '^.*[.]', '')`;
-      branches.push(`${select({
+      const lastPrefix = bind(`%.${escapeLike(lq)}%`, 'text');
+      const sql = `${select({
         kind: `'dataset'::text`,
         id: 'd.id',
         name: 'd.object_name',
@@ -134,7 +149,9 @@ export class SearchRepository {
         score: score(doc),
       })}
         FROM datasets d JOIN systems s ON s.id = d.system_id AND s.deleted_at IS NULL
-        WHERE d.deleted_at IS NULL${inSystem('d.system_id')} AND ${matches(doc)}`);
+        WHERE d.deleted_at IS NULL${inSystem('d.system_id')} AND ${MATCH}`;
+      const byName = `(${namePrefix(doc)} OR ${doc.trigram} LIKE ${lastPrefix} ESCAPE '\\')`;
+      branches.push(capped(sql, byName, doc));
     }
     if (query.kinds.includes('field')) {
       const doc = fieldDocument('f');
@@ -149,17 +166,19 @@ export class SearchRepository {
       };
       const live = `JOIN datasets d ON d.id = f.dataset_id AND d.deleted_at IS NULL
         JOIN systems s ON s.id = d.system_id AND s.deleted_at IS NULL`;
-      branches.push(`${select({ ...columns, match_rank: rank(['f.name'], doc), score: score(doc) })}
+      const sql = `${select({ ...columns, match_rank: rank(['f.name'], doc), score: score(doc) })}
         FROM fields f ${live}
-        WHERE ${matches(doc)}${inSystem('d.system_id')}${piiFilter('f.id')}`);
+        WHERE ${MATCH}${inSystem('d.system_id')}${piiFilter('f.id')}`;
+      branches.push(capped(sql, namePrefix(doc), doc));
       // Fields whose current PII tags include a word of the query (and that matched nothing else).
       const tagWords = bind([...new Set([query.q, lq, ...words])], 'text[]');
-      branches.push(`${select({ ...columns, match_rank: '3', score: '0::float8' })}
+      branches.push(`(${select({ ...columns, match_rank: '3', score: '0::float8' })}
         FROM field_classifications t JOIN fields f ON f.id = t.field_id ${live}
         WHERE t.pii_tags && ${tagWords}
           AND NOT EXISTS (SELECT 1 FROM field_classifications n WHERE n.field_id = t.field_id
                             AND (n.created_at, n.id) > (t.created_at, t.id))
-          ${inSystem('d.system_id')} AND NOT ${matches(doc)}${piiFilter('f.id')}`);
+          ${inSystem('d.system_id')} AND NOT ${matches(doc)}${piiFilter('f.id')}
+        LIMIT ${cap})`);
     }
     const kindOrder = `CASE h.kind ${Object.entries(KIND_ORDER)
       .map(([kind, order]) => `WHEN '${kind}' THEN ${order}`)
@@ -178,8 +197,8 @@ export class SearchRepository {
   }
 
   /** The number of hits, for a page past the last one (which returns no rows to count). */
-  async count(query: SearchQuery, manager: EntityManager): Promise<number> {
-    const rows = await this.search({ ...query, page: 1, size: 1 }, manager);
+  async count(query: SearchQuery, manager: EntityManager, similar: boolean): Promise<number> {
+    const rows = await this.search({ ...query, page: 1, size: 1 }, manager, similar);
     return rows.length === 0 ? 0 : Number(rows[0].total);
   }
 }

@@ -2,7 +2,8 @@ import type { Page, SearchQuery, SearchResult } from '@aide/schemas';
 import { Injectable } from '@nestjs/common';
 import { Transactions } from '../../database/transactions.js';
 import { toSearchResult } from './search.mapper.js';
-import { SearchRepository } from './search.repository.js';
+import { SearchRepository, type SearchRow } from './search.repository.js';
+import type { EntityManager } from 'typeorm';
 
 /** `GET /search`: a read-only transaction (the similarity threshold is set for it). */
 @Injectable()
@@ -14,9 +15,10 @@ export class SearchService {
 
   async search(query: SearchQuery): Promise<Page<SearchResult>> {
     const { rows, total } = await this.tx.run(async (m) => {
-      const rows = await this.repository.search(query, m);
-      if (rows.length > 0) return { rows, total: Number(rows[0].total) };
-      return { rows, total: query.page > 1 ? await this.repository.count(query, m) : 0 };
+      // Similar spellings are looked for only when the words alone do not fill the page asked for: a
+      // trigram probe of common trigrams reads much of a large index (ADR 0016).
+      const exact = await this.page(query, m, false);
+      return exact.total >= query.page * query.size ? exact : this.page(query, m, true);
     });
     return {
       items: rows.map((row) => toSearchResult(row, query.q)),
@@ -25,5 +27,15 @@ export class SearchService {
       size: query.size,
       pages: Math.ceil(total / query.size),
     };
+  }
+
+  private async page(
+    query: SearchQuery,
+    m: EntityManager,
+    similar: boolean,
+  ): Promise<{ rows: SearchRow[]; total: number }> {
+    const rows = await this.repository.search(query, m, similar);
+    if (rows.length > 0) return { rows, total: Number(rows[0].total) };
+    return { rows, total: query.page > 1 ? await this.repository.count(query, m, similar) : 0 };
   }
 }

@@ -1,0 +1,31 @@
+import { type SearchParams, type SearchResult, SearchPageSchema } from '@aide/schemas';
+import { PagePromise } from '../core/pagination.js';
+import type { RequestOptions } from '../core/request-options.js';
+import { API_PREFIX, type ApiClient } from '../internal/api.js';
+
+/**
+ * `GET /api/v1/search`: systems, datasets and fields ranked by how they match `q` (exact name, name
+ * prefix, word, PII tag, similar spelling). Await it for one page, or iterate it with `for await` for
+ * every result of this page and the following ones.
+ *
+ * ```ts
+ * const page = await client.search({ q: 'custmer', kind: ['field'], size: 20 });
+ * for await (const hit of client.search({ q: 'email', pii: '*' })) console.log(hit.path);
+ * ```
+ */
+export function search(
+  api: ApiClient,
+  params: SearchParams,
+  options?: RequestOptions,
+): PagePromise<SearchResult> {
+  const { page, ...query } = params;
+  return new PagePromise(
+    (n) =>
+      api.call(
+        { method: 'GET', path: `${API_PREFIX}/search`, query: { ...query, page: n }, options },
+        SearchPageSchema,
+        'SearchPage',
+      ),
+    page ?? 1,
+  );
+}
