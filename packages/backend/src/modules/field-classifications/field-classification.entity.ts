@@ -5,6 +5,9 @@ import { FieldEntity } from '../fields/field.entity.js';
 // ix_field_classifications_field_created orders created_at and id DESC in the migration.
 @AuditedTable('field_classifications')
 @Index('ix_field_classifications_field_created', ['field_id', 'created_at', 'id'])
+// A GIN index (search, migration 1765400000000): TypeORM cannot declare the access method, so it only
+// records the name and leaves the index alone.
+@Index('ix_field_classifications_pii_tags', { synchronize: false })
 export class FieldClassificationEntity extends AuditedEntity {
   /** clock_timestamp(): entries appended in one transaction still order by creation. */
   @Column({ type: 'timestamptz', default: () => 'clock_timestamp()' })
