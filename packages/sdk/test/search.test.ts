@@ -13,7 +13,10 @@ const fieldIds: string[] = [];
 
 beforeAll(async () => {
   client = adminClient();
-  const kind = await client.systemKinds.create({ code: unique('kind'), name: 'Kind' });
+  // rdbms datasets need a system whose kind is rdbms (the dataset kind rule).
+  const kind =
+    (await client.systemKinds.list({ code: 'rdbms' })).items[0] ??
+    (await client.systemKinds.create({ code: 'rdbms', name: 'Relational databases' }));
   const flavor = await client.systemFlavors.create({
     code: unique('flavor'),
     name: 'Flavor',

@@ -145,7 +145,7 @@ export async function catalogue(
     tableName,
     String(widened.partitions),
     String(byEtag.partitions),
-    spec.data_type,
+    spec?.data_type ?? 'untyped',
     ...attributes,
     cast.rendered,
     ...diff.added.map((c) => c.name),
