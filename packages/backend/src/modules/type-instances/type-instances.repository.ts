@@ -11,6 +11,19 @@ registerConstraintCodes({
   fk_type_instances_parent: 'TYPE_INSTANCE_PARENT_NOT_FOUND',
 });
 
+/** The part of a node that trees are built and rendered from. */
+export type TypeTreeRow = Pick<
+  TypeNodeRow,
+  | 'id'
+  | 'parent_id'
+  | 'depth'
+  | 'data_type_id'
+  | 'type_params'
+  | 'slot'
+  | 'data_type_code'
+  | 'render_template'
+>;
+
 /** A type-instance node with its data type's code and template, as read for trees and rendering. */
 export interface TypeNodeRow extends TypeInstanceEntity, StoredTypeNode {
   data_type_code: string;
@@ -49,6 +62,29 @@ export class TypeInstancesRepository {
        FROM tree JOIN data_types dt ON dt.id = tree.data_type_id
        ORDER BY tree.depth, tree.ordinal, tree.slot`,
       [rootIds, MAX_TYPE_TREE_DEPTH],
+    );
+  }
+
+  /**
+   * The trees bound by the columns of the given versions, as `subtrees` reads them (same roots, same
+   * rows, same order) but with only the columns a tree is built and rendered from.
+   */
+  async subtreesOfSchemas(schemaIds: readonly string[], manager: EntityManager): Promise<TypeTreeRow[]> {
+    if (schemaIds.length === 0) return [];
+    return manager.query(
+      `WITH RECURSIVE tree AS (
+         SELECT t.id, t.parent_id, t.data_type_id, t.type_params, t.slot, t.ordinal, 0 AS depth
+         FROM type_instances t
+         WHERE t.id IN (SELECT b.type_instance_id FROM field_bindings b WHERE b.dataset_schema_id = ANY($1::uuid[]))
+         UNION ALL
+         SELECT c.id, c.parent_id, c.data_type_id, c.type_params, c.slot, c.ordinal, tree.depth + 1
+         FROM type_instances c JOIN tree ON c.parent_id = tree.id WHERE tree.depth < $2
+       )
+       SELECT tree.id, tree.parent_id, tree.depth, tree.data_type_id, tree.type_params, tree.slot,
+              dt.code AS data_type_code, dt.render_template
+       FROM tree JOIN data_types dt ON dt.id = tree.data_type_id
+       ORDER BY tree.depth, tree.ordinal, tree.slot`,
+      [schemaIds, MAX_TYPE_TREE_DEPTH],
     );
   }
 

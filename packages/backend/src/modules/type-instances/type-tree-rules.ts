@@ -60,7 +60,9 @@ export interface StoredTypeNode {
  * Stored trees (rows ordered by depth, as `subtrees` returns them) must fit the limits, whether they
  * were written before the limits existed or are about to be bound. Returns each node's root id.
  */
-export function assertStoredTreesWithinLimits(rows: readonly StoredTypeNode[]): Map<string, string> {
+export function assertStoredTreesWithinLimits(
+  rows: readonly Pick<StoredTypeNode, 'id' | 'parent_id' | 'depth'>[],
+): Map<string, string> {
   const deepest = rows.reduce((max, row) => Math.max(max, Number(row.depth)), 0);
   if (deepest + 1 > MAX_TYPE_TREE_DEPTH) throw treeTooDeep(deepest + 1);
   const rootOf = new Map<string, string>();

@@ -3,7 +3,7 @@ import { AppError } from '../../common/errors/app-error.js';
 import { RenderBudget } from '../type-system/render-budget.js';
 import { TemplateError, TemplateLimitError } from '../type-system/template-error.js';
 import { type RenderableTypeNode, renderTypeTree } from '../type-system/type-tree-renderer.js';
-import type { TypeNodeRow } from './type-instances.repository.js';
+import type { TypeTreeRow } from './type-instances.repository.js';
 import { assertStoredTreesWithinLimits } from './type-tree-rules.js';
 
 /** A type-instance node with its data type, children in order. */
@@ -19,7 +19,7 @@ export interface TypeTreeNode extends RenderableTypeNode {
  * @throws AppError TYPE_INSTANCE_TREE_TOO_LARGE for a tree stored past the limits (before they were
  *   enforced on write): it is refused whole, never returned cut.
  */
-export function buildTypeTrees(rows: readonly TypeNodeRow[]): Map<string, TypeTreeNode> {
+export function buildTypeTrees(rows: readonly TypeTreeRow[]): Map<string, TypeTreeNode> {
   assertStoredTreesWithinLimits(rows);
   const nodes = new Map<string, TypeTreeNode>();
   for (const row of rows) {
