@@ -16,10 +16,15 @@ export default defineConfig({
   define: { 'process.version': JSON.stringify('browser') },
   build: { outDir: 'dist', sourcemap: false, target: 'es2022' },
   test: {
+    reporters: ['default', './test/summary-reporter.ts'],
     projects: [
       {
         extends: true,
-        test: { name: 'unit', environment: 'happy-dom', include: ['test/unit/**/*.test.tsx', 'test/unit/**/*.test.ts'] },
+        test: {
+          name: 'unit',
+          environment: 'happy-dom',
+          include: ['test/unit/**/*.test.tsx', 'test/unit/**/*.test.ts'],
+        },
       },
       {
         extends: true,

@@ -7,7 +7,7 @@ import { startLocalServer } from './helpers/local-server.js';
 
 const fetchCalls: string[] = [];
 const countingFetch: typeof fetch = (input, init) => {
-  fetchCalls.push(`${init?.method ?? 'GET'} ${String(input)}`);
+  fetchCalls.push(`${init?.method ?? 'GET'} ${input instanceof Request ? input.url : input.toString()}`);
   return fetch(input, init);
 };
 

@@ -14,5 +14,7 @@ for (const name of readdirSync(assets).filter((n) => n.endsWith('.js'))) {
   total += size;
   process.stdout.write(`  ${name}: ${(size / 1024).toFixed(1)} KB gzipped\n`);
 }
-process.stdout.write(`web UI JavaScript: ${(total / 1024).toFixed(1)} KB gzipped (budget ${BUDGET / 1024} KB)\n`);
+process.stdout.write(
+  `web UI JavaScript: ${(total / 1024).toFixed(1)} KB gzipped (budget ${BUDGET / 1024} KB)\n`,
+);
 if (total > BUDGET) process.exit(1);

@@ -1,9 +1,6 @@
 import { useEffect, useState } from 'react';
 
-export type Async<T> =
-  | { state: 'loading' }
-  | { state: 'error'; error: Error }
-  | { state: 'done'; value: T };
+export type Async<T> = { state: 'loading' } | { state: 'error'; error: Error } | { state: 'done'; value: T };
 
 /** Runs `load` when `deps` change; a stale answer (deps changed meanwhile) is dropped. */
 export function useAsync<T>(load: () => Promise<T>, deps: readonly unknown[]): [Async<T>, () => void] {
@@ -15,7 +12,8 @@ export function useAsync<T>(load: () => Promise<T>, deps: readonly unknown[]): [
     load().then(
       (value) => live && setResult({ state: 'done', value }),
       (error: unknown) =>
-        live && setResult({ state: 'error', error: error instanceof Error ? error : new Error(String(error)) }),
+        live &&
+        setResult({ state: 'error', error: error instanceof Error ? error : new Error(String(error)) }),
     );
     return () => {
       live = false;

@@ -14,7 +14,8 @@ type Node = DatasetLineageGraph['nodes'][number];
 
 /** Columns by signed distance (upstream left, the dataset in the middle, downstream right). */
 export function layout(nodes: Node[], rootId: string): Map<string, { x: number; y: number }> {
-  const column = (n: Node) => (n.id === rootId ? 0 : n.upstream_depth !== null ? -n.upstream_depth : (n.downstream_depth ?? 0));
+  const column = (n: Node) =>
+    n.id === rootId ? 0 : n.upstream_depth !== null ? -n.upstream_depth : (n.downstream_depth ?? 0);
   const byColumn = new Map<number, Node[]>();
   for (const n of nodes) byColumn.set(column(n), [...(byColumn.get(column(n)) ?? []), n]);
   const min = Math.min(0, ...byColumn.keys());
@@ -32,7 +33,8 @@ export function Lineage({ datasetId }: { datasetId: string }) {
   const [graph] = useAsync(() => client.lineage.datasets(datasetId, { depth: 3 }), [datasetId, client]);
   const [view, setView] = useState({ x: -20, y: -20, scale: 1 });
   const drag = useRef<{ x: number; y: number } | null>(null);
-  const zoom = (factor: number) => setView((v) => ({ ...v, scale: Math.min(4, Math.max(0.25, v.scale * factor)) }));
+  const zoom = (factor: number) =>
+    setView((v) => ({ ...v, scale: Math.min(4, Math.max(0.25, v.scale * factor)) }));
   return (
     <Loaded value={graph}>
       {(g) => {
@@ -54,7 +56,6 @@ export function Lineage({ datasetId }: { datasetId: string }) {
               </button>
             </div>
             <svg
-              role="img"
               aria-label={`Lineage graph: ${g.nodes.length} datasets, ${g.edges.length} links`}
               viewBox={`${view.x} ${view.y} ${width / view.scale} ${Math.max(200, height) / view.scale}`}
               style={{ height: Math.min(480, Math.max(200, height)) }}
@@ -66,14 +67,20 @@ export function Lineage({ datasetId }: { datasetId: string }) {
                 const start = drag.current;
                 if (!start) return;
                 drag.current = { x: e.clientX, y: e.clientY };
-                setView((v) => ({ ...v, x: v.x - (e.clientX - start.x) / v.scale, y: v.y - (e.clientY - start.y) / v.scale }));
+                setView((v) => ({
+                  ...v,
+                  x: v.x - (e.clientX - start.x) / v.scale,
+                  y: v.y - (e.clientY - start.y) / v.scale,
+                }));
               }}
             >
               {g.edges.map((e) => {
                 const a = pos.get(e.source_id);
                 const b = pos.get(e.target_id);
                 if (!a || !b) return null;
-                return <line key={e.id} x1={a.x + W} y1={a.y + H / 2} x2={b.x} y2={b.y + H / 2} className="edge" />;
+                return (
+                  <line key={e.id} x1={a.x + W} y1={a.y + H / 2} x2={b.x} y2={b.y + H / 2} className="edge" />
+                );
               })}
               {g.nodes.map((n) => {
                 const p = pos.get(n.id);

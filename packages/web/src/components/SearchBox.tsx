@@ -26,7 +26,8 @@ export function SearchBox() {
   useEffect(() => {
     const onKey = (e: globalThis.KeyboardEvent) => {
       const target = e.target as HTMLElement | null;
-      const typing = target && (target.tagName === 'INPUT' || target.tagName === 'TEXTAREA' || target.isContentEditable);
+      const typing =
+        target && (target.tagName === 'INPUT' || target.tagName === 'TEXTAREA' || target.isContentEditable);
       if (e.key === '/' && !typing) {
         e.preventDefault();
         input.current?.focus();
@@ -95,8 +96,8 @@ export function SearchBox() {
         value={q}
         role="combobox"
         aria-expanded={shown}
-        aria-controls={listId}
-        aria-activedescendant={active >= 0 ? `${listId}-${active}` : undefined}
+        aria-controls={shown ? listId : undefined}
+        aria-activedescendant={shown && active >= 0 ? `${listId}-${active}` : undefined}
         onChange={(e) => setQ(e.target.value)}
         onKeyDown={onKeyDown}
         onFocus={() => setOpen(true)}
@@ -124,7 +125,9 @@ export function SearchBox() {
               </div>
             </li>
           ))}
-          {total > results.length && <li className="muted small">{total} results; refine the search for more</li>}
+          {total > results.length && (
+            <li className="muted small">{total} results; refine the search for more</li>
+          )}
         </ul>
       )}
     </div>

@@ -30,16 +30,29 @@ export function diffRows(from: SchemaVersion, to: SchemaVersion): DiffRow[] {
       const typeChanged = (old.rendered_type ?? old.native_type) !== (c.rendered_type ?? c.native_type);
       const tightened = old.nullable && !c.nullable;
       const change: Change = typeChanged || old.nullable !== c.nullable ? 'changed' : 'same';
-      rows.push({ name: c.name, from: describe(old), to: describe(c), change, breaking: typeChanged || tightened });
+      rows.push({
+        name: c.name,
+        from: describe(old),
+        to: describe(c),
+        change,
+        breaking: typeChanged || tightened,
+      });
     }
   }
   for (const c of from.columns) {
-    if (!after.has(c.name)) rows.push({ name: c.name, from: describe(c), to: null, change: 'removed', breaking: true });
+    if (!after.has(c.name))
+      rows.push({ name: c.name, from: describe(c), to: null, change: 'removed', breaking: true });
   }
   return rows;
 }
 
-export function VersionDiff({ datasetId, versions }: { datasetId: string; versions: SchemaVersionSummary[] }) {
+export function VersionDiff({
+  datasetId,
+  versions,
+}: {
+  datasetId: string;
+  versions: SchemaVersionSummary[];
+}) {
   const { client } = useSession();
   const newest = versions[0]?.version_num;
   const [from, setFrom] = useState(versions[1]?.version_num ?? newest);
@@ -48,7 +61,10 @@ export function VersionDiff({ datasetId, versions }: { datasetId: string; versio
     async () =>
       from === undefined || to === undefined
         ? null
-        : Promise.all([client.datasets.schemaVersion(datasetId, from), client.datasets.schemaVersion(datasetId, to)]),
+        : Promise.all([
+            client.datasets.schemaVersion(datasetId, from),
+            client.datasets.schemaVersion(datasetId, to),
+          ]),
     [datasetId, from, to, client],
   );
   if (versions.length === 0) return <p>No versions.</p>;

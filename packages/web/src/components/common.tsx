@@ -5,9 +5,7 @@ import type { Async } from '../use-async';
 /** Highlight segments as text nodes: a name holding markup is shown, never interpreted. */
 export function Highlight({ segments }: { segments: SearchHighlight['segments'] }) {
   return (
-    <>
-      {segments.map((s, i) => (s.match ? <mark key={i}>{s.text}</mark> : <span key={i}>{s.text}</span>))}
-    </>
+    <>{segments.map((s, i) => (s.match ? <mark key={i}>{s.text}</mark> : <span key={i}>{s.text}</span>))}</>
   );
 }
 

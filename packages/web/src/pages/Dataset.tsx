@@ -49,12 +49,16 @@ export function DatasetPage({ id }: { id: string }) {
 
 function SchemaTable({ version, onTagged }: { version: SchemaVersion; onTagged: () => void }) {
   const pk = new Set(
-    ((version as unknown as { primary_key?: { columns: string[] } | null }).primary_key?.columns ?? []).map(String),
+    ((version as unknown as { primary_key?: { columns: string[] } | null }).primary_key?.columns ?? []).map(
+      String,
+    ),
   );
   const [editing, setEditing] = useState<string | null>(null);
   return (
     <>
-      <p className="muted">Version {version.version_num}, published {when(version.created_at)}</p>
+      <p className="muted">
+        Version {version.version_num}, published {when(version.created_at)}
+      </p>
       <div className="scroll">
         <table>
           <thead>
@@ -113,7 +117,12 @@ function SchemaTable({ version, onTagged }: { version: SchemaVersion; onTagged: 
 }
 
 /** Appends a classification (the history is append-only); any signed-in user may, as in the API. */
-function TagForm(props: { fieldId: string; name: string; tags: string[]; onDone: (changed: boolean) => void }) {
+function TagForm(props: {
+  fieldId: string;
+  name: string;
+  tags: string[];
+  onDone: (changed: boolean) => void;
+}) {
   const { client } = useSession();
   const [text, setText] = useState(props.tags.join(', '));
   const [error, setError] = useState<string | null>(null);
@@ -155,7 +164,15 @@ function PiiHistory({ version }: { version: SchemaVersion }) {
   const ids = [...names.keys()].slice(0, 100);
   const [history] = useAsync(
     async () =>
-      ids.length === 0 ? [] : (await client.fieldClassifications.list({ field_id__in: ids.join(','), sort: '-created_at', size: 100 })).items,
+      ids.length === 0
+        ? []
+        : (
+            await client.fieldClassifications.list({
+              field_id__in: ids.join(','),
+              sort: '-created_at',
+              size: 100,
+            })
+          ).items,
     [ids.join(','), client],
   );
   return (
@@ -191,7 +208,8 @@ function PiiHistory({ version }: { version: SchemaVersion }) {
 export function SystemCrawlRuns({ systemId }: { systemId?: string }) {
   const { client } = useSession();
   const [runs] = useAsync(
-    () => client.crawlRuns.list({ ...(systemId ? { system_id: systemId } : {}), sort: '-started_at', size: 20 }),
+    () =>
+      client.crawlRuns.list({ ...(systemId ? { system_id: systemId } : {}), sort: '-started_at', size: 20 }),
     [systemId, client],
   );
   return (

@@ -23,7 +23,13 @@ export function Login({ onSession }: { onSession: (s: Session) => void }) {
       <form onSubmit={(e) => void submit(e)}>
         <label>
           Email
-          <input type="email" autoComplete="username" required value={username} onChange={(e) => setUsername(e.target.value)} />
+          <input
+            type="email"
+            autoComplete="username"
+            required
+            value={username}
+            onChange={(e) => setUsername(e.target.value)}
+          />
         </label>
         <label>
           Password

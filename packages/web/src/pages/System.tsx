@@ -4,7 +4,12 @@ import { Link } from '../router';
 import { useSession } from '../session';
 import { useAsync } from '../use-async';
 
-const SORTS = { object_name: 'Name', '-updated_at': 'Recently changed', layer: 'Layer', kind: 'Kind' } as const;
+const SORTS = {
+  object_name: 'Name',
+  '-updated_at': 'Recently changed',
+  layer: 'Layer',
+  kind: 'Kind',
+} as const;
 
 /** A system and its datasets: name filter, sort and paging done by the API. */
 export function SystemPage({ id }: { id: string }) {
@@ -20,7 +25,8 @@ export function SystemPage({ id }: { id: string }) {
         sort,
         page,
         size: 25,
-        ...(filter.trim() ? { object_name__like: `%${filter.trim()}%` } : {}),
+        // `__like` is a case-insensitive substring match (the API escapes wildcards).
+        ...(filter.trim() ? { object_name__like: filter.trim() } : {}),
       }),
     [id, sort, page, filter, client],
   );

@@ -19,7 +19,14 @@ export function Systems() {
       systems.items.map((s) => client.datasets.list({ system_id: s.id, size: 1 }).then((p) => p.total)),
     );
     const flavor = new Map(flavors.items.map((f) => [f.id, f.code]));
-    return { systems, rows: systems.items.map((s, i) => ({ s, flavor: flavor.get(s.flavor_id) ?? '?', count: counts[i] ?? 0 })) };
+    return {
+      systems,
+      rows: systems.items.map((s, i) => ({
+        s,
+        flavor: flavor.get(s.flavor_id) ?? '?',
+        count: counts[i] ?? 0,
+      })),
+    };
   }, [page, client]);
   return (
     <section>

@@ -10,7 +10,10 @@ export function Types() {
   const [flavorId, setFlavorId] = useState<string | null>(null);
   const chosen = flavorId ?? (flavors.state === 'done' ? (flavors.value.items[0]?.id ?? null) : null);
   const [types] = useAsync(
-    async () => (chosen ? (await client.dataTypes.list({ system_flavor_id: chosen, size: 100, sort: 'code' })).items : []),
+    async () =>
+      chosen
+        ? (await client.dataTypes.list({ system_flavor_id: chosen, size: 100, sort: 'code' })).items
+        : [],
     [chosen, client],
   );
   return (
@@ -48,8 +51,9 @@ export function Types() {
                     <code>{t.render_template ?? t.code}</code>
                   </td>
                   <td>
-                    {Object.keys((t.params_schema['properties'] as Record<string, unknown> | undefined) ?? {}).join(', ') ||
-                      '—'}
+                    {Object.keys(
+                      (t.params_schema['properties'] as Record<string, unknown> | undefined) ?? {},
+                    ).join(', ') || '—'}
                   </td>
                 </tr>
               ))}

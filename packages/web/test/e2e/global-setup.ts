@@ -45,7 +45,11 @@ async function seed(baseUrl: string): Promise<string> {
   const client = new AideClient({ baseUrl, username: ADMIN.email, password: ADMIN.password, fetch });
   const flavor = (await client.systemFlavors.list({ code: 'postgres14' })).items[0];
   if (!flavor) throw new Error('the seeded flavor postgres14 is missing');
-  const system = await client.systems.create({ code: 'shop_pg', name: 'Shop database', flavor_id: flavor.id });
+  const system = await client.systems.create({
+    code: 'shop_pg',
+    name: 'Shop database',
+    flavor_id: flavor.id,
+  });
   const dataset = (name: string, layer: 'source' | 'raw') =>
     client.datasets.create({
       kind: 'rdbms',
@@ -87,7 +91,8 @@ async function seed(baseUrl: string): Promise<string> {
 }
 
 export default async function setup(project: TestProject) {
-  if (!existsSync(join(webDist, 'index.html'))) throw new Error(`${webDist} is not built: run vite build first`);
+  if (!existsSync(join(webDist, 'index.html')))
+    throw new Error(`${webDist} is not built: run vite build first`);
   const requireFromBackend = createRequire(join(backendDir, 'package.json'));
   const pg = requireFromBackend('pg') as {
     Client: new (options: { connectionString: string }) => {
@@ -101,7 +106,10 @@ export default async function setup(project: TestProject) {
   const { withDatabase } = await dist('database/naming.js');
   const tempDir = mkdtempSync(join(tmpdir(), 'aide-web-test-'));
   let embedded: { url: string; stop(): Promise<void> } | undefined;
-  const start = startEmbeddedPostgres as (o: { dir: string; port: number }) => Promise<{ url: string; stop(): Promise<void> }>;
+  const start = startEmbeddedPostgres as (o: {
+    dir: string;
+    port: number;
+  }) => Promise<{ url: string; stop(): Promise<void> }>;
   let serverUrl = process.env['DATABASE_URL'];
   if (!serverUrl) {
     embedded = await start({ dir: join(tempDir, 'pg'), port: await freePort() });

@@ -14,8 +14,18 @@ const version = (...columns: Column[]) => ({ columns }) as SchemaVersion;
 describe('diffRows', () => {
   it('matches columns by name and marks what breaks a reader', () => {
     const rows = diffRows(
-      version(column('id', 'integer', false), column('email', 'text'), column('gone', 'text'), column('n', 'int')),
-      version(column('id', 'bigint', false), column('email', 'text', false), column('n', 'int'), column('added', 'date')),
+      version(
+        column('id', 'integer', false),
+        column('email', 'text'),
+        column('gone', 'text'),
+        column('n', 'int'),
+      ),
+      version(
+        column('id', 'bigint', false),
+        column('email', 'text', false),
+        column('n', 'int'),
+        column('added', 'date'),
+      ),
     );
     expect(rows.map((r) => [r.name, r.change, r.breaking])).toEqual([
       ['id', 'changed', true],
@@ -30,8 +40,19 @@ describe('diffRows', () => {
 describe('layout', () => {
   it('puts upstream left of the dataset and downstream right', () => {
     const node = (id: string, up: number | null, down: number | null) =>
-      ({ id, object_name: id, kind: 'rdbms', layer: null, system_id: 's', upstream_depth: up, downstream_depth: down }) as DatasetLineageGraph['nodes'][number];
-    const pos = layout([node('root', 0, 0), node('up', 1, null), node('down', null, 1), node('down2', null, 2)], 'root');
+      ({
+        id,
+        object_name: id,
+        kind: 'rdbms',
+        layer: null,
+        system_id: 's',
+        upstream_depth: up,
+        downstream_depth: down,
+      }) as DatasetLineageGraph['nodes'][number];
+    const pos = layout(
+      [node('root', 0, 0), node('up', 1, null), node('down', null, 1), node('down2', null, 2)],
+      'root',
+    );
     const x = (id: string) => pos.get(id)?.x ?? NaN;
     expect(x('up')).toBeLessThan(x('root'));
     expect(x('root')).toBeLessThan(x('down'));
