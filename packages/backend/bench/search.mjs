@@ -106,15 +106,15 @@ const percentile = (sorted, p) =>
   sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 
 /**
- * Runs one search as the API does (SearchService): a transaction, the similarity threshold, the
- * statement by words; by similar spellings too when the words do not fill the page.
+ * Runs one search as the API does (SearchService): a transaction with the search's settings, the
+ * statement by words; by similar spellings too when the words match nothing.
  */
-async function timeSearch(client, statements, threshold, size) {
+async function timeSearch(client, statements, settings, lookForSimilar) {
   const start = process.hrtime.bigint();
   await client.query('BEGIN');
-  await client.query(`SET LOCAL pg_trgm.word_similarity_threshold = ${threshold}`);
+  for (const setting of settings) await client.query(setting);
   let { rows } = await client.query(statements.words.sql, statements.words.params);
-  const usedSimilar = (rows.length > 0 ? Number(rows[0].total) : 0) < size;
+  const usedSimilar = lookForSimilar(rows.length > 0 ? Number(rows[0].total) : 0);
   if (usedSimilar) {
     ({ rows } = await client.query(statements.similar.sql, statements.similar.params));
   }
@@ -189,7 +189,9 @@ export async function run(argv = process.argv.slice(2)) {
     const { startEmbeddedPostgres, freePort } = await dist('database/embedded-postgres.js');
     const { withDatabase } = await dist('database/naming.js');
     const { createDataSource } = await dist('database/data-source.js');
-    const { SearchRepository, WORD_SIMILARITY_THRESHOLD } = await dist('modules/search/search.repository.js');
+    const { SearchRepository, SEARCH_SETTINGS, lookForSimilar } = await dist(
+      'modules/search/search.repository.js',
+    );
     const { SearchQuerySchema } = await import('@aide/schemas');
 
     let serverUrl = process.env.DATABASE_URL;
@@ -242,18 +244,22 @@ export async function run(argv = process.argv.slice(2)) {
         similar: repository.statement(query, true),
       };
       const search = await measure(
-        () => timeSearch(client, statements, WORD_SIMILARITY_THRESHOLD, query.size),
+        () => timeSearch(client, statements, SEARCH_SETTINGS, lookForSimilar),
         options.runs,
       );
       log(`${label}: p50 ${search.p50.toFixed(1)} ms, p95 ${search.p95.toFixed(1)} ms`);
       const firstWord = params.q.toLowerCase().match(/[\p{L}\p{N}]+/u)[0];
+      // With the search's settings: without them the planner may bet on a sequential scan under LIMIT.
       const baseline = await measure(async () => {
         const start = process.hrtime.bigint();
+        await client.query('BEGIN');
+        for (const setting of SEARCH_SETTINGS) await client.query(setting);
         await client.query(baselineSql, [`'${firstWord}':*`]);
+        await client.query('COMMIT');
         return { ms: Number(process.hrtime.bigint() - start) / 1e6 };
       }, options.runs);
       await client.query('BEGIN');
-      await client.query(`SET LOCAL pg_trgm.word_similarity_threshold = ${WORD_SIMILARITY_THRESHOLD}`);
+      for (const setting of SEARCH_SETTINGS) await client.query(setting);
       const statement = search.usedSimilar ? statements.similar : statements.words;
       const plan = (await client.query(`EXPLAIN ${statement.sql}`, statement.params)).rows
         .map((r) => r['QUERY PLAN'])

@@ -15,6 +15,7 @@ import { RouteTable } from './common/http/route-table.js';
 import { discardUnreadBody } from './common/http/unread-body.js';
 import type { ResolvedConfig } from './config/config.js';
 import { createMetrics } from './modules/metrics/metrics.js';
+import { registerWebUi } from './web-ui.js';
 
 const REQUEST_ID = /^[\w.:-]{1,128}$/;
 
@@ -160,6 +161,8 @@ export async function createApp(
     },
   );
   app.useGlobalFilters(new AllExceptionsFilter(routes));
+  // The web UI: static files at /ui, a plain Fastify route beside the API (not a Nest controller).
+  await registerWebUi(fastify, config.webDir, (message) => logger.warn(message));
   if (config.corsOrigins.length > 0)
     app.enableCors({ origin: config.corsOrigins, exposedHeaders: ['X-Request-ID', 'ETag'] });
   await app.init();

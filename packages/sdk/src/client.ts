@@ -108,6 +108,11 @@ export interface AideClientBaseOptions {
    */
   dispatcher?: Dispatcher | undefined;
   /**
+   * Send requests with this WHATWG `fetch` instead of undici (browsers: `fetch: globalThis.fetch.bind(globalThis)`).
+   * No Agent is created; `dispatcher` is ignored.
+   */
+  fetch?: typeof globalThis.fetch | undefined;
+  /**
    * Check every response against the `@aide/schemas` schemas (default true): a mismatch throws
    * `AideContractError` naming the route and the differences instead of handing out a wrong shape.
    */
@@ -180,8 +185,8 @@ export class AideClientCore {
 
   constructor(options: AideClientOptions) {
     checkOptions(options);
-    let dispatcher = options.dispatcher;
-    if (!dispatcher) {
+    let dispatcher = options.fetch ? undefined : options.dispatcher;
+    if (!dispatcher && !options.fetch) {
       this.#ownDispatcher = new Agent({ keepAliveTimeout: 10_000 });
       dispatcher = this.#ownDispatcher;
     }
@@ -192,6 +197,7 @@ export class AideClientCore {
       maxRetries: options.maxRetries ?? DEFAULT_MAX_RETRIES,
       userAgent: options.userAgent ? `${options.userAgent} ${sdkAgent}` : sdkAgent,
       dispatcher,
+      fetch: options.fetch,
     });
     const validate = options.validateResponses ?? true;
     const credentials =

@@ -61,6 +61,7 @@ const EnvSchema = z.object({
   AIDE_CORS_ORIGINS: z.string().optional(),
   AIDE_TRUSTED_PROXIES: addressList.optional(),
   AIDE_METRICS_TOKEN: z.string().min(32, { message: 'must be at least 32 characters' }).optional(),
+  AIDE_WEB_DIR: z.string().min(1).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   AIDE_LOG_FORMAT: z.enum(['json', 'pretty']).optional(),
 });
@@ -97,6 +98,8 @@ export interface AppConfig {
   trustedProxies: string[];
   /** Bearer token of `GET /metrics`; undefined disables the route. */
   metricsToken: string | undefined;
+  /** The built web UI served at /ui (default: packages/web/dist of this checkout). */
+  webDir: string | undefined;
   logLevel: Env['LOG_LEVEL'];
   logFormat: 'json' | 'pretty';
 }
@@ -153,6 +156,7 @@ export function loadConfig(
     bodyLimitBytes: e.AIDE_BODY_LIMIT_BYTES,
     shutdownTimeoutMs: e.AIDE_SHUTDOWN_TIMEOUT_MS,
     metricsToken: e.AIDE_METRICS_TOKEN,
+    webDir: e.AIDE_WEB_DIR,
     corsOrigins: e.AIDE_CORS_ORIGINS ? e.AIDE_CORS_ORIGINS.split(',').map((o) => o.trim()) : [],
     trustedProxies: e.AIDE_TRUSTED_PROXIES ?? [],
     logLevel: e.LOG_LEVEL,

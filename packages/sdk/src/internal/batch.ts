@@ -11,7 +11,9 @@ export interface BatchChunk {
 }
 
 /** `{"items":[` and `]}` around the items, and the commas between them. */
-const ENVELOPE_BYTES = Buffer.byteLength('{"items":[]}');
+// UTF-8 byte lengths through TextEncoder (Node and browsers alike; Buffer is Node-only).
+const utf8 = new TextEncoder();
+const ENVELOPE_BYTES = utf8.encode('{"items":[]}').length;
 
 /**
  * Splits the input into chunks of at most `maxItems` items whose request body (`{"items":[...]}` as
@@ -22,7 +24,7 @@ export function planChunks(items: readonly unknown[], maxItems: number, maxBytes
   let start = 0;
   let bytes = ENVELOPE_BYTES;
   items.forEach((item, i) => {
-    const size = Buffer.byteLength(JSON.stringify(item) ?? 'null');
+    const size = utf8.encode(JSON.stringify(item) ?? 'null').length;
     if (ENVELOPE_BYTES + size > maxBytes) {
       throw new RangeError(
         `Item ${i} is ${size} bytes as JSON: no request of at most ${maxBytes} bytes can carry it (maxChunkBytes)`,

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type { Dispatcher } from 'undici';
 import {
   AideApiError,
@@ -28,7 +27,22 @@ export interface TransportConfig {
   timeoutMs: number;
   maxRetries: number;
   userAgent: string;
-  dispatcher: Dispatcher;
+  /** Node: the undici dispatcher every request goes through. */
+  dispatcher?: Dispatcher | undefined;
+  /**
+   * Browsers (or any runtime with WHATWG fetch): requests go through this function instead of a
+   * dispatcher. The page's origin rules apply; `User-Agent` is left to the runtime.
+   */
+  fetch?: typeof globalThis.fetch | undefined;
+}
+
+/** A v4 UUID from Web Crypto (Node ≥ 19, browsers; `randomUUID` needs a secure context, this does not). */
+function randomUUID(): string {
+  const bytes = globalThis.crypto.getRandomValues(new Uint8Array(16));
+  bytes[6] = ((bytes[6] ?? 0) & 0x0f) | 0x40;
+  bytes[8] = ((bytes[8] ?? 0) & 0x3f) | 0x80;
+  const hex = Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
 export interface TransportRequest {
@@ -256,6 +270,8 @@ export class Transport {
     const onUserAbort = () => controller.abort(userSignal?.reason);
     userSignal?.addEventListener('abort', onUserAbort, { once: true });
     try {
+      if (this.#config.fetch) return await this.#fetch(this.#config.fetch, args, controller.signal);
+      if (!this.#config.dispatcher) throw new AideError('The transport has neither a dispatcher nor fetch.');
       const response = await this.#config.dispatcher.request({
         origin: this.#origin,
         path: args.path,
@@ -290,5 +306,29 @@ export class Transport {
       clearTimeout(timer);
       userSignal?.removeEventListener('abort', onUserAbort);
     }
+  }
+
+  /** One attempt through WHATWG fetch; failures surface as the undici path's do (classified by the caller). */
+  async #fetch(
+    fetchFn: typeof globalThis.fetch,
+    args: { method: HttpMethod; path: string; headers: Record<string, string>; body: string | undefined },
+    signal: AbortSignal,
+  ): Promise<RawResponse> {
+    const headers = { ...args.headers };
+    // Browsers refuse to let a page set User-Agent; leaving it out keeps fetch from complaining.
+    delete headers['user-agent'];
+    const response = await fetchFn(`${this.#origin}${args.path}`, {
+      method: args.method,
+      headers,
+      body: args.body ?? null,
+      signal,
+      credentials: 'omit',
+    });
+    const text = await response.text();
+    const out: Record<string, string> = {};
+    response.headers.forEach((value, name) => {
+      out[name.toLowerCase()] = value;
+    });
+    return { status: response.status, headers: out, text };
   }
 }

@@ -14,6 +14,10 @@ import { SystemEntity } from '../systems/system.entity.js';
 @Index('ix_datasets_system_id_active', ['system_id', 'id'], { where: 'deleted_at IS NULL' })
 @Check('datasets_kind_check', "kind IN ('rdbms', 'kafka', 'storage', 'sftp', 'hive')")
 export class DatasetEntity extends SoftDeletableEntity {
+  /** Search text (ADR 0018), kept by a trigger from the names and note; never read or written here. */
+  @Column({ type: 'tsvector', nullable: true, select: false, insert: false, update: false })
+  search_vector: string | null;
+
   @Column({ type: 'uuid' })
   @ForeignKey(() => SystemEntity, { name: 'fk_datasets_system' })
   system_id: string;

@@ -35,7 +35,9 @@ export class FieldClassificationsService implements CrudService<
   create(input: CreateFieldClassification, actor: AuthUser): Promise<FieldClassification> {
     const tags = [...new Set(input.pii_tags)];
     return this.tx.run(async (m) => {
-      if (!(await this.fields.crud.findActive(input.field_id, m, 'share')))
+      // FOR UPDATE, not FOR SHARE: the insert's trigger updates the field's current tags (ADR 0018), and
+      // two transactions holding a share lock on the same field would deadlock upgrading it.
+      if (!(await this.fields.crud.findActive(input.field_id, m, 'update')))
         throw new AppError('FIELD_NOT_FOUND');
       const row = await this.classifications.crud.insert({ ...input, pii_tags: tags }, actor.id, m);
       return toFieldClassification(row);

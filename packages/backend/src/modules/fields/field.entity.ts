@@ -10,8 +10,17 @@ import { DatasetEntity } from '../datasets/dataset.entity.js';
   where: 'parent_id IS NOT NULL',
 })
 @Index('ix_fields_parent', ['parent_id'])
+@Index('ix_fields_dataset', ['dataset_id'])
 @Check('fields_origin_check', "origin IN ('mapped', 'tech', 'deprecated')")
 export class FieldEntity extends AuditedEntity {
+  /** Search text (ADR 0018), kept by a trigger from the names and note; never read or written here. */
+  @Column({ type: 'tsvector', nullable: true, select: false, insert: false, update: false })
+  search_vector: string | null;
+
+  /** The current PII tags (newest classification), kept by a trigger on field_classifications (ADR 0018). */
+  @Column({ type: 'text', array: true, nullable: true, select: false, insert: false, update: false })
+  pii_tags: string[] | null;
+
   @Column({ type: 'uuid' })
   @ForeignKey(() => DatasetEntity, { name: 'fk_fields_dataset', onDelete: 'CASCADE' })
   dataset_id: string;

@@ -1,6 +1,13 @@
-// The searchable text of systems, datasets and fields, as SQL expressions over a table alias. They
-// are, character for character, the expressions indexed by migration 1765400000000-Search: the
-// planner uses an expression index only for the same expression (checked by EXPLAIN in the e2e test).
+// The searchable text of systems, datasets and fields, as SQL over a table alias. The planner uses an
+// index only for the expression it was built on, so each is, character for character, the indexed one:
+// - `tsvector`: the expression of the GIN index ix_<table>_search (1765400000000-Search; names weighted
+//   A, the note weighted C), for matching;
+// - `vector`: the same value, stored by a trigger (1765550000000-SearchColumns), for ranking: reading
+//   it costs nothing, where the expression is computed again for every candidate;
+// - `trigram`: the lower-cased name of the pg_trgm GIN index ix_<table>_name_trgm (1765400000000-Search);
+// - `names`: the lower-cased names in byte order, with btree indexes (exact and prefix matches read
+//   in index order: ix_fields_name_lower, ix_datasets_name_lower, ix_datasets_last_name_lower).
+// test/e2e/search.e2e-spec.ts checks with EXPLAIN that the statement uses them.
 
 const words = (text: string) => `translate(${text}, '._-/:', '     ')`;
 
@@ -12,23 +19,38 @@ function tsvector(names: string, comment: string): string {
 }
 
 export interface SearchDocument {
-  /** Names weighted A, the comment weighted C. */
+  /** Names weighted A, the comment weighted C: the indexed expression, for matching. */
   readonly tsvector: string;
-  /** The lower-cased name compared by trigram word similarity, and for exact and prefix matches. */
+  /** The same, stored: for ranking. */
+  readonly vector: string;
+  /** The lower-cased name compared by trigram word similarity. */
   readonly trigram: string;
+  /** The lower-cased names an exact or prefix match is looked for in. */
+  readonly names: readonly string[];
 }
 
 export const systemDocument = (a: string): SearchDocument => ({
   tsvector: tsvector(`${a}.code || ' ' || ${a}.name`, `${a}.note`),
+  vector: `${a}.search_vector`,
   trigram: `lower(${a}.code || ' ' || ${a}.name)`,
+  // Systems are few: their names are compared without an index of their own.
+  names: [`(lower(${a}.code) COLLATE "C")`, `(lower(${a}.name) COLLATE "C")`],
 });
 
 export const datasetDocument = (a: string): SearchDocument => ({
   tsvector: tsvector(`${a}.object_name || ' ' || coalesce(${a}.layer, '')`, `${a}.note`),
+  vector: `${a}.search_vector`,
   trigram: `lower(${a}.object_name)`,
+  // A qualified name (`sales.orders`) also matches by its last part.
+  names: [
+    `(lower(${a}.object_name) COLLATE "C")`,
+    `(lower(regexp_replace(${a}.object_name, '^.*[.]', '')) COLLATE "C")`,
+  ],
 });
 
 export const fieldDocument = (a: string): SearchDocument => ({
   tsvector: tsvector(`${a}.name || ' ' || coalesce(${a}.path, '')`, `${a}.note`),
+  vector: `${a}.search_vector`,
   trigram: `lower(${a}.name)`,
+  names: [`(lower(${a}.name) COLLATE "C")`],
 });

@@ -30,12 +30,29 @@ const MIN_SIMILARITY_LENGTH = 3;
 // (`custmer` ~ `customer` is 0.55); 0.5 finds it without flooding longer queries.
 export const WORD_SIMILARITY_THRESHOLD = 0.5;
 
+/**
+ * Set (LOCAL) in the search's transaction. The similarity threshold; no parallel workers (a search
+ * reads a few hundred rows, and starting workers costs more on a small machine than it saves); and no
+ * sequential scans: every part of the statement is written for an index, but under a LIMIT the planner
+ * bets that a sequential scan meets enough matches early, which for a rare word means reading all
+ * 2,000,000 fields (ADR 0018).
+ */
+export const SEARCH_SETTINGS: readonly string[] = [
+  `SET LOCAL pg_trgm.word_similarity_threshold = ${WORD_SIMILARITY_THRESHOLD}`,
+  'SET LOCAL max_parallel_workers_per_gather = 0',
+  'SET LOCAL enable_seqscan = off',
+];
+
+/** Whether to run the statement again with similar spellings, after a first pass found `total` hits. */
+export const lookForSimilar = (total: number): boolean => total === 0;
+
 /** Columns a branch leaves empty, typed so that the UNION's column types agree. */
 const NULL_COLUMNS = {
   label: 'NULL::text',
   field_path: 'NULL::text',
   dataset_id: 'NULL::uuid',
   dataset_name: 'NULL::text',
+  pii_tags: 'NULL::text[]',
 };
 
 /**
@@ -47,21 +64,21 @@ export const CANDIDATES_PER_BRANCH = 500;
 
 const KIND_ORDER: Record<SearchKind, number> = { system: 0, dataset: 1, field: 2 };
 
-/** The newest classification of a field (the index ix_field_classifications_field_created serves it). */
-const currentTags = (field: string) =>
-  `(SELECT c.pii_tags FROM field_classifications c WHERE c.field_id = ${field}
-     ORDER BY c.created_at DESC, c.id DESC LIMIT 1)`;
-
 /**
  * The search statement: one branch per kind (plus a PII-tag branch for fields), each selected
- * through the expression indexes of migration 1765400000000-Search, ranked and paged in SQL.
- * Soft-deleted systems and datasets, and the datasets and fields under them, never match.
+ * through the indexes of migrations 1765400000000-Search and 1765550000000-SearchColumns, ranked and
+ * paged in SQL (ADR 0018). Soft-deleted systems and datasets, and the datasets and fields under them,
+ * never match.
+ *
+ * Bounded work: a branch looks for names matching exactly or by prefix first, in name-index order, and
+ * for other matches (words, similar spellings) only while it has fewer than CANDIDATES_PER_BRANCH; it
+ * ranks at most that many. So a common word costs one index range read, never a scan of its matches.
  */
 @Injectable()
 export class SearchRepository {
-  /** Runs in the caller's transaction: the similarity threshold is set for it alone (SET LOCAL). */
+  /** Runs in the caller's transaction, with SEARCH_SETTINGS set for it alone (SET LOCAL). */
   async search(query: SearchQuery, manager: EntityManager, similar: boolean): Promise<SearchRow[]> {
-    await manager.query(`SET LOCAL pg_trgm.word_similarity_threshold = ${WORD_SIMILARITY_THRESHOLD}`);
+    for (const setting of SEARCH_SETTINGS) await manager.query(setting);
     const { sql, params } = this.statement(query, similar);
     return manager.query<SearchRow[]>(sql, params);
   }
@@ -80,34 +97,68 @@ export class SearchRepository {
     const tsq = `to_tsquery('simple'::regconfig, ${bind(words.map((w) => `'${w}':*`).join(' & '), 'text')})`;
     const prefix = bind(`${escapeLike(lq)}%`, 'text');
     const systemId = query.system_id === undefined ? undefined : bind(query.system_id, 'uuid');
-    const piiTags = Array.isArray(query.pii) ? bind(query.pii, 'text[]') : undefined;
     const similar = similarNames && lq.length >= MIN_SIMILARITY_LENGTH;
-    const piiFilter = (field: string) =>
+    const cap = bind(CANDIDATES_PER_BRANCH, 'int');
+    const inSystem = (column: string) => (systemId === undefined ? '' : ` AND ${column} = ${systemId}`);
+    // Fields with a current PII tag of the filter, found through the tag history's GIN index (a tag is
+    // rarer than a word) and confirmed on the field's current tags.
+    const piiTags = Array.isArray(query.pii) ? bind(query.pii, 'text[]') : undefined;
+    const ctes: string[] = [];
+    if (piiTags !== undefined) {
+      ctes.push(`pii_filter AS MATERIALIZED (
+        SELECT DISTINCT t.field_id FROM field_classifications t WHERE t.pii_tags && ${piiTags})`);
+    }
+    const piiFilter =
       query.pii === undefined
         ? ''
         : query.pii === 'any'
-          ? ` AND cardinality(${currentTags(field)}) > 0`
-          : ` AND ${currentTags(field)} && ${piiTags}`;
-    const inSystem = (column: string) => (systemId === undefined ? '' : ` AND ${column} = ${systemId}`);
-    // A row matches by text or, for 3+ characters, by trigram word similarity of its name.
-    const matches = (doc: SearchDocument) =>
+          ? ` AND cardinality(f.pii_tags) > 0`
+          : ` AND f.pii_tags && ${piiTags} AND f.id IN (SELECT field_id FROM pii_filter)`;
+    const byName = (doc: SearchDocument) =>
+      `(${doc.names.map((n) => `${n} LIKE ${prefix} ESCAPE '\\'`).join(' OR ')})`;
+    // Any other match: words, or for 3+ characters (in the second pass) the trigram similarity of the name.
+    const other = (doc: SearchDocument) =>
       `(${doc.tsvector} @@ ${tsq}${similar ? ` OR ${q} <% ${doc.trigram}` : ''})`;
-    const rank = (names: string[], doc: SearchDocument) =>
-      `CASE WHEN ${names.map((n) => `lower(${n}) = ${q}`).join(' OR ')} THEN 0
-            WHEN ${names.map((n) => `lower(${n}) LIKE ${prefix} ESCAPE '\\'`).join(' OR ')} THEN 1
-            WHEN ${doc.tsvector} @@ ${tsq} THEN 2 ELSE 4 END`;
+    const rank = (doc: SearchDocument) =>
+      `CASE WHEN ${doc.names.map((n) => `${n} = ${q}`).join(' OR ')} THEN 0
+            WHEN ${byName(doc)} THEN 1
+            WHEN ${doc.vector} @@ ${tsq} THEN 2 ELSE 4 END`;
     const score = (doc: SearchDocument) =>
-      `(ts_rank(${doc.tsvector}, ${tsq}) + word_similarity(${q}, ${doc.trigram}))::float8`;
+      `(ts_rank(${doc.vector}, ${tsq}) + word_similarity(${q}, ${doc.trigram}))::float8`;
 
     const branches: string[] = [];
-    const cap = bind(CANDIDATES_PER_BRANCH, 'int');
     const MATCH = '/*match*/';
-    // Two capped selections of one branch: names by exact or prefix match, then any match.
-    const capped = (sql: string, byName: string, doc: SearchDocument) =>
-      `(${sql.replace(MATCH, byName)} LIMIT ${cap}) UNION (${sql.replace(MATCH, matches(doc))} LIMIT ${cap})`;
-    const namePrefix = (doc: SearchDocument) => `${doc.trigram} LIKE ${prefix} ESCAPE '\\'`;
+    // Names first: per name, the first CANDIDATES_PER_BRANCH matches in name order (an index range read
+    // that stops; the exact match sorts first). Other matches only while the names leave room.
+    const capped = (
+      name: string,
+      sql: string,
+      doc: SearchDocument,
+      own: { alias: string; table: string; where: string },
+    ) => {
+      const perName = doc.names.map((n, i) => {
+        const earlier = doc.names.slice(0, i).map((e) => ` AND NOT ${e} LIKE ${prefix} ESCAPE '\\'`);
+        return `(${sql.replace(MATCH, `${n} LIKE ${prefix} ESCAPE '\\'${earlier.join('')}`)}
+          ORDER BY ${n} LIMIT ${cap})`;
+      });
+      ctes.push(`${name}_names AS MATERIALIZED (
+        SELECT * FROM (${perName.join(' UNION ALL ')}) n ORDER BY n.match_rank LIMIT ${cap})`);
+      // The other matches' ids, on the table alone: its GIN indexes are the only way to them (no
+      // sequential scan), so the planner cannot bet on a scan meeting matches early.
+      ctes.push(`${name}_other AS MATERIALIZED (
+        SELECT ${own.alias}.id FROM ${own.table} ${own.alias}
+        WHERE ${own.where}${other(doc)} AND NOT ${byName(doc)} LIMIT ${cap})`);
+      // Append reads its parts in order and the LIMIT stops it: once the names fill the cap, the other
+      // part is never started (a CTE is computed when first read).
+      ctes.push(`${name} AS (
+        (SELECT * FROM ${name}_names)
+        UNION ALL
+        (${sql.replace(MATCH, `${own.alias}.id IN (SELECT id FROM ${name}_other)`)})
+        LIMIT ${cap})`);
+      branches.push(`SELECT * FROM ${name}`);
+    };
     // Every branch names every column (the first branch alone would name them for the UNION).
-    type Columns = Omit<Record<keyof SearchRow, string>, 'pii_tags' | 'total'>;
+    type Columns = Omit<Record<keyof SearchRow, string>, 'total'>;
     const select = (
       c: Pick<Columns, 'kind' | 'id' | 'name' | 'comment' | 'match_rank' | 'score'> & Partial<Columns>,
     ) => {
@@ -126,18 +177,19 @@ export class SearchRepository {
         name: 's.code::text',
         label: 's.name',
         comment: 's.note',
-        match_rank: rank(['s.code', 's.name'], doc),
+        match_rank: rank(doc),
         score: score(doc),
       })}
         FROM systems s
         WHERE s.deleted_at IS NULL${inSystem('s.id')} AND ${MATCH}`;
-      branches.push(capped(sql, namePrefix(doc), doc));
+      capped('system_hits', sql, doc, {
+        alias: 's',
+        table: 'systems',
+        where: `s.deleted_at IS NULL${inSystem('s.id')} AND `,
+      });
     }
     if (query.kinds.includes('dataset')) {
       const doc = datasetDocument('d');
-      // A qualified name (`sales.orders`) also ranks as exact or prefix by its last part.
-      const lastPart = `regexp_replace(d.object_name, '^.*[.]', '')`;
-      const lastPrefix = bind(`%.${escapeLike(lq)}%`, 'text');
       const sql = `${select({
         kind: `'dataset'::text`,
         id: 'd.id',
@@ -145,13 +197,16 @@ export class SearchRepository {
         comment: 'd.note',
         dataset_id: 'd.id',
         dataset_name: 'd.object_name',
-        match_rank: rank(['d.object_name', lastPart], doc),
+        match_rank: rank(doc),
         score: score(doc),
       })}
         FROM datasets d JOIN systems s ON s.id = d.system_id AND s.deleted_at IS NULL
         WHERE d.deleted_at IS NULL${inSystem('d.system_id')} AND ${MATCH}`;
-      const byName = `(${namePrefix(doc)} OR ${doc.trigram} LIKE ${lastPrefix} ESCAPE '\\')`;
-      branches.push(capped(sql, byName, doc));
+      capped('dataset_hits', sql, doc, {
+        alias: 'd',
+        table: 'datasets',
+        where: `d.deleted_at IS NULL${inSystem('d.system_id')} AND `,
+      });
     }
     if (query.kinds.includes('field')) {
       const doc = fieldDocument('f');
@@ -163,21 +218,31 @@ export class SearchRepository {
         field_path: 'f.path',
         dataset_id: 'd.id',
         dataset_name: 'd.object_name',
+        pii_tags: 'f.pii_tags',
       };
       const live = `JOIN datasets d ON d.id = f.dataset_id AND d.deleted_at IS NULL
         JOIN systems s ON s.id = d.system_id AND s.deleted_at IS NULL`;
-      const sql = `${select({ ...columns, match_rank: rank(['f.name'], doc), score: score(doc) })}
+      const sql = `${select({ ...columns, match_rank: rank(doc), score: score(doc) })}
         FROM fields f ${live}
-        WHERE ${MATCH}${inSystem('d.system_id')}${piiFilter('f.id')}`;
-      branches.push(capped(sql, namePrefix(doc), doc));
-      // Fields whose current PII tags include a word of the query (and that matched nothing else).
+        WHERE ${MATCH}${inSystem('d.system_id')}${piiFilter}`;
+      capped('field_hits', sql, doc, {
+        alias: 'f',
+        table: 'fields',
+        where:
+          (systemId === undefined
+            ? ''
+            : `f.dataset_id IN (SELECT id FROM datasets WHERE system_id = ${systemId} AND deleted_at IS NULL) AND `) +
+          (piiFilter === '' ? '' : `${piiFilter.slice(' AND '.length)} AND `),
+      });
+      // Fields whose current PII tags include a word of the query (and that matched nothing else),
+      // found through the history's GIN index and confirmed on the current tags.
       const tagWords = bind([...new Set([query.q, lq, ...words])], 'text[]');
+      ctes.push(`tagged AS MATERIALIZED (
+        SELECT DISTINCT t.field_id FROM field_classifications t WHERE t.pii_tags && ${tagWords})`);
       branches.push(`(${select({ ...columns, match_rank: '3', score: '0::float8' })}
-        FROM field_classifications t JOIN fields f ON f.id = t.field_id ${live}
-        WHERE t.pii_tags && ${tagWords}
-          AND NOT EXISTS (SELECT 1 FROM field_classifications n WHERE n.field_id = t.field_id
-                            AND (n.created_at, n.id) > (t.created_at, t.id))
-          ${inSystem('d.system_id')} AND NOT ${matches(doc)}${piiFilter('f.id')}
+        FROM tagged JOIN fields f ON f.id = tagged.field_id ${live}
+        WHERE f.pii_tags && ${tagWords}${inSystem('d.system_id')}
+          AND NOT ${byName(doc)} AND NOT ${other(doc)}${piiFilter}
         LIMIT ${cap})`);
     }
     const kindOrder = `CASE h.kind ${Object.entries(KIND_ORDER)
@@ -185,14 +250,12 @@ export class SearchRepository {
       .join(' ')} END`;
     const limit = bind(query.size, 'int');
     const offset = bind((query.page - 1) * query.size, 'int');
-    const sql = `WITH hits AS (${branches.join('\nUNION ALL\n')}),
-      page AS (
-        SELECT h.*, count(*) OVER () AS total FROM hits h
-        ORDER BY h.match_rank, h.score DESC, ${kindOrder}, h.name, h.id
-        LIMIT ${limit} OFFSET ${offset})
-      SELECT p.*, CASE WHEN p.kind = 'field' THEN ${currentTags('p.id')} END AS pii_tags
-      FROM page p
-      ORDER BY p.match_rank, p.score DESC, ${kindOrder.replaceAll('h.', 'p.')}, p.name, p.id`;
+    // `total` counts the candidates, at most CANDIDATES_PER_BRANCH per branch: exact up to that bound.
+    const sql = `WITH ${ctes.join(',\n')},
+      hits AS (${branches.join('\nUNION ALL\n')})
+      SELECT h.*, count(*) OVER () AS total FROM hits h
+      ORDER BY h.match_rank, h.score DESC, ${kindOrder}, h.name, h.id
+      LIMIT ${limit} OFFSET ${offset}`;
     return { sql, params };
   }
 

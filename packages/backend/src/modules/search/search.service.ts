@@ -2,7 +2,7 @@ import type { Page, SearchQuery, SearchResult } from '@aide/schemas';
 import { Injectable } from '@nestjs/common';
 import { Transactions } from '../../database/transactions.js';
 import { toSearchResult } from './search.mapper.js';
-import { SearchRepository, type SearchRow } from './search.repository.js';
+import { lookForSimilar, SearchRepository, type SearchRow } from './search.repository.js';
 import type { EntityManager } from 'typeorm';
 
 /** `GET /search`: a read-only transaction (the similarity threshold is set for it). */
@@ -15,10 +15,10 @@ export class SearchService {
 
   async search(query: SearchQuery): Promise<Page<SearchResult>> {
     const { rows, total } = await this.tx.run(async (m) => {
-      // Similar spellings are looked for only when the words alone do not fill the page asked for: a
-      // trigram probe of common trigrams reads much of a large index (ADR 0016).
+      // Similar spellings are looked for only when the words match nothing ("did you mean"): a trigram
+      // probe reads much of a large index (ADR 0018).
       const exact = await this.page(query, m, false);
-      return exact.total >= query.page * query.size ? exact : this.page(query, m, true);
+      return lookForSimilar(exact.total) ? this.page(query, m, true) : exact;
     });
     return {
       items: rows.map((row) => toSearchResult(row, query.q)),

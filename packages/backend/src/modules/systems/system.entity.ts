@@ -8,6 +8,10 @@ import { SystemFlavorEntity } from '../system-flavors/system-flavor.entity.js';
 @Index('ix_systems_flavor', ['flavor_id'])
 @Index('ix_systems_credential_ref', ['credential_ref_id'])
 export class SystemEntity extends SoftDeletableEntity {
+  /** Search text (ADR 0018), kept by a trigger from the names and note; never read or written here. */
+  @Column({ type: 'tsvector', nullable: true, select: false, insert: false, update: false })
+  search_vector: string | null;
+
   @Column({ type: 'varchar', length: 255 })
   code: string;
 

@@ -1,0 +1,52 @@
+import { useState } from 'react';
+import { SearchBox } from './components/SearchBox';
+import { CrawlRuns } from './pages/CrawlRuns';
+import { DatasetPage } from './pages/Dataset';
+import { Login } from './pages/Login';
+import { SystemPage } from './pages/System';
+import { Systems } from './pages/Systems';
+import { Types } from './pages/Types';
+import { Link, parseRoute, usePathname } from './router';
+import { logOut, type Session, SessionContext } from './session';
+
+export function App() {
+  const [session, setSession] = useState<Session | null>(null);
+  const route = parseRoute(usePathname());
+  if (!session) return <Login onSession={setSession} />;
+  return (
+    <SessionContext.Provider value={session}>
+      <header>
+        <nav aria-label="Main">
+          <Link to="/" className="brand">
+            AIDE Metastore
+          </Link>
+          <Link to="/systems">Systems</Link>
+          <Link to="/types">Types</Link>
+          <Link to="/crawl-runs">Crawl runs</Link>
+        </nav>
+        <SearchBox />
+        <div className="user">
+          {session.user.email}
+          {session.user.is_superuser ? ' (superuser)' : ''}{' '}
+          <button
+            type="button"
+            onClick={() => {
+              void logOut(session);
+              setSession(null);
+            }}
+          >
+            Sign out
+          </button>
+        </div>
+      </header>
+      <main>
+        {route.page === 'systems' && <Systems />}
+        {route.page === 'system' && <SystemPage id={route.id} key={route.id} />}
+        {route.page === 'dataset' && <DatasetPage id={route.id} key={route.id} />}
+        {route.page === 'types' && <Types />}
+        {route.page === 'crawl-runs' && <CrawlRuns />}
+        {route.page === 'not-found' && <h1>Page not found</h1>}
+      </main>
+    </SessionContext.Provider>
+  );
+}

@@ -1,0 +1,252 @@
+import type { SchemaVersion } from '@aide/sdk';
+import { type FormEvent, useState } from 'react';
+import { Loaded, when } from '../components/common';
+import { Lineage } from '../components/Lineage';
+import { VersionDiff } from '../components/VersionDiff';
+import { Link } from '../router';
+import { useSession } from '../session';
+import { useAsync } from '../use-async';
+
+/** A dataset: current schema, version history with a side-by-side diff, PII, crawl runs, lineage. */
+export function DatasetPage({ id }: { id: string }) {
+  const { client } = useSession();
+  const [dataset] = useAsync(() => client.datasets.get(id), [id, client]);
+  const [versions] = useAsync(() => client.datasets.schemaVersions(id), [id, client]);
+  const current = versions.state === 'done' ? versions.value[0] : undefined;
+  const [schema, reloadSchema] = useAsync(
+    async () => (current ? client.datasets.schemaVersion(id, current.version_num) : null),
+    [id, current?.version_num, client],
+  );
+  return (
+    <section>
+      <Loaded value={dataset}>
+        {(d) => (
+          <>
+            <h1>{d.object_name}</h1>
+            <p>
+              <Link to={`/systems/${d.system_id}`}>System</Link> · {d.kind}
+              {d.layer ? ` · ${d.layer}` : ''}
+              {d.note ? ` — ${d.note}` : ''}
+            </p>
+          </>
+        )}
+      </Loaded>
+      <h2>Current schema</h2>
+      <Loaded value={schema}>
+        {(v) => (v ? <SchemaTable version={v} onTagged={reloadSchema} /> : <p>No published version yet.</p>)}
+      </Loaded>
+      <h2>Version history</h2>
+      <Loaded value={versions}>{(list) => <VersionDiff datasetId={id} versions={list} />}</Loaded>
+      <h2>PII classification history</h2>
+      <Loaded value={schema}>{(v) => (v ? <PiiHistory version={v} /> : <p>No fields yet.</p>)}</Loaded>
+      <h2>Crawl runs of its system</h2>
+      <Loaded value={dataset}>{(d) => <SystemCrawlRuns systemId={d.system_id} />}</Loaded>
+      <h2>Lineage</h2>
+      <Lineage datasetId={id} />
+    </section>
+  );
+}
+
+function SchemaTable({ version, onTagged }: { version: SchemaVersion; onTagged: () => void }) {
+  const pk = new Set(
+    ((version as unknown as { primary_key?: { columns: string[] } | null }).primary_key?.columns ?? []).map(
+      String,
+    ),
+  );
+  const [editing, setEditing] = useState<string | null>(null);
+  return (
+    <>
+      <p className="muted">
+        Version {version.version_num}, published {when(version.created_at)}
+      </p>
+      <div className="scroll">
+        <table>
+          <thead>
+            <tr>
+              <th scope="col">Column</th>
+              <th scope="col">Type</th>
+              <th scope="col">Nullable</th>
+              <th scope="col">Default</th>
+              <th scope="col">Keys</th>
+              <th scope="col">Comment</th>
+              <th scope="col">PII tags</th>
+            </tr>
+          </thead>
+          <tbody>
+            {version.columns.map((c) => (
+              <tr key={c.field_id}>
+                <th scope="row">{c.name}</th>
+                <td>
+                  <code>{c.rendered_type ?? c.native_type ?? '—'}</code>
+                </td>
+                <td>{c.nullable ? 'yes' : 'no'}</td>
+                <td>{c.default ? <code>{c.default}</code> : ''}</td>
+                <td>{pk.has(c.name) ? 'PK' : ''}</td>
+                <td>{c.comment ?? ''}</td>
+                <td>
+                  {editing === c.field_id ? (
+                    <TagForm
+                      fieldId={c.field_id}
+                      name={c.name}
+                      tags={c.pii_tags ?? []}
+                      onDone={(changed) => {
+                        setEditing(null);
+                        if (changed) onTagged();
+                      }}
+                    />
+                  ) : (
+                    <>
+                      {(c.pii_tags ?? []).map((t) => (
+                        <span key={t} className="badge pii">
+                          {t}
+                        </span>
+                      ))}{' '}
+                      <button type="button" className="link" onClick={() => setEditing(c.field_id)}>
+                        Tag<span className="visually-hidden"> {c.name}</span>
+                      </button>
+                    </>
+                  )}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </>
+  );
+}
+
+/** Appends a classification (the history is append-only); any signed-in user may, as in the API. */
+function TagForm(props: {
+  fieldId: string;
+  name: string;
+  tags: string[];
+  onDone: (changed: boolean) => void;
+}) {
+  const { client } = useSession();
+  const [text, setText] = useState(props.tags.join(', '));
+  const [error, setError] = useState<string | null>(null);
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    const pii_tags = text
+      .split(',')
+      .map((t) => t.trim())
+      .filter(Boolean);
+    try {
+      await client.fieldClassifications.create({ field_id: props.fieldId, pii_tags });
+      props.onDone(true);
+    } catch (err) {
+      setError(err instanceof Error ? err.message : String(err));
+    }
+  };
+  return (
+    <form className="inline" onSubmit={(e) => void submit(e)}>
+      <label>
+        <span className="visually-hidden">PII tags of {props.name} (comma-separated)</span>
+        <input value={text} onChange={(e) => setText(e.target.value)} placeholder="email, phone" autoFocus />
+      </label>
+      <button type="submit">Save</button>
+      <button type="button" onClick={() => props.onDone(false)}>
+        Cancel
+      </button>
+      {error && (
+        <span role="alert" className="error">
+          {error}
+        </span>
+      )}
+    </form>
+  );
+}
+
+function PiiHistory({ version }: { version: SchemaVersion }) {
+  const { client } = useSession();
+  const names = new Map(version.columns.map((c) => [c.field_id, c.name]));
+  const ids = [...names.keys()].slice(0, 100);
+  const [history] = useAsync(
+    async () =>
+      ids.length === 0
+        ? []
+        : (
+            await client.fieldClassifications.list({
+              field_id__in: ids.join(','),
+              sort: '-created_at',
+              size: 100,
+            })
+          ).items,
+    [ids.join(','), client],
+  );
+  return (
+    <Loaded value={history}>
+      {(items) =>
+        items.length === 0 ? (
+          <p>No field has been classified.</p>
+        ) : (
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">When</th>
+                <th scope="col">Column</th>
+                <th scope="col">Tags</th>
+              </tr>
+            </thead>
+            <tbody>
+              {items.map((h) => (
+                <tr key={h.id}>
+                  <td>{when(h.created_at)}</td>
+                  <td>{names.get(h.field_id)}</td>
+                  <td>{h.pii_tags.length ? h.pii_tags.join(', ') : '(none)'}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )
+      }
+    </Loaded>
+  );
+}
+
+export function SystemCrawlRuns({ systemId }: { systemId?: string }) {
+  const { client } = useSession();
+  const [runs] = useAsync(
+    () =>
+      client.crawlRuns.list({ ...(systemId ? { system_id: systemId } : {}), sort: '-started_at', size: 20 }),
+    [systemId, client],
+  );
+  return (
+    <Loaded value={runs}>
+      {(p) =>
+        p.items.length === 0 ? (
+          <p>No crawl runs.</p>
+        ) : (
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">Started</th>
+                <th scope="col">Finished</th>
+                <th scope="col">Status</th>
+                <th scope="col">Summary</th>
+              </tr>
+            </thead>
+            <tbody>
+              {p.items.map((r) => (
+                <tr key={r.id}>
+                  <td>{when(r.started_at)}</td>
+                  <td>{when(r.finished_at)}</td>
+                  <td>
+                    <span className={`badge status-${r.status}`}>{r.status}</span>
+                  </td>
+                  <td>
+                    {r.error_message ??
+                      Object.entries(r.summary ?? {})
+                        .map(([k, v]) => `${k}: ${typeof v === 'object' ? JSON.stringify(v) : String(v)}`)
+                        .join(' · ')}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )
+      }
+    </Loaded>
+  );
+}

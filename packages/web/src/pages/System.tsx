@@ -1,0 +1,100 @@
+import { useState } from 'react';
+import { Loaded, Pager } from '../components/common';
+import { Link } from '../router';
+import { useSession } from '../session';
+import { useAsync } from '../use-async';
+
+const SORTS = {
+  object_name: 'Name',
+  '-updated_at': 'Recently changed',
+  layer: 'Layer',
+  kind: 'Kind',
+} as const;
+
+/** A system and its datasets: name filter, sort and paging done by the API. */
+export function SystemPage({ id }: { id: string }) {
+  const { client } = useSession();
+  const [filter, setFilter] = useState('');
+  const [sort, setSort] = useState<keyof typeof SORTS>('object_name');
+  const [page, setPage] = useState(1);
+  const [system] = useAsync(() => client.systems.get(id), [id, client]);
+  const [datasets] = useAsync(
+    () =>
+      client.datasets.list({
+        system_id: id,
+        sort,
+        page,
+        size: 25,
+        // `__like` is a case-insensitive substring match (the API escapes wildcards).
+        ...(filter.trim() ? { object_name__like: filter.trim() } : {}),
+      }),
+    [id, sort, page, filter, client],
+  );
+  return (
+    <section>
+      <Loaded value={system}>
+        {(s) => (
+          <>
+            <h1>{s.code}</h1>
+            <p>
+              {s.name}
+              {s.note ? ` — ${s.note}` : ''}
+            </p>
+          </>
+        )}
+      </Loaded>
+      <h2>Datasets</h2>
+      <div className="toolbar">
+        <label>
+          Filter by name{' '}
+          <input
+            value={filter}
+            onChange={(e) => {
+              setFilter(e.target.value);
+              setPage(1);
+            }}
+          />
+        </label>
+        <label>
+          Sort{' '}
+          <select value={sort} onChange={(e) => setSort(e.target.value as keyof typeof SORTS)}>
+            {Object.entries(SORTS).map(([value, label]) => (
+              <option key={value} value={value}>
+                {label}
+              </option>
+            ))}
+          </select>
+        </label>
+      </div>
+      <Loaded value={datasets}>
+        {(p) => (
+          <>
+            <table>
+              <thead>
+                <tr>
+                  <th scope="col">Dataset</th>
+                  <th scope="col">Kind</th>
+                  <th scope="col">Layer</th>
+                  <th scope="col">Comment</th>
+                </tr>
+              </thead>
+              <tbody>
+                {p.items.map((d) => (
+                  <tr key={d.id}>
+                    <td>
+                      <Link to={`/datasets/${d.id}`}>{d.object_name}</Link>
+                    </td>
+                    <td>{d.kind}</td>
+                    <td>{d.layer ?? '—'}</td>
+                    <td>{d.note ?? ''}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+            <Pager page={p.page} pages={p.pages} total={p.total} onPage={setPage} />
+          </>
+        )}
+      </Loaded>
+    </section>
+  );
+}

@@ -1,0 +1,65 @@
+import { useState } from 'react';
+import { Loaded, Pager } from '../components/common';
+import { Link } from '../router';
+import { useSession } from '../session';
+import { useAsync } from '../use-async';
+
+const SIZE = 50;
+
+/** Systems with their flavor and number of live datasets. */
+export function Systems() {
+  const { client } = useSession();
+  const [page, setPage] = useState(1);
+  const [data] = useAsync(async () => {
+    const [systems, flavors] = await Promise.all([
+      client.systems.list({ page, size: SIZE, sort: 'code' }),
+      client.systemFlavors.list({ size: 100 }),
+    ]);
+    const counts = await Promise.all(
+      systems.items.map((s) => client.datasets.list({ system_id: s.id, size: 1 }).then((p) => p.total)),
+    );
+    const flavor = new Map(flavors.items.map((f) => [f.id, f.code]));
+    return {
+      systems,
+      rows: systems.items.map((s, i) => ({
+        s,
+        flavor: flavor.get(s.flavor_id) ?? '?',
+        count: counts[i] ?? 0,
+      })),
+    };
+  }, [page, client]);
+  return (
+    <section>
+      <h1>Systems</h1>
+      <Loaded value={data}>
+        {({ systems, rows }) => (
+          <>
+            <table>
+              <thead>
+                <tr>
+                  <th scope="col">Code</th>
+                  <th scope="col">Name</th>
+                  <th scope="col">Flavor</th>
+                  <th scope="col">Datasets</th>
+                </tr>
+              </thead>
+              <tbody>
+                {rows.map(({ s, flavor, count }) => (
+                  <tr key={s.id}>
+                    <td>
+                      <Link to={`/systems/${s.id}`}>{s.code}</Link>
+                    </td>
+                    <td>{s.name}</td>
+                    <td>{flavor}</td>
+                    <td className="num">{count}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+            <Pager page={systems.page} pages={systems.pages} total={systems.total} onPage={setPage} />
+          </>
+        )}
+      </Loaded>
+    </section>
+  );
+}

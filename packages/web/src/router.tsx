@@ -1,0 +1,51 @@
+import { type MouseEvent, type ReactNode, useEffect, useState } from 'react';
+
+// A small history router for the pages under /ui (a library would cost more bytes than it saves).
+export const BASE = '/ui';
+
+export type Route =
+  | { page: 'systems' }
+  | { page: 'system'; id: string }
+  | { page: 'dataset'; id: string }
+  | { page: 'types' }
+  | { page: 'crawl-runs' }
+  | { page: 'not-found' };
+
+export function parseRoute(pathname: string): Route {
+  const path = pathname.startsWith(BASE) ? pathname.slice(BASE.length) : pathname;
+  const parts = path.split('/').filter(Boolean);
+  if (parts.length === 0 || (parts[0] === 'systems' && parts.length === 1)) return { page: 'systems' };
+  if (parts[0] === 'systems' && parts[1]) return { page: 'system', id: parts[1] };
+  if (parts[0] === 'datasets' && parts[1]) return { page: 'dataset', id: parts[1] };
+  if (parts[0] === 'types') return { page: 'types' };
+  if (parts[0] === 'crawl-runs') return { page: 'crawl-runs' };
+  return { page: 'not-found' };
+}
+
+export function navigate(to: string): void {
+  window.history.pushState(null, '', `${BASE}${to}`);
+  window.dispatchEvent(new PopStateEvent('popstate'));
+}
+
+export function usePathname(): string {
+  const [path, setPath] = useState(window.location.pathname);
+  useEffect(() => {
+    const onPop = () => setPath(window.location.pathname);
+    window.addEventListener('popstate', onPop);
+    return () => window.removeEventListener('popstate', onPop);
+  }, []);
+  return path;
+}
+
+export function Link(props: { to: string; children: ReactNode; className?: string }) {
+  const onClick = (e: MouseEvent) => {
+    if (e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
+    e.preventDefault();
+    navigate(props.to);
+  };
+  return (
+    <a href={`${BASE}${props.to}`} onClick={onClick} className={props.className}>
+      {props.children}
+    </a>
+  );
+}
