@@ -3,6 +3,7 @@ import { APP_GUARD } from '@nestjs/core';
 import type { DataSource } from 'typeorm';
 import { AuthGuard } from './common/auth/auth.guard.js';
 import { PasswordHasher } from './common/auth/password-hasher.js';
+import { TokenStateCache } from './common/auth/token-state-cache.js';
 import { TokenService } from './common/auth/token.service.js';
 import { APP_CONFIG, type ResolvedConfig } from './config/config.js';
 import { DatabaseModule } from './database/database.module.js';
@@ -40,6 +41,7 @@ export class AppModule {
       { provide: APP_CONFIG, useValue: config },
       { provide: APP_METRICS, useValue: metrics },
       TokenService,
+      TokenStateCache,
       PasswordHasher,
     ];
     return {

@@ -1,31 +1,24 @@
 import { type CanActivate, type ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { FastifyRequest } from 'fastify';
-import { DataSource } from 'typeorm';
-import { queryPrepared } from '../../database/prepared-query.js';
 import { AppError } from '../errors/app-error.js';
 import { IS_PUBLIC, REQUIRES_SUPERUSER } from './current-user.js';
+import { TokenStateCache } from './token-state-cache.js';
 import { TokenService } from './token.service.js';
 
-const USER_AUTH_SQL = 'SELECT is_active, is_superuser, token_version FROM users WHERE id = $1';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-interface UserAuthRow {
-  is_active: boolean;
-  is_superuser: boolean;
-  token_version: number;
-}
-
 /**
- * Global guard: every route needs a valid bearer token unless marked @Public(). The user row is read on
- * every request, so deactivation, logout-all and password changes take effect at once on every replica.
+ * Global guard: every route needs a valid bearer token unless marked @Public(). The user's token state
+ * comes from the per-replica cache that PostgreSQL keeps current (ADR 0023), so deactivation,
+ * logout-all and password changes take effect at once on every replica.
  */
 @Injectable()
 export class AuthGuard implements CanActivate {
   constructor(
     private readonly reflector: Reflector,
     private readonly tokens: TokenService,
-    private readonly dataSource: DataSource,
+    private readonly tokenState: TokenStateCache,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
@@ -39,9 +32,7 @@ export class AuthGuard implements CanActivate {
     const claims = await this.tokens.verifyAccess(match[1]);
     if (!claims || !UUID.test(claims.sub)) throw new AppError('UNAUTHORIZED');
 
-    // A prepared statement on the pool under TypeORM: this runs on every authenticated request.
-    const rows = await queryPrepared<UserAuthRow>(this.dataSource, USER_AUTH_SQL, [claims.sub]);
-    const row = rows[0];
+    const row = await this.tokenState.get(claims.sub);
     if (!row?.is_active || row.token_version !== claims.tv) throw new AppError('UNAUTHORIZED');
     request.user = { id: claims.sub, is_superuser: row.is_superuser };
 
