@@ -5,6 +5,7 @@ import { AuthGuard } from './common/auth/auth.guard.js';
 import { AUTHENTICATORS } from './common/auth/authenticator.js';
 import { BearerJwtAuthenticator } from './common/auth/bearer-jwt.authenticator.js';
 import { PasswordHasher } from './common/auth/password-hasher.js';
+import { TokenStateCache } from './common/auth/token-state-cache.js';
 import { TokenService } from './common/auth/token.service.js';
 import { APP_CONFIG, type ResolvedConfig } from './config/config.js';
 import { DatabaseModule } from './database/database.module.js';
@@ -42,6 +43,7 @@ export class AppModule {
       { provide: APP_CONFIG, useValue: config },
       { provide: APP_METRICS, useValue: metrics },
       TokenService,
+      TokenStateCache,
       PasswordHasher,
     ];
     return {

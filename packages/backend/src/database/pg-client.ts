@@ -10,6 +10,8 @@ export const CONNECT_TIMEOUT_MS = 10_000;
 export interface ClientOptions {
   /** Called with a connection error; the pending query fails with it anyway. Default: ignored. */
   onError?: (error: Error) => void;
+  /** Shown in pg_stat_activity. Default: node-postgres's (none). */
+  applicationName?: string;
 }
 
 /** A connected client for one-off statements (admin work, tools). End it with `client.end()`. */
@@ -18,6 +20,7 @@ export async function connectClient(url: string, options: ClientOptions = {}): P
     connectionString: url,
     connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
     keepAlive: true,
+    ...(options.applicationName ? { application_name: options.applicationName } : {}),
   });
   client.on('error', options.onError ?? (() => undefined));
   await client.connect();

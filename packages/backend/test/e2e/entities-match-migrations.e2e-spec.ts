@@ -2,7 +2,7 @@
 // TypeORM's schema builder (what `pnpm db:migration:generate` and `synchronize` would run) has nothing
 // to do. Columns (type, length, nullability, default), primary keys, named foreign keys (with ON
 // DELETE), unique and plain indexes and named checks are compared. Tables without an entity
-// (auth_throttle, idempotency_keys) and expression indexes (uq_users_email on lower(email)) are
+// (auth_throttle, idempotency_keys, token_state_replicas) and expression indexes (uq_users_email on lower(email)) are
 // outside TypeORM's view and owned by the migrations alone.
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';

@@ -3,6 +3,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import type { AuthUser } from '../../common/auth/current-user.js';
 import { PasswordHasher } from '../../common/auth/password-hasher.js';
+import { TokenStateCache } from '../../common/auth/token-state-cache.js';
 import { hashRefreshToken, TokenService } from '../../common/auth/token.service.js';
 import { AppError } from '../../common/errors/app-error.js';
 import { APP_CONFIG, type ResolvedConfig } from '../../config/config.js';
@@ -29,6 +30,7 @@ export class AuthService {
     private readonly hasher: PasswordHasher,
     private readonly tokens: TokenService,
     private readonly tx: Transactions,
+    private readonly tokenState: TokenStateCache,
   ) {}
 
   private async throttleIp(ip: string): Promise<void> {
@@ -80,6 +82,7 @@ export class AuthService {
   async refresh(token: string, client: ClientInfo): Promise<TokenPair> {
     await this.throttleIp(client.ip);
     const hash = hashRefreshToken(token);
+    let revokedAll = false;
     const outcome = await this.tx.run(async (m) => {
       const stored = await this.refreshTokens.findByHashForUpdate(hash, m);
       if (!stored) return new AppError('REFRESH_TOKEN_INVALID');
@@ -89,6 +92,7 @@ export class AuthService {
         if (stored.replaced_by) {
           await this.refreshTokens.revokeAllOfUser(stored.user_id, m);
           await this.users.bumpTokenVersion(stored.user_id, m);
+          revokedAll = true;
         }
         return new AppError('REFRESH_TOKEN_REVOKED');
       }
@@ -100,6 +104,7 @@ export class AuthService {
       return issued.pair;
     });
     // Errors are returned, not thrown, so the reuse revocation above commits.
+    if (revokedAll) await this.tokenState.propagated();
     if (outcome instanceof AppError) throw outcome;
     return outcome;
   }
@@ -114,6 +119,8 @@ export class AuthService {
       await this.refreshTokens.revokeAllOfUser(user.id, m);
       await this.users.bumpTokenVersion(user.id, m);
     });
+    // Answered once every replica refuses the revoked access tokens (ADR 0023).
+    await this.tokenState.propagated();
   }
 
   private async issue(

@@ -3,6 +3,7 @@ import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import type { AuthUser } from '../../common/auth/current-user.js';
 import { PasswordHasher } from '../../common/auth/password-hasher.js';
+import { TokenStateCache } from '../../common/auth/token-state-cache.js';
 import { mapPage } from '../../common/crud/list.js';
 import { splitUpdate } from '../../common/crud/update-input.js';
 import { AppError } from '../../common/errors/app-error.js';
@@ -19,6 +20,7 @@ export class UsersService {
     private readonly refreshTokens: RefreshTokensRepository,
     private readonly hasher: PasswordHasher,
     private readonly tx: Transactions,
+    private readonly tokenState: TokenStateCache,
   ) {}
 
   async list(query: ListQuery): Promise<Page<User>> {
@@ -45,7 +47,7 @@ export class UsersService {
     if (password !== undefined) values.hashed_password = await this.hasher.hash(password);
     const endSessions = password !== undefined || rest.is_active === false;
     const mayRemoveSuperuser = rest.is_active === false || rest.is_superuser === false;
-    return this.tx.run(async (m) => {
+    const user = await this.tx.run(async (m) => {
       // Taken before the update: the count below then sees every demotion committed before this one.
       if (mayRemoveSuperuser) await this.users.lockSuperusers(m);
       const row = await this.users.crud.update(id, values, version, actor.id, m);
@@ -57,6 +59,10 @@ export class UsersService {
       if (endSessions) await this.endSessions(id, m);
       return toUser(row);
     });
+    // Answered once every replica knows the new is_active / is_superuser / token_version (ADR 0023).
+    if (endSessions || rest.is_active !== undefined || rest.is_superuser !== undefined)
+      await this.tokenState.propagated();
+    return user;
   }
 
   /**
@@ -75,11 +81,13 @@ export class UsersService {
       }
       values.hashed_password = await this.hasher.hash(password);
     }
-    return this.tx.run(async (m) => {
+    const user = await this.tx.run(async (m) => {
       const row = await this.users.crud.update(actor.id, values, version, actor.id, m);
       if (password !== undefined) await this.endSessions(actor.id, m);
       return toUser(row);
     });
+    if (password !== undefined) await this.tokenState.propagated();
+    return user;
   }
 
   private async endSessions(userId: string, m: EntityManager): Promise<void> {
