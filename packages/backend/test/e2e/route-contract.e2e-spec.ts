@@ -13,6 +13,8 @@ const OPERATIONAL = new Set([
   'GET /docs',
   'GET /docs/init.js',
   'GET /docs/assets/:name',
+  'GET /ui', // the web UI's files (src/web-ui.ts)
+  'GET /ui/*',
 ]);
 
 describe('the route contract is what the server serves', () => {
