@@ -14,8 +14,7 @@ export interface TokenState {
   token_version: number;
 }
 
-const TOKEN_STATE_SQL =
-  'SELECT is_active, is_superuser, user_type, token_version FROM users WHERE id = $1';
+const TOKEN_STATE_SQL = 'SELECT is_active, is_superuser, user_type, token_version FROM users WHERE id = $1';
 /** Users are few; past this many the oldest entries go (a miss is one indexed read). */
 const MAX_ENTRIES = 50_000;
 
