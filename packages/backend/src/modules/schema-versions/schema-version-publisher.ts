@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { type ForeignKey, PublishSchemaVersionSchema } from '@aide/schemas';
+import { type ForeignKey, PublishSchemaVersionSchema, type TypeSpec } from '@aide/schemas';
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import type { z } from 'zod';
@@ -154,8 +154,12 @@ export class SchemaVersionPublisher {
 
     // Column types resolved against each flavor's data types.
     const typesOf = await this.dataTypes.byCodeOfFlavors([...new Set(pending.map((p) => p.flavor_id))], m);
+    const specs = new ResolvedSpecs();
     pending = step(pending, (p) => {
-      p.columns = prepareColumns(p.item.input, typesOf.get(p.flavor_id) ?? new Map());
+      const dataTypes = typesOf.get(p.flavor_id) ?? new Map<string, DataTypeEntity>();
+      p.columns = prepareColumns(p.item.input, (spec, path) =>
+        specs.resolve(p.flavor_id, spec, dataTypes, path),
+      );
     });
 
     // Foreign keys resolved to their targets, for all items in one query.
@@ -392,17 +396,47 @@ function isUnchanged(
   );
 }
 
+interface ResolvedSpec {
+  type: ResolvedTypeSpec;
+  signature: string;
+}
+
+/**
+ * Type specs resolved once per request and flavor (a crawl's 10,000 columns have a few dozen distinct
+ * types). Only successes are kept: a spec that fails fails again for each column, naming its path.
+ */
+class ResolvedSpecs {
+  private readonly known = new Map<string, ResolvedSpec>();
+
+  resolve(
+    flavorId: string,
+    spec: TypeSpec,
+    dataTypes: ReadonlyMap<string, DataTypeEntity>,
+    path: (string | number)[],
+  ): ResolvedSpec {
+    const key = `${flavorId}\u0000${JSON.stringify(spec)}`;
+    let resolved = this.known.get(key);
+    if (!resolved) {
+      const type = resolveTypeSpec(spec, dataTypes, path);
+      resolved = { type, signature: typeSignature(type) };
+      this.known.set(key, resolved);
+    }
+    return resolved;
+  }
+}
+
+/** The publish columns with their types resolved, signatures and canonical texts. */
 function prepareColumns(
   input: PublishInput,
-  dataTypes: ReadonlyMap<string, DataTypeEntity>,
+  resolve: (spec: TypeSpec, path: (string | number)[]) => ResolvedSpec,
 ): PreparedColumn[] {
   return input.columns.map((column, i) => {
-    const type = column.type ? resolveTypeSpec(column.type, dataTypes, ['columns', i, 'type']) : null;
+    const resolved = column.type ? resolve(column.type, ['columns', i, 'type']) : null;
+    const signature = resolved?.signature ?? null;
     const attributes = columnAttributesOf(column);
-    const signature = type ? typeSignature(type) : null;
     return {
       ...column,
-      type,
+      type: resolved?.type ?? null,
       attributes,
       signature,
       text: columnText({ ...column, typeSignature: signature }, attributes),
