@@ -3,6 +3,7 @@ import type { DataSource, EntityManager, EntityTarget, ObjectLiteral, Repository
 import { compileFastFind } from '../../database/prepared-query.js';
 import { AppError } from '../errors/app-error.js';
 import { applyFilters, applySort, fetchPage } from './list.js';
+import { bulkInsert } from './bulk-insert.js';
 import type { AuditedEntity } from './audited-entity.js';
 
 export interface CrudRepositoryOptions<E> {
@@ -122,6 +123,22 @@ export class CrudRepository<E extends AuditedEntity> {
       .returning('*')
       .execute();
     return result.raw as E[];
+  }
+
+  /**
+   * One INSERT for any number of rows (see `bulkInsert`), for batches past the parameter limit of a
+   * VALUES list; nothing is returned, so callers give the rows their ids.
+   */
+  async insertManyBulk(
+    values: readonly Partial<E>[],
+    actorId: string,
+    manager: EntityManager,
+  ): Promise<void> {
+    await bulkInsert(
+      manager,
+      this.options.entity,
+      values.map((v) => ({ ...v, created_by: actorId, updated_by: actorId })),
+    );
   }
 
   /**

@@ -6,10 +6,38 @@ export type ItemOutcome<T, R> =
   | { index: number; item: T; value: R; error: null }
   | { index: number; item: T; value: null; error: ItemError };
 
+/** What one item came to, before it is reported. */
+export type ItemResult<R> = { ok: true; value: R } | { ok: false; error: unknown };
+
+/**
+ * The outcome of one item: its value, or its failure as the catalogue error a single call would have
+ * answered. Unexpected failures (5xx) are logged, since the response carries no internals.
+ */
+export function itemOutcome<T, R>(
+  index: number,
+  item: T,
+  result: ItemResult<R>,
+  logger: Logger,
+): ItemOutcome<T, R> {
+  if (result.ok) return { index, item, value: result.value, error: null };
+  const e = toAppError(result.error);
+  if (e.status >= 500) logger.error(`item ${index} failed: ${String(result.error)}`);
+  return {
+    index,
+    item,
+    value: null,
+    error: {
+      error_code: e.code,
+      status: e.status,
+      detail: e.message,
+      ...(e.details ? { details: e.details } : {}),
+    },
+  };
+}
+
 /**
  * Runs `work` for each item in turn, each in the transaction `work` opens: an item that fails is
- * reported with its catalogue error (what a single call would have answered) and the others still run.
- * Unexpected failures (5xx) are logged, since the response carries no internals.
+ * reported with its catalogue error and the others still run.
  */
 export async function runPerItem<T, R>(
   items: readonly T[],
@@ -19,21 +47,9 @@ export async function runPerItem<T, R>(
   const outcomes: ItemOutcome<T, R>[] = [];
   for (const [index, item] of items.entries()) {
     try {
-      outcomes.push({ index, item, value: await work(item, index), error: null });
+      outcomes.push(itemOutcome(index, item, { ok: true, value: await work(item, index) }, logger));
     } catch (error) {
-      const e = toAppError(error);
-      if (e.status >= 500) logger.error(`item ${index} failed: ${String(error)}`);
-      outcomes.push({
-        index,
-        item,
-        value: null,
-        error: {
-          error_code: e.code,
-          status: e.status,
-          detail: e.message,
-          ...(e.details ? { details: e.details } : {}),
-        },
-      });
+      outcomes.push(itemOutcome<T, R>(index, item, { ok: false, error }, logger));
     }
   }
   return outcomes;

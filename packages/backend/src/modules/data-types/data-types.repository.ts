@@ -33,4 +33,22 @@ export class DataTypesRepository {
       .getMany();
     return new Map(rows.map((r) => [r.code, r]));
   }
+
+  /** `byCodeOfFlavor` for many flavors in one query, keyed by flavor id. */
+  async byCodeOfFlavors(
+    flavorIds: readonly string[],
+    manager: EntityManager,
+  ): Promise<Map<string, Map<string, DataTypeEntity>>> {
+    const byFlavor = new Map(flavorIds.map((id) => [id, new Map<string, DataTypeEntity>()]));
+    if (flavorIds.length === 0) return byFlavor;
+    const rows = await this.crud
+      .repo(manager)
+      .createQueryBuilder('t')
+      .where('t.system_flavor_id = ANY(:flavorIds::uuid[]) AND t.deleted_at IS NULL', {
+        flavorIds: [...flavorIds],
+      })
+      .getMany();
+    for (const row of rows) byFlavor.get(row.system_flavor_id)?.set(row.code, row);
+    return byFlavor;
+  }
 }

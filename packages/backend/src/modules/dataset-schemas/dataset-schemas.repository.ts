@@ -24,20 +24,48 @@ export class DatasetSchemasRepository {
 
   /**
    * Serialises version numbering per dataset until the transaction ends, without locking the dataset
-   * row itself (its updates and field inserts go on).
+   * row itself (its updates and field inserts go on). Many datasets are locked in one statement, in id
+   * order, so that two batches over the same datasets cannot deadlock.
    */
-  async lockVersioning(datasetId: string, manager: EntityManager): Promise<void> {
-    await manager.query(`SELECT pg_advisory_xact_lock(hashtextextended('dataset_schemas:' || $1, 0))`, [
-      datasetId,
-    ]);
+  async lockVersioning(datasetIds: string | readonly string[], manager: EntityManager): Promise<void> {
+    const ids = typeof datasetIds === 'string' ? [datasetIds] : [...datasetIds].sort();
+    if (ids.length === 0) return;
+    await manager.query(
+      `SELECT pg_advisory_xact_lock(hashtextextended('dataset_schemas:' || id, 0))
+       FROM (SELECT id FROM unnest($1::text[]) AS id ORDER BY id) AS ordered`,
+      [ids],
+    );
   }
 
   async nextVersionNum(datasetId: string, manager: EntityManager): Promise<number> {
-    const rows: { next: number }[] = await manager.query(
-      'SELECT COALESCE(MAX(version_num), 0) + 1 AS next FROM dataset_schemas WHERE dataset_id = $1',
-      [datasetId],
+    return (await this.nextVersionNums([datasetId], manager)).get(datasetId) ?? 1;
+  }
+
+  /** The next version number of each dataset (highest + 1, or 1), keyed by the ids as given. */
+  async nextVersionNums(datasetIds: readonly string[], manager: EntityManager): Promise<Map<string, number>> {
+    if (datasetIds.length === 0) return new Map();
+    const rows: { id: string; next: number }[] = await manager.query(
+      `SELECT u.id, COALESCE(MAX(s.version_num), 0) + 1 AS next
+       FROM unnest($1::text[]) AS u(id) LEFT JOIN dataset_schemas s ON s.dataset_id = u.id::uuid
+       GROUP BY u.id`,
+      [datasetIds],
     );
-    return Number(rows[0]?.next ?? 1);
+    return new Map(rows.map((r) => [r.id, Number(r.next)]));
+  }
+
+  /** Which of the (dataset, version number) pairs exist, as `dataset_id/version_num` keys. */
+  async existingVersions(
+    pairs: readonly { dataset_id: string; version_num: number }[],
+    manager: EntityManager,
+  ): Promise<Set<string>> {
+    if (pairs.length === 0) return new Set();
+    const rows: { key: string }[] = await manager.query(
+      `SELECT u.id || '/' || u.num AS key
+       FROM unnest($1::text[], $2::int[]) AS u(id, num)
+       WHERE EXISTS (SELECT 1 FROM dataset_schemas s WHERE s.dataset_id = u.id::uuid AND s.version_num = u.num)`,
+      [pairs.map((p) => p.dataset_id), pairs.map((p) => p.version_num)],
+    );
+    return new Set(rows.map((r) => r.key));
   }
 
   async hasBindings(schemaId: string, manager?: EntityManager): Promise<boolean> {

@@ -79,10 +79,11 @@ export class DatasetsRepository {
   /** The active datasets of the given systems with the given names, keyed `system_id/object_name`. */
   async findActiveIdsByNames(
     pairs: readonly { system_id: string; object_name: string }[],
+    manager?: EntityManager,
   ): Promise<Map<string, string>> {
     if (pairs.length === 0) return new Map();
     const rows: { id: string; system_id: string; object_name: string }[] = await this.crud
-      .repo()
+      .repo(manager)
       .manager.query(
         `SELECT d.id, d.system_id, d.object_name FROM datasets d
          JOIN unnest($1::uuid[], $2::text[]) AS p(system_id, object_name)
@@ -95,20 +96,20 @@ export class DatasetsRepository {
 
   /**
    * The targets foreign keys may name: active datasets by id (any system), and the active rdbms datasets
-   * of a system by table name. One query whatever the number of keys.
+   * of a system by table name. One query whatever the number of keys and systems.
    */
   async findTableTargets(
-    systemId: string,
     ids: readonly string[],
-    tables: readonly string[],
+    tables: readonly { system_id: string; table: string }[],
     manager: EntityManager,
   ): Promise<{ id: string; system_id: string; schema_name: string | null; table_name: string | null }[]> {
     return manager.query(
       `SELECT d.id, d.system_id, r.schema_name, r.table_name
        FROM datasets d LEFT JOIN dataset_rdbms r ON r.id = d.id
        WHERE d.deleted_at IS NULL
-         AND (d.id = ANY($1::uuid[]) OR (d.system_id = $2 AND r.table_name = ANY($3::text[])))`,
-      [ids, systemId, tables],
+         AND (d.id = ANY($1::uuid[])
+              OR (d.system_id, r.table_name) IN (SELECT * FROM unnest($2::uuid[], $3::text[])))`,
+      [ids, tables.map((t) => t.system_id), tables.map((t) => t.table)],
     );
   }
 
@@ -178,18 +179,19 @@ export class DatasetsRepository {
   }
 
   /**
-   * An active dataset held FOR SHARE until the transaction ends (it cannot be deleted under a publish),
-   * with its system and the system's flavor: one query.
+   * Active datasets held FOR SHARE until the transaction ends (none can be deleted under a publish),
+   * with their systems and the systems' flavors: one query for any number, keyed by dataset id.
    */
   async findActiveWithFlavor(
-    id: string,
+    ids: readonly string[],
     manager: EntityManager,
-  ): Promise<{ id: string; system_id: string; flavor_id: string } | undefined> {
+  ): Promise<Map<string, { id: string; system_id: string; flavor_id: string }>> {
+    if (ids.length === 0) return new Map();
     const rows: { id: string; system_id: string; flavor_id: string }[] = await manager.query(
       `SELECT d.id, d.system_id, s.flavor_id FROM datasets d JOIN systems s ON s.id = d.system_id
-       WHERE d.id = $1 AND d.deleted_at IS NULL FOR SHARE OF d, s`,
-      [id],
+       WHERE d.id = ANY($1::uuid[]) AND d.deleted_at IS NULL FOR SHARE OF d, s`,
+      [ids],
     );
-    return rows[0];
+    return new Map(rows.map((r) => [r.id, r]));
   }
 }

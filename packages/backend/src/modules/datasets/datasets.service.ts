@@ -13,7 +13,7 @@ import type { EntityManager } from 'typeorm';
 import type { AuthUser } from '../../common/auth/current-user.js';
 import type { CrudService } from '../../common/crud/crud-service.js';
 import { mapPage } from '../../common/crud/list.js';
-import { runPerItem } from '../../common/crud/per-item.js';
+import { type ItemResult, itemOutcome, runPerItem } from '../../common/crud/per-item.js';
 import { splitByTable } from '../../common/crud/polymorphic.js';
 import { splitUpdate } from '../../common/crud/update-input.js';
 import { AppError } from '../../common/errors/app-error.js';
@@ -25,6 +25,11 @@ import { assertDatasetKindsFit } from './dataset-kind-rules.js';
 import type { DatasetEntity } from './dataset.entity.js';
 import { toDataset } from './dataset.mapper.js';
 import { DatasetsRepository } from './datasets.repository.js';
+
+/** A dataset's name within its system, as the active-name unique index sees it. */
+function nameKey(item: { system_id: string; object_name: string }): string {
+  return `${item.system_id.toLowerCase()}/${item.object_name}`;
+}
 
 function splitByKind(kind: DatasetKind, body: Record<string, unknown>) {
   return splitByTable<DatasetEntity>(Object.keys(DATASET_KIND_ATTRIBUTES[kind]), body);
@@ -70,42 +75,18 @@ export class DatasetsService implements CrudService<Dataset, CreateDataset, Upda
   }
 
   /**
-   * Each dataset created on its own: one that fails (a duplicate name, an unknown system) is reported
-   * and the others are still created. A duplicate names the existing dataset, so a client re-running
-   * the same batch can carry on with it. The datasets whose names are free are first inserted together
-   * (a few statements for the whole batch); only when that fails (a concurrent writer, two items with
-   * one name) is each retried in its own transaction.
+   * Each dataset created on its own: one that fails (a duplicate name, an unknown system, a kind its
+   * system cannot hold) is reported and the others are still created. A duplicate names the existing
+   * dataset, so a client re-running the same batch can carry on with it. Set-based (ADR 0017): every
+   * item is checked with a few queries for the whole batch, then the ones that pass are inserted
+   * together (one INSERT per table); only when that fails (a concurrent writer, a constraint the
+   * checks do not foresee) is each retried in its own transaction.
    */
   async createEach(items: readonly CreateDataset[], actor: AuthUser): Promise<BulkCreateDatasetsResult> {
-    const key = (i: { system_id: string; object_name: string }) =>
-      `${i.system_id.toLowerCase()}/${i.object_name}`;
-    const existing = await this.datasets.findActiveIdsByNames(
-      items.map((i) => ({ system_id: i.system_id, object_name: i.object_name })),
-    );
-    const duplicate = (item: CreateDataset) => {
-      const id = existing.get(key(item));
-      return id ? new AppError('DATASET_ALREADY_EXISTS', undefined, { dataset_id: id }) : undefined;
-    };
-    const fresh = items.filter((item) => !duplicate(item));
-    const together = await this.tx.run((m) => this.insertAll(fresh, actor, m)).catch(() => undefined);
-    const createdTogether = new Map(together?.map((d, i) => [fresh[i], d]));
-    const outcomes = await runPerItem(
-      items,
-      async (item) => {
-        const done = createdTogether.get(item);
-        if (done) return done;
-        const known = duplicate(item);
-        if (known) throw known;
-        try {
-          return await this.create(item, actor);
-        } catch (error) {
-          if (toAppError(error).code !== 'DATASET_ALREADY_EXISTS') throw error;
-          const id = (await this.datasets.findActiveIdsByNames([item])).get(key(item));
-          throw new AppError('DATASET_ALREADY_EXISTS', undefined, id ? { dataset_id: id } : undefined);
-        }
-      },
-      this.logger,
-    );
+    const together = await this.tx.run((m) => this.createAll(items, actor, m)).catch(() => undefined);
+    const outcomes = together
+      ? together.map((result, index) => itemOutcome(index, items[index], result, this.logger))
+      : await runPerItem(items, (item) => this.createOne(item, actor), this.logger);
     const created = outcomes.filter((o) => o.value !== null).length;
     return {
       items: outcomes.map(({ index, value, error }) => ({
@@ -118,23 +99,75 @@ export class DatasetsService implements CrudService<Dataset, CreateDataset, Upda
     };
   }
 
-  /** All the datasets in one transaction: their systems locked, one INSERT per table. */
+  /** One item of a batch alone, a duplicate answered with the dataset that holds the name. */
+  private async createOne(item: CreateDataset, actor: AuthUser): Promise<Dataset> {
+    const known = (await this.datasets.findActiveIdsByNames([item])).get(nameKey(item));
+    if (known) throw new AppError('DATASET_ALREADY_EXISTS', undefined, { dataset_id: known });
+    try {
+      return await this.create(item, actor);
+    } catch (error) {
+      if (toAppError(error).code !== 'DATASET_ALREADY_EXISTS') throw error;
+      const id = (await this.datasets.findActiveIdsByNames([item])).get(nameKey(item));
+      throw new AppError('DATASET_ALREADY_EXISTS', undefined, id ? { dataset_id: id } : undefined);
+    }
+  }
+
+  /**
+   * The whole batch in one transaction: the systems locked and their kinds read, the names looked up,
+   * each item checked as `createOne` checks it (in its order: the name, the system, the kind; a name
+   * taken by an earlier item of the batch last), then one INSERT per table for the items that pass.
+   */
+  private async createAll(
+    items: readonly CreateDataset[],
+    actor: AuthUser,
+    m: EntityManager,
+  ): Promise<ItemResult<Dataset>[]> {
+    const kinds = await this.systems.kindCodesOf([...new Set(items.map((i) => i.system_id))], m);
+    const existing = await this.datasets.findActiveIdsByNames(items, m);
+    const results: ItemResult<Dataset>[] = [];
+    // The first item to take a name, by name; the later ones answer with its dataset.
+    const takenBy = new Map<string, number>();
+    const accepted: number[] = [];
+    for (const [index, item] of items.entries()) {
+      try {
+        const known = existing.get(nameKey(item));
+        if (known) throw new AppError('DATASET_ALREADY_EXISTS', undefined, { dataset_id: known });
+        const systemKind = kinds.get(item.system_id.toLowerCase());
+        if (systemKind === undefined) throw new AppError('SYSTEM_NOT_FOUND');
+        assertDatasetKindsFit([item.kind], systemKind);
+        if (!takenBy.has(nameKey(item))) {
+          takenBy.set(nameKey(item), index);
+          accepted.push(index);
+        }
+      } catch (error) {
+        results[index] = { ok: false, error };
+      }
+    }
+    const inserted = await this.insertAll(
+      accepted.map((i) => items[i]),
+      actor,
+      m,
+    );
+    accepted.forEach((i, k) => (results[i] = { ok: true, value: inserted[k] }));
+    for (const [index, item] of items.entries()) {
+      if (results[index]) continue;
+      const first = results[takenBy.get(nameKey(item)) as number];
+      const id = first?.ok ? first.value.id : undefined;
+      results[index] = {
+        ok: false,
+        error: new AppError('DATASET_ALREADY_EXISTS', undefined, id ? { dataset_id: id } : undefined),
+      };
+    }
+    return results;
+  }
+
+  /** Datasets whose systems are locked and checked: one INSERT per table, one read back. */
   private async insertAll(
     items: readonly CreateDataset[],
     actor: AuthUser,
     m: EntityManager,
   ): Promise<Dataset[]> {
     if (items.length === 0) return [];
-    const systemIds = [...new Set(items.map((i) => i.system_id.toLowerCase()))];
-    const systems = await this.systems.crud.findActiveMany(systemIds, m, 'share');
-    if (systems.size !== systemIds.length) throw new AppError('SYSTEM_NOT_FOUND');
-    // The kind rule, per system (a misfit sends the batch to the one-by-one path, which reports it).
-    for (const systemId of systemIds) {
-      const kinds = items.filter((i) => i.system_id.toLowerCase() === systemId).map((i) => i.kind);
-      const systemKind = await this.systems.kindCodeOf(systemId, m);
-      if (systemKind === undefined) throw new AppError('SYSTEM_NOT_FOUND');
-      assertDatasetKindsFit(kinds, systemKind);
-    }
     const split = items.map((item) => ({ kind: item.kind, ...splitByKind(item.kind, item) }));
     const rows = await this.datasets.crud.insertMany(
       split.map((s) => ({ ...s.common, kind: s.kind })),

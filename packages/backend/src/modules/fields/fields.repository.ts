@@ -82,20 +82,19 @@ export class FieldsRepository {
     return rows.length > 0;
   }
 
-  /** Root fields of a dataset by name, for publishing a version. */
-  async findRootsByNames(
-    datasetId: string,
-    names: readonly string[],
+  /** The root fields of many datasets by name, in one query: `dataset_id/name` → field id. */
+  async findRootIdsByNames(
+    pairs: readonly { dataset_id: string; name: string }[],
     manager: EntityManager,
-  ): Promise<FieldEntity[]> {
-    if (names.length === 0) return [];
-    return this.crud
-      .repo(manager)
-      .createQueryBuilder('f')
-      .where('f.dataset_id = :datasetId AND f.parent_id IS NULL AND f.name IN (:...names)', {
-        datasetId,
-        names,
-      })
-      .getMany();
+  ): Promise<Map<string, string>> {
+    if (pairs.length === 0) return new Map();
+    const rows: { id: string; dataset_id: string; name: string }[] = await manager.query(
+      `SELECT f.id, f.dataset_id, f.name FROM fields f
+       JOIN unnest($1::uuid[], $2::text[]) AS u(dataset_id, name)
+         ON f.dataset_id = u.dataset_id AND f.name = u.name
+       WHERE f.parent_id IS NULL`,
+      [pairs.map((p) => p.dataset_id), pairs.map((p) => p.name)],
+    );
+    return new Map(rows.map((r) => [`${r.dataset_id}/${r.name}`, r.id]));
   }
 }

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { DatasetSchemasModule } from '../dataset-schemas/dataset-schemas.module.js';
 import { TypeTreeWriter } from '../type-instances/type-tree.writer.js';
+import { SchemaVersionPublisher } from './schema-version-publisher.js';
 import { SchemaVersionReader } from './schema-version.reader.js';
 import { SchemaVersionsBulkController } from './schema-versions-bulk.controller.js';
 import { SchemaVersionsController } from './schema-versions.controller.js';
@@ -11,6 +12,12 @@ import { SystemSnapshotService } from './system-snapshot.service.js';
 @Module({
   imports: [DatasetSchemasModule],
   controllers: [SchemaVersionsController, SchemaVersionsBulkController, SystemSnapshotController],
-  providers: [SchemaVersionsService, SystemSnapshotService, SchemaVersionReader, TypeTreeWriter],
+  providers: [
+    SchemaVersionsService,
+    SchemaVersionPublisher,
+    SystemSnapshotService,
+    SchemaVersionReader,
+    TypeTreeWriter,
+  ],
 })
 export class SchemaVersionsModule {}

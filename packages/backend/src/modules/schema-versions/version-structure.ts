@@ -99,12 +99,25 @@ export function columnAttributesRead(
   };
 }
 
-/** The canonical text of one column: name, nullability, type and attributes. */
+/**
+ * The canonical text of one column: name, nullability, type and attributes, in a fixed order (the
+ * attributes are never undefined: null when absent). Only compared in memory, never stored.
+ */
 export function columnText(
   column: { name: string; nullable: boolean; typeSignature: string | null },
-  attributes: ColumnAttributes,
+  a: ColumnAttributes,
 ): string {
-  return canonicalJson([column.name, column.nullable, column.typeSignature, attributes]);
+  return JSON.stringify([
+    column.name,
+    column.nullable,
+    column.typeSignature,
+    a.native_type,
+    a.default_expression,
+    a.comment,
+    a.identity,
+    a.generated_expression,
+    a.collation_name,
+  ]);
 }
 
 /** The stored structure of a publish input, its foreign keys already resolved to their targets. */

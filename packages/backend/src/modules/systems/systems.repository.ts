@@ -24,12 +24,18 @@ export class SystemsRepository {
    * active. The three rows are share-locked: none of them can change kind before the caller commits.
    */
   async kindCodeOf(systemId: string, manager: EntityManager): Promise<string | undefined> {
-    const rows: { code: string }[] = await manager.query(
-      `SELECT k.code FROM systems s JOIN system_flavors f ON f.id = s.flavor_id
+    return (await this.kindCodesOf([systemId], manager)).get(systemId.toLowerCase());
+  }
+
+  /** `kindCodeOf` for many systems in one query, keyed by system id (lower case). */
+  async kindCodesOf(systemIds: readonly string[], manager: EntityManager): Promise<Map<string, string>> {
+    if (systemIds.length === 0) return new Map();
+    const rows: { id: string; code: string }[] = await manager.query(
+      `SELECT s.id, k.code FROM systems s JOIN system_flavors f ON f.id = s.flavor_id
        JOIN system_kinds k ON k.id = f.kind_id
-       WHERE s.id = $1 AND s.deleted_at IS NULL FOR SHARE OF s, f, k`,
-      [systemId],
+       WHERE s.id = ANY($1::uuid[]) AND s.deleted_at IS NULL FOR SHARE OF s, f, k`,
+      [systemIds],
     );
-    return rows[0]?.code;
+    return new Map(rows.map((r) => [r.id, r.code]));
   }
 }

@@ -1,9 +1,14 @@
+import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import type { ResolvedTypeSpec } from '../schema-versions/type-spec-resolver.js';
+import type { TypeInstanceEntity } from './type-instance.entity.js';
 import { TypeInstancesRepository } from './type-instances.repository.js';
 
-/** Inserts resolved type trees level by level: one INSERT per depth, whatever the number of trees. */
+/**
+ * Inserts resolved type trees in one statement, whatever their number and depth: the nodes get their
+ * ids here, so a child names its parent in the same INSERT (the foreign key is checked at its end).
+ */
 @Injectable()
 export class TypeTreeWriter {
   constructor(private readonly typeInstances: TypeInstancesRepository) {}
@@ -14,33 +19,22 @@ export class TypeTreeWriter {
     actorId: string,
     m: EntityManager,
   ): Promise<string[]> {
-    let level: { spec: ResolvedTypeSpec; parentId: string | null; ordinal: number }[] = trees.map((spec) => ({
-      spec,
-      parentId: null,
-      ordinal: 0,
-    }));
-    let rootIds: string[] = [];
-    while (level.length > 0) {
-      const rows = await this.typeInstances.crud.insertMany(
-        level.map((n) => ({
-          data_type_id: n.spec.data_type_id,
-          type_params: n.spec.type_params,
-          parent_id: n.parentId,
-          slot: n.spec.slot,
-          ordinal: n.ordinal,
-        })),
-        actorId,
-        m,
-      );
-      if (rootIds.length === 0) rootIds = rows.map((r) => r.id);
-      level = level.flatMap((n, i) =>
-        n.spec.children.map((child, ordinal) => ({
-          spec: child,
-          parentId: (rows[i] as { id: string }).id,
-          ordinal,
-        })),
-      );
-    }
+    const rows: Partial<TypeInstanceEntity>[] = [];
+    const add = (spec: ResolvedTypeSpec, parentId: string | null, ordinal: number): string => {
+      const id = randomUUID();
+      rows.push({
+        id,
+        data_type_id: spec.data_type_id,
+        type_params: spec.type_params,
+        parent_id: parentId,
+        slot: spec.slot,
+        ordinal,
+      });
+      spec.children.forEach((child, i) => add(child, id, i));
+      return id;
+    };
+    const rootIds = trees.map((tree) => add(tree, null, 0));
+    await this.typeInstances.crud.insertManyBulk(rows, actorId, m);
     return rootIds;
   }
 }

@@ -1,0 +1,499 @@
+import { randomUUID } from 'node:crypto';
+import { type ForeignKey, PublishSchemaVersionSchema, type TypeSpec } from '@aide/schemas';
+import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import type { z } from 'zod';
+import type { AuthUser } from '../../common/auth/current-user.js';
+import type { ItemResult } from '../../common/crud/per-item.js';
+import { AppError } from '../../common/errors/app-error.js';
+import type { DataTypeEntity } from '../data-types/data-type.entity.js';
+import { DataTypesRepository } from '../data-types/data-types.repository.js';
+import type { DatasetSchemaEntity } from '../dataset-schemas/dataset-schema.entity.js';
+import { DatasetSchemasRepository } from '../dataset-schemas/dataset-schemas.repository.js';
+import { DatasetsRepository } from '../datasets/datasets.repository.js';
+import type { FieldEntity } from '../fields/field.entity.js';
+import { FieldsRepository } from '../fields/fields.repository.js';
+import {
+  FieldBindingsRepository,
+  type VersionColumnRow,
+} from '../field-bindings/field-bindings.repository.js';
+import type { TypeTreeRow } from '../type-instances/type-instances.repository.js';
+import { TypeInstancesRepository } from '../type-instances/type-instances.repository.js';
+import { buildTypeTrees, typeSignature } from '../type-instances/type-tree.js';
+import { TypeTreeWriter } from '../type-instances/type-tree.writer.js';
+import { type ResolvedTypeSpec, resolveTypeSpec } from './type-spec-resolver.js';
+import {
+  type ColumnAttributes,
+  columnAttributesOf,
+  columnAttributesOfRow,
+  columnText,
+  type TableStructure,
+  tableStructureOf,
+  tableStructureOfEntity,
+  tableText,
+} from './version-structure.js';
+
+type PublishInput = z.output<typeof PublishSchemaVersionSchema>;
+
+/** One dataset's version to publish. */
+export interface PublishItem {
+  datasetId: string;
+  input: PublishInput;
+  /**
+   * Bulk publish: the current version number the item was computed from. A dataset at another version
+   * is a VERSION_CONFLICT, unless the item equals its current version.
+   */
+  baseVersionNum?: number | null;
+}
+
+/** What a publish came to: the version written, or the current one when nothing changed. */
+export interface Published {
+  created: boolean;
+  header: DatasetSchemaEntity;
+}
+
+/** Per item: what it came to, or the error a publish of it alone would have answered. */
+export type PublishOutcome = ItemResult<Published>;
+
+interface PreparedColumn {
+  name: string;
+  nullable: boolean;
+  path?: string | null | undefined;
+  origin?: string | undefined;
+  type: ResolvedTypeSpec | null;
+  attributes: ColumnAttributes;
+  signature: string | null;
+  text: string;
+}
+
+interface CurrentColumn {
+  name: string;
+  typeInstanceId: string | null;
+  signature: string | null;
+  text: string;
+}
+
+/** An item on its way: what has been read and checked for it so far. */
+interface Pending {
+  index: number;
+  item: PublishItem;
+  /** The dataset's id as stored (lower case). */
+  id: string;
+  system_id: string;
+  flavor_id: string;
+  columns: PreparedColumn[];
+  structure?: TableStructure;
+  current?: DatasetSchemaEntity | undefined;
+  previous: CurrentColumn[];
+  versionNum: number;
+}
+
+/**
+ * Publishes whole versions set-based (ADR 0017): any number of datasets costs the same statements —
+ * reads that check every item, then one INSERT per table for the items that pass. Each item is checked
+ * exactly as a publish of it alone, in the same order, and an item that fails is answered with that
+ * error while the others go on; a single publish is a batch of one.
+ *
+ * Per-item atomicity: an item writes all its rows or none. The writes of all the items that passed are
+ * in the caller's transaction; should one of them fail (a concurrent writer, a constraint the checks do
+ * not foresee), the caller rolls back and publishes each item in a transaction of its own.
+ */
+@Injectable()
+export class SchemaVersionPublisher {
+  constructor(
+    private readonly datasets: DatasetsRepository,
+    private readonly schemas: DatasetSchemasRepository,
+    private readonly fields: FieldsRepository,
+    private readonly bindings: FieldBindingsRepository,
+    private readonly typeInstances: TypeInstancesRepository,
+    private readonly typeTrees: TypeTreeWriter,
+    private readonly dataTypes: DataTypesRepository,
+  ) {}
+
+  async publishAll(
+    m: EntityManager,
+    items: readonly PublishItem[],
+    actor: AuthUser,
+  ): Promise<PublishOutcome[]> {
+    const outcomes: (PublishOutcome | undefined)[] = items.map(() => undefined);
+    // Each step runs `check` on the items still pending; an item whose check throws is answered with
+    // the error and leaves the batch.
+    const step = <T extends { index: number }>(list: readonly T[], check: (p: T) => void): T[] =>
+      list.filter((p) => {
+        try {
+          check(p);
+          return true;
+        } catch (error) {
+          outcomes[p.index] = { ok: false, error };
+          return false;
+        }
+      });
+
+    // The datasets, held FOR SHARE, and their versioning locks.
+    const found = await this.datasets.findActiveWithFlavor(
+      items.map((i) => i.datasetId),
+      m,
+    );
+    let pending: Pending[] = step(
+      items.map((item, index) => ({ index, item })),
+      ({ item }) => {
+        if (!found.has(item.datasetId.toLowerCase())) throw new AppError('DATASET_NOT_FOUND');
+      },
+    ).map(({ index, item }) => ({
+      index,
+      item,
+      ...(found.get(item.datasetId.toLowerCase()) as { id: string; system_id: string; flavor_id: string }),
+      columns: [],
+      previous: [],
+      versionNum: 0,
+    }));
+    await this.schemas.lockVersioning(
+      pending.map((p) => p.id),
+      m,
+    );
+
+    // Column types resolved against each flavor's data types.
+    const typesOf = await this.dataTypes.byCodeOfFlavors([...new Set(pending.map((p) => p.flavor_id))], m);
+    const specs = new ResolvedSpecs();
+    pending = step(pending, (p) => {
+      const dataTypes = typesOf.get(p.flavor_id) ?? new Map<string, DataTypeEntity>();
+      p.columns = prepareColumns(p.item.input, (spec, path) =>
+        specs.resolve(p.flavor_id, spec, dataTypes, path),
+      );
+    });
+
+    // Foreign keys resolved to their targets, for all items in one query.
+    const targets = await this.datasets.findTableTargets(
+      pending.flatMap((p) =>
+        (p.item.input.foreign_keys ?? []).flatMap((k) =>
+          k.referenced.dataset_id ? [k.referenced.dataset_id.toLowerCase()] : [],
+        ),
+      ),
+      pending.flatMap((p) =>
+        (p.item.input.foreign_keys ?? []).flatMap((k) =>
+          !k.referenced.dataset_id && k.referenced.table
+            ? [{ system_id: p.system_id, table: k.referenced.table }]
+            : [],
+        ),
+      ),
+      m,
+    );
+    const foreignKeys = new ForeignKeyTargets(targets);
+    pending = step(pending, (p) => {
+      p.structure = tableStructureOf(p.item.input, foreignKeys.resolve(p.system_id, p.item.input));
+    });
+
+    // The current versions and their columns: an item equal to its current version is unchanged; one
+    // whose current version is not its base is a conflict.
+    const currentOf = new Map(
+      (
+        await this.schemas.findCurrentOfMany(
+          pending.map((p) => p.id),
+          m,
+        )
+      ).map((h) => [h.dataset_id, h]),
+    );
+    const previous = await this.currentColumns([...currentOf.values()], m);
+    pending = step(pending, (p) => {
+      p.current = currentOf.get(p.id);
+      p.previous = p.current ? previous(p.current.id) : [];
+      const currentNum = p.current?.version_num ?? null;
+      if (p.current && isUnchanged(p.current, p.previous, p.columns, p.structure as TableStructure)) {
+        outcomes[p.index] = { ok: true, value: { created: false, header: p.current } };
+        return;
+      }
+      const base = p.item.baseVersionNum;
+      if (base !== undefined && base !== currentNum) {
+        throw new AppError(
+          'VERSION_CONFLICT',
+          `The dataset is at version ${currentNum ?? 'none'}, not ${base ?? 'none'}: compute the change again.`,
+          { base_version_num: base, current_version_num: currentNum },
+        );
+      }
+    }).filter((p) => outcomes[p.index] === undefined);
+
+    // Version numbers: the next one, or the one the client named if it is the next.
+    const nextOf = await this.schemas.nextVersionNums(
+      pending.map((p) => p.id),
+      m,
+    );
+    const named = pending.filter(
+      (p) => p.item.input.version_num !== undefined && p.item.input.version_num !== nextOf.get(p.id),
+    );
+    const existing = await this.schemas.existingVersions(
+      named.map((p) => ({ dataset_id: p.id, version_num: p.item.input.version_num as number })),
+      m,
+    );
+    pending = step(pending, (p) => {
+      const next = nextOf.get(p.id) ?? 1;
+      p.versionNum = p.item.input.version_num ?? next;
+      if (p.versionNum === next) return;
+      const details = { version_num: p.versionNum, next_version_num: next };
+      if (existing.has(`${p.id}/${p.versionNum}`)) {
+        throw new AppError('DATASET_SCHEMA_ALREADY_EXISTS', undefined, details);
+      }
+      throw new AppError(
+        'DATASET_SCHEMA_VERSION_NOT_NEXT',
+        `The next version of this dataset is ${next}.`,
+        details,
+      );
+    });
+
+    const headers = await this.write(pending, actor, m);
+    pending.forEach(
+      (p, k) => (outcomes[p.index] = { ok: true, value: { created: true, header: headers[k] } }),
+    );
+    return outcomes as PublishOutcome[];
+  }
+
+  /** The writes of the items that passed: headers, missing root fields, new type trees, bindings. */
+  private async write(
+    pending: readonly Pending[],
+    actor: AuthUser,
+    m: EntityManager,
+  ): Promise<DatasetSchemaEntity[]> {
+    if (pending.length === 0) return [];
+    const headers = await this.schemas.crud.insertMany(
+      pending.map((p) => ({
+        dataset_id: p.id,
+        version_num: p.versionNum,
+        schema_: p.item.input.schema ?? null,
+        extra: p.item.input.extra ?? null,
+        note: p.item.input.note ?? null,
+        ...p.structure,
+      })),
+      actor.id,
+      m,
+    );
+
+    // Root fields by name: the existing ones are reused, the missing ones created.
+    const fieldIds = await this.fields.findRootIdsByNames(
+      pending.flatMap((p) => p.columns.map((c) => ({ dataset_id: p.id, name: c.name }))),
+      m,
+    );
+    const newFields: Partial<FieldEntity>[] = [];
+    for (const p of pending) {
+      for (const c of p.columns) {
+        const key = `${p.id}/${c.name}`;
+        if (fieldIds.has(key)) continue;
+        const id = randomUUID();
+        fieldIds.set(key, id);
+        newFields.push({
+          id,
+          dataset_id: p.id,
+          name: c.name,
+          path: c.path ?? c.name,
+          ...(c.origin ? { origin: c.origin as FieldEntity['origin'] } : {}),
+        });
+      }
+    }
+    await this.fields.crud.insertManyBulk(newFields, actor.id, m);
+
+    // An unchanged column keeps the previous version's type tree; the others get new trees.
+    const typeIds = pending.map((p) => {
+      const reusable = new Map(
+        p.previous.flatMap((c) => (c.signature ? [[`${c.name}\u0000${c.signature}`, c.typeInstanceId]] : [])),
+      );
+      return p.columns.map((c) => (c.signature ? reusable.get(`${c.name}\u0000${c.signature}`) : null));
+    });
+    const toCreate = pending.flatMap((p, k) =>
+      p.columns.flatMap((c, i) => (typeIds[k]?.[i] === undefined && c.type ? [{ k, i, type: c.type }] : [])),
+    );
+    const created = await this.typeTrees.insertTrees(
+      toCreate.map((t) => t.type),
+      actor.id,
+      m,
+    );
+    toCreate.forEach((t, n) => (typeIds[t.k][t.i] = created[n]));
+
+    await this.bindings.crud.insertManyBulk(
+      pending.flatMap((p, k) =>
+        p.columns.map((c, position) => ({
+          field_id: fieldIds.get(`${p.id}/${c.name}`) as string,
+          dataset_schema_id: headers[k].id,
+          position,
+          is_nullable: c.nullable,
+          type_instance_id: typeIds[k]?.[position] ?? null,
+          ...c.attributes,
+        })),
+      ),
+      actor.id,
+      m,
+    );
+    return headers;
+  }
+
+  /**
+   * The columns of the given current versions, each with its type's signature and canonical text, in
+   * two queries. A stored tree past the limits fails only the item whose column it is (when it asks).
+   */
+  private async currentColumns(
+    headers: readonly DatasetSchemaEntity[],
+    m: EntityManager,
+  ): Promise<(schemaId: string) => CurrentColumn[]> {
+    const ids = headers.map((h) => h.id);
+    const rows = await this.bindings.columnsOfSchemas(ids, m);
+    const nodes = await this.typeInstances.subtreesOfSchemas(ids, m);
+    const bySchema = groupBy(rows, (r) => r.dataset_schema_id);
+    // Each node's tree (nodes come parents first), so that a version's trees are built from its rows.
+    const rootOf = new Map<string, string>();
+    const nodesOfRoot = new Map<string, TypeTreeRow[]>();
+    for (const node of nodes) {
+      const root = (node.parent_id !== null ? rootOf.get(node.parent_id) : undefined) ?? node.id;
+      rootOf.set(node.id, root);
+      const list = nodesOfRoot.get(root);
+      if (list) list.push(node);
+      else nodesOfRoot.set(root, [node]);
+    }
+    const order = new Map(nodes.map((n, i) => [n, i]));
+    return (schemaId) => {
+      const columns = bySchema.get(schemaId) ?? [];
+      const roots = new Set(columns.flatMap((c) => (c.type_instance_id ? [c.type_instance_id] : [])));
+      const own = [...roots]
+        .flatMap((root) => nodesOfRoot.get(root) ?? [])
+        .sort((a, b) => (order.get(a) ?? 0) - (order.get(b) ?? 0));
+      const trees = buildTypeTrees(own);
+      return columns.map((r) => currentColumn(r, trees));
+    };
+  }
+}
+
+function groupBy<T>(items: readonly T[], key: (item: T) => string): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const item of items) {
+    const list = groups.get(key(item));
+    if (list) list.push(item);
+    else groups.set(key(item), [item]);
+  }
+  return groups;
+}
+
+function currentColumn(r: VersionColumnRow, trees: ReturnType<typeof buildTypeTrees>): CurrentColumn {
+  const tree = r.type_instance_id ? trees.get(r.type_instance_id) : undefined;
+  const signature = tree ? typeSignature(tree) : null;
+  return {
+    name: r.field_name,
+    typeInstanceId: r.type_instance_id,
+    signature,
+    text: columnText(
+      { name: r.field_name, nullable: r.is_nullable, typeSignature: signature },
+      columnAttributesOfRow(r),
+    ),
+  };
+}
+
+/** The publish no-op rule: the same columns (texts, in order) and the same table structure. */
+function isUnchanged(
+  current: DatasetSchemaEntity,
+  previous: readonly CurrentColumn[],
+  columns: readonly PreparedColumn[],
+  structure: TableStructure,
+): boolean {
+  return (
+    previous.length === columns.length &&
+    columns.every((c, i) => previous[i]?.text === c.text) &&
+    tableText(tableStructureOfEntity(current)) === tableText(structure)
+  );
+}
+
+interface ResolvedSpec {
+  type: ResolvedTypeSpec;
+  signature: string;
+}
+
+/**
+ * Type specs resolved once per request and flavor (a crawl's 10,000 columns have a few dozen distinct
+ * types). Only successes are kept: a spec that fails fails again for each column, naming its path.
+ */
+class ResolvedSpecs {
+  private readonly known = new Map<string, ResolvedSpec>();
+
+  resolve(
+    flavorId: string,
+    spec: TypeSpec,
+    dataTypes: ReadonlyMap<string, DataTypeEntity>,
+    path: (string | number)[],
+  ): ResolvedSpec {
+    const key = `${flavorId}\u0000${JSON.stringify(spec)}`;
+    let resolved = this.known.get(key);
+    if (!resolved) {
+      const type = resolveTypeSpec(spec, dataTypes, path);
+      resolved = { type, signature: typeSignature(type) };
+      this.known.set(key, resolved);
+    }
+    return resolved;
+  }
+}
+
+/** The publish columns with their types resolved, signatures and canonical texts. */
+function prepareColumns(
+  input: PublishInput,
+  resolve: (spec: TypeSpec, path: (string | number)[]) => ResolvedSpec,
+): PreparedColumn[] {
+  return input.columns.map((column, i) => {
+    const resolved = column.type ? resolve(column.type, ['columns', i, 'type']) : null;
+    const signature = resolved?.signature ?? null;
+    const attributes = columnAttributesOf(column);
+    return {
+      ...column,
+      type: resolved?.type ?? null,
+      attributes,
+      signature,
+      text: columnText({ ...column, typeSignature: signature }, attributes),
+    };
+  });
+}
+
+type Target = { id: string; system_id: string; schema_name: string | null; table_name: string | null };
+
+/**
+ * Foreign keys with their targets resolved: a dataset named by id must exist; a table named by
+ * `schema.table` becomes the dataset of the same system registered under that name, when there is
+ * exactly one.
+ */
+class ForeignKeyTargets {
+  private readonly byId: Map<string, Target>;
+  private readonly byTable = new Map<string, Target[]>();
+
+  constructor(targets: readonly Target[]) {
+    this.byId = new Map(targets.map((t) => [t.id, t]));
+    for (const t of targets) {
+      const key = `${t.system_id}/${t.table_name}`;
+      const list = this.byTable.get(key);
+      if (list) list.push(t);
+      else this.byTable.set(key, [t]);
+    }
+  }
+
+  resolve(systemId: string, input: PublishInput): ForeignKey[] {
+    return (input.foreign_keys ?? []).map((key, i) => {
+      const ref = key.referenced;
+      let datasetId: string | null;
+      let schema = ref.schema ?? null;
+      let table = ref.table ?? null;
+      if (ref.dataset_id) {
+        const target = this.byId.get(ref.dataset_id.toLowerCase());
+        if (!target) {
+          throw new AppError('DATASET_NOT_FOUND', 'The dataset a foreign key references does not exist.', {
+            path: ['foreign_keys', i, 'referenced', 'dataset_id'],
+          });
+        }
+        datasetId = target.id;
+        schema ??= target.schema_name;
+        table ??= target.table_name;
+      } else {
+        const matches = (table === null ? [] : (this.byTable.get(`${systemId}/${table}`) ?? [])).filter(
+          (t) => schema === null || t.schema_name === schema,
+        );
+        datasetId = matches.length === 1 ? (matches[0]?.id ?? null) : null;
+      }
+      return {
+        name: key.name,
+        columns: key.columns,
+        referenced: { dataset_id: datasetId, schema, table, columns: ref.columns },
+        on_update: key.on_update,
+        on_delete: key.on_delete,
+      };
+    });
+  }
+}
