@@ -9,6 +9,11 @@ import { AuditedEntity, AuditedTable } from '../../common/crud/audited-entity.js
 @Check('ck_tech_field_templates_layer', "layer IN ('source', 'cdc', 'kafka', 'raw', 'core')")
 @Check('ck_tech_field_templates_fields_array', "jsonb_typeof(fields) = 'array'")
 export class TechFieldTemplateEntity extends AuditedEntity {
+  // Restated: TypeORM builds entities after FieldClassificationEntity (which overrides created_at with
+  // clock_timestamp()) with that override unless the entity declares its own.
+  @Column({ type: 'timestamptz', default: () => 'now()' })
+  declare created_at: Date;
+
   @Column({ type: 'varchar', length: 100 })
   code: string;
 
