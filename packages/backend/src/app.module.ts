@@ -16,6 +16,7 @@ import { DataTypesModule } from './modules/data-types/data-types.module.js';
 import { DatasetSchemasModule } from './modules/dataset-schemas/dataset-schemas.module.js';
 import { DatasetsModule } from './modules/datasets/datasets.module.js';
 import { EnginesModule } from './modules/engines/engines.module.js';
+import { TechFieldTemplatesModule } from './modules/tech-field-templates/tech-field-templates.module.js';
 import { DatasetLinksModule } from './modules/dataset-links/dataset-links.module.js';
 import { FieldLinksModule } from './modules/field-links/field-links.module.js';
 import { LineageModule } from './modules/lineage/lineage.module.js';
@@ -71,6 +72,7 @@ export class AppModule {
         SchemaVersionsModule,
         CrawlRunsModule,
         EnginesModule,
+        TechFieldTemplatesModule,
         DatasetLinksModule,
         FieldLinksModule,
         LineageModule,

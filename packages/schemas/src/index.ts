@@ -24,6 +24,7 @@ export * from './entities/crawl-run.js';
 export * from './entities/table-structure.js';
 export * from './entities/schema-version.js';
 export * from './entities/engine.js';
+export * from './entities/tech-field-template.js';
 export * from './entities/bulk.js';
 export * from './entities/dataset-link.js';
 export * from './entities/lineage.js';

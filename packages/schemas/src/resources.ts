@@ -3,6 +3,7 @@ import { crawlRunResource } from './entities/crawl-run.js';
 import { credentialRefResource } from './entities/credential-ref.js';
 import { datasetLinkResource, fieldLinkResource } from './entities/dataset-link.js';
 import { engineResource } from './entities/engine.js';
+import { techFieldTemplateResource } from './entities/tech-field-template.js';
 import { dataTypeResource } from './entities/data-type.js';
 import { datasetSchemaResource } from './entities/dataset-schema.js';
 import { datasetResource } from './entities/dataset.js';
@@ -41,4 +42,5 @@ export const LINEAGE_RESOURCES: readonly ResourceDef[] = [
   engineResource,
   datasetLinkResource,
   fieldLinkResource,
+  techFieldTemplateResource,
 ];

@@ -56,6 +56,7 @@ import {
   type UpdateSystemKind,
   type SearchParams,
   type SearchResult,
+  techFieldTemplateResource,
 } from '@aide/schemas';
 import { Agent, type Dispatcher } from 'undici';
 import type { PagePromise } from './core/pagination.js';
@@ -87,6 +88,7 @@ import { LineageResource } from './resources/lineage.js';
 import { FieldClassificationsResource } from './resources/field-classifications.js';
 import { FieldsResource } from './resources/fields.js';
 import { SystemsResource } from './resources/systems.js';
+import { TechFieldTemplatesResource } from './resources/tech-field-templates.js';
 import { TypeInstancesResource } from './resources/type-instances.js';
 import { search } from './resources/search.js';
 import { UsersResource } from './resources/users.js';
@@ -337,6 +339,11 @@ export class AideClient extends AideClientCore {
   /** `/field-links`: every field link, filterable by link and field; the note is all an update changes. */
   readonly fieldLinks: CrudResource<FieldLink, CreateFieldLink, UpdateFieldLink> =
     this.resource(fieldLinkResource);
+  /** `/tech-field-templates`: presets of technical columns, and `apply` to stamp one onto a dataset. */
+  readonly techFieldTemplates: TechFieldTemplatesResource = this.resource(
+    techFieldTemplateResource,
+    TechFieldTemplatesResource,
+  );
 
   /**
    * `GET /search`: systems, datasets and fields ranked by how they match `q` (exact name, name prefix,

@@ -64,6 +64,7 @@ export { FieldClassificationsResource } from './resources/field-classifications.
 export { FieldsResource } from './resources/fields.js';
 export { SystemsResource, type SnapshotParams } from './resources/systems.js';
 export type { BulkOptions } from './internal/bulk.js';
+export { TechFieldTemplatesResource } from './resources/tech-field-templates.js';
 export { TypeInstancesResource } from './resources/type-instances.js';
 export { UsersResource } from './resources/users.js';
 export { VERSION } from './version.js';

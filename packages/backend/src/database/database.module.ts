@@ -10,6 +10,7 @@ import { DatasetsRepository } from '../modules/datasets/datasets.repository.js';
 import { EnginesRepository } from '../modules/engines/engines.repository.js';
 import { DatasetLinksRepository } from '../modules/dataset-links/dataset-links.repository.js';
 import { FieldLinksRepository } from '../modules/field-links/field-links.repository.js';
+import { TechFieldTemplatesRepository } from '../modules/tech-field-templates/tech-field-templates.repository.js';
 import { FieldBindingsRepository } from '../modules/field-bindings/field-bindings.repository.js';
 import { FieldClassificationsRepository } from '../modules/field-classifications/field-classifications.repository.js';
 import { FieldsRepository } from '../modules/fields/fields.repository.js';
@@ -47,6 +48,7 @@ const REPOSITORIES = [
   EnginesRepository,
   DatasetLinksRepository,
   FieldLinksRepository,
+  TechFieldTemplatesRepository,
 ];
 
 @Global()

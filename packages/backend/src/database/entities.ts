@@ -27,6 +27,7 @@ import { FieldEntity } from '../modules/fields/field.entity.js';
 import { SystemFlavorEntity } from '../modules/system-flavors/system-flavor.entity.js';
 import { SystemKindEntity } from '../modules/system-kinds/system-kind.entity.js';
 import { SystemEntity } from '../modules/systems/system.entity.js';
+import { TechFieldTemplateEntity } from '../modules/tech-field-templates/tech-field-template.entity.js';
 import { TypeInstanceEntity } from '../modules/type-instances/type-instance.entity.js';
 import { UserEntity } from '../modules/users/user.entity.js';
 
@@ -59,4 +60,5 @@ export const ENTITIES = [
   EngineImpalaEntity,
   DatasetLinkEntity,
   FieldLinkEntity,
+  TechFieldTemplateEntity,
 ];

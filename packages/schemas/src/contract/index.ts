@@ -17,7 +17,13 @@ import {
   systemRoutes,
   typeInstanceRoutes,
 } from './catalogue.js';
-import { datasetLinkRoutes, engineRoutes, fieldLinkRoutes, lineageRoutes } from './lineage.js';
+import {
+  datasetLinkRoutes,
+  engineRoutes,
+  fieldLinkRoutes,
+  lineageRoutes,
+  techFieldTemplateRoutes,
+} from './lineage.js';
 import type { RouteDef } from './route.js';
 
 export * from './route.js';
@@ -49,6 +55,7 @@ export const contract = {
   engines: engineRoutes,
   datasetLinks: datasetLinkRoutes,
   fieldLinks: fieldLinkRoutes,
+  techFieldTemplates: techFieldTemplateRoutes,
   lineage: lineageRoutes,
   search: searchRoutes,
 };

@@ -15,6 +15,11 @@ import {
 } from '../entities/dataset-link.js';
 import { engineResource } from '../entities/engine.js';
 import {
+  ApplyTechTemplateResultSchema,
+  ApplyTechTemplateSchema,
+  techFieldTemplateResource,
+} from '../entities/tech-field-template.js';
+import {
   DatasetLineageGraphSchema,
   FieldLineageGraphSchema,
   LineageQuerySchema,
@@ -26,6 +31,31 @@ const fieldLinksTag = 'Field links';
 
 export const engineRoutes = crudRoutes(engineResource);
 export const fieldLinkRoutes = crudRoutes(fieldLinkResource);
+
+/** Tech-field templates and stamping one onto a dataset (AIDE v2 §2.4.15, §9.3). */
+export const techFieldTemplateRoutes = {
+  ...crudRoutes(techFieldTemplateResource),
+  apply: defineRoute({
+    method: 'POST',
+    path: '/api/v1/datasets/:id/apply-tech-template',
+    pathParams: idParams,
+    body: ApplyTechTemplateSchema,
+    responses: { 200: ApplyTechTemplateResultSchema },
+    errors: [
+      'DATASET_NOT_FOUND',
+      'TECH_FIELD_TEMPLATE_NOT_FOUND',
+      'TECH_FIELD_TEMPLATE_LAYER_MISMATCH',
+      'TECH_TYPE_CODE_NOT_RESOLVABLE',
+    ],
+    auth: 'superuser',
+    summary: "Add a template's technical columns to a dataset as `tech` fields (idempotent)",
+    description:
+      'Template fields whose name is already a root field of the dataset are skipped, so applying twice ' +
+      "changes nothing. Each type code is resolved to an active data type of the dataset's flavor first; " +
+      'one miss fails the whole call.',
+    tag: 'Tech-field templates',
+  }),
+};
 
 /** Dataset links with their ETL pre-flight (ADR 0015) and the original's nested field-link routes. */
 export const datasetLinkRoutes = {

@@ -7,6 +7,7 @@ import { DatasetLinks1765310000000 } from './1765310000000-DatasetLinks.js';
 import { Search1765400000000 } from './1765400000000-Search.js';
 import { SearchColumns1765550000000 } from './1765550000000-SearchColumns.js';
 import { TokenStateNotify1765700000000 } from './1765700000000-TokenStateNotify.js';
+import { TechFieldTemplates1765800000000 } from './1765800000000-TechFieldTemplates.js';
 
 /** Every migration in order. Listed explicitly: ESM builds cannot rely on TypeORM's glob loading. */
 export const MIGRATIONS = [
@@ -19,4 +20,5 @@ export const MIGRATIONS = [
   Search1765400000000,
   SearchColumns1765550000000,
   TokenStateNotify1765700000000,
+  TechFieldTemplates1765800000000,
 ];
