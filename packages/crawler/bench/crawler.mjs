@@ -63,6 +63,9 @@ function tableDdl(schema, table) {
   );
 }
 
+/** Tables created per statement batch: each takes about six locks, and the lock table is shared. */
+const TABLES_PER_BATCH = 200;
+
 async function buildDatabase(url, tables) {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
@@ -70,9 +73,14 @@ async function buildDatabase(url, tables) {
     const perSchema = Math.ceil(tables / 10);
     for (let s = 0; s < 10; s++) {
       const schema = `bench_${s}`;
-      let sql = `CREATE SCHEMA ${schema};\n`;
-      for (let t = 0; t < perSchema && s * perSchema + t < tables; t++) sql += tableDdl(schema, `t${t}`);
-      await client.query(sql);
+      await client.query(`CREATE SCHEMA ${schema}`);
+      const count = Math.max(0, Math.min(perSchema, tables - s * perSchema));
+      for (let from = 0; from < count; from += TABLES_PER_BATCH) {
+        let sql = '';
+        for (let t = from; t < Math.min(count, from + TABLES_PER_BATCH); t++)
+          sql += tableDdl(schema, `t${t}`);
+        await client.query(sql);
+      }
     }
   } finally {
     await client.end();

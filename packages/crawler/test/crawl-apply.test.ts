@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { ExitCode } from '../src/errors.js';
 import { main } from '../src/program.js';
+import { readRegistry } from '../src/registry/snapshot.js';
 import type { CrawlReport } from '../src/report/report.js';
 import { startBackend, type TestBackend } from './helpers/backend.js';
 import { connectMysql, type TestMysql } from './helpers/mysql.js';
@@ -219,6 +220,50 @@ describe('crawl → apply → crawl on PostgreSQL', () => {
     expect(bad.code).toBe(ExitCode.FAILURE);
     expect(bad.stderr).toContain('the registry refused the credentials');
     expect(bad.stderr).not.toContain('wrong-password-123');
+  });
+});
+
+describe('the registry read by pages', () => {
+  let db: TestPgDatabase;
+
+  beforeAll(async () => {
+    db = await createPgDatabase('pages');
+    // Two tables naming each other: whatever the order of the pages, one names a table not read yet.
+    await db.exec(`CREATE TABLE public.a (id int PRIMARY KEY, b_id int);
+      CREATE TABLE public.b (id int PRIMARY KEY, a_id int REFERENCES public.a (id));
+      ALTER TABLE public.a ADD FOREIGN KEY (b_id) REFERENCES public.b (id)`);
+    await backend.createSystem('pages_pg', 'postgres14');
+  });
+
+  afterAll(async () => {
+    await db?.drop();
+  });
+
+  it('names a foreign key by its target dataset, wherever the pages put that dataset', async () => {
+    await roundTrip('pages_pg', db.url);
+    const client = backend.client();
+    try {
+      const system = (await client.systems.list({ code: 'pages_pg', size: 1 })).items[0];
+      // The datasets are renamed in the registry: keys naming them by id follow them.
+      const datasets = (await client.datasets.list({ system_id: system.id, size: 100 })).items;
+      for (const d of datasets) {
+        if (d.kind !== 'rdbms') continue;
+        await client.datasets.update(d.id, {
+          kind: 'rdbms',
+          table_name: `renamed_${d.table_name}`,
+          row_version: d.row_version,
+        });
+      }
+      const byPage = await readRegistry(client, system.id, undefined, 1);
+      expect(byPage).toEqual(await readRegistry(client, system.id));
+      const targets = byPage.map((d) => [d.table, d.version?.foreign_keys.map((fk) => fk.referenced.table)]);
+      expect(targets.sort()).toEqual([
+        ['renamed_a', ['renamed_b']],
+        ['renamed_b', ['renamed_a']],
+      ]);
+    } finally {
+      await client.close();
+    }
   });
 });
 

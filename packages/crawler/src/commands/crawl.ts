@@ -34,7 +34,10 @@ export interface CrawlOutcome {
   exitCode: ExitCode;
   catalogQueries: number;
   registryRequests: number;
-  /** Milliseconds of each phase. */
+  /**
+   * Milliseconds of each phase. The inspection and the registry read run at the same time, each
+   * timed from the same start; the diff follows them.
+   */
   timings: { inspect: number; registry: number; diff: number };
 }
 
@@ -82,22 +85,42 @@ export async function crawl(options: CrawlCommandOptions, io: Io): Promise<Crawl
       check: options.check ?? false,
     });
     try {
-      progress.phase('inspecting the database', 1);
+      // The database and the registry are read at the same time: neither read needs the other, so a
+      // crawl waits for the slower of the two, not for their sum.
+      progress.phase('inspecting the database and reading the registry', 2);
       const started = performance.now();
-      const db = await inspectDatabase({ connectionUrl, filters });
-      const inspected = performance.now();
-      progress.update();
-      const registered = await readRegistry(client, system.id, (read) => {
-        progress.phase('reading the registry', Math.max(read, db.tables.length));
-        progress.update(read);
-      });
-      const read = performance.now();
+      let inspected = started;
+      let read = started;
+      let done = 0;
+      // A database that cannot be read ends the crawl: the registry read stops with it.
+      const registryRead = new AbortController();
+      const [inspection, snapshot] = await Promise.allSettled([
+        inspectDatabase({ connectionUrl, filters })
+          .catch((error: unknown) => {
+            registryRead.abort();
+            throw error;
+          })
+          .finally(() => {
+            inspected = performance.now();
+            progress.update(++done);
+          }),
+        readRegistry(client, system.id, registryRead.signal).finally(() => {
+          read = performance.now();
+          progress.update(++done);
+        }),
+      ]);
+      // Both settled, nothing left running: the database's failure first, as when they ran in turn.
+      if (inspection.status === 'rejected') throw inspection.reason;
+      if (snapshot.status === 'rejected') throw snapshot.reason;
+      const db = inspection.value;
+      const registered = snapshot.value;
+      const compared = performance.now();
       progress.phase('comparing', 1);
       const diffs: DatasetDiff[] = diffSystem(db.tables, registered, scopeOf(db));
       const timings = {
         inspect: inspected - started,
-        registry: read - inspected,
-        diff: performance.now() - read,
+        registry: read - started,
+        diff: performance.now() - compared,
       };
       progress.stop();
       const report = buildReport({ db, system, crawlRunId: run.id, diffs, crawlerVersion: VERSION });

@@ -20,6 +20,8 @@ export interface PgTypeInfo {
   typndims: number;
   labels: string[] | null;
   attributes: { name: string; type: string; typmod: number; ndims: number }[] | null;
+  /** The native type text (`format_type`) of each typmod columns of this type use. */
+  formats: [number, string][] | null;
 }
 
 type Decoder = (typmod: number) => TypeNode;
@@ -185,14 +187,36 @@ export const POSTGRES_BUILTIN_TYPES: Readonly<Record<string, Decoder>> = {
 /** Composite types nest; PostgreSQL forbids cycles, this bounds a pathological depth. */
 const MAX_DEPTH = 32;
 
-/** Maps PostgreSQL types by oid, given the rows of the types query. */
+/**
+ * Maps PostgreSQL types by oid, given the rows of the types query. A table of 20,000 columns has a
+ * few dozen distinct (type, typmod, dimensions): each is mapped once, its tree shared by its columns
+ * (nothing changes a mapped tree afterwards).
+ */
 export class PostgresTypeMapper {
-  constructor(private readonly types: ReadonlyMap<string, PgTypeInfo>) {}
+  private readonly mapped = new Map<string, TypeMapping>();
+  private readonly formats = new Map<string, string>();
+
+  constructor(private readonly types: ReadonlyMap<string, PgTypeInfo>) {
+    for (const type of types.values()) {
+      for (const [typmod, text] of type.formats ?? []) this.formats.set(`${type.oid}/${typmod}`, text);
+    }
+  }
 
   /** The type of a column (or composite attribute): its type oid, typmod and declared dimensions. */
   map(oid: string, typmod: number, dimensions: number): TypeMapping {
-    const type = this.resolve(oid, typmod, dimensions, 0);
-    return type === null ? null : { type };
+    const key = `${oid}/${typmod}/${dimensions}`;
+    let mapping = this.mapped.get(key);
+    if (mapping === undefined) {
+      const type = this.resolve(oid, typmod, dimensions, 0);
+      mapping = type === null ? null : { type };
+      this.mapped.set(key, mapping);
+    }
+    return mapping;
+  }
+
+  /** A column type's text as PostgreSQL prints it (`character varying(40)`, `public.mood[]`). */
+  nativeType(oid: string, typmod: number): string {
+    return this.formats.get(`${oid}/${typmod}`) ?? this.types.get(oid)?.qualified ?? oid;
   }
 
   /** The outermost domain of a type, or null. */

@@ -1,6 +1,6 @@
 // The registry's side of a system, read in bulk: the system snapshot route, cursor-paged (1,000
 // datasets a page), turned into the versions the diff compares. Never one request per dataset.
-import type { Dataset, SchemaVersion, SnapshotDataset, TypeInstanceTree } from '@aide/schemas';
+import type { SchemaVersion, TypeInstanceTree } from '@aide/schemas';
 import type { AideClient } from '@aide/sdk';
 import type { TypeNode } from '../model.js';
 import { registryCall } from './client.js';
@@ -8,8 +8,6 @@ import type { RegistryDataset, TableVersion, VersionColumn } from './model.js';
 
 /** Datasets per snapshot page: the route's maximum, so 10,000 tables are 10 requests. */
 export const SNAPSHOT_PAGE_SIZE = 1000;
-
-type RdbmsDataset = Extract<Dataset, { kind: 'rdbms' }>;
 
 /** A stored type tree as the crawler's type node: code, declared params, children by slot. */
 export function typeNodeOf(tree: TypeInstanceTree): TypeNode {
@@ -39,11 +37,29 @@ function versionColumn(column: SchemaVersion['columns'][number]): VersionColumn 
   };
 }
 
-/** A stored version in the diff's terms; a referenced dataset given by id is named by schema.table. */
-export function tableVersionOf(
-  version: SchemaVersion,
-  datasets: ReadonlyMap<string, RdbmsDataset>,
-): TableVersion {
+type StoredForeignKey = SchemaVersion['foreign_keys'][number];
+
+/** A stored foreign key in the diff's terms: a target given by id is named by its `schema.table`. */
+function foreignKeyOf(
+  fk: StoredForeignKey,
+  names: ReadonlyMap<string, { schema: string; table: string }>,
+): TableVersion['foreign_keys'][number] {
+  const target = fk.referenced.dataset_id === null ? undefined : names.get(fk.referenced.dataset_id);
+  return {
+    name: fk.name,
+    columns: fk.columns,
+    referenced: {
+      schema: target?.schema ?? fk.referenced.schema ?? '',
+      table: target?.table ?? fk.referenced.table ?? '',
+      columns: fk.referenced.columns,
+    },
+    on_update: fk.on_update,
+    on_delete: fk.on_delete,
+  };
+}
+
+/** A stored version in the diff's terms, its foreign keys left for `foreignKeyOf`. */
+function tableVersionOf(version: SchemaVersion): TableVersion {
   return {
     table_kind: version.table_kind ?? 'table',
     table_comment: version.table_comment,
@@ -51,51 +67,46 @@ export function tableVersionOf(
     columns: [...version.columns].sort((a, b) => a.position - b.position).map(versionColumn),
     primary_key: version.primary_key,
     unique_constraints: version.unique_constraints,
-    foreign_keys: version.foreign_keys.map((fk) => {
-      const target = fk.referenced.dataset_id === null ? undefined : datasets.get(fk.referenced.dataset_id);
-      return {
-        name: fk.name,
-        columns: fk.columns,
-        referenced: {
-          schema: target?.schema_name ?? fk.referenced.schema ?? '',
-          table: target?.table_name ?? fk.referenced.table ?? '',
-          columns: fk.referenced.columns,
-        },
-        on_update: fk.on_update,
-        on_delete: fk.on_delete,
-      };
-    }),
+    foreign_keys: [],
     indexes: version.indexes,
     check_constraints: version.check_constraints,
   };
 }
 
 /**
- * Every active rdbms dataset of the system with its current version. `onPage` is told how many
- * datasets have been read after each page (for the progress bar).
+ * Every active rdbms dataset of the system with its current version; `signal` stops the read. Each
+ * page is turned into the diff's terms as it arrives and then dropped, so that a 10,000-table system
+ * is never held twice. Foreign keys are named last: a target given by id may be on a later page.
  */
 export async function readRegistry(
   client: AideClient,
   systemId: string,
-  onPage: (read: number) => void = () => undefined,
+  signal?: AbortSignal,
+  pageSize = SNAPSHOT_PAGE_SIZE,
 ): Promise<RegistryDataset[]> {
-  const items: SnapshotDataset[] = [];
+  const registered: RegistryDataset[] = [];
+  const names = new Map<string, { schema: string; table: string }>();
+  const keys: { version: TableVersion; stored: StoredForeignKey[] }[] = [];
   await registryCall('read the registry snapshot of the system', async () => {
-    for await (const page of client.systems.snapshot(systemId, { limit: SNAPSHOT_PAGE_SIZE })) {
-      items.push(...page.items);
-      onPage(items.length);
+    for await (const page of client.systems.snapshot(systemId, { limit: pageSize }, { signal })) {
+      for (const { dataset, version } of page.items) {
+        if (dataset.kind !== 'rdbms') continue;
+        names.set(dataset.id, { schema: dataset.schema_name, table: dataset.table_name });
+        const converted = version === null ? null : tableVersionOf(version);
+        if (converted && version && version.foreign_keys.length > 0) {
+          keys.push({ version: converted, stored: version.foreign_keys });
+        }
+        registered.push({
+          dataset_id: dataset.id,
+          object_name: dataset.object_name,
+          schema: dataset.schema_name,
+          table: dataset.table_name,
+          version_num: version?.version_num ?? null,
+          version: converted,
+        });
+      }
     }
   });
-  const rdbms = items.filter(
-    (item): item is SnapshotDataset & { dataset: RdbmsDataset } => item.dataset.kind === 'rdbms',
-  );
-  const byId = new Map(rdbms.map((item) => [item.dataset.id, item.dataset]));
-  return rdbms.map(({ dataset, version }) => ({
-    dataset_id: dataset.id,
-    object_name: dataset.object_name,
-    schema: dataset.schema_name,
-    table: dataset.table_name,
-    version_num: version?.version_num ?? null,
-    version: version === null ? null : tableVersionOf(version, byId),
-  }));
+  for (const { version, stored } of keys) version.foreign_keys = stored.map((fk) => foreignKeyOf(fk, names));
+  return registered;
 }
