@@ -83,6 +83,23 @@ export class FieldsRepository {
   }
 
   /** The root fields of many datasets by name, in one query: `dataset_id/name` → field id. */
+  /** The dataset's root fields of these names. */
+  async findRootsByNames(
+    datasetId: string,
+    names: readonly string[],
+    manager: EntityManager,
+  ): Promise<FieldEntity[]> {
+    if (names.length === 0) return [];
+    return this.crud
+      .repo(manager)
+      .createQueryBuilder('f')
+      .where('f.dataset_id = :datasetId AND f.parent_id IS NULL AND f.name IN (:...names)', {
+        datasetId,
+        names,
+      })
+      .getMany();
+  }
+
   async findRootIdsByNames(
     pairs: readonly { dataset_id: string; name: string }[],
     manager: EntityManager,
