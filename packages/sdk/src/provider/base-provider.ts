@@ -2,14 +2,9 @@
 // lifecycle, the lock, the snapshot cache, filtering, deep copies and schema-hint attachment;
 // subclasses implement the protected I/O hooks and the two watermark methods.
 import { debuglog } from 'node:util';
-import { ensureList, isUsableIdentifier } from './coerce.js';
-import { LAKEHOUSE_FORMATS } from './constants.js';
-import { ConfigurationError, MetadataError, ProviderStateError } from './errors.js';
+import { ensureList, isUsableIdentifier, LAKEHOUSE_FORMATS, ConfigurationError, MetadataError, ProviderStateError, usesSchemaHint, type Connection, type DataFlow, type SchemaHint } from '@aide/schemas/datacoolie';
 import { MetadataCache } from './cache.js';
 import { AsyncReentrantLock } from './lock.js';
-import { usesSchemaHint, type Connection } from './models/connection.js';
-import type { DataFlow } from './models/dataflow.js';
-import type { SchemaHint } from './models/schema-hint.js';
 import {
   normalizeSchemaHintKey,
   schemaHintKeyId,
