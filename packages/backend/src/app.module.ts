@@ -32,6 +32,11 @@ import { SystemFlavorsModule } from './modules/system-flavors/system-flavors.mod
 import { SystemKindsModule } from './modules/system-kinds/system-kinds.module.js';
 import { SystemsModule } from './modules/systems/systems.module.js';
 import { UsersModule } from './modules/users/users.module.js';
+import { ApiKeysModule } from './modules/api-keys/api-keys.module.js';
+import { ConnectionProfilesModule } from './modules/connection-profiles/connection-profiles.module.js';
+import { DataflowsModule } from './modules/dataflows/dataflows.module.js';
+import { WatermarksModule } from './modules/watermarks/watermarks.module.js';
+import { WorkspacesModule } from './modules/workspaces/workspaces.module.js';
 
 @Module({})
 export class AppModule {
@@ -71,6 +76,11 @@ export class AppModule {
         FieldLinksModule,
         LineageModule,
         SearchModule,
+        WorkspacesModule,
+        ConnectionProfilesModule,
+        DataflowsModule,
+        WatermarksModule,
+        ApiKeysModule,
       ],
       providers: [...shared, { provide: APP_GUARD, useClass: AuthGuard }],
       exports: shared,

@@ -28,3 +28,8 @@ export * from './entities/dataset-link.js';
 export * from './entities/lineage.js';
 export * from './entities/compat.js';
 export * from './entities/search.js';
+export * from './entities/workspace.js';
+export * from './entities/connection-profile.js';
+export * from './entities/dataflow.js';
+export * from './entities/watermark.js';
+export * from './entities/api-key.js';

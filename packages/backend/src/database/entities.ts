@@ -29,6 +29,14 @@ import { SystemKindEntity } from '../modules/system-kinds/system-kind.entity.js'
 import { SystemEntity } from '../modules/systems/system.entity.js';
 import { TypeInstanceEntity } from '../modules/type-instances/type-instance.entity.js';
 import { UserEntity } from '../modules/users/user.entity.js';
+import { ApiKeyEntity } from '../modules/api-keys/api-key.entity.js';
+import {
+  ConnectionProfileEntity,
+  ConnectionProfileSecretEntity,
+} from '../modules/connection-profiles/connection-profile.entity.js';
+import { DataflowEntity } from '../modules/dataflows/dataflow.entity.js';
+import { WatermarkEntity, WatermarkHistoryEntity } from '../modules/watermarks/watermark.entity.js';
+import { WorkspaceEntity } from '../modules/workspaces/workspace.entity.js';
 
 /** Every TypeORM entity of the registry. */
 export const ENTITIES = [
@@ -59,4 +67,11 @@ export const ENTITIES = [
   EngineImpalaEntity,
   DatasetLinkEntity,
   FieldLinkEntity,
+  WorkspaceEntity,
+  ConnectionProfileEntity,
+  ConnectionProfileSecretEntity,
+  DataflowEntity,
+  WatermarkEntity,
+  WatermarkHistoryEntity,
+  ApiKeyEntity,
 ];

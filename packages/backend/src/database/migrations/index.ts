@@ -5,6 +5,7 @@ import { CrawlerStructure1765200000000 } from './1765200000000-CrawlerStructure.
 import { Engines1765300000000 } from './1765300000000-Engines.js';
 import { DatasetLinks1765310000000 } from './1765310000000-DatasetLinks.js';
 import { Search1765400000000 } from './1765400000000-Search.js';
+import { Provider1765600000000 } from './1765600000000-Provider.js';
 
 /** Every migration in order. Listed explicitly: ESM builds cannot rely on TypeORM's glob loading. */
 export const MIGRATIONS = [
@@ -15,4 +16,5 @@ export const MIGRATIONS = [
   Engines1765300000000,
   DatasetLinks1765310000000,
   Search1765400000000,
+  Provider1765600000000,
 ];

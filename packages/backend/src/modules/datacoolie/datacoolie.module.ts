@@ -1,0 +1,10 @@
+import { Module } from '@nestjs/common';
+import { DatacoolieScopeRepository } from './datacoolie-scope.repository.js';
+import { DataflowChecker } from './dataflow-checker.js';
+
+/** DataCoolie exports of the registry: the reads and the write-time checks shared by its modules. */
+@Module({
+  providers: [DatacoolieScopeRepository, DataflowChecker],
+  exports: [DatacoolieScopeRepository, DataflowChecker],
+})
+export class DatacoolieModule {}
