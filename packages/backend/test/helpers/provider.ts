@@ -6,7 +6,10 @@ import { API, createDataset, flavorFor, flavorByCode, seedReference, type Row } 
 import { publishVersion } from './lineage.js';
 import type { TestContext } from './test-app.js';
 
-export async function createWorkspace(ctx: TestContext, overrides: Record<string, unknown> = {}): Promise<Row> {
+export async function createWorkspace(
+  ctx: TestContext,
+  overrides: Record<string, unknown> = {},
+): Promise<Row> {
   const code = unique('ws').replace(/_/g, '-');
   return ok(
     await ctx.request('POST', `${API}/workspaces`, {
@@ -40,12 +43,20 @@ export async function createProfile(
   );
 }
 
-export function createDataflowRequest(ctx: TestContext, body: Record<string, unknown>, token = ctx.userToken) {
+export function createDataflowRequest(
+  ctx: TestContext,
+  body: Record<string, unknown>,
+  token = ctx.userToken,
+) {
   return ctx.request('POST', `${API}/dataflows`, { token, body });
 }
 
 /** A data type on a flavor that has none of that code (storage flavors come without types). */
-export async function ensureDataTypes(ctx: TestContext, flavorId: string, codes: readonly string[]): Promise<void> {
+export async function ensureDataTypes(
+  ctx: TestContext,
+  flavorId: string,
+  codes: readonly string[],
+): Promise<void> {
   for (const code of codes) {
     const query = `system_flavor_id=${flavorId}&code=${code}`;
     const found = ok(await ctx.request('GET', `${API}/data-types?${query}`, { token: ctx.userToken }));
@@ -91,7 +102,12 @@ export async function pipelineFixture(ctx: TestContext): Promise<PipelineFixture
 }
 
 /** An rdbms table in schema `sales` (layer source) with a published version. */
-export async function sourceTable(ctx: TestContext, systemId: string, table: string, schema = 'sales'): Promise<Row> {
+export async function sourceTable(
+  ctx: TestContext,
+  systemId: string,
+  table: string,
+  schema = 'sales',
+): Promise<Row> {
   const dataset = await createDataset(ctx, systemId, 'rdbms', {
     object_name: `${schema}.${table}`,
     schema_name: schema,
@@ -107,7 +123,12 @@ export async function sourceTable(ctx: TestContext, systemId: string, table: str
 }
 
 /** A delta table at `path` (layer raw) with a published version. */
-export async function lakeTable(ctx: TestContext, systemId: string, path: string, publish = true): Promise<Row> {
+export async function lakeTable(
+  ctx: TestContext,
+  systemId: string,
+  path: string,
+  publish = true,
+): Promise<Row> {
   const dataset = await createDataset(ctx, systemId, 'storage', {
     object_name: path,
     path,
@@ -126,7 +147,10 @@ export async function lakeTable(ctx: TestContext, systemId: string, path: string
 }
 
 /** A dataflow body copying `fixture.orders` into `fixture.bronzeOrders`. */
-export function copyBody(f: PipelineFixture, overrides: Record<string, unknown> = {}): Record<string, unknown> {
+export function copyBody(
+  f: PipelineFixture,
+  overrides: Record<string, unknown> = {},
+): Record<string, unknown> {
   return {
     workspace_id: f.workspace.id,
     name: unique('flow'),

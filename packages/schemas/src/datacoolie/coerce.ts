@@ -81,8 +81,8 @@ export function nameToUuid(name: string): string {
   const hex = NAME_UUID_NAMESPACE.replace(/-/g, '');
   const namespace = Array.from({ length: 16 }, (_, i) => parseInt(hex.slice(i * 2, i * 2 + 2), 16));
   const hash = sha1(namespace, name);
-  hash[6] = (hash[6]! & 0x0f) | 0x50;
-  hash[8] = (hash[8]! & 0x3f) | 0x80;
+  hash[6] = (hash[6] & 0x0f) | 0x50;
+  hash[8] = (hash[8] & 0x3f) | 0x80;
   const out = hash
     .slice(0, 16)
     .map((byte) => byte.toString(16).padStart(2, '0'))

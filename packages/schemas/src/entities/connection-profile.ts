@@ -88,21 +88,12 @@ export const CreateConnectionProfileSchema = z
 export type CreateConnectionProfile = z.input<typeof CreateConnectionProfileSchema>;
 
 /** The workspace and the system of a profile never change: its connection id means one endpoint. */
-export const UpdateConnectionProfileSchema = z
-  .strictObject({
-    name: text(255).optional(),
-    description: longText().nullable().optional(),
-    connection_type: ProfileConnectionTypeSchema.optional(),
-    format: ProfileFormatSchema.optional(),
-    catalog: text(255).nullable().optional(),
-    database: text(255).nullable().optional(),
-    configure: jsonObject.optional(),
-    use_schema_hint: z.boolean().optional(),
-    is_active: z.boolean().optional(),
-    secrets: secrets.optional(),
-    ...noteShape,
-    ...rowVersionShape,
-  })
+export const UpdateConnectionProfileSchema = CreateConnectionProfileSchema.omit({
+  workspace_id: true,
+  system_id: true,
+})
+  .partial()
+  .extend(rowVersionShape)
   .meta({ id: 'UpdateConnectionProfile' });
 export type UpdateConnectionProfile = z.input<typeof UpdateConnectionProfileSchema>;
 

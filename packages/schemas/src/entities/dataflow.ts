@@ -62,7 +62,9 @@ export const DataflowSchema = z
     dataset_link_id: z
       .uuid()
       .nullable()
-      .describe('The lineage hop between the source and destination datasets, when the registry could link them'),
+      .describe(
+        'The lineage hop between the source and destination datasets, when the registry could link them',
+      ),
   })
   .meta({ id: 'Dataflow' });
 export type Dataflow = z.infer<typeof DataflowSchema>;
@@ -96,7 +98,9 @@ export const CreateDataflowSchema = z
     source_connection_id: z.uuid(),
     destination_connection_id: z.uuid(),
     destination_dataset_id: z.uuid(),
-    load_type: LoadTypeSchema.optional().describe('Default append (the DataCoolie model default); always exported'),
+    load_type: LoadTypeSchema.optional().describe(
+      'Default append (the DataCoolie model default); always exported',
+    ),
     ...writable,
   })
   .meta({ id: 'CreateDataflow' });

@@ -279,7 +279,10 @@ export const ERROR_CATALOGUE = {
     detail: 'Secrets are never stored: give secret configure fields through credential references.',
   },
   DATAFLOW_NOT_FOUND: { status: 404, detail: 'The requested dataflow was not found.' },
-  DATAFLOW_ALREADY_EXISTS: { status: 409, detail: 'A dataflow with this name already exists in the workspace.' },
+  DATAFLOW_ALREADY_EXISTS: {
+    status: 409,
+    detail: 'A dataflow with this name already exists in the workspace.',
+  },
   DATAFLOW_WORKSPACE_MISMATCH: {
     status: 422,
     detail: "A dataflow's connection profiles must belong to its workspace.",
@@ -294,7 +297,8 @@ export const ERROR_CATALOGUE = {
   },
   DATAFLOW_UNKNOWN_COLUMNS: {
     status: 422,
-    detail: "Watermark columns, merge keys and partition columns must be columns of the dataset's current schema.",
+    detail:
+      "Watermark columns, merge keys and partition columns must be columns of the dataset's current schema.",
   },
   DATAFLOW_SOURCE_KEY_CONFLICT: {
     status: 409,

@@ -2,7 +2,18 @@
 // lifecycle, the lock, the snapshot cache, filtering, deep copies and schema-hint attachment;
 // subclasses implement the protected I/O hooks and the two watermark methods.
 import { debuglog } from 'node:util';
-import { ensureList, isUsableIdentifier, LAKEHOUSE_FORMATS, ConfigurationError, MetadataError, ProviderStateError, usesSchemaHint, type Connection, type DataFlow, type SchemaHint } from '@aide/schemas/datacoolie';
+import {
+  ensureList,
+  isUsableIdentifier,
+  LAKEHOUSE_FORMATS,
+  ConfigurationError,
+  MetadataError,
+  ProviderStateError,
+  usesSchemaHint,
+  type Connection,
+  type DataFlow,
+  type SchemaHint,
+} from '@aide/schemas/datacoolie';
 import { MetadataCache } from './cache.js';
 import { AsyncReentrantLock } from './lock.js';
 import {

@@ -4,7 +4,19 @@
 import { readFile } from 'node:fs/promises';
 import { extname } from 'node:path';
 import { parse as parseYaml } from 'yaml';
-import { isPlainObject, isUsableIdentifier, type JsonObject, ConfigurationError, DataCoolieError, MetadataError, createConnection, type Connection, createDataflow, type DataFlow, createSchemaHint } from '@aide/schemas/datacoolie';
+import {
+  isPlainObject,
+  isUsableIdentifier,
+  type JsonObject,
+  ConfigurationError,
+  DataCoolieError,
+  MetadataError,
+  createConnection,
+  type Connection,
+  createDataflow,
+  type DataFlow,
+  createSchemaHint,
+} from '@aide/schemas/datacoolie';
 import type { SchemaHintGroup } from './schema-hints.js';
 
 /** A parsed document and where it came from (a file path, or a label used in error messages). */

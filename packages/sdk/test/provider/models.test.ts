@@ -41,7 +41,16 @@ describe('shared conventions', () => {
       const hex = hash.subarray(0, 16).toString('hex');
       return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
     };
-    for (const name of ['', 'x'.repeat(55), 'y'.repeat(56), 'z'.repeat(200), 'Straße_ß', '数据流', '🚀 flow', 'a\ud800b']) {
+    for (const name of [
+      '',
+      'x'.repeat(55),
+      'y'.repeat(56),
+      'z'.repeat(200),
+      'Straße_ß',
+      '数据流',
+      '🚀 flow',
+      'a\ud800b',
+    ]) {
       expect(nameToUuid(name)).toBe(expected(name));
     }
   });

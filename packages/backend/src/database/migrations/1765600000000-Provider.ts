@@ -104,7 +104,9 @@ export class Provider1765600000000 implements MigrationInterface {
       `CREATE UNIQUE INDEX uq_dataflows_workspace_name_active ON dataflows (workspace_id, name) WHERE deleted_at IS NULL`,
     );
     await q.query(`CREATE INDEX ix_dataflows_source_connection ON dataflows (source_connection_id)`);
-    await q.query(`CREATE INDEX ix_dataflows_destination_connection ON dataflows (destination_connection_id)`);
+    await q.query(
+      `CREATE INDEX ix_dataflows_destination_connection ON dataflows (destination_connection_id)`,
+    );
     await q.query(`CREATE INDEX ix_dataflows_source_dataset ON dataflows (source_dataset_id)`);
     await q.query(`CREATE INDEX ix_dataflows_destination_dataset ON dataflows (destination_dataset_id)`);
     await q.query(`CREATE INDEX ix_dataflows_dataset_link ON dataflows (dataset_link_id)`);

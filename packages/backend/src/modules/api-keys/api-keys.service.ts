@@ -48,7 +48,8 @@ export class ApiKeysService implements CrudService<ApiKey, CreateApiKey, never> 
     return this.tx.run(async (m) => {
       const found = await this.workspaces.crud.findActiveMany(workspaceIds, m, 'share');
       const missing = workspaceIds.filter((id) => !found.has(id));
-      if (missing.length > 0) throw new AppError('WORKSPACE_NOT_FOUND', undefined, { workspace_ids: missing });
+      if (missing.length > 0)
+        throw new AppError('WORKSPACE_NOT_FOUND', undefined, { workspace_ids: missing });
       const secret = newApiKey();
       const row = await this.keys.crud.insert(
         {
@@ -83,12 +84,12 @@ export class ApiKeysService implements CrudService<ApiKey, CreateApiKey, never> 
             row_version: () => 'row_version + 1',
             updated_at: () => 'now()',
             updated_by: user.id,
-          } as never)
+          })
           .where('id = :id', { id })
           .returning('*')
           .execute()
       ).raw as ApiKeyEntity[];
-      return toApiKey(updated!);
+      return toApiKey(updated);
     });
   }
 

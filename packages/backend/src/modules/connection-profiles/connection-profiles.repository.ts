@@ -26,7 +26,10 @@ export class ConnectionProfilesRepository {
   }
 
   /** The secret references of profiles, by profile id, in their order. */
-  async secretsOf(profileIds: readonly string[], manager?: EntityManager): Promise<Map<string, ProfileSecret[]>> {
+  async secretsOf(
+    profileIds: readonly string[],
+    manager?: EntityManager,
+  ): Promise<Map<string, ProfileSecret[]>> {
     const byProfile = new Map<string, ProfileSecret[]>(profileIds.map((id) => [id, []]));
     if (profileIds.length === 0) return byProfile;
     const rows = await (manager ?? this.crud.repo().manager)
@@ -37,13 +40,19 @@ export class ConnectionProfilesRepository {
       .addOrderBy('s.position')
       .getMany();
     for (const row of rows) {
-      byProfile.get(row.profile_id)?.push({ configure_field: row.configure_field, credential_ref_id: row.credential_ref_id });
+      byProfile
+        .get(row.profile_id)
+        ?.push({ configure_field: row.configure_field, credential_ref_id: row.credential_ref_id });
     }
     return byProfile;
   }
 
   /** Replaces a profile's secret references (in the caller's transaction). */
-  async replaceSecrets(profileId: string, secrets: readonly ProfileSecret[], manager: EntityManager): Promise<void> {
+  async replaceSecrets(
+    profileId: string,
+    secrets: readonly ProfileSecret[],
+    manager: EntityManager,
+  ): Promise<void> {
     const repo = manager.getRepository(ConnectionProfileSecretEntity);
     await repo.delete({ profile_id: profileId });
     if (secrets.length === 0) return;

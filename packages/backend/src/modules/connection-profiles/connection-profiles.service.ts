@@ -14,7 +14,11 @@ import { splitUpdate } from '../../common/crud/update-input.js';
 import { AppError } from '../../common/errors/app-error.js';
 import { Transactions } from '../../database/transactions.js';
 import { CredentialRefsRepository } from '../credential-refs/credential-refs.repository.js';
-import { connectionTypeFitsKind, exportConnection, inlineSecretKeys } from '../datacoolie/connection-export.js';
+import {
+  connectionTypeFitsKind,
+  exportConnection,
+  inlineSecretKeys,
+} from '../datacoolie/connection-export.js';
 import { DatacoolieScopeRepository } from '../datacoolie/datacoolie-scope.repository.js';
 import { underDataCoolieRules } from '../datacoolie/datacoolie-errors.js';
 import { DataflowChecker } from '../datacoolie/dataflow-checker.js';
@@ -39,9 +43,11 @@ interface ProfileColumns {
 }
 
 @Injectable()
-export class ConnectionProfilesService
-  implements CrudService<ConnectionProfile, CreateConnectionProfile, UpdateConnectionProfile>
-{
+export class ConnectionProfilesService implements CrudService<
+  ConnectionProfile,
+  CreateConnectionProfile,
+  UpdateConnectionProfile
+> {
   constructor(
     private readonly profiles: ConnectionProfilesRepository,
     private readonly workspaces: WorkspacesRepository,
@@ -52,7 +58,10 @@ export class ConnectionProfilesService
   ) {}
 
   private async read(rows: ConnectionProfileEntity[], m?: EntityManager): Promise<ConnectionProfile[]> {
-    const secrets = await this.profiles.secretsOf(rows.map((r) => r.id), m);
+    const secrets = await this.profiles.secretsOf(
+      rows.map((r) => r.id),
+      m,
+    );
     return rows.map((row) => toConnectionProfile(row, secrets.get(row.id) ?? []));
   }
 
@@ -63,7 +72,7 @@ export class ConnectionProfilesService
 
   async get(id: string): Promise<ConnectionProfile> {
     const [profile] = await this.read([await this.profiles.crud.getActive(id)]);
-    return profile!;
+    return profile;
   }
 
   /**
@@ -97,7 +106,8 @@ export class ConnectionProfilesService
       });
     }
     const inline = inlineSecretKeys(columns.configure ?? {}, fields);
-    if (inline.length > 0) throw new AppError('CONNECTION_PROFILE_SECRET_INLINE', undefined, { fields: inline });
+    if (inline.length > 0)
+      throw new AppError('CONNECTION_PROFILE_SECRET_INLINE', undefined, { fields: inline });
     const refs = await this.credentialRefs.crud.findActiveMany(
       secrets.map((s) => s.credential_ref_id),
       m,
@@ -140,7 +150,7 @@ export class ConnectionProfilesService
       await this.assertValid('00000000-0000-4000-8000-000000000000', columns, secrets, m);
       const row = await this.profiles.crud.insert(columns, actor.id, m);
       await this.profiles.replaceSecrets(row.id, secrets, m);
-      return (await this.read([row], m))[0]!;
+      return (await this.read([row], m))[0];
     });
   }
 
@@ -163,7 +173,7 @@ export class ConnectionProfilesService
       const row = await this.profiles.crud.update(id, columnChanges, version, actor.id, m);
       if (newSecrets !== undefined) await this.profiles.replaceSecrets(id, newSecrets, m);
       await this.assertDataflowsStillValid(id, m);
-      return (await this.read([row], m))[0]!;
+      return (await this.read([row], m))[0];
     });
   }
 
@@ -176,10 +186,14 @@ export class ConnectionProfilesService
         await this.checker.check(row, m);
       } catch (error) {
         if (!(error instanceof AppError)) throw error;
-        throw new AppError('DATAFLOW_INVALID', `The change would break dataflow '${row.name}': ${error.message}`, {
-          dataflow_id: row.id,
-          cause: { error_code: error.code, details: error.details ?? null },
-        });
+        throw new AppError(
+          'DATAFLOW_INVALID',
+          `The change would break dataflow '${row.name}': ${error.message}`,
+          {
+            dataflow_id: row.id,
+            cause: { error_code: error.code, details: error.details ?? null },
+          },
+        );
       }
     }
   }
@@ -192,7 +206,7 @@ export class ConnectionProfilesService
       if (dataflows.length > 0) {
         throw new AppError('HAS_DEPENDENT_ENTITIES', undefined, { dataflows: dataflows.length });
       }
-      return (await this.read([await this.profiles.crud.softDelete(id, actor.id, m)], m))[0]!;
+      return (await this.read([await this.profiles.crud.softDelete(id, actor.id, m)], m))[0];
     });
   }
 
@@ -204,7 +218,7 @@ export class ConnectionProfilesService
         const secrets = (await this.profiles.secretsOf([id], m)).get(id) ?? [];
         await this.assertValid(id, row, secrets, m);
       }
-      return (await this.read([await this.profiles.crud.restore(id, actor.id, m)], m))[0]!;
+      return (await this.read([await this.profiles.crud.restore(id, actor.id, m)], m))[0];
     });
   }
 }

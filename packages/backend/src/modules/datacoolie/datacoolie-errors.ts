@@ -6,7 +6,11 @@ import { AppError } from '../../common/errors/app-error.js';
  * Runs a DataCoolie model factory; a rule it enforces becomes `code` with DataCoolie's own message as
  * the detail (the text a pipeline would have failed with at start-up).
  */
-export function underDataCoolieRules<T>(code: ErrorCode, build: () => T, details: Record<string, unknown> = {}): T {
+export function underDataCoolieRules<T>(
+  code: ErrorCode,
+  build: () => T,
+  details: Record<string, unknown> = {},
+): T {
   try {
     return build();
   } catch (error) {

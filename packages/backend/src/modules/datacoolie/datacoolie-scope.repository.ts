@@ -76,7 +76,11 @@ export class DatacoolieScopeRepository {
   }
 
   /** Active datasets with their kind rows, by id; `lock` share-locks them (no delete before commit). */
-  async datasetsById(ids: readonly string[], m: EntityManager, lock = false): Promise<Map<string, DatasetForAddress>> {
+  async datasetsById(
+    ids: readonly string[],
+    m: EntityManager,
+    lock = false,
+  ): Promise<Map<string, DatasetForAddress>> {
     const unique = [...new Set(ids)];
     if (unique.length === 0) return new Map();
     if (lock) await this.datasets.crud.findActiveMany(unique, m, 'share');
@@ -84,7 +88,10 @@ export class DatacoolieScopeRepository {
     return new Map(
       rows
         .filter((row) => row !== undefined && row.deleted_at === null)
-        .map((row) => [row.id, { id: row.id, kind: row.kind, system_id: row.system_id, details: row.details ?? {} }]),
+        .map((row) => [
+          row.id,
+          { id: row.id, kind: row.kind, system_id: row.system_id, details: row.details ?? {} },
+        ]),
     );
   }
 

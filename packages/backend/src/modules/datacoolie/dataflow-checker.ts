@@ -19,15 +19,27 @@ export interface DataflowDraft extends DataflowRow {
 
 export interface CheckedDataflow {
   sourceKind: DataflowSourceKind;
-  source: { profile: ProfileExportInput; connection: Connection; dataset: DatasetForAddress | null; address: DatasetAddress | null };
-  destination: { profile: ProfileExportInput; connection: Connection; dataset: DatasetForAddress; address: DatasetAddress };
+  source: {
+    profile: ProfileExportInput;
+    connection: Connection;
+    dataset: DatasetForAddress | null;
+    address: DatasetAddress | null;
+  };
+  destination: {
+    profile: ProfileExportInput;
+    connection: Connection;
+    dataset: DatasetForAddress;
+    address: DatasetAddress;
+  };
   exported: DataFlow;
 }
 
 type Role = 'source' | 'destination';
 
 /** What a dataflow's source reads: exactly one of a dataset, a query and a function. */
-export function sourceKindOf(draft: Pick<DataflowDraft, 'source_dataset_id' | 'source_query' | 'source_python_function'>): DataflowSourceKind {
+export function sourceKindOf(
+  draft: Pick<DataflowDraft, 'source_dataset_id' | 'source_query' | 'source_python_function'>,
+): DataflowSourceKind {
   const kinds: DataflowSourceKind[] = [];
   if (draft.source_dataset_id !== null) kinds.push('dataset');
   if (draft.source_query !== null) kinds.push('query');
@@ -39,7 +51,7 @@ export function sourceKindOf(draft: Pick<DataflowDraft, 'source_dataset_id' | 's
       { given: kinds },
     );
   }
-  return kinds[0]!;
+  return kinds[0];
 }
 
 /** Names of `wanted` that are not among `columns` (compared case-insensitively, as DataCoolie matches). */
@@ -61,7 +73,11 @@ export class DataflowChecker {
 
   async check(draft: DataflowDraft, m: EntityManager): Promise<CheckedDataflow> {
     const sourceKind = sourceKindOf(draft);
-    const profiles = await this.scope.profiles([draft.source_connection_id, draft.destination_connection_id], m, true);
+    const profiles = await this.scope.profiles(
+      [draft.source_connection_id, draft.destination_connection_id],
+      m,
+      true,
+    );
     const sourceProfile = this.profileFor(profiles, draft, 'source');
     const destinationProfile = this.profileFor(profiles, draft, 'destination');
     const sourceType = sourceProfile.profile.connection_type;
@@ -131,19 +147,27 @@ export class DataflowChecker {
     const dataset = datasets.get(datasetId);
     if (!dataset) throw new AppError('DATASET_NOT_FOUND', undefined, { role, dataset_id: datasetId });
     if (dataset.system_id !== profile.system_id) {
-      throw new AppError('DATAFLOW_DATASET_MISMATCH', `The ${role} dataset is not on the system of its connection profile.`, {
-        role,
-        dataset_id: datasetId,
-        connection_id: profile.profile.id,
-      });
+      throw new AppError(
+        'DATAFLOW_DATASET_MISMATCH',
+        `The ${role} dataset is not on the system of its connection profile.`,
+        {
+          role,
+          dataset_id: datasetId,
+          connection_id: profile.profile.id,
+        },
+      );
     }
     const result = addressDataset(dataset, connection);
     if (!result.ok) {
-      throw new AppError('DATAFLOW_DATASET_MISMATCH', `The ${role} dataset cannot be addressed: ${result.reason}.`, {
-        role,
-        dataset_id: datasetId,
-        connection_id: profile.profile.id,
-      });
+      throw new AppError(
+        'DATAFLOW_DATASET_MISMATCH',
+        `The ${role} dataset cannot be addressed: ${result.reason}.`,
+        {
+          role,
+          dataset_id: datasetId,
+          connection_id: profile.profile.id,
+        },
+      );
     }
     return { profile, connection, dataset, address: result.address };
   }
@@ -154,10 +178,17 @@ export class DataflowChecker {
    * be read without a schema while another of the same table name has one (the lookup would be
    * ambiguous). Writes of one profile's dataflows are serialised by an advisory lock for this check.
    */
-  async checkSourceKey(dataflowId: string | null, draft: DataflowDraft, checked: CheckedDataflow, m: EntityManager) {
+  async checkSourceKey(
+    dataflowId: string | null,
+    draft: DataflowDraft,
+    checked: CheckedDataflow,
+    m: EntityManager,
+  ) {
     const { dataset, address, connection } = checked.source;
     if (dataset === null || address === null) return;
-    await m.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`dataflow-source-keys:${draft.source_connection_id}`]);
+    await m.query('SELECT pg_advisory_xact_lock(hashtext($1))', [
+      `dataflow-source-keys:${draft.source_connection_id}`,
+    ]);
     const rows: { id: string }[] = await m.query(
       `SELECT DISTINCT d.source_dataset_id AS id FROM dataflows d
        JOIN datasets ds ON ds.id = d.source_dataset_id
@@ -169,12 +200,17 @@ export class DataflowChecker {
                regexp_replace(rtrim(coalesce(st.path, sf.path), '/'), '^.*/', ''))) = lower($4)`,
       [draft.source_connection_id, dataset.id, dataflowId, address.table.trim()],
     );
-    const others = await this.scope.datasetsById(rows.map((r) => r.id), m);
+    const others = await this.scope.datasetsById(
+      rows.map((r) => r.id),
+      m,
+    );
     const schema = address.schema_name?.trim() ? casefold(address.schema_name.trim()) : null;
     for (const other of others.values()) {
       const result = addressDataset(other, connection);
       if (!result.ok || casefold(result.address.table.trim()) !== casefold(address.table.trim())) continue;
-      const otherSchema = result.address.schema_name?.trim() ? casefold(result.address.schema_name.trim()) : null;
+      const otherSchema = result.address.schema_name?.trim()
+        ? casefold(result.address.schema_name.trim())
+        : null;
       if (schema === otherSchema || schema === null || otherSchema === null) {
         throw new AppError('DATAFLOW_SOURCE_KEY_CONFLICT', undefined, {
           source_dataset_id: dataset.id,

@@ -38,7 +38,10 @@ function addressPath(path: string, connection: Connection): AddressResult {
   if (!full.startsWith(`${root}/`)) {
     return fail(`path '${path}' is not below the connection's base_path '${base}'`);
   }
-  const segments = full.slice(root.length + 1).split('/').filter((s) => s !== '');
+  const segments = full
+    .slice(root.length + 1)
+    .split('/')
+    .filter((s) => s !== '');
   const table = segments.pop();
   if (table === undefined) return fail(`path '${path}' names the base_path itself, not a table`);
   return { ok: true, address: { schema_name: segments.length > 0 ? segments.join('/') : null, table } };
@@ -50,7 +53,8 @@ export function addressDataset(dataset: DatasetForAddress, connection: Connectio
   const type = connection.connection_type;
   switch (dataset.kind) {
     case 'rdbms': {
-      if (type !== 'database') return fail(`an rdbms dataset is read through a database connection, not ${type}`);
+      if (type !== 'database')
+        return fail(`an rdbms dataset is read through a database connection, not ${type}`);
       const catalog = d['catalog_name'];
       if (
         typeof catalog === 'string' &&
@@ -66,7 +70,9 @@ export function addressDataset(dataset: DatasetForAddress, connection: Connectio
         return fail(`a hive dataset is read through a lakehouse or file connection, not ${type}`);
       }
       if (!sameFormat(d['file_format'], connection)) {
-        return fail(`the table's format '${String(d['file_format'])}' is not the connection's '${connection.format}'`);
+        return fail(
+          `the table's format '${String(d['file_format'])}' is not the connection's '${connection.format}'`,
+        );
       }
       return { ok: true, address: { schema_name: String(d['db_name']), table: String(d['table_name']) } };
     case 'storage':
@@ -75,7 +81,9 @@ export function addressDataset(dataset: DatasetForAddress, connection: Connectio
         return fail(`a ${dataset.kind} dataset is read through a file or lakehouse connection, not ${type}`);
       }
       if (!sameFormat(d['file_format'], connection)) {
-        return fail(`the dataset's format '${String(d['file_format'])}' is not the connection's '${connection.format}'`);
+        return fail(
+          `the dataset's format '${String(d['file_format'])}' is not the connection's '${connection.format}'`,
+        );
       }
       return addressPath(String(d['path']), connection);
     default:
@@ -86,5 +94,9 @@ export function addressDataset(dataset: DatasetForAddress, connection: Connectio
 /** The schema-hint key of an address: `(connection_id, casefold(schema), casefold(table))`. */
 export function hintKeyOf(connectionId: string, address: DatasetAddress): string {
   const schema = address.schema_name?.trim() ?? '';
-  return JSON.stringify([connectionId, schema === '' ? null : casefold(schema), casefold(address.table.trim())]);
+  return JSON.stringify([
+    connectionId,
+    schema === '' ? null : casefold(schema),
+    casefold(address.table.trim()),
+  ]);
 }

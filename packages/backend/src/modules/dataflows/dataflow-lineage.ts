@@ -13,7 +13,12 @@ const isLayer = (value: string | null): value is DatasetLayer =>
  */
 @Injectable()
 export class DataflowLineage {
-  async linkFor(sourceId: string, targetId: string, actorId: string, m: EntityManager): Promise<string | null> {
+  async linkFor(
+    sourceId: string,
+    targetId: string,
+    actorId: string,
+    m: EntityManager,
+  ): Promise<string | null> {
     if (sourceId === targetId) return null;
     const existing = await this.activeLink(sourceId, targetId, m);
     if (existing) return existing;

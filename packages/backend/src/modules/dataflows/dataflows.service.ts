@@ -65,7 +65,7 @@ function mergedSource(current: DataflowEntity, changes: Omit<UpdateDataflow, 'ro
     source_python_function: current.source_python_function,
   };
   for (const column of SOURCE_COLUMNS) {
-    if (changes[column] !== undefined) merged[column] = changes[column] as never;
+    if (changes[column] !== undefined) merged[column] = changes[column];
     else if (given.length > 0) merged[column] = null;
   }
   return merged;
@@ -110,7 +110,9 @@ export class DataflowsService implements CrudService<Dataflow, CreateDataflow, U
         throw new AppError('WORKSPACE_NOT_FOUND');
       }
       const derived = await this.prepare(null, draft, actor, m);
-      return toDataflow(await this.dataflows.crud.insert({ ...draft, ...derived, note: note ?? null }, actor.id, m));
+      return toDataflow(
+        await this.dataflows.crud.insert({ ...draft, ...derived, note: note ?? null }, actor.id, m),
+      );
     });
   }
 
@@ -118,7 +120,10 @@ export class DataflowsService implements CrudService<Dataflow, CreateDataflow, U
     const { changes, version } = splitUpdate(input, ifMatch);
     return this.tx.run(async (m) => {
       const current = await this.dataflows.crud.getActive(id, m, 'update');
-      const partition = changes.partition_columns?.map((p) => ({ column: p.column, expression: p.expression ?? null }));
+      const partition = changes.partition_columns?.map((p) => ({
+        column: p.column,
+        expression: p.expression ?? null,
+      }));
       const draft: DraftColumns = {
         ...current,
         ...changes,
@@ -129,7 +134,7 @@ export class DataflowsService implements CrudService<Dataflow, CreateDataflow, U
       const { workspace_id: _fixed, ...columns } = draft;
       const row = await this.dataflows.crud.update(
         id,
-        { ...columns, ...derived, ...(changes.note !== undefined ? { note: changes.note } : {}) } as never,
+        { ...columns, ...derived, ...(changes.note !== undefined ? { note: changes.note } : {}) },
         version,
         actor.id,
         m,

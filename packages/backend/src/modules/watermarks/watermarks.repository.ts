@@ -42,7 +42,11 @@ export class WatermarksRepository {
   constructor(private readonly dataSource: DataSource) {}
 
   /** The dataflow's watermark (revision 0 and nulls when never written), or undefined without the dataflow. */
-  async read(dataflowId: string, workspaceId: string | null, m?: EntityManager): Promise<WatermarkRow | undefined> {
+  async read(
+    dataflowId: string,
+    workspaceId: string | null,
+    m?: EntityManager,
+  ): Promise<WatermarkRow | undefined> {
     const rows: WatermarkRow[] = await (m ?? this.dataSource.manager).query(
       `SELECT d.id AS dataflow_id, w.current_value, w.previous_value, w.job_id, w.dataflow_run_id,
               w.updated_at, coalesce(w.revision, 0) AS revision
@@ -78,27 +82,32 @@ export class WatermarksRepository {
        SELECT EXISTS (SELECT 1 FROM owner) AS owned, (SELECT revision FROM written) AS revision`,
       [w.dataflowId, w.workspaceId, w.value, w.jobId, w.dataflowRunId, w.actorId],
     );
-    const row = rows[0]!;
+    const row = rows[0];
     if (!row.owned) return { owned: false };
     if (row.revision !== null) return { owned: true, revision: row.revision, written: true };
     const current: { revision: number }[] = await m.query(
       'SELECT revision FROM watermarks WHERE dataflow_id = $1',
       [w.dataflowId],
     );
-    return { owned: true, revision: current[0]!.revision, written: false };
+    return { owned: true, revision: current[0].revision, written: false };
   }
 
   /** A page of a dataflow's history, newest first. */
-  async history(dataflowId: string, limit: number, offset: number): Promise<{ rows: HistoryRow[]; total: number }> {
+  async history(
+    dataflowId: string,
+    limit: number,
+    offset: number,
+  ): Promise<{ rows: HistoryRow[]; total: number }> {
     const [rows, count] = await Promise.all([
-      this.dataSource.query(
+      this.dataSource.query<HistoryRow[]>(
         `SELECT dataflow_id, revision, value, job_id, dataflow_run_id, written_at, written_by
          FROM watermark_history WHERE dataflow_id = $1 ORDER BY revision DESC LIMIT $2 OFFSET $3`,
         [dataflowId, limit, offset],
-      ) as Promise<HistoryRow[]>,
-      this.dataSource.query('SELECT count(*)::int AS n FROM watermark_history WHERE dataflow_id = $1', [
-        dataflowId,
-      ]) as Promise<{ n: number }[]>,
+      ),
+      this.dataSource.query<{ n: number }[]>(
+        'SELECT count(*)::int AS n FROM watermark_history WHERE dataflow_id = $1',
+        [dataflowId],
+      ),
     ]);
     return { rows, total: count[0]?.n ?? 0 };
   }

@@ -25,7 +25,11 @@ export class WorkspacesRepository {
    * The active workspace named by its id or its code (DataCoolie pipelines are configured with a
    * `workspace_id`, which teams often set to a readable code).
    */
-  async findActiveByRef(ref: string, manager?: EntityManager, lock?: Lock): Promise<WorkspaceEntity | undefined> {
+  async findActiveByRef(
+    ref: string,
+    manager?: EntityManager,
+    lock?: Lock,
+  ): Promise<WorkspaceEntity | undefined> {
     if (UUID.test(ref)) return this.crud.findActive(ref, manager, lock);
     const qb = this.crud
       .repo(manager)

@@ -29,7 +29,12 @@ export class WorkspacesService implements CrudService<Workspace, CreateWorkspace
     return this.tx.run(async (m) => toWorkspace(await this.workspaces.crud.insert(input, actor.id, m)));
   }
 
-  update(id: string, input: UpdateWorkspace, ifMatch: number | undefined, actor: AuthUser): Promise<Workspace> {
+  update(
+    id: string,
+    input: UpdateWorkspace,
+    ifMatch: number | undefined,
+    actor: AuthUser,
+  ): Promise<Workspace> {
     const { changes, version } = splitUpdate(input, ifMatch);
     return this.tx.run(async (m) =>
       toWorkspace(await this.workspaces.crud.update(id, changes, version, actor.id, m)),

@@ -3,7 +3,13 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { API, createSystemFor, flavorByCode, seedReference } from '../../helpers/catalogue.js';
 import { createCredentialRef, createSystem, ok, unique } from '../../helpers/factories.js';
-import { createProfile, createProfileRequest, createWorkspace, copyBody, pipelineFixture } from '../../helpers/provider.js';
+import {
+  createProfile,
+  createProfileRequest,
+  createWorkspace,
+  copyBody,
+  pipelineFixture,
+} from '../../helpers/provider.js';
 import { createTestContext, expectEnvelope, type TestContext } from '../../helpers/test-app.js';
 
 describe('workspaces and connection profiles', () => {
@@ -18,11 +24,24 @@ describe('workspaces and connection profiles', () => {
     await ctx.close();
   });
 
+  /** A database profile body on the PostgreSQL system. */
+  const dbBody = (workspaceId: string, overrides: Record<string, unknown> = {}) => ({
+    workspace_id: workspaceId,
+    system_id: pgSystemId,
+    name: unique('c'),
+    connection_type: 'database',
+    format: 'sql',
+    ...overrides,
+  });
+
   it('creates workspaces with a URL-safe unique code; anonymous callers get 401', async () => {
     const ws = await createWorkspace(ctx, { description: 'Analytics pipelines' });
     expect(ws).toMatchObject({ description: 'Analytics pipelines', deleted_at: null, row_version: 1 });
     expectEnvelope(
-      await ctx.request('POST', `${API}/workspaces`, { token: ctx.userToken, body: { code: ws.code, name: 'x' } }),
+      await ctx.request('POST', `${API}/workspaces`, {
+        token: ctx.userToken,
+        body: { code: ws.code, name: 'x' },
+      }),
       409,
       'WORKSPACE_ALREADY_EXISTS',
     );
@@ -38,7 +57,10 @@ describe('workspaces and connection profiles', () => {
 
   it('creates a database profile and reads it back with its secrets as references', async () => {
     const ws = await createWorkspace(ctx);
-    const ref = await createCredentialRef(ctx, { provider: 'https://aide-kv.vault.azure.net/', path: 'erp-reader-password' });
+    const ref = await createCredentialRef(ctx, {
+      provider: 'https://aide-kv.vault.azure.net/',
+      path: 'erp-reader-password',
+    });
     const profile = await createProfile(ctx, ws.id, pgSystemId, {
       name: 'erp_postgres',
       database: 'erp',
@@ -56,7 +78,9 @@ describe('workspaces and connection profiles', () => {
       is_active: true,
       secrets: [{ configure_field: 'password', credential_ref_id: ref.id }],
     });
-    const read = ok(await ctx.request('GET', `${API}/connection-profiles/${profile.id}`, { token: ctx.userToken }));
+    const read = ok(
+      await ctx.request('GET', `${API}/connection-profiles/${profile.id}`, { token: ctx.userToken }),
+    );
     expect(read).toEqual(profile);
     const listed = ok(
       await ctx.request('GET', `${API}/connection-profiles?workspace_id=${ws.id}&connection_type=database`, {
@@ -70,14 +94,7 @@ describe('workspaces and connection profiles', () => {
     const ws = await createWorkspace(ctx);
     for (const configure of [{ password: 'hunter2' }, { Token: 'abc' }, { client_secret: 's' }]) {
       const body = expectEnvelope(
-        await createProfileRequest(ctx, {
-          workspace_id: ws.id,
-          system_id: pgSystemId,
-          name: unique('c'),
-          connection_type: 'database',
-          format: 'sql',
-          configure,
-        }),
+        await createProfileRequest(ctx, dbBody(ws.id, { configure })),
         422,
         'CONNECTION_PROFILE_SECRET_INLINE',
       );
@@ -86,42 +103,38 @@ describe('workspaces and connection profiles', () => {
     const ref = await createCredentialRef(ctx);
     // A field filled from a reference cannot also be given a value.
     expectEnvelope(
-      await createProfileRequest(ctx, {
-        workspace_id: ws.id,
-        system_id: pgSystemId,
-        name: unique('c'),
-        connection_type: 'database',
-        format: 'sql',
-        configure: { username: 'u' },
-        secrets: [{ configure_field: 'username', credential_ref_id: ref.id }],
-      }),
+      await createProfileRequest(
+        ctx,
+        dbBody(ws.id, {
+          configure: { username: 'u' },
+          secrets: [{ configure_field: 'username', credential_ref_id: ref.id }],
+        }),
+      ),
       422,
       'CONNECTION_PROFILE_SECRET_INLINE',
     );
     expectEnvelope(
-      await createProfileRequest(ctx, {
-        workspace_id: ws.id,
-        system_id: pgSystemId,
-        name: unique('c'),
-        connection_type: 'database',
-        format: 'sql',
-        secrets: [
-          { configure_field: 'password', credential_ref_id: ref.id },
-          { configure_field: 'password', credential_ref_id: ref.id },
-        ],
-      }),
+      await createProfileRequest(
+        ctx,
+        dbBody(ws.id, {
+          secrets: [
+            { configure_field: 'password', credential_ref_id: ref.id },
+            { configure_field: 'password', credential_ref_id: ref.id },
+          ],
+        }),
+      ),
       422,
       'CONNECTION_PROFILE_INVALID',
     );
     expectEnvelope(
-      await createProfileRequest(ctx, {
-        workspace_id: ws.id,
-        system_id: pgSystemId,
-        name: unique('c'),
-        connection_type: 'database',
-        format: 'sql',
-        secrets: [{ configure_field: 'password', credential_ref_id: '00000000-0000-4000-8000-000000000001' }],
-      }),
+      await createProfileRequest(
+        ctx,
+        dbBody(ws.id, {
+          secrets: [
+            { configure_field: 'password', credential_ref_id: '00000000-0000-4000-8000-000000000001' },
+          ],
+        }),
+      ),
       404,
       'CREDENTIAL_REF_NOT_FOUND',
     );
@@ -146,7 +159,9 @@ describe('workspaces and connection profiles', () => {
       422,
       'CONNECTION_PROFILE_INVALID',
     );
-    expect(auth.detail).toContain("auth_type 'service_principal' requires configure fields: password, tenant_id");
+    expect(auth.detail).toContain(
+      "auth_type 'service_principal' requires configure fields: password, tenant_id",
+    );
     expectEnvelope(
       await createProfileRequest(ctx, { ...base, connection_type: 'streaming', format: 'delta' }),
       422,
@@ -165,7 +180,13 @@ describe('workspaces and connection profiles', () => {
     ];
     for (const [system_id, connection_type, format] of cases) {
       expectEnvelope(
-        await createProfileRequest(ctx, { workspace_id: ws.id, system_id, name: unique('c'), connection_type, format }),
+        await createProfileRequest(ctx, {
+          workspace_id: ws.id,
+          system_id,
+          name: unique('c'),
+          connection_type,
+          format,
+        }),
         422,
         'CONNECTION_PROFILE_SYSTEM_MISMATCH',
       );
@@ -179,13 +200,7 @@ describe('workspaces and connection profiles', () => {
     const other = await createWorkspace(ctx);
     const profile = await createProfile(ctx, ws.id, pgSystemId, { name: 'shared_name' });
     expectEnvelope(
-      await createProfileRequest(ctx, {
-        workspace_id: ws.id,
-        system_id: pgSystemId,
-        name: 'shared_name',
-        connection_type: 'database',
-        format: 'sql',
-      }),
+      await createProfileRequest(ctx, dbBody(ws.id, { name: 'shared_name' })),
       409,
       'CONNECTION_PROFILE_ALREADY_EXISTS',
     );
@@ -258,13 +273,21 @@ describe('workspaces and connection profiles', () => {
       secrets: [{ configure_field: 'password', credential_ref_id: ref.id }],
     });
     const admin = { token: ctx.adminToken };
-    expectEnvelope(await ctx.request('DELETE', `${API}/systems/${system.id}`, admin), 409, 'HAS_DEPENDENT_ENTITIES');
+    expectEnvelope(
+      await ctx.request('DELETE', `${API}/systems/${system.id}`, admin),
+      409,
+      'HAS_DEPENDENT_ENTITIES',
+    );
     expectEnvelope(
       await ctx.request('DELETE', `${API}/credential-refs/${ref.id}`, admin),
       409,
       'HAS_DEPENDENT_ENTITIES',
     );
-    expectEnvelope(await ctx.request('DELETE', `${API}/workspaces/${ws.id}`, admin), 409, 'HAS_DEPENDENT_ENTITIES');
+    expectEnvelope(
+      await ctx.request('DELETE', `${API}/workspaces/${ws.id}`, admin),
+      409,
+      'HAS_DEPENDENT_ENTITIES',
+    );
     // Deletes are a superuser's.
     expectEnvelope(
       await ctx.request('DELETE', `${API}/connection-profiles/${profile.id}`, { token: ctx.userToken }),
@@ -283,7 +306,7 @@ describe('workspaces and connection profiles', () => {
     ok(await ctx.request('POST', `${API}/connection-profiles/${profile.id}/restore`, admin));
   });
 
-  it("refuses a profile change that would break its dataflows", async () => {
+  it('refuses a profile change that would break its dataflows', async () => {
     const f = await pipelineFixture(ctx);
     ok(await ctx.request('POST', `${API}/dataflows`, { token: ctx.userToken, body: copyBody(f) }), 201);
     // The destination table is delta: an iceberg profile no longer reaches it.

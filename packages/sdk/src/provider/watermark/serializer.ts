@@ -1,7 +1,17 @@
 // Watermark text codec (reference §5.4): one encoder/decoder for the tagged JSON format that providers
 // store verbatim. Output matches Python's `json.dumps(..., sort_keys=True)` (", " and ": " separators,
 // non-ASCII escaped) so both runtimes write the same text for the same watermark.
-import { isPlainObject, DATE_FOLDER_PARTITION_KEY, WATERMARK_TAG_BINARY, WATERMARK_TAG_DATE, WATERMARK_TAG_DATETIME, WATERMARK_TAG_DECIMAL, WATERMARK_TAG_TIME, WATERMARK_TAGS, WatermarkError } from '@aide/schemas/datacoolie';
+import {
+  isPlainObject,
+  DATE_FOLDER_PARTITION_KEY,
+  WATERMARK_TAG_BINARY,
+  WATERMARK_TAG_DATE,
+  WATERMARK_TAG_DATETIME,
+  WATERMARK_TAG_DECIMAL,
+  WATERMARK_TAG_TIME,
+  WATERMARK_TAGS,
+  WatermarkError,
+} from '@aide/schemas/datacoolie';
 import {
   WatermarkDate,
   WatermarkDateTime,
