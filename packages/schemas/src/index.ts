@@ -33,3 +33,4 @@ export * from './entities/connection-profile.js';
 export * from './entities/dataflow.js';
 export * from './entities/watermark.js';
 export * from './entities/api-key.js';
+export * from './entities/datacoolie-snapshot.js';

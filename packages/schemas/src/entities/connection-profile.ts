@@ -70,6 +70,12 @@ export type ConnectionProfile = z.infer<typeof ConnectionProfileSchema>;
 
 export const CreateConnectionProfileSchema = z
   .strictObject({
+    id: z
+      .uuid()
+      .optional()
+      .describe(
+        'The connection_id to keep (a DataCoolie document moved into the registry); generated when absent',
+      ),
     workspace_id: z.uuid(),
     system_id: z.uuid(),
     name: text(255),
@@ -89,6 +95,7 @@ export type CreateConnectionProfile = z.input<typeof CreateConnectionProfileSche
 
 /** The workspace and the system of a profile never change: its connection id means one endpoint. */
 export const UpdateConnectionProfileSchema = CreateConnectionProfileSchema.omit({
+  id: true,
   workspace_id: true,
   system_id: true,
 })

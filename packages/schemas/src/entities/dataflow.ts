@@ -93,6 +93,10 @@ const writable = {
 /** Exactly one of `source_dataset_id`, `source_query`, `source_python_function` says what is read. */
 export const CreateDataflowSchema = z
   .strictObject({
+    id: z
+      .uuid()
+      .optional()
+      .describe('The dataflow_id to keep (watermarks are keyed by it); generated when absent'),
     workspace_id: z.uuid(),
     name: text(255),
     source_connection_id: z.uuid(),

@@ -147,7 +147,7 @@ export class ConnectionProfilesService implements CrudService<
     const { secrets = [], ...columns } = input;
     return this.tx.run(async (m) => {
       // The id is the exported connection_id; any valid one will do for the checks.
-      await this.assertValid('00000000-0000-4000-8000-000000000000', columns, secrets, m);
+      await this.assertValid(columns.id ?? '00000000-0000-4000-8000-000000000000', columns, secrets, m);
       const row = await this.profiles.crud.insert(columns, actor.id, m);
       await this.profiles.replaceSecrets(row.id, secrets, m);
       return (await this.read([row], m))[0];

@@ -4,7 +4,7 @@ import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { AppError } from '../../common/errors/app-error.js';
 import { exportConnection, type ProfileExportInput } from './connection-export.js';
-import { DatacoolieScopeRepository } from './datacoolie-scope.repository.js';
+import { DatacoolieScopeRepository, type ScopedProfile } from './datacoolie-scope.repository.js';
 import { underDataCoolieRules } from './datacoolie-errors.js';
 import { exportDataflow, type DataflowRow } from './dataflow-export.js';
 import { addressDataset, type DatasetAddress, type DatasetForAddress } from './dataset-address.js';
@@ -114,11 +114,7 @@ export class DataflowChecker {
     };
   }
 
-  private profileFor(
-    profiles: Map<string, ProfileExportInput & { system_id: string }>,
-    draft: DataflowDraft,
-    role: Role,
-  ) {
+  private profileFor(profiles: Map<string, ScopedProfile>, draft: DataflowDraft, role: Role) {
     const id = role === 'source' ? draft.source_connection_id : draft.destination_connection_id;
     const found = profiles.get(id);
     if (!found) throw new AppError('CONNECTION_PROFILE_NOT_FOUND', undefined, { role, connection_id: id });
@@ -134,7 +130,7 @@ export class DataflowChecker {
 
   /** One end of the dataflow: its profile exported as a connection, its dataset and address. */
   private end(
-    profile: ProfileExportInput & { system_id: string },
+    profile: ScopedProfile,
     datasetId: string | null,
     datasets: Map<string, DatasetForAddress>,
     role: Role,

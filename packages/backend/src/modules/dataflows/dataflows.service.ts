@@ -20,7 +20,7 @@ const PENDING_ID = '00000000-0000-4000-8000-000000000000';
 type DraftColumns = Omit<DataflowDraft, 'id'>;
 
 /** A create body with the defaults of the DataCoolie models (load type `append`, mode `batch`). */
-function draftOf(input: Omit<CreateDataflow, 'note'>): DraftColumns {
+function draftOf(input: Omit<CreateDataflow, 'note' | 'id'>): DraftColumns {
   return {
     workspace_id: input.workspace_id,
     name: input.name,
@@ -103,16 +103,15 @@ export class DataflowsService implements CrudService<Dataflow, CreateDataflow, U
   }
 
   create(input: CreateDataflow, actor: AuthUser): Promise<Dataflow> {
-    const { note, ...rest } = input;
+    const { note, id, ...rest } = input;
     const draft = draftOf(rest);
     return this.tx.run(async (m) => {
       if (!(await this.workspaces.crud.findActive(draft.workspace_id, m, 'share'))) {
         throw new AppError('WORKSPACE_NOT_FOUND');
       }
-      const derived = await this.prepare(null, draft, actor, m);
-      return toDataflow(
-        await this.dataflows.crud.insert({ ...draft, ...derived, note: note ?? null }, actor.id, m),
-      );
+      const derived = await this.prepare(id ?? null, draft, actor, m);
+      const values = { ...draft, ...derived, note: note ?? null, ...(id ? { id } : {}) };
+      return toDataflow(await this.dataflows.crud.insert(values, actor.id, m));
     });
   }
 

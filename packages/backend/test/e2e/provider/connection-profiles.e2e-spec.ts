@@ -205,6 +205,14 @@ describe('workspaces and connection profiles', () => {
       'CONNECTION_PROFILE_ALREADY_EXISTS',
     );
     await createProfile(ctx, other.id, pgSystemId, { name: 'shared_name' });
+    // A given connection_id is kept (a DataCoolie document moved in keeps its ids), once.
+    const id = 'f62b7bbc-83db-5858-9505-42b62112b76b';
+    expect((await createProfile(ctx, ws.id, pgSystemId, { id })).id).toBe(id);
+    expectEnvelope(
+      await createProfileRequest(ctx, dbBody(other.id, { id })),
+      409,
+      'CONNECTION_PROFILE_ALREADY_EXISTS',
+    );
     expectEnvelope(
       await ctx.request('PATCH', `${API}/connection-profiles/${profile.id}`, {
         token: ctx.userToken,

@@ -317,10 +317,13 @@ describe('/api/v1/dataflows', () => {
     );
   });
 
-  it('keeps names unique per workspace', async () => {
+  it('keeps names unique per workspace, and keeps a given dataflow_id (watermarks are keyed by it)', async () => {
     const name = unique('flow');
     ok(await create(copyBody(f, { name })), 201);
     expectEnvelope(await create(copyBody(f, { name })), 409, 'DATAFLOW_ALREADY_EXISTS');
+    const id = '1c172c53-13ba-5273-8d8f-66e8d480ccf5';
+    expect(ok(await create(copyBody(f, { id })), 201).id).toBe(id);
+    expectEnvelope(await create(copyBody(f, { id })), 409, 'DATAFLOW_ALREADY_EXISTS');
   });
 
   it('updates: a new source replaces the old one, and the lineage hop follows', async () => {
