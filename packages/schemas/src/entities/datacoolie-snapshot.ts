@@ -33,6 +33,44 @@ export const DataCoolieSchemaHintSchema = z
   .meta({ id: 'DataCoolieSchemaHint' });
 export type DataCoolieSchemaHint = z.infer<typeof DataCoolieSchemaHintSchema>;
 
+/**
+ * The fields of a snapshot hint, in the order of a hint tuple: a snapshot carries hundreds of
+ * thousands of hints, written as arrays to keep the document small and quick to parse.
+ */
+export const SNAPSHOT_HINT_FIELDS = [
+  'column_name',
+  'data_type',
+  'format',
+  'precision',
+  'scale',
+  'default_value',
+  'ordinal_position',
+  'is_active',
+] as const;
+
+export const SnapshotHintTupleSchema = z.tuple([
+  z.string(),
+  z.string(),
+  z.string().nullable(),
+  z.int().nullable(),
+  z.int().nullable(),
+  z.string().nullable(),
+  z.int().nullable(),
+  z.boolean(),
+]);
+export type SnapshotHintTuple = z.infer<typeof SnapshotHintTupleSchema>;
+
+/** The hints of one source table in a snapshot: tuples of SNAPSHOT_HINT_FIELDS. */
+export const SnapshotHintGroupSchema = z
+  .object({
+    connection_id: z.string(),
+    schema_name: z.string().nullable(),
+    table_name: z.string(),
+    hints: z.array(SnapshotHintTupleSchema),
+  })
+  .meta({ id: 'DataCoolieSnapshotHintGroup' });
+export type SnapshotHintGroup = z.infer<typeof SnapshotHintGroupSchema>;
+
 /** The hints of one source table, keyed as DataCoolie keys them: `(connection_id, schema, table)`. */
 export const DataCoolieSchemaHintGroupSchema = z
   .object({
@@ -46,7 +84,10 @@ export type DataCoolieSchemaHintGroup = z.infer<typeof DataCoolieSchemaHintGroup
 
 const partitionColumn = z.object({ column: z.string(), expression: z.string().nullable() });
 
-/** A dataflow whose ends name their connection by id (the snapshot lists each connection once). */
+/**
+ * A dataflow whose ends name their connection by id (the snapshot lists each connection once). The
+ * JSON objects (`transform`, the `configure`s) are as stored: DataCoolie's models fill their defaults.
+ */
 export const DataCoolieSnapshotDataflowSchema = z
   .object({
     dataflow_id: z.string(),
@@ -106,8 +147,36 @@ export const DataCoolieSnapshotSchema = z
     generated_at: z.iso.datetime({ offset: true }),
     connections: z.array(DataCoolieConnectionSchema),
     dataflows: z.array(DataCoolieSnapshotDataflowSchema),
-    schema_hints: z.array(DataCoolieSchemaHintGroupSchema),
+    hint_fields: z.array(z.string()).describe('The fields of each hint tuple (SNAPSHOT_HINT_FIELDS)'),
+    schema_hints: z.array(SnapshotHintGroupSchema),
     excluded: z.array(DataCoolieExclusionSchema),
   })
   .meta({ id: 'DataCoolieSnapshot' });
 export type DataCoolieSnapshot = z.infer<typeof DataCoolieSnapshotSchema>;
+
+/** A snapshot is paged past this many items (connections, dataflows and hint groups, in that order). */
+export const SNAPSHOT_MAX_PAGE_SIZE = 25_000;
+export const SNAPSHOT_DEFAULT_PAGE_SIZE = 10_000;
+
+/**
+ * The snapshot query: the first page (no cursor) builds or reuses the workspace's current snapshot;
+ * later pages name it by `cursor`, so every page comes from the same revision.
+ */
+export const DataCoolieSnapshotQuerySchema = z
+  .strictObject({
+    cursor: z
+      .string()
+      .regex(/^[0-9a-f-]{36}\.[0-9]{1,6}$/, { message: 'must be a cursor from a previous page' })
+      .optional(),
+    page_size: z.coerce.number().int().min(100).max(SNAPSHOT_MAX_PAGE_SIZE).optional(),
+  })
+  .meta({ id: 'DataCoolieSnapshotQuery' });
+export type DataCoolieSnapshotQuery = z.infer<typeof DataCoolieSnapshotQuerySchema>;
+
+/** One page of a snapshot: its items, the revision they belong to and the cursor of the next page. */
+export const DataCoolieSnapshotPageSchema = DataCoolieSnapshotSchema.extend({
+  page: z.int().min(1),
+  pages: z.int().min(1),
+  next_cursor: z.string().nullable(),
+}).meta({ id: 'DataCoolieSnapshotPage' });
+export type DataCoolieSnapshotPage = z.infer<typeof DataCoolieSnapshotPageSchema>;

@@ -11,6 +11,28 @@ const DATAFLOW_SOURCE = `(source_kind = 'dataset' AND source_dataset_id IS NOT N
     OR (source_kind = 'query' AND source_query IS NOT NULL AND source_dataset_id IS NULL AND source_python_function IS NULL)
     OR (source_kind = 'function' AND source_python_function IS NOT NULL AND source_dataset_id IS NULL AND source_query IS NULL)`;
 
+/** The tables a DataCoolie snapshot is read from: a write to any of them may change one. */
+export const SNAPSHOT_INPUT_TABLES = [
+  'workspaces',
+  'connection_profiles',
+  'connection_profile_secrets',
+  'credential_refs',
+  'systems',
+  'system_flavors',
+  'system_kinds',
+  'dataflows',
+  'datasets',
+  'dataset_rdbms',
+  'dataset_storage',
+  'dataset_sftp',
+  'dataset_hive',
+  'dataset_schemas',
+  'field_bindings',
+  'fields',
+  'type_instances',
+  'data_types',
+];
+
 /**
  * The metadata provider's registry (DESIGN §7, DataCoolie reference §8.5): workspaces, connection
  * profiles over systems (secrets only as credential references), dataflows, watermarks (verbatim text,
@@ -151,9 +173,56 @@ export class Provider1765600000000 implements MigrationInterface {
     )`);
     await q.query(`CREATE UNIQUE INDEX uq_api_keys_key_hash ON api_keys (key_hash)`);
     await q.query(`CREATE INDEX ix_api_keys_user ON api_keys (user_id)`);
+
+    // Built snapshots are kept and served again while nothing they were read from has changed since:
+    // every transaction writing an input table leaves its id in provider_changes (one row per
+    // transaction, by statement triggers: no shared row to contend on), and a kept snapshot is current
+    // while every committed change is visible in the MVCC snapshot it was read in.
+    await q.query(`CREATE TABLE provider_changes (
+      xid xid8 NOT NULL,
+      at timestamptz NOT NULL DEFAULT now(),
+      CONSTRAINT pk_provider_changes PRIMARY KEY (xid)
+    )`);
+    await q.query(`CREATE FUNCTION provider_note_change() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        INSERT INTO provider_changes (xid) VALUES (pg_current_xact_id()) ON CONFLICT (xid) DO NOTHING;
+        RETURN NULL;
+      END $$`);
+    for (const table of SNAPSHOT_INPUT_TABLES) {
+      await q.query(
+        `CREATE TRIGGER provider_change AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON ${table}
+         FOR EACH STATEMENT EXECUTE FUNCTION provider_note_change()`,
+      );
+    }
+    await q.query(`CREATE TABLE provider_snapshots (
+      id uuid NOT NULL DEFAULT gen_random_uuid(),
+      workspace_id uuid NOT NULL,
+      revision varchar(64) NOT NULL,
+      read_in pg_snapshot NOT NULL,
+      pages integer NOT NULL,
+      page_size integer NOT NULL,
+      created_at timestamptz NOT NULL DEFAULT now(),
+      CONSTRAINT pk_provider_snapshots PRIMARY KEY (id),
+      CONSTRAINT fk_provider_snapshots_workspace FOREIGN KEY (workspace_id) REFERENCES workspaces (id) ON DELETE CASCADE
+    )`);
+    await q.query(
+      `CREATE INDEX ix_provider_snapshots_workspace ON provider_snapshots (workspace_id, page_size, created_at DESC)`,
+    );
+    await q.query(`CREATE TABLE provider_snapshot_pages (
+      snapshot_id uuid NOT NULL,
+      page integer NOT NULL,
+      body bytea NOT NULL,
+      CONSTRAINT pk_provider_snapshot_pages PRIMARY KEY (snapshot_id, page),
+      CONSTRAINT fk_provider_snapshot_pages_snapshot FOREIGN KEY (snapshot_id) REFERENCES provider_snapshots (id) ON DELETE CASCADE
+    )`);
   }
 
   async down(q: QueryRunner): Promise<void> {
+    await q.query(`DROP TABLE provider_snapshot_pages`);
+    await q.query(`DROP TABLE provider_snapshots`);
+    for (const table of SNAPSHOT_INPUT_TABLES) await q.query(`DROP TRIGGER provider_change ON ${table}`);
+    await q.query(`DROP FUNCTION provider_note_change()`);
+    await q.query(`DROP TABLE provider_changes`);
     await q.query(`DROP TABLE api_keys`);
     await q.query(`DROP TABLE watermark_history`);
     await q.query(`DROP TABLE watermarks`);

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { DatasetsRepository } from '../datasets/datasets.repository.js';
 import type { ProfileExportInput, ProfileRow, ProfileSecretRef, ProfileSystem } from './connection-export.js';
+import type { DataflowRow } from './dataflow-export.js';
 import type { DatasetForAddress } from './dataset-address.js';
 
 type ProfileSystemRow = ProfileRow & ProfileSystem & { system_id: string };
@@ -9,18 +10,25 @@ type ProfileSystemRow = ProfileRow & ProfileSystem & { system_id: string };
 /** A profile with what its export needs. */
 export type ScopedProfile = ProfileExportInput & { system_id: string };
 
-/** A bound column of the current version of a dataset read by a hint-using profile of a workspace. */
-export interface HintColumnRow {
+/** A bound column: name, 0-based position, deprecated, data type code (null: untyped), type params. */
+export type HintColumn = [string, number, boolean, string | null, Record<string, unknown> | null];
+
+/** The current version's columns of a dataset read by a hint-using profile of a workspace. */
+export interface HintTableRow {
   connection_id: string;
   dataset_id: string;
-  column_name: string;
-  position: number;
-  origin: string;
-  type_code: string | null;
-  type_params: Record<string, unknown> | null;
-  flavor_code: string | null;
-  nested: boolean;
+  /** The flavor of the dataset's system (every type tree of the version is of it). */
+  flavor_code: string;
+  columns: HintColumn[];
 }
+
+/** A dataflow row as the snapshot reads it. */
+export type SnapshotDataflowRow = DataflowRow & {
+  source_connection_id: string;
+  source_dataset_id: string | null;
+  destination_connection_id: string;
+  destination_dataset_id: string;
+};
 
 /**
  * The reads behind DataCoolie exports: profiles with their system's kind and flavor and their secret
@@ -104,7 +112,10 @@ export class DatacoolieScopeRepository {
     );
   }
 
-  /** Active datasets with their kind rows, by id; `lock` share-locks them (no delete before commit). */
+  /**
+   * Active datasets with what addressing reads of their kind rows, by id; `lock` share-locks them (no
+   * delete before commit). One query, whatever the number.
+   */
   async datasetsById(
     ids: readonly string[],
     m: EntityManager,
@@ -113,14 +124,47 @@ export class DatacoolieScopeRepository {
     const unique = [...new Set(ids)];
     if (unique.length === 0) return new Map();
     if (lock) await this.datasets.crud.findActiveMany(unique, m, 'share');
-    const rows = await this.datasets.findManyWithDetails(unique, m);
-    return new Map(
-      rows
-        .filter((row) => row !== undefined && row.deleted_at === null)
-        .map((row) => [
-          row.id,
-          { id: row.id, kind: row.kind, system_id: row.system_id, details: row.details ?? {} },
-        ]),
+    return this.addressable('d.id = ANY($1::uuid[])', [unique], m);
+  }
+
+  /** The active datasets the active dataflows of a workspace read or write. */
+  workspaceDatasets(workspaceId: string, m: EntityManager): Promise<Map<string, DatasetForAddress>> {
+    return this.addressable(
+      `d.id IN (SELECT source_dataset_id FROM dataflows WHERE workspace_id = $1 AND deleted_at IS NULL
+                UNION SELECT destination_dataset_id FROM dataflows WHERE workspace_id = $1 AND deleted_at IS NULL)`,
+      [workspaceId],
+      m,
+    );
+  }
+
+  private async addressable(
+    where: string,
+    params: unknown[],
+    m: EntityManager,
+  ): Promise<Map<string, DatasetForAddress>> {
+    const rows: (Omit<DatasetForAddress, 'details'> & Record<string, unknown>)[] = await m.query(
+      `SELECT d.id, d.kind, d.system_id, r.catalog_name, r.schema_name,
+              coalesce(r.table_name, h.table_name) AS table_name, h.db_name,
+              coalesce(st.path, sf.path) AS path, coalesce(h.file_format, st.file_format, sf.file_format) AS file_format
+       FROM datasets d
+       LEFT JOIN dataset_rdbms r ON r.id = d.id LEFT JOIN dataset_hive h ON h.id = d.id
+       LEFT JOIN dataset_storage st ON st.id = d.id LEFT JOIN dataset_sftp sf ON sf.id = d.id
+       WHERE ${where} AND d.deleted_at IS NULL`,
+      params,
+    );
+    return new Map(rows.map(({ id, kind, system_id, ...details }) => [id, { id, kind, system_id, details }]));
+  }
+
+  /** The active dataflows of a workspace, by name then id (the snapshot's order). */
+  workspaceDataflows(workspaceId: string, m: EntityManager): Promise<SnapshotDataflowRow[]> {
+    return m.query(
+      `SELECT id, workspace_id, name, description, stage, group_number, execution_order, processing_mode,
+              is_active, source_connection_id, source_dataset_id, source_query, source_python_function,
+              source_watermark_columns, source_filter_expression, source_configure, destination_connection_id,
+              destination_dataset_id, load_type, merge_keys, partition_columns, destination_configure,
+              transform, configure
+       FROM dataflows WHERE workspace_id = $1 AND deleted_at IS NULL ORDER BY name, id`,
+      [workspaceId],
     );
   }
 
@@ -145,11 +189,11 @@ export class DatacoolieScopeRepository {
   }
 
   /**
-   * The bound columns of the current version of every dataset a dataflow of the workspace reads
-   * through a profile that uses schema hints (deleted dataflows and profiles aside), in position
-   * order: one query, whatever the number of tables.
+   * The current version (highest with bindings) of every dataset an active dataflow of the workspace
+   * reads through a hint-using profile: one row per (profile, dataset) with its bound columns in
+   * position order, as JSON built by PostgreSQL — one query, whatever the number of tables.
    */
-  hintColumns(workspaceId: string, m: EntityManager): Promise<HintColumnRow[]> {
+  hintTables(workspaceId: string, m: EntityManager): Promise<HintTableRow[]> {
     return m.query(
       `WITH src AS (
          SELECT DISTINCT d.source_connection_id AS connection_id, d.source_dataset_id AS dataset_id
@@ -161,16 +205,18 @@ export class DatacoolieScopeRepository {
          WHERE s.dataset_id IN (SELECT dataset_id FROM src)
            AND EXISTS (SELECT 1 FROM field_bindings x WHERE x.dataset_schema_id = s.id)
          ORDER BY s.dataset_id, s.version_num DESC)
-       SELECT src.connection_id, cur.dataset_id, f.name AS column_name, b.position, f.origin,
-              dt.code AS type_code, ti.type_params, fl.code AS flavor_code,
-              EXISTS (SELECT 1 FROM type_instances c WHERE c.parent_id = ti.id) AS nested
+       SELECT src.connection_id, cur.dataset_id, fl.code AS flavor_code,
+              json_agg(json_build_array(f.name, b.position, f.origin = 'deprecated', dt.code, ti.type_params)
+                       ORDER BY b.position) AS columns
        FROM src JOIN cur ON cur.dataset_id = src.dataset_id
+       JOIN datasets ds ON ds.id = cur.dataset_id JOIN systems sy ON sy.id = ds.system_id
+       JOIN system_flavors fl ON fl.id = sy.flavor_id
        JOIN field_bindings b ON b.dataset_schema_id = cur.id
        JOIN fields f ON f.id = b.field_id
        LEFT JOIN type_instances ti ON ti.id = b.type_instance_id
        LEFT JOIN data_types dt ON dt.id = ti.data_type_id
-       LEFT JOIN system_flavors fl ON fl.id = dt.system_flavor_id
-       ORDER BY src.connection_id, cur.dataset_id, b.position`,
+       GROUP BY src.connection_id, cur.dataset_id, fl.code
+       ORDER BY src.connection_id, cur.dataset_id`,
       [workspaceId],
     );
   }

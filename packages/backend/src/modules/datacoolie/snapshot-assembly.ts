@@ -5,33 +5,33 @@
 import type {
   DataCoolieConnection,
   DataCoolieExclusion,
-  DataCoolieSchemaHint,
-  DataCoolieSchemaHintGroup,
   DataCoolieSnapshotDataflow,
+  SnapshotHintGroup,
+  SnapshotHintTuple,
 } from '@aide/schemas';
-import { casefold, type Connection, DataCoolieError, type DataFlow } from '@aide/schemas/datacoolie';
+import { casefold, type Connection, DataCoolieError, type TypeSystem } from '@aide/schemas/datacoolie';
 import { exportConnection } from './connection-export.js';
-import type { HintColumnRow, ScopedProfile } from './datacoolie-scope.repository.js';
-import { type DataflowRow, exportDataflow } from './dataflow-export.js';
-import { addressDataset, type DatasetForAddress, hintKeyOf } from './dataset-address.js';
+import type {
+  HintColumn,
+  HintTableRow,
+  ScopedProfile,
+  SnapshotDataflowRow,
+} from './datacoolie-scope.repository.js';
+import { exportDataflow } from './dataflow-export.js';
+import { addressDataset, type AddressResult, type DatasetForAddress, hintKeyOf } from './dataset-address.js';
 import { flavorDialect, hintTypeOf, hintTypeSystem } from './schema-hint-types.js';
 
 export interface SnapshotRows {
   profiles: ReadonlyMap<string, ScopedProfile>;
-  dataflows: readonly (DataflowRow & {
-    source_connection_id: string;
-    source_dataset_id: string | null;
-    destination_connection_id: string;
-    destination_dataset_id: string;
-  })[];
+  dataflows: readonly SnapshotDataflowRow[];
   datasets: ReadonlyMap<string, DatasetForAddress>;
-  hintColumns: readonly HintColumnRow[];
+  hintTables: readonly HintTableRow[];
 }
 
 export interface SnapshotContent {
   connections: DataCoolieConnection[];
   dataflows: DataCoolieSnapshotDataflow[];
-  schema_hints: DataCoolieSchemaHintGroup[];
+  schema_hints: SnapshotHintGroup[];
   excluded: DataCoolieExclusion[];
 }
 
@@ -40,43 +40,46 @@ const reasonOf = (error: unknown): string => {
   throw error;
 };
 
-/** A dataflow document whose ends name their connections by id. */
-function snapshotDataflow(dataflow: DataFlow): DataCoolieSnapshotDataflow {
-  const { source, destination } = dataflow;
+/**
+ * A dataflow with its ends addressed and named by connection id. Its JSON objects are the stored
+ * ones: DataCoolie's models (run here to check them, and by the provider) fill in their defaults.
+ */
+function snapshotDataflow(
+  row: SnapshotDataflowRow,
+  source: { schema_name: string | null; table: string | null },
+  destination: { schema_name: string | null; table: string },
+): DataCoolieSnapshotDataflow {
   return {
-    dataflow_id: dataflow.dataflow_id!,
-    workspace_id: dataflow.workspace_id,
-    name: dataflow.name,
-    description: dataflow.description,
-    stage: dataflow.stage,
-    group_number: dataflow.group_number,
-    execution_order: dataflow.execution_order,
-    processing_mode: dataflow.processing_mode,
-    is_active: dataflow.is_active,
+    dataflow_id: row.id,
+    workspace_id: row.workspace_id,
+    name: row.name,
+    description: row.description,
+    stage: row.stage,
+    group_number: row.group_number,
+    execution_order: row.execution_order,
+    processing_mode: row.processing_mode,
+    is_active: row.is_active,
     source: {
-      connection_id: source.connection.connection_id,
+      connection_id: row.source_connection_id,
       schema_name: source.schema_name,
       table: source.table,
-      query: source.query,
-      python_function: source.python_function,
-      watermark_columns: source.watermark_columns,
-      filter_expression: source.filter_expression,
-      configure: source.configure,
+      query: row.source_query,
+      python_function: row.source_python_function,
+      watermark_columns: row.source_watermark_columns,
+      filter_expression: row.source_filter_expression,
+      configure: row.source_configure,
     },
     destination: {
-      connection_id: destination.connection.connection_id,
+      connection_id: row.destination_connection_id,
       schema_name: destination.schema_name,
       table: destination.table,
-      load_type: destination.load_type,
-      merge_keys: destination.merge_keys,
-      partition_columns: destination.partition_columns.map((p) => ({
-        column: p.column,
-        expression: p.expression ?? null,
-      })),
-      configure: destination.configure,
+      load_type: row.load_type,
+      merge_keys: row.merge_keys,
+      partition_columns: row.partition_columns,
+      configure: row.destination_configure,
     },
-    transform: dataflow.transform as unknown as Record<string, unknown>,
-    configure: dataflow.configure,
+    transform: row.transform,
+    configure: row.configure,
   };
 }
 
@@ -103,6 +106,13 @@ function exportDataflows(
   excluded: DataCoolieExclusion[],
 ): DataCoolieSnapshotDataflow[] {
   const out: DataCoolieSnapshotDataflow[] = [];
+  const address = (id: string | null, connection: Connection, role: string): AddressResult | null => {
+    if (id === null) return null;
+    const dataset = rows.datasets.get(id);
+    return dataset
+      ? addressDataset(dataset, connection)
+      : { ok: false, reason: `its ${role} dataset is deleted` };
+  };
   for (const row of rows.dataflows) {
     const exclude = (reason: string) =>
       excluded.push({ kind: 'dataflow', id: row.id, name: row.name, reason });
@@ -112,33 +122,20 @@ function exportDataflows(
       exclude(`its ${source ? 'destination' : 'source'} connection is excluded`);
       continue;
     }
-    const addresses = [row.source_dataset_id, row.destination_dataset_id].map((id, i) => {
-      if (id === null) return null;
-      const dataset = rows.datasets.get(id);
-      if (!dataset)
-        return { ok: false as const, reason: `its ${i === 0 ? 'source' : 'destination'} dataset is deleted` };
-      return addressDataset(dataset, i === 0 ? source : destination);
-    });
-    const failed = addresses.find((a) => a !== null && !a.ok);
-    if (failed && !failed.ok) {
-      exclude(failed.reason);
+    const from = address(row.source_dataset_id, source, 'source');
+    const to = address(row.destination_dataset_id, destination, 'destination')!;
+    if (from?.ok === false || !to.ok) {
+      exclude(from?.ok === false ? from.reason : (to as { reason: string }).reason);
       continue;
     }
+    const sourceAddress = from?.address ?? null;
     try {
-      const [sourceAddress, destinationAddress] = addresses.map((a) => (a?.ok ? a.address : null));
-      out.push(
-        snapshotDataflow(
-          exportDataflow(row, {
-            source,
-            sourceAddress: sourceAddress ?? null,
-            destination,
-            destinationAddress: destinationAddress!,
-          }),
-        ),
-      );
+      exportDataflow(row, { source, sourceAddress, destination, destinationAddress: to.address });
     } catch (error) {
       exclude(reasonOf(error));
+      continue;
     }
+    out.push(snapshotDataflow(row, sourceAddress ?? { schema_name: null, table: null }, to.address));
   }
   return out;
 }
@@ -152,81 +149,82 @@ function exportHints(
   rows: SnapshotRows,
   connections: ReadonlyMap<string, Connection>,
   excluded: DataCoolieExclusion[],
-): DataCoolieSchemaHintGroup[] {
-  const groups = new Map<string, DataCoolieSchemaHintGroup & { dataset_id: string; seen: Set<string> }>();
-  for (const column of rows.hintColumns) {
-    const connection = connections.get(column.connection_id);
-    const dataset = rows.datasets.get(column.dataset_id);
+): SnapshotHintGroup[] {
+  const groups: SnapshotHintGroup[] = [];
+  const keys = new Set<string>();
+  const typeOf = memoizedHintTypes();
+  for (const table of rows.hintTables) {
+    const connection = connections.get(table.connection_id);
+    const dataset = rows.datasets.get(table.dataset_id);
     if (!connection || !dataset) continue;
     const address = addressDataset(dataset, connection);
     if (!address.ok) continue;
     const key = hintKeyOf(connection.connection_id, address.address);
-    let group = groups.get(key);
-    if (group === undefined) {
-      group = {
-        connection_id: connection.connection_id,
-        schema_name: address.address.schema_name,
-        table_name: address.address.table,
-        hints: [],
-        dataset_id: dataset.id,
-        seen: new Set(),
-      };
-      groups.set(key, group);
-    } else if (group.dataset_id !== dataset.id) {
-      if (!group.seen.has(`dataset:${dataset.id}`)) {
-        group.seen.add(`dataset:${dataset.id}`);
-        excluded.push({
-          kind: 'schema_hint',
-          id: dataset.id,
-          name: address.address.table,
-          reason: `another source table of connection ${connection.connection_id} has the same schema-hint key`,
-        });
-      }
-      continue;
-    }
-    const hint = hintOf(column, connection);
-    if (hint === null) continue;
-    const folded = casefold(hint.column_name);
-    if (group.seen.has(folded)) {
+    if (keys.has(key)) {
       excluded.push({
         kind: 'schema_hint',
         id: dataset.id,
-        name: hint.column_name,
-        reason: 'the column name repeats another of the table case-insensitively',
+        name: address.address.table,
+        reason: `another source table of connection ${connection.connection_id} has the same schema-hint key`,
       });
       continue;
     }
-    group.seen.add(folded);
-    group.hints.push(hint);
+    keys.add(key);
+    const system = hintTypeSystem(connection.configure);
+    const dialect = flavorDialect(table.flavor_code);
+    const seen = new Set<string>();
+    const hints: SnapshotHintTuple[] = [];
+    for (const column of table.columns) {
+      const hint = typeOf(dialect, system, column);
+      if (hint === null) continue;
+      const folded = casefold(column[0]);
+      if (seen.has(folded)) {
+        excluded.push({
+          kind: 'schema_hint',
+          id: dataset.id,
+          name: column[0],
+          reason: 'the column name repeats another of the table case-insensitively',
+        });
+        continue;
+      }
+      seen.add(folded);
+      hints.push(hint);
+    }
+    if (hints.length > 0) {
+      groups.push({
+        connection_id: connection.connection_id,
+        schema_name: address.address.schema_name,
+        table_name: address.address.table,
+        hints,
+      });
+    }
   }
-  return [...groups.values()]
-    .filter((g) => g.hints.length > 0)
-    .map(({ connection_id, schema_name, table_name, hints }) => ({
-      connection_id,
-      schema_name,
-      table_name,
-      hints,
-    }));
+  return groups;
 }
 
-function hintOf(column: HintColumnRow, connection: Connection): DataCoolieSchemaHint | null {
-  if (column.type_code === null || column.flavor_code === null || column.nested) return null;
-  const type = hintTypeOf(
-    flavorDialect(column.flavor_code),
-    column.type_code,
-    column.type_params,
-    hintTypeSystem(connection.configure),
-  );
-  if (type === null) return null;
-  return {
-    column_name: column.column_name,
-    data_type: type.data_type,
-    format: null,
-    precision: type.precision,
-    scale: type.scale,
-    default_value: null,
-    ordinal_position: column.position + 1,
-    is_active: column.origin !== 'deprecated',
+/** Hint tuples of columns; the type mapping is computed once per (dialect, system, code, params). */
+function memoizedHintTypes() {
+  const types = new Map<string, ReturnType<typeof hintTypeOf>>();
+  return (dialect: string, system: TypeSystem, [name, position, deprecated, code, params]: HintColumn) => {
+    if (code === null) return null;
+    const key = `${dialect}\u0000${system}\u0000${code}\u0000${params === null ? '' : JSON.stringify(params)}`;
+    let type = types.get(key);
+    if (type === undefined) {
+      type = hintTypeOf(dialect, code, params, system);
+      types.set(key, type);
+    }
+    if (type === null) return null;
+    const tuple: SnapshotHintTuple = [
+      name,
+      type.data_type,
+      null,
+      type.precision,
+      type.scale,
+      null,
+      position + 1,
+      !deprecated,
+    ];
+    return tuple;
   };
 }
 

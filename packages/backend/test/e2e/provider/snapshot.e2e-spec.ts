@@ -2,9 +2,14 @@
 // transaction — connections exported from profiles and systems, dataflows with addressed ends, schema
 // hints from the source datasets' current versions — every item valid for DataCoolie's models, and a
 // revision that changes exactly when the metadata does.
+import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createConnection, createDataflow, createSchemaHint } from '@aide/schemas/datacoolie';
-import type { DataCoolieSnapshot } from '@aide/schemas';
+import {
+  type DataCoolieSnapshot,
+  type DataCoolieSnapshotPage,
+  DataCoolieSnapshotPageSchema,
+} from '@aide/schemas';
 import { API, seedReference } from '../../helpers/catalogue.js';
 import { createCredentialRef, ok, unique } from '../../helpers/factories.js';
 import { publishVersion } from '../../helpers/lineage.js';
@@ -16,6 +21,8 @@ import {
   pipelineFixture,
 } from '../../helpers/provider.js';
 import { createTestContext, type TestContext } from '../../helpers/test-app.js';
+import { withClient } from '../../../src/database/pg-client.js';
+import type { SnapshotPageAnswer } from '../../../src/modules/datacoolie/workspace-snapshot.service.js';
 import { WorkspaceSnapshotService } from '../../../src/modules/datacoolie/workspace-snapshot.service.js';
 
 /** Every item of a snapshot builds with DataCoolie's own models (dataflow connections expanded). */
@@ -32,7 +39,9 @@ function expectValidForDataCoolie(snapshot: DataCoolieSnapshot): void {
   }
   for (const group of snapshot.schema_hints) {
     expect(connections.has(group.connection_id)).toBe(true);
-    group.hints.forEach((h) => createSchemaHint(h));
+    group.hints.forEach((tuple) =>
+      createSchemaHint(Object.fromEntries(snapshot.hint_fields.map((field, i) => [field, tuple[i]]))),
+    );
   }
 }
 
@@ -132,43 +141,17 @@ describe('workspace snapshot', () => {
         partition_columns: [],
       },
     });
-    expect(dataflow!.transform).toMatchObject({ schema_hints: [], select_columns: [] });
+    // JSON objects are as stored; DataCoolie's models fill their defaults.
+    expect(dataflow!.transform).toEqual({});
     const group = snapshot.schema_hints.find((g) => g.connection_id === f.erp.id);
     expect(group).toEqual({
       connection_id: f.erp.id,
       schema_name: 'sales',
       table_name: dataflow!.source.table,
       hints: [
-        {
-          column_name: 'order_id',
-          data_type: 'bigint',
-          format: null,
-          precision: null,
-          scale: null,
-          default_value: null,
-          ordinal_position: 1,
-          is_active: true,
-        },
-        {
-          column_name: 'amount',
-          data_type: 'numeric',
-          format: null,
-          precision: 18,
-          scale: 2,
-          default_value: null,
-          ordinal_position: 2,
-          is_active: true,
-        },
-        {
-          column_name: 'updated_at',
-          data_type: 'timestamptz',
-          format: null,
-          precision: null,
-          scale: null,
-          default_value: null,
-          ordinal_position: 3,
-          is_active: true,
-        },
+        ['order_id', 'bigint', null, null, null, null, 1, true],
+        ['amount', 'numeric', null, 18, 2, null, 2, true],
+        ['updated_at', 'timestamptz', null, null, null, null, 3, true],
       ],
     });
     expectValidForDataCoolie(snapshot);
@@ -212,7 +195,7 @@ describe('workspace snapshot', () => {
     const snapshot = await snapshots.build(f.workspace.id);
     const group = snapshot.schema_hints.find((g) => g.connection_id === spark.id);
     // jsonb has no DataCoolie type; a numeric without precision would not resolve: no hint for either.
-    expect(group?.hints.map((h) => [h.column_name, h.data_type])).toEqual([
+    expect(group?.hints.map((h) => [h[0], h[1]])).toEqual([
       ['id', 'int'],
       ['seen_at', 'timestamp_ntz'],
     ]);
@@ -238,10 +221,111 @@ describe('workspace snapshot', () => {
     const republished = await snapshots.build(f.workspace.id);
     expect(republished.revision).not.toBe(before.revision);
     const amount = republished.schema_hints.find((g) => g.connection_id === f.erp.id)?.hints[1];
-    expect(amount).toMatchObject({ column_name: 'amount', precision: 20, scale: 4 });
+    expect(amount).toEqual(['amount', 'numeric', null, 20, 4, null, 2, true]);
   });
 
   it('answers WORKSPACE_NOT_FOUND for an unknown workspace', async () => {
     await expect(snapshots.build('no-such-workspace')).rejects.toMatchObject({ code: 'WORKSPACE_NOT_FOUND' });
+  });
+
+  describe('kept snapshots', () => {
+    const kept = async (): Promise<number> =>
+      Number((await ctx.dataSource.query('SELECT count(*) AS n FROM provider_snapshots'))[0].n);
+    const body = (answer: SnapshotPageAnswer): DataCoolieSnapshotPage => {
+      if (answer.notModified) throw new Error('expected a page');
+      return DataCoolieSnapshotPageSchema.parse(JSON.parse(gunzipSync(answer.gzip).toString('utf8')));
+    };
+    const first = async (pageSize?: number) =>
+      body(await snapshots.page(f.workspace.id, pageSize ? { page_size: pageSize } : {}));
+
+    it('serves the kept snapshot while nothing changed, and answers "not modified" for its revision', async () => {
+      const a = await first();
+      const count = await kept();
+      const b = await first();
+      expect(b.revision).toBe(a.revision);
+      expect(b.generated_at).toBe(a.generated_at);
+      expect(await kept()).toBe(count);
+      expect(await snapshots.page(f.workspace.code, {}, a.revision)).toEqual({
+        notModified: true,
+        revision: a.revision,
+      });
+      expect(a).toMatchObject({ page: 1, pages: 1, next_cursor: null, workspace_id: f.workspace.id });
+    });
+
+    it('builds again after a committed change; an unchanged content keeps its revision', async () => {
+      const a = await first();
+      ok(
+        await ctx.request('PATCH', `${API}/dataflows/${flow.id}`, {
+          token: ctx.userToken,
+          body: {
+            description: 'changed',
+            row_version: (await ctx.request('GET', `${API}/dataflows/${flow.id}`, { token: ctx.userToken }))
+              .body.row_version,
+          },
+        }),
+      );
+      const b = await first();
+      expect(b.revision).not.toBe(a.revision);
+      expect(b.dataflows.find((d) => d.dataflow_id === flow.id)?.description).toBe('changed');
+      // A write to an input table that changes nothing exported: rebuilt, same revision (a 304).
+      await ctx.dataSource.query(`UPDATE systems SET note = 'x' WHERE id = $1`, [f.lakeSystem.id]);
+      const c = await first();
+      expect(c.generated_at).not.toBe(b.generated_at);
+      expect(await snapshots.page(f.workspace.id, {}, b.revision)).toMatchObject({ notModified: true });
+    });
+
+    it('never keeps serving a snapshot read while a change was in progress, once the change commits', async () => {
+      await withClient((ctx.dataSource.options as { url: string }).url, async (client) => {
+        await first();
+        await ctx.dataSource.query('DELETE FROM provider_snapshots');
+        await client.query('BEGIN');
+        await client.query(`UPDATE dataflows SET description = 'in flight' WHERE id = $1`, [flow.id]);
+        // A later transaction commits first: the in-flight one is now inside the snapshot's range.
+        await ctx.dataSource.query(`UPDATE systems SET note = 'later' WHERE id = $1`, [f.lakeSystem.id]);
+        // Built and kept while the change is uncommitted: it cannot contain it.
+        const during = await first();
+        expect(during.dataflows.find((d) => d.dataflow_id === flow.id)?.description).not.toBe('in flight');
+        await client.query('COMMIT');
+        const after = await first();
+        expect(after.revision).not.toBe(during.revision);
+        expect(after.dataflows.find((d) => d.dataflow_id === flow.id)?.description).toBe('in flight');
+      });
+    });
+
+    it('pages by cursor, every page from the first page’s revision, and expires unknown cursors', async () => {
+      await ctx.dataSource.query(
+        `INSERT INTO dataflows (workspace_id, name, source_kind, source_connection_id, source_query,
+                                destination_connection_id, destination_dataset_id, load_type)
+         SELECT workspace_id, name || '_copy_' || i, 'query', source_connection_id, 'select 1',
+                destination_connection_id, destination_dataset_id, 'append'
+         FROM dataflows, generate_series(1, 150) i WHERE id = $1`,
+        [flow.id],
+      );
+      const page1 = await first(100);
+      expect(page1.pages).toBeGreaterThanOrEqual(2);
+      expect(page1.connections.length + page1.dataflows.length + page1.schema_hints.length).toBe(100);
+      await ctx.dataSource.query(`UPDATE dataflows SET description = 'after page 1' WHERE id = $1`, [
+        flow.id,
+      ]);
+      const items: string[] = page1.dataflows.map((d) => d.dataflow_id);
+      let cursor = page1.next_cursor;
+      while (cursor) {
+        const page = body(await snapshots.page(f.workspace.id, { cursor }));
+        expect(page.revision).toBe(page1.revision);
+        items.push(...page.dataflows.map((d) => d.dataflow_id));
+        cursor = page.next_cursor;
+      }
+      const whole = (await snapshots.build(f.workspace.id)).dataflows.map((d) => d.dataflow_id);
+      expect(items).toEqual(whole);
+      expect((await first(100)).revision).not.toBe(page1.revision);
+      for (const cursor of [
+        `${'0'.repeat(8)}-0000-4000-8000-${'0'.repeat(12)}.1`,
+        `${page1.next_cursor!.split('.')[0]}.99`,
+      ]) {
+        await expect(snapshots.page(f.workspace.id, { cursor })).rejects.toMatchObject({
+          code: 'PROVIDER_SNAPSHOT_EXPIRED',
+        });
+      }
+    });
   });
 });
