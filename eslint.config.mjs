@@ -8,7 +8,14 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 export default defineConfig(
-  globalIgnores(['**/dist/', '**/coverage/', '**/.aide/', '**/node_modules/', '**/bench-results/']),
+  globalIgnores([
+    '**/dist/',
+    '**/coverage/',
+    '**/.aide/',
+    '**/node_modules/',
+    '**/bench-results/',
+    '**/.readme-examples/',
+  ]),
   {
     linterOptions: { reportUnusedDisableDirectives: 'error' },
   },

@@ -23,6 +23,10 @@ const SUITES = {
     file: 'packages/backend/bench/search.mjs',
     about: 'search p50/p95 on 100,000 datasets and 2,000,000 fields vs one full-text index probe',
   },
+  auth: {
+    file: 'packages/backend/bench/auth.mjs',
+    about: 'access-token verification: jose (as the API uses it) vs a bare HMAC check',
+  },
   // Planned (DESIGN §10): provider (bulk load).
 };
 const PLANNED = ['provider'];

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { contractRoutes, type HttpMethod, routeKey } from '@aide/schemas';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
@@ -17,8 +18,19 @@ import { createMetrics } from './modules/metrics/metrics.js';
 
 const REQUEST_ID = /^[\w.:-]{1,128}$/;
 
-/** Routes taking the OAuth2 password form; every other body is JSON. */
-const FORM_ROUTES = new Set(['/api/v1/login']);
+/** Routes taking the OAuth2 password form (declared `bodyType: 'form'`); every other body is JSON. */
+const FORM_ROUTES = new Set(
+  contractRoutes()
+    .filter((r) => r.bodyType === 'form')
+    .map((r) => r.path),
+);
+
+/** Routes declaring `etag`, by method and Fastify route pattern. */
+const ETAG_ROUTES = new Set(
+  contractRoutes()
+    .filter((r) => r.etag)
+    .map(routeKey),
+);
 
 /**
  * Whether a body of this content type may go to this route: JSON anywhere, the urlencoded form only
@@ -33,6 +45,13 @@ function acceptsBody(route: string | undefined, contentType: string): boolean {
     route !== undefined &&
     FORM_ROUTES.has(route.replace(/\/+$/, ''))
   );
+}
+
+const routeTables = new WeakMap<NestFastifyApplication, RouteTable>();
+
+/** The routes an application registered (for the route-contract test and diagnostics). */
+export function registeredRoutes(app: NestFastifyApplication): readonly { method: string; url: string }[] {
+  return routeTables.get(app)?.entries() ?? [];
 }
 
 /** Builds the HTTP application (not listening yet): Fastify, the Nest modules and the cross-cutting hooks. */
@@ -99,9 +118,18 @@ export async function createApp(
     );
     done();
   });
-  // Single entities answer with `ETag: "<row_version>"`, which `If-Match` accepts back on update.
-  fastify.addHook('preSerialization', (_request, reply, payload: unknown, done) => {
-    if (payload && typeof payload === 'object' && 'row_version' in payload && 'id' in payload) {
+  // Routes declaring `etag` answer with `ETag: "<row_version>"` of the entity, which `If-Match` accepts
+  // back on update. A hook rather than the handler, so that idempotent replays carry it too.
+  fastify.addHook('preSerialization', (request, reply, payload: unknown, done) => {
+    const url = request.routeOptions.url;
+    if (
+      url !== undefined &&
+      reply.statusCode < 300 &&
+      ETAG_ROUTES.has(routeKey({ method: request.method as HttpMethod, path: url })) &&
+      payload &&
+      typeof payload === 'object' &&
+      'row_version' in payload
+    ) {
       void reply.header('ETag', `"${String(payload.row_version)}"`);
     }
     done(null, payload);
@@ -135,5 +163,6 @@ export async function createApp(
   if (config.corsOrigins.length > 0)
     app.enableCors({ origin: config.corsOrigins, exposedHeaders: ['X-Request-ID', 'ETag'] });
   await app.init();
+  routeTables.set(app, routes);
   return app;
 }

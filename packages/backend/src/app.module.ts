@@ -2,6 +2,8 @@ import { type DynamicModule, Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import type { DataSource } from 'typeorm';
 import { AuthGuard } from './common/auth/auth.guard.js';
+import { AUTHENTICATORS } from './common/auth/authenticator.js';
+import { BearerJwtAuthenticator } from './common/auth/bearer-jwt.authenticator.js';
 import { PasswordHasher } from './common/auth/password-hasher.js';
 import { TokenService } from './common/auth/token.service.js';
 import { APP_CONFIG, type ResolvedConfig } from './config/config.js';
@@ -82,7 +84,16 @@ export class AppModule {
         WatermarksModule,
         ApiKeysModule,
       ],
-      providers: [...shared, { provide: APP_GUARD, useClass: AuthGuard }],
+      providers: [
+        ...shared,
+        BearerJwtAuthenticator,
+        {
+          provide: AUTHENTICATORS,
+          useFactory: (jwt: BearerJwtAuthenticator) => [jwt],
+          inject: [BearerJwtAuthenticator],
+        },
+        { provide: APP_GUARD, useClass: AuthGuard },
+      ],
       exports: shared,
     };
   }

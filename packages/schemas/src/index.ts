@@ -5,6 +5,7 @@ export * from './common/text.js';
 export * from './errors/error-codes.js';
 export * from './resource.js';
 export * from './resources.js';
+export * from './contract/index.js';
 export * from './entities/auth.js';
 export * from './entities/user.js';
 export * from './entities/system-kind.js';

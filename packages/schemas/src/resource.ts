@@ -25,6 +25,8 @@ export interface ResourceDef<
   readonly update: TUpdate;
   readonly list: ListSpec;
   readonly notFound: ErrorCode;
+  /** Who may list and read (default `user`: any active user). */
+  readonly readRole?: Role;
   readonly writeRole: Role;
   /** Soft-delete resources have `POST /{id}/restore` and `include_deleted`. */
   readonly softDelete: boolean;
@@ -39,8 +41,10 @@ export interface ResourceDef<
   readonly restoreErrors?: readonly ErrorCode[];
 }
 
-export function defineResource<TRead extends z.ZodType, TCreate extends z.ZodType, TUpdate extends z.ZodType>(
-  def: ResourceDef<TRead, TCreate, TUpdate>,
-): ResourceDef<TRead, TCreate, TUpdate> {
+/**
+ * Declares a resource. Its flags keep their literal types (`softDelete: true`, `without: ['delete']`),
+ * so the SDK derives each collection's routes from the definition alone.
+ */
+export function defineResource<const D extends ResourceDef>(def: D): D {
   return def;
 }

@@ -73,7 +73,8 @@ import {
   type CreateOf,
   type CrudResource,
   type ReadOf,
-  type ResourceCapabilities,
+  capabilitiesOf,
+  type CapabilitiesOf,
   type ResourceClient,
   type ResourceConstructor,
   type Restorable,
@@ -201,30 +202,26 @@ export class AideClientCore {
 
   /**
    * The client of any collection described by a `ResourceDef` of `@aide/schemas`, e.g. one added to the
-   * backend after this SDK version. `capabilities` says which of `restore`/`createMany` it has (and
-   * `update: false` / `delete: false` for collections without those routes).
+   * backend after this SDK version. Its routes (`restore`, `createMany`, no `update`/`delete` for
+   * append-only collections) are derived from the definition, in its type and at run time.
    *
    * ```ts
-   * const systems = client.resource(systemResource, { softDelete: true, batch: true });
+   * const systems = client.resource(systemResource);
    * ```
    *
    * `Own` is a subclass of `CollectionResource` (or `CrudResource`) with the collection's own calls;
-   * the client is an instance of a subclass of it that adds the capabilities' routes.
+   * the client is an instance of a subclass of it that adds the collection's other routes.
    */
-  resource<D extends ResourceDef, const C extends ResourceCapabilities>(
+  resource<D extends ResourceDef>(def: D): ResourceClient<D, CapabilitiesOf<D>>;
+  resource<D extends ResourceDef, R extends CollectionResource<ReadOf<D>, CreateOf<D>>>(
     def: D,
-    capabilities: C,
-  ): ResourceClient<D, C>;
-  resource<
-    D extends ResourceDef,
-    const C extends ResourceCapabilities,
-    R extends CollectionResource<ReadOf<D>, CreateOf<D>>,
-  >(def: D, capabilities: C, Own: ResourceConstructor<R>): R & ResourceClient<D, C>;
-  resource<D extends ResourceDef, const C extends ResourceCapabilities>(
+    Own: ResourceConstructor<R>,
+  ): R & ResourceClient<D, CapabilitiesOf<D>>;
+  resource<D extends ResourceDef>(
     def: D,
-    capabilities: C,
     Own?: ResourceConstructor<CollectionResource<ReadOf<D>, CreateOf<D>>>,
-  ): ResourceClient<D, C> {
+  ): ResourceClient<D, CapabilitiesOf<D>> {
+    const capabilities = capabilitiesOf(def) as CapabilitiesOf<D>;
     return Own === undefined
       ? createResource(this.api, def, capabilities)
       : createResource(this.api, def, capabilities, Own);
@@ -260,57 +257,48 @@ export class AideClient extends AideClientCore {
   /** `/users` (superusers) and `/users/me`. */
   readonly users = new UsersResource(this.api, userResource);
   // One line per collection. The annotation names the routes the collection has (SoftDeleteResource:
-  // + restore; BatchResource: + createMany) and must agree with the capabilities passed to resource(),
-  // which are checked against the ResourceDef at construction.
+  // + restore; BatchResource: + createMany) and must agree with those its ResourceDef declares, from
+  // which resource() derives the client's type.
 
   /** `/system-kinds`: `rdbms`, `kafka`, ... (written by superusers). */
-  readonly systemKinds: SoftDeleteResource<SystemKind, CreateSystemKind, UpdateSystemKind> = this.resource(
-    systemKindResource,
-    { softDelete: true, batch: false },
-  );
+  readonly systemKinds: SoftDeleteResource<SystemKind, CreateSystemKind, UpdateSystemKind> =
+    this.resource(systemKindResource);
   /** `/system-flavors`: `postgres14`, `iceberg_v2`, ... (written by superusers). */
   readonly systemFlavors: SoftDeleteResource<SystemFlavor, CreateSystemFlavor, UpdateSystemFlavor> =
-    this.resource(systemFlavorResource, { softDelete: true, batch: false });
+    this.resource(systemFlavorResource);
   /** `/credential-refs`: pointers to secrets held elsewhere (written by superusers). */
   readonly credentialRefs: SoftDeleteResource<CredentialRef, CreateCredentialRef, UpdateCredentialRef> =
-    this.resource(credentialRefResource, { softDelete: true, batch: false });
+    this.resource(credentialRefResource);
   /** `/systems`: concrete databases, clusters, stores, plus `snapshot` (a crawler's registry side). */
   readonly systems: SystemsResource & Restorable<System> & BatchCreatable<System, CreateSystem> =
-    this.resource(systemResource, { softDelete: true, batch: true }, SystemsResource);
+    this.resource(systemResource, SystemsResource);
 
   // The catalogue.
 
   /** `/data-types`: the types of a flavor (`numeric`, `varchar`, `array`), written by superusers. */
   readonly dataTypes: SoftDeleteResource<DataType, CreateDataType, UpdateDataType> &
-    BatchResource<DataType, CreateDataType, UpdateDataType> = this.resource(dataTypeResource, {
-    softDelete: true,
-    batch: true,
-  });
+    BatchResource<DataType, CreateDataType, UpdateDataType> = this.resource(dataTypeResource);
   /** `/type-instances`: parametrised types and type trees, plus `tree` and `render`. */
   readonly typeInstances: TypeInstancesResource & BatchCreatable<TypeInstance, CreateTypeInstance> =
-    this.resource(typeInstanceResource, { softDelete: false, batch: true }, TypeInstancesResource);
+    this.resource(typeInstanceResource, TypeInstancesResource);
   /** `/cast-rules`: type mappings between flavors (written by superusers), plus `resolve`. */
   readonly castRules: CastRulesResource & BatchCreatable<CastRule, CreateCastRule> = this.resource(
     castRuleResource,
-    { softDelete: false, batch: true },
     CastRulesResource,
   );
   /** `/datasets`: kind-typed datasets of a system, plus their schema versions (publish, history, diff). */
   readonly datasets: DatasetsResource & Restorable<Dataset> = this.resource(
     datasetResource,
-    { softDelete: true, batch: false },
     DatasetsResource,
   );
   /** `/fields`: the column identities of datasets, plus `tree` and `children`. */
   readonly fields: FieldsResource & BatchCreatable<Field, CreateField> = this.resource(
     fieldResource,
-    { softDelete: false, batch: true },
     FieldsResource,
   );
   /** `/field-classifications`: append-only PII tags of fields (no update, no delete), plus `current`. */
   readonly fieldClassifications: FieldClassificationsResource = this.resource(
     fieldClassificationResource,
-    { softDelete: false, batch: false, update: false, delete: false },
     FieldClassificationsResource,
   );
   /** `/dataset-schemas`: schema version headers (granular; `datasets.publishSchemaVersion` does it all). */
@@ -318,15 +306,13 @@ export class AideClient extends AideClientCore {
     DatasetSchemaVersion,
     CreateDatasetSchemaVersion,
     UpdateDatasetSchemaVersion
-  > = this.resource(datasetSchemaResource, { softDelete: false, batch: false });
+  > = this.resource(datasetSchemaResource);
   /** `/field-bindings`: a field's position, nullability and type in a schema version (granular). */
-  readonly fieldBindings: BatchResource<FieldBinding, CreateFieldBinding, UpdateFieldBinding> = this.resource(
-    fieldBindingResource,
-    { softDelete: false, batch: true },
-  );
+  readonly fieldBindings: BatchResource<FieldBinding, CreateFieldBinding, UpdateFieldBinding> =
+    this.resource(fieldBindingResource);
   /** `/crawl-runs`: the crawler's audit log (never deleted); `update` finishes a run. */
   readonly crawlRuns: CollectionResource<CrawlRun, CreateCrawlRun> & Updatable<CrawlRun, UpdateCrawlRun> =
-    this.resource(crawlRunResource, { softDelete: false, batch: false, delete: false });
+    this.resource(crawlRunResource);
 
   // Lineage.
 
@@ -334,23 +320,17 @@ export class AideClient extends AideClientCore {
    * `/engines`: pipeline drivers attached to dataset links, polymorphic on `kind` (debezium, ogg → cdc;
    * spark, impala → compute); written by superusers. Updates name the stored `kind`.
    */
-  readonly engines: SoftDeleteResource<Engine, CreateEngine, UpdateEngine> = this.resource(engineResource, {
-    softDelete: true,
-    batch: false,
-  });
+  readonly engines: SoftDeleteResource<Engine, CreateEngine, UpdateEngine> = this.resource(engineResource);
   /** `/dataset-links`: lineage hops, plus the field links inside a hop (`fieldLinks`, `addFieldLinks`). */
   readonly datasetLinks: DatasetLinksResource & Restorable<DatasetLink> = this.resource(
     datasetLinkResource,
-    { softDelete: true, batch: false },
     DatasetLinksResource,
   );
   /** `/lineage`: the graph around a dataset or a field (pages, `for await`, or whole). */
   readonly lineage = new LineageResource(this.api);
   /** `/field-links`: every field link, filterable by link and field; the note is all an update changes. */
-  readonly fieldLinks: CrudResource<FieldLink, CreateFieldLink, UpdateFieldLink> = this.resource(
-    fieldLinkResource,
-    { softDelete: false, batch: false },
-  );
+  readonly fieldLinks: CrudResource<FieldLink, CreateFieldLink, UpdateFieldLink> =
+    this.resource(fieldLinkResource);
 
   /**
    * `GET /search`: systems, datasets and fields ranked by how they match `q` (exact name, name prefix,

@@ -79,11 +79,14 @@ describe('the client covers the route table', () => {
     }
   });
 
-  it('refuses to claim a route the ResourceDef lacks', () => {
-    expect(() => client.resource(systemKindResource, { softDelete: true, batch: true })).toThrow(
-      /claims createMany\(\)/,
-    );
-    const users = client.resource(userResource, { softDelete: false, batch: false, delete: false });
+  it('derives a collection client from its ResourceDef alone', () => {
+    expect(routesOf(client.resource(systemKindResource))).toEqual({
+      update: true,
+      delete: true,
+      restore: true,
+      createMany: false,
+    });
+    const users = client.resource(userResource);
     expect(routesOf(users)).toEqual({ update: true, delete: false, restore: false, createMany: false });
     expect(users).not.toBeInstanceOf(CrudResource);
     expect(client.systems).toBeInstanceOf(CrudResource);
@@ -92,23 +95,12 @@ describe('the client covers the route table', () => {
     expect(client.datasets).toBeInstanceOf(DatasetsResource);
     expect(client.datasets.constructor.name).toBe('DatasetsResource+restore');
     expect(client.fieldClassifications.constructor).toBe(FieldClassificationsResource);
-    expect(() =>
-      client.resource(
-        fieldClassificationResource,
-        { softDelete: false, batch: false },
-        FieldClassificationsResource,
-      ),
-    ).toThrow(/claims update\(\)/);
     class WithDelete extends FieldClassificationsResource {
       delete(): void {}
     }
-    expect(() =>
-      client.resource(
-        fieldClassificationResource,
-        { softDelete: false, batch: false, update: false, delete: false },
-        WithDelete,
-      ),
-    ).toThrow(/WithDelete has delete\(\) but the collection has no such route/);
+    expect(() => client.resource(fieldClassificationResource, WithDelete)).toThrow(
+      /WithDelete has delete\(\) but the collection has no such route/,
+    );
   });
 
   it('leaves absent routes out of the types', () => {

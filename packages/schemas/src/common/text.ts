@@ -31,3 +31,21 @@ export const uuid = z.uuid();
 /** PostgreSQL `integer` range: larger numbers are a 422, not a driver error. */
 export const int32 = z.int().min(-2147483648).max(2147483647);
 export const positiveInt32 = z.int().min(1).max(2147483647);
+
+/**
+ * An integer in a query string or path: decimal digits only (no sign, exponent or blanks), parsed to a
+ * number in `[min, max]`. Documented as the integer it stands for.
+ */
+export function wireInt(min: number, max: number, message = 'must be an integer') {
+  return z
+    .string()
+    .regex(/^\d{1,10}$/, { message })
+    .transform(Number)
+    .pipe(z.int().min(min).max(max))
+    .meta({
+      override: ({ jsonSchema }) => {
+        for (const key of Object.keys(jsonSchema)) delete (jsonSchema as Record<string, unknown>)[key];
+        Object.assign(jsonSchema, { type: 'integer', minimum: min, maximum: max });
+      },
+    });
+}

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { MAX_BATCH_SIZE } from '../common/list-query.js';
-import { positiveInt32 } from '../common/text.js';
+import { positiveInt32, wireInt } from '../common/text.js';
 import { CreateDatasetSchema, DatasetSchema } from './dataset.js';
 import { checkPublishedVersion, publishVersionShape, SchemaVersionSchema } from './schema-version.js';
 
@@ -16,11 +16,7 @@ export const SystemSnapshotQuerySchema = z.strictObject({
     .string()
     .regex(/^[A-Za-z0-9_-]{1,200}$/, { message: 'must be a next_cursor of a previous page' })
     .optional(),
-  limit: z
-    .string()
-    .regex(/^\d{1,5}$/, { message: 'must be an integer' })
-    .transform(Number)
-    .pipe(z.int().min(1).max(MAX_SNAPSHOT_LIMIT))
+  limit: wireInt(1, MAX_SNAPSHOT_LIMIT)
     .optional()
     .describe(`Datasets per page (default ${DEFAULT_SNAPSHOT_LIMIT}, at most ${MAX_SNAPSHOT_LIMIT})`),
 });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { noteShape } from '../common/audit.js';
-import { jsonObject, longText, positiveInt32, text } from '../common/text.js';
+import { jsonObject, longText, positiveInt32, text, wireInt } from '../common/text.js';
 import { FieldOriginSchema } from './field.js';
 import {
   columnAttributesReadShape,
@@ -203,14 +203,8 @@ export const SchemaVersionDiffSchema = z
 export type SchemaVersionDiff = z.infer<typeof SchemaVersionDiffSchema>;
 
 export const SchemaVersionDiffQuerySchema = z.strictObject({
-  from: z
-    .string()
-    .regex(/^\d{1,10}$/)
-    .transform(Number),
-  to: z
-    .string()
-    .regex(/^\d{1,10}$/)
-    .transform(Number),
+  from: wireInt(0, 2147483647).describe('Version number'),
+  to: wireInt(0, 2147483647).describe('Version number'),
 });
 
 export type { TypeInstanceTree };

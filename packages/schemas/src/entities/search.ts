@@ -40,10 +40,15 @@ export const SearchQuerySchema = z
       .min(1, { message: 'must not be empty' })
       .max(MAX_SEARCH_LENGTH)
       .refine((v) => !NUL.test(v), { message: 'must not contain NUL characters' })
-      .refine((v) => searchWords(v).length > 0, { message: 'must contain a letter or a digit' }),
-    kind: commaList(SearchKindSchema, SEARCH_KINDS.length).optional(),
+      .refine((v) => searchWords(v).length > 0, { message: 'must contain a letter or a digit' })
+      .describe('Search text: words, prefixes, misspelt names'),
+    kind: commaList(SearchKindSchema, SEARCH_KINDS.length)
+      .optional()
+      .describe(`Comma list of ${SEARCH_KINDS.join(', ')} (default: all)`),
     system_id: z.uuid().optional(),
-    pii: commaList(z.string().min(1).max(100), 50).optional(),
+    pii: commaList(z.string().min(1).max(100), 50)
+      .optional()
+      .describe('Comma list of PII tags (any of them), or `*` for any tag: fields only'),
     page: z.coerce.number().int().min(1).max(1_000_000).default(1),
     size: z.coerce.number().int().min(1).max(MAX_PAGE_SIZE).default(DEFAULT_PAGE_SIZE),
   })

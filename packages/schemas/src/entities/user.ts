@@ -105,6 +105,7 @@ export const userResource = defineResource({
     softDelete: false,
   },
   notFound: 'USER_NOT_FOUND',
+  readRole: 'superuser',
   writeRole: 'superuser',
   softDelete: false,
   batch: false,

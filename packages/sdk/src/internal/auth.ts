@@ -1,4 +1,4 @@
-import { TokenPairSchema, type TokenPair } from '@aide/schemas';
+import { contract, TokenPairSchema, type TokenPair } from '@aide/schemas';
 import { AideApiError, AideError, RateLimitError } from '../core/errors.js';
 import type { RequestOptions } from '../core/request-options.js';
 import { parseResponse } from './parse.js';
@@ -9,10 +9,8 @@ export interface Credentials {
   password: string;
 }
 
-export const LOGIN_PATH = '/api/v1/login';
-export const REFRESH_PATH = '/api/v1/login/refresh';
-export const LOGOUT_PATH = '/api/v1/login/logout';
-export const LOGOUT_ALL_PATH = '/api/v1/login/logout-all';
+export const LOGIN_PATH = contract.auth.login.path;
+export const REFRESH_PATH = contract.auth.refresh.path;
 
 /**
  * Holds the client's tokens. Logs in lazily on first use; on a 401 renews once: refresh (rotation),

@@ -1,5 +1,4 @@
-import { MAX_BATCH_SIZE } from '@aide/schemas';
-import type { z } from 'zod';
+import { MAX_BATCH_SIZE, type RouteDef, type RouteResponseBody } from '@aide/schemas';
 import type { RequestOptions } from '../core/request-options.js';
 import type { ApiClient } from './api.js';
 import { type BatchChunk, chunkFailure, planChunks } from './batch.js';
@@ -25,12 +24,13 @@ interface BulkResult {
  * request that fails as a whole (a network error after retries, a 413) throws `AideBatchError` naming
  * the chunk, with the item results of the chunks before it in `created`.
  */
-export async function sendInChunks<R extends BulkResult>(
+export async function sendInChunks<
+  Route extends RouteDef,
+  R extends BulkResult = RouteResponseBody<Route> & BulkResult,
+>(
   api: ApiClient,
-  path: string,
+  route: Route,
   items: readonly unknown[],
-  schema: z.ZodType<R>,
-  expected: string,
   zero: R['summary'],
   options: BulkOptions<R> = {},
 ): Promise<R> {
@@ -49,19 +49,13 @@ export async function sendInChunks<R extends BulkResult>(
   for (const chunk of planChunks(items, chunkSize, maxChunkBytes)) {
     let result: R;
     try {
-      result = await api.call(
-        {
-          method: 'POST',
-          path,
-          json: { items: items.slice(chunk.start, chunk.end) },
-          options: {
-            ...requestOptions,
-            idempotencyKey: key === undefined ? undefined : `${key}:${chunk.index}`,
-          },
+      result = (await api.invoke(route, {
+        body: { items: items.slice(chunk.start, chunk.end) },
+        options: {
+          ...requestOptions,
+          idempotencyKey: key === undefined ? undefined : `${key}:${chunk.index}`,
         },
-        schema,
-        expected,
-      );
+      })) as R;
     } catch (error) {
       throw chunkFailure(error, chunk, committed, merged.items);
     }

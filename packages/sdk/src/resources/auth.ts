@@ -1,7 +1,7 @@
-import type { TokenPair } from '@aide/schemas';
+import { contract, type RouteDef, type TokenPair } from '@aide/schemas';
 import type { RequestOptions } from '../core/request-options.js';
 import type { ApiClient } from '../internal/api.js';
-import { LOGOUT_ALL_PATH, LOGOUT_PATH, type Credentials } from '../internal/auth.js';
+import type { Credentials } from '../internal/auth.js';
 
 /**
  * `/api/v1/login`: the token calls. The client logs in and refreshes by itself; these are for explicit
@@ -13,6 +13,9 @@ export class AuthResource {
   constructor(api: ApiClient) {
     this.#api = api;
   }
+
+  /** The contract routes this client (and its token manager) calls. */
+  readonly operations: readonly RouteDef[] = Object.values(contract.auth);
 
   /**
    * `POST /login` (form-encoded) with the given credentials, or those the client was built with, and
@@ -34,12 +37,7 @@ export class AuthResource {
   async logout(options?: RequestOptions): Promise<void> {
     const token = this.#api.tokens.takeRefreshToken();
     if (token === undefined) return;
-    await this.#api.transport.send({
-      method: 'POST',
-      path: LOGOUT_PATH,
-      json: { refresh_token: token },
-      options,
-    });
+    await this.#api.invoke(contract.auth.logout, { body: { refresh_token: token }, options });
   }
 
   /**
@@ -47,7 +45,7 @@ export class AuthResource {
    * issued so far stop working, on every client. This client forgets its tokens too.
    */
   async logoutAll(options?: RequestOptions): Promise<void> {
-    await this.#api.callVoid({ method: 'POST', path: LOGOUT_ALL_PATH, options });
+    await this.#api.invoke(contract.auth.logoutAll, { options });
     this.#api.tokens.forget();
   }
 

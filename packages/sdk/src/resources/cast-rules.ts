@@ -1,5 +1,5 @@
 import {
-  ResolveCastResultSchema,
+  contract,
   type CastRule,
   type CreateCastRule,
   type ResolveCastRequest,
@@ -24,6 +24,8 @@ export type ResolveCastParams = ResolveCastRequest &
  * written by superusers; hard deletes). `createMany` is added by the client.
  */
 export class CastRulesResource extends CrudResource<CastRule, CreateCastRule, UpdateCastRule> {
+  static readonly operations = [contract.castRules.resolve];
+
   /**
    * `POST /cast-rules/resolve` — what a type becomes in another flavor: the target data type, its
    * params (mapped by the rule's `param_mapping`), the rendered text and the rule's safety.
@@ -38,9 +40,6 @@ export class CastRulesResource extends CrudResource<CastRule, CreateCastRule, Up
    * nothing, so it is retried like a GET.
    */
   resolve(body: ResolveCastParams, options?: RequestOptions): Promise<ResolveCastResult> {
-    return this.api.call(
-      { method: 'POST', path: `${this.basePath}/resolve`, json: body, options, safe: true },
-      ResolveCastResultSchema,
-    );
+    return this.api.invoke(contract.castRules.resolve, { body, options });
   }
 }

@@ -1,10 +1,16 @@
-import { batchResultOf, MAX_BATCH_SIZE, pageOf, type Page, type ResourceDef } from '@aide/schemas';
+import {
+  crudRoutes,
+  type CrudRoutes,
+  MAX_BATCH_SIZE,
+  type Page,
+  type ResourceDef,
+  type RouteDef,
+} from '@aide/schemas';
 import type { z } from 'zod';
 import { PagePromise } from '../core/pagination.js';
 import type { RequestOptions } from '../core/request-options.js';
 import { API_PREFIX, type ApiClient } from '../internal/api.js';
 import { chunkFailure, planChunks, type BatchChunk } from '../internal/batch.js';
-import type { TransportRequest } from '../internal/transport.js';
 import type { QueryValue } from '../internal/query.js';
 
 /** The read shape of a resource (what the API returns). */
@@ -74,23 +80,12 @@ export interface Updatable<Read, Update> {
   update(id: string, body: Update, options: UpdateOptions & { ifMatch: number }): Promise<Read>;
 }
 
-/** The `PATCH` of an update: `ifMatch` becomes the `If-Match` header. */
-export function updateRequest(
-  path: string,
-  body: unknown,
-  options: UpdateOptions | undefined,
-): TransportRequest {
-  const { ifMatch, ...requestOptions } = options ?? {};
+/** The `If-Match` header of an update based on `ifMatch`. */
+export function ifMatchHeader(ifMatch: number | undefined): Record<string, string> | undefined {
   if (ifMatch !== undefined && !(Number.isInteger(ifMatch) && ifMatch >= 1)) {
     throw new TypeError(`ifMatch must be a row_version (a positive integer), got ${String(ifMatch)}`);
   }
-  return {
-    method: 'PATCH',
-    path,
-    json: body,
-    headers: ifMatch === undefined ? undefined : { 'if-match': `"${ifMatch}"` },
-    options: requestOptions,
-  };
+  return ifMatch === undefined ? undefined : { 'if-match': `"${ifMatch}"` };
 }
 
 /** `delete(id)`: every collection but users and audit logs. */
@@ -118,14 +113,6 @@ export interface BatchCreatable<Read, Create> {
   createMany(items: readonly Create[], options?: CreateManyOptions<Read>): Promise<Read[]>;
 }
 
-/** `${base}/${id}`, refusing ids that would change the path (empty, `.`, `..`). */
-export function checkedItemPath(base: string, id: string): string {
-  if (typeof id !== 'string' || id === '' || id === '.' || id === '..') {
-    throw new TypeError(`Invalid id: ${JSON.stringify(id)}`);
-  }
-  return `${base}/${encodeURIComponent(id)}`;
-}
-
 /**
  * The routes every collection has: list (awaitable, or `for await` over all pages), get and create.
  * Built from the collection's `ResourceDef` in `@aide/schemas`: its path, and the schemas responses
@@ -136,21 +123,29 @@ export class CollectionResource<Read, Create> {
   protected readonly def: ResourceDef;
   /** `/api/v1/<collection>` */
   protected readonly basePath: string;
-  readonly #pageSchema: z.ZodType<Page<Read>>;
+  /** The collection's standard routes in the contract, generated from its `ResourceDef`. */
+  protected readonly routes: CrudRoutes;
 
   constructor(api: ApiClient, def: ResourceDef) {
     this.api = api;
     this.def = def;
     this.basePath = `${API_PREFIX}/${def.path}`;
-    this.#pageSchema = pageOf(def.read) as unknown as z.ZodType<Page<Read>>;
+    this.routes = crudRoutes(def);
   }
 
-  protected get readSchema(): z.ZodType<Read> {
-    return this.def.read as z.ZodType<Read>;
-  }
-
-  protected itemPath(id: string): string {
-    return checkedItemPath(this.basePath, id);
+  /**
+   * The contract routes this client calls: the collection's standard routes it has (PATCH for updates)
+   * and those its own class adds (`static operations`).
+   */
+  get operations(): readonly RouteDef[] {
+    const own = (this.constructor as { operations?: readonly RouteDef[] }).operations ?? [];
+    const r = this.routes;
+    const standard: (RouteDef | undefined)[] = [r.list, r.get, r.create];
+    if ('update' in this) standard.push(r.update);
+    if ('delete' in this) standard.push(r.delete);
+    if ('restore' in this) standard.push(r.restore);
+    if ('createMany' in this) standard.push(r.batch);
+    return [...standard.filter((route) => route !== undefined), ...own];
   }
 
   /**
@@ -165,11 +160,11 @@ export class CollectionResource<Read, Create> {
     const { page, ...query } = params;
     return new PagePromise(
       (n) =>
-        this.api.call(
-          { method: 'GET', path: this.basePath, query: { ...query, page: n }, options },
-          this.#pageSchema,
-          `Page<${this.def.name}>`,
-        ),
+        this.api.invoke(this.routes.list, {
+          query: { ...query, page: n },
+          options,
+          expected: `Page<${this.def.name}>`,
+        }) as Promise<Page<Read>>,
       page ?? 1,
     );
   }
@@ -181,12 +176,12 @@ export class CollectionResource<Read, Create> {
 
   /** `GET /{id}` — throws `NotFoundError` (`*_NOT_FOUND`) when absent or soft-deleted. */
   get(id: string, options?: RequestOptions): Promise<Read> {
-    return this.api.call({ method: 'GET', path: this.itemPath(id), options }, this.readSchema);
+    return this.api.invoke(this.routes.get, { params: { id }, options }) as Promise<Read>;
   }
 
   /** `POST /` — 201 with the created entity; `ConflictError` (`*_ALREADY_EXISTS`) on a duplicate. */
   create(body: Create, options?: RequestOptions): Promise<Read> {
-    return this.api.call({ method: 'POST', path: this.basePath, json: body, options }, this.readSchema);
+    return this.api.invoke(this.routes.create, { body, options }) as Promise<Read>;
   }
 }
 
@@ -194,9 +189,12 @@ export class CollectionResource<Read, Create> {
 interface Internals {
   api: ApiClient;
   def: ResourceDef;
-  basePath: string;
-  readSchema: z.ZodType;
-  itemPath(id: string): string;
+  routes: CrudRoutes;
+}
+
+function declared(route: RouteDef | undefined, name: string): RouteDef {
+  if (!route) throw new Error(`The collection has no ${name} route`);
+  return route;
 }
 
 function internals(resource: CollectionResource<unknown, unknown>): Internals {
@@ -212,15 +210,21 @@ const routes = {
     options?: UpdateOptions,
   ) {
     const r = internals(this);
-    return r.api.call(updateRequest(r.itemPath(id), body, options), r.readSchema);
+    const { ifMatch, ...requestOptions } = options ?? {};
+    return r.api.invoke(declared(r.routes.update, 'update'), {
+      params: { id },
+      body,
+      headers: ifMatchHeader(ifMatch),
+      options: requestOptions,
+    });
   },
   delete: function (this: CollectionResource<unknown, unknown>, id: string, options?: RequestOptions) {
     const r = internals(this);
-    return r.api.call({ method: 'DELETE', path: r.itemPath(id), options }, r.readSchema);
+    return r.api.invoke(declared(r.routes.delete, 'delete'), { params: { id }, options });
   },
   restore: function (this: CollectionResource<unknown, unknown>, id: string, options?: RequestOptions) {
     const r = internals(this);
-    return r.api.call({ method: 'POST', path: `${r.itemPath(id)}/restore`, options }, r.readSchema);
+    return r.api.invoke(declared(r.routes.restore, 'restore'), { params: { id }, options });
   },
   createMany: async function (
     this: CollectionResource<unknown, unknown>,
@@ -240,26 +244,20 @@ const routes = {
     if (!Number.isInteger(maxChunkBytes) || maxChunkBytes < 1) {
       throw new RangeError(`maxChunkBytes must be a positive integer, got ${maxChunkBytes}`);
     }
-    const schema = batchResultOf(r.readSchema);
+    const route = declared(r.routes.batch, 'batch');
     const key = requestOptions.idempotencyKey;
     const created: unknown[] = [];
     const committed: BatchChunk[] = [];
     for (const chunk of planChunks(items, chunkSize, maxChunkBytes)) {
       let result: { items: unknown[] };
       try {
-        result = await r.api.call(
-          {
-            method: 'POST',
-            path: `${r.basePath}/batch`,
-            json: { items: items.slice(chunk.start, chunk.end) },
-            options: {
-              ...requestOptions,
-              idempotencyKey: key === undefined ? undefined : `${key}:${chunk.index}`,
-            },
+        result = (await r.api.invoke<RouteDef>(route, {
+          body: { items: items.slice(chunk.start, chunk.end) },
+          options: {
+            ...requestOptions,
+            idempotencyKey: key === undefined ? undefined : `${key}:${chunk.index}`,
           },
-          schema,
-          `BatchResult<${r.def.name}>`,
-        );
+        })) as { items: unknown[] };
       } catch (error) {
         throw chunkFailure(error, chunk, committed, created);
       }
@@ -311,10 +309,7 @@ export type SoftDeleteResource<Read, Create, Update> = CrudResource<Read, Create
 export type BatchResource<Read, Create, Update> = CrudResource<Read, Create, Update> &
   BatchCreatable<Read, Create>;
 
-/**
- * The routes a collection has beyond list, get and create, restating its `ResourceDef` as literal
- * types (the def types its flags as plain `boolean`).
- */
+/** The routes a collection has beyond list, get and create. */
 export interface ResourceCapabilities {
   /** `POST /{id}/restore` (and `include_deleted`). */
   readonly softDelete: boolean;
@@ -324,6 +319,35 @@ export interface ResourceCapabilities {
   readonly update?: boolean;
   /** `DELETE /{id}`; default true. */
   readonly delete?: boolean;
+}
+
+/**
+ * A collection's capabilities, derived from its `ResourceDef` (whose flags keep their literal types):
+ * nothing is restated by hand.
+ */
+export type CapabilitiesOf<D extends ResourceDef> = {
+  readonly softDelete: D['softDelete'];
+  readonly batch: D['batch'];
+  readonly update: Lacks<D, 'update'> extends true ? false : true;
+  readonly delete: Lacks<D, 'delete'> extends true ? false : true;
+};
+
+/** Whether a definition lists the route in `without`. */
+type Lacks<D, Route extends string> = D extends { readonly without: readonly (infer W)[] }
+  ? Route extends W
+    ? true
+    : false
+  : false;
+
+/** The capabilities of a `ResourceDef` at run time. */
+export function capabilitiesOf(def: ResourceDef): ResourceCapabilities {
+  const without = def.without ?? [];
+  return {
+    softDelete: def.softDelete,
+    batch: def.batch,
+    update: !without.includes('update'),
+    delete: !without.includes('delete'),
+  };
 }
 
 /**

@@ -1,8 +1,5 @@
 import {
-  DatasetLinkCompatReportSchema,
-  DatasetLinkCompatSummarySchema,
-  FieldLinkSchema,
-  pageOf,
+  contract,
   type CompatSeverity,
   type DatasetLinkCompatReport,
   type DatasetLinkCompatSummary,
@@ -12,13 +9,11 @@ import {
   type FieldLink,
   type UpdateDatasetLink,
 } from '@aide/schemas';
-import { z } from 'zod';
 import { PagePromise } from '../core/pagination.js';
 import type { RequestOptions } from '../core/request-options.js';
 import { CrudResource } from './crud.js';
 
-const FieldLinksSchema = z.array(FieldLinkSchema);
-const CompatPageSchema = pageOf(DatasetLinkCompatSummarySchema);
+const routes = contract.datasetLinks;
 
 /** Filters of `compatSummaries`: status (one or several), drift, a dataset or a system on either side. */
 export interface CompatParams {
@@ -37,13 +32,17 @@ export interface CompatParams {
  * the client.
  */
 export class DatasetLinksResource extends CrudResource<DatasetLink, CreateDatasetLink, UpdateDatasetLink> {
+  static readonly operations = [
+    routes.fieldLinks,
+    routes.createFieldLink,
+    routes.bulkFieldLinks,
+    routes.compat,
+    routes.compatSummaries,
+  ];
+
   /** `GET /dataset-links/{id}/field-links` — the link's column lineage, oldest first. */
   fieldLinks(linkId: string, options?: RequestOptions): Promise<FieldLink[]> {
-    return this.api.call(
-      { method: 'GET', path: `${this.itemPath(linkId)}/field-links`, options },
-      FieldLinksSchema,
-      'FieldLink[]',
-    );
+    return this.api.invoke(routes.fieldLinks, { params: { id: linkId }, options });
   }
 
   /**
@@ -52,10 +51,7 @@ export class DatasetLinksResource extends CrudResource<DatasetLink, CreateDatase
    * (`FIELD_LINK_TARGET_OCCUPIED`, `FIELD_ORIGIN_CONFLICT`), `ValidationError` (`FIELD_BINDING_MISSING`).
    */
   addFieldLink(linkId: string, body: CreateLinkFieldLink, options?: RequestOptions): Promise<FieldLink> {
-    return this.api.call(
-      { method: 'POST', path: `${this.itemPath(linkId)}/field-links`, json: body, options },
-      FieldLinkSchema,
-    );
+    return this.api.invoke(routes.createFieldLink, { params: { id: linkId }, body, options });
   }
 
   /**
@@ -64,10 +60,7 @@ export class DatasetLinksResource extends CrudResource<DatasetLink, CreateDatase
    * Abort the run on `status === 'error'`.
    */
   compat(linkId: string, options?: RequestOptions): Promise<DatasetLinkCompatReport> {
-    return this.api.call(
-      { method: 'GET', path: `${this.itemPath(linkId)}/compat`, options },
-      DatasetLinkCompatReportSchema,
-    );
+    return this.api.invoke(routes.compat, { params: { id: linkId }, options });
   }
 
   /**
@@ -80,12 +73,7 @@ export class DatasetLinksResource extends CrudResource<DatasetLink, CreateDatase
   ): PagePromise<DatasetLinkCompatSummary> {
     const { page, ...query } = params;
     return new PagePromise(
-      (n) =>
-        this.api.call(
-          { method: 'GET', path: `${this.basePath}/compat`, query: { ...query, page: n }, options },
-          CompatPageSchema,
-          'Page<DatasetLinkCompatSummary>',
-        ),
+      (n) => this.api.invoke(routes.compatSummaries, { query: { ...query, page: n }, options }),
       page ?? 1,
     );
   }
@@ -99,10 +87,6 @@ export class DatasetLinksResource extends CrudResource<DatasetLink, CreateDatase
     items: readonly CreateLinkFieldLink[],
     options?: RequestOptions,
   ): Promise<FieldLink[]> {
-    return this.api.call(
-      { method: 'POST', path: `${this.itemPath(linkId)}/field-links/bulk`, json: items, options },
-      FieldLinksSchema,
-      'FieldLink[]',
-    );
+    return this.api.invoke(routes.bulkFieldLinks, { params: { id: linkId }, body: items, options });
   }
 }

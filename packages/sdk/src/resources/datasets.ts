@@ -1,10 +1,5 @@
 import {
-  BulkCreateDatasetsResultSchema,
-  BulkPublishResultSchema,
-  PublishResultSchema,
-  SchemaVersionDiffSchema,
-  SchemaVersionSchema,
-  SchemaVersionSummarySchema,
+  contract,
   type BulkCreateDatasetsResult,
   type BulkPublishItem,
   type BulkPublishResult,
@@ -18,13 +13,11 @@ import {
   type SchemaVersionSummary,
   type UpdateDataset,
 } from '@aide/schemas';
-import { z } from 'zod';
 import type { RequestOptions } from '../core/request-options.js';
 import { type BulkOptions, sendInChunks } from '../internal/bulk.js';
-import { API_PREFIX } from '../internal/api.js';
 import { CrudResource, type UpdateOptions, type WithRowVersion } from './crud.js';
 
-const SchemaVersionSummariesSchema = z.array(SchemaVersionSummarySchema);
+const versions = contract.schemaVersions;
 
 /** A dataset of one kind: `DatasetOf<'kafka'>` has `topic`, `partitions`, `key_columns`, ... */
 export type DatasetOf<K extends DatasetKind> = Extract<Dataset, { kind: K }>;
@@ -57,6 +50,15 @@ function versionPath(num: number): string {
  * `get` and `list` return the union `Dataset`: narrow it with `if (dataset.kind === 'rdbms')`.
  */
 export class DatasetsResource extends CrudResource<Dataset, CreateDataset, UpdateDataset> {
+  static readonly operations = [
+    versions.publish,
+    versions.history,
+    versions.get,
+    versions.diff,
+    versions.bulkPublish,
+    contract.datasets.bulkCreate,
+  ];
+
   /**
    * `POST /datasets` — 201 with the created dataset, of the body's kind. `ConflictError`
    * (`DATASET_ALREADY_EXISTS`) when the system already has a dataset of that name; `ValidationError`
@@ -117,19 +119,12 @@ export class DatasetsResource extends CrudResource<Dataset, CreateDataset, Updat
     body: PublishSchemaVersion,
     options?: RequestOptions,
   ): Promise<PublishResult> {
-    return this.api.call(
-      { method: 'POST', path: `${this.itemPath(datasetId)}/schema-versions`, json: body, options },
-      PublishResultSchema,
-    );
+    return this.api.invoke(versions.publish, { params: { id: datasetId }, body, options });
   }
 
   /** `GET /datasets/{id}/schema-versions` — the version history, newest first, with column counts. */
   schemaVersions(datasetId: string, options?: RequestOptions): Promise<SchemaVersionSummary[]> {
-    return this.api.call(
-      { method: 'GET', path: `${this.itemPath(datasetId)}/schema-versions`, options },
-      SchemaVersionSummariesSchema,
-      'SchemaVersionSummary[]',
-    );
+    return this.api.invoke(versions.history, { params: { id: datasetId }, options });
   }
 
   /**
@@ -138,14 +133,10 @@ export class DatasetsResource extends CrudResource<Dataset, CreateDataset, Updat
    * (`DATASET_SCHEMA_NOT_FOUND`) when there is no such version.
    */
   schemaVersion(datasetId: string, versionNum: number, options?: RequestOptions): Promise<SchemaVersion> {
-    return this.api.call(
-      {
-        method: 'GET',
-        path: `${this.itemPath(datasetId)}/schema-versions/${versionPath(versionNum)}`,
-        options,
-      },
-      SchemaVersionSchema,
-    );
+    return this.api.invoke(versions.get, {
+      params: { id: datasetId, num: versionPath(versionNum) },
+      options,
+    });
   }
 
   /**
@@ -158,15 +149,11 @@ export class DatasetsResource extends CrudResource<Dataset, CreateDataset, Updat
     to: number,
     options?: RequestOptions,
   ): Promise<SchemaVersionDiff> {
-    return this.api.call(
-      {
-        method: 'GET',
-        path: `${this.itemPath(datasetId)}/schema-versions/diff`,
-        query: { from: versionPath(from), to: versionPath(to) },
-        options,
-      },
-      SchemaVersionDiffSchema,
-    );
+    return this.api.invoke(versions.diff, {
+      params: { id: datasetId },
+      query: { from: versionPath(from), to: versionPath(to) },
+      options,
+    });
   }
 
   /**
@@ -184,15 +171,7 @@ export class DatasetsResource extends CrudResource<Dataset, CreateDataset, Updat
     items: readonly CreateDataset[],
     options?: BulkOptions<BulkCreateDatasetsResult>,
   ): Promise<BulkCreateDatasetsResult> {
-    return sendInChunks(
-      this.api,
-      `${this.basePath}/bulk`,
-      items,
-      BulkCreateDatasetsResultSchema,
-      'BulkCreateDatasetsResult',
-      { created: 0, failed: 0 },
-      options,
-    );
+    return sendInChunks(this.api, contract.datasets.bulkCreate, items, { created: 0, failed: 0 }, options);
   }
 
   /**
@@ -208,10 +187,8 @@ export class DatasetsResource extends CrudResource<Dataset, CreateDataset, Updat
   ): Promise<BulkPublishResult> {
     return sendInChunks(
       this.api,
-      `${API_PREFIX}/schema-versions/bulk`,
+      versions.bulkPublish,
       items,
-      BulkPublishResultSchema,
-      'BulkPublishResult',
       { created: 0, unchanged: 0, failed: 0 },
       options,
     );

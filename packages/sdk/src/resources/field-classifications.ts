@@ -1,13 +1,6 @@
-import {
-  FieldClassificationSchema,
-  type CreateFieldClassification,
-  type FieldClassification,
-} from '@aide/schemas';
-import { z } from 'zod';
+import { contract, type CreateFieldClassification, type FieldClassification } from '@aide/schemas';
 import type { RequestOptions } from '../core/request-options.js';
-import { checkedItemPath, CollectionResource } from './crud.js';
-
-const FieldClassificationsSchema = z.array(FieldClassificationSchema);
+import { CollectionResource } from './crud.js';
 
 /**
  * `/api/v1/field-classifications`: the append-only PII history of fields. `create` adds an entry —
@@ -18,15 +11,17 @@ export class FieldClassificationsResource extends CollectionResource<
   FieldClassification,
   CreateFieldClassification
 > {
+  static readonly operations = [
+    contract.fieldClassifications.current,
+    contract.fieldClassifications.currentOfDataset,
+  ];
+
   /**
    * `GET /field-classifications/current/{fieldId}` — the field's newest entry. A field never classified
    * throws `NotFoundError` with `errorCode === 'FIELD_CLASSIFICATION_NOT_FOUND'`.
    */
   current(fieldId: string, options?: RequestOptions): Promise<FieldClassification> {
-    return this.api.call(
-      { method: 'GET', path: checkedItemPath(`${this.basePath}/current`, fieldId), options },
-      FieldClassificationSchema,
-    );
+    return this.api.invoke(contract.fieldClassifications.current, { params: { id: fieldId }, options });
   }
 
   /**
@@ -34,14 +29,9 @@ export class FieldClassificationsResource extends CollectionResource<
    * field of the dataset (fields never classified are absent).
    */
   currentOfDataset(datasetId: string, options?: RequestOptions): Promise<FieldClassification[]> {
-    return this.api.call(
-      {
-        method: 'GET',
-        path: `${checkedItemPath(`${this.basePath}/by-dataset`, datasetId)}/current`,
-        options,
-      },
-      FieldClassificationsSchema,
-      'FieldClassification[]',
-    );
+    return this.api.invoke(contract.fieldClassifications.currentOfDataset, {
+      params: { id: datasetId },
+      options,
+    });
   }
 }

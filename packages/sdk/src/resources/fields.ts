@@ -1,17 +1,6 @@
-import {
-  FieldSchema,
-  FieldTreeSchema,
-  type CreateField,
-  type Field,
-  type FieldTree,
-  type UpdateField,
-} from '@aide/schemas';
-import { z } from 'zod';
+import { contract, type CreateField, type Field, type FieldTree, type UpdateField } from '@aide/schemas';
 import type { RequestOptions } from '../core/request-options.js';
-import { checkedItemPath, CrudResource } from './crud.js';
-
-const FieldTreesSchema = z.array(FieldTreeSchema);
-const FieldsSchema = z.array(FieldSchema);
+import { CrudResource } from './crud.js';
 
 /**
  * `/api/v1/fields`: the column identities of a dataset, nested through `parent_id` (struct members).
@@ -20,21 +9,15 @@ const FieldsSchema = z.array(FieldSchema);
  * `ConflictError` (409 `FIELD_CIRCULAR_REFERENCE`).
  */
 export class FieldsResource extends CrudResource<Field, CreateField, UpdateField> {
+  static readonly operations = [contract.fields.tree, contract.fields.children];
+
   /** `GET /fields/tree/{datasetId}` — every field of the dataset, as trees of root fields. */
   tree(datasetId: string, options?: RequestOptions): Promise<FieldTree[]> {
-    return this.api.call(
-      { method: 'GET', path: checkedItemPath(`${this.basePath}/tree`, datasetId), options },
-      FieldTreesSchema,
-      'FieldTree[]',
-    );
+    return this.api.invoke(contract.fields.tree, { params: { id: datasetId }, options });
   }
 
   /** `GET /fields/{id}/children` — the direct children of a field. */
   children(id: string, options?: RequestOptions): Promise<Field[]> {
-    return this.api.call(
-      { method: 'GET', path: `${this.itemPath(id)}/children`, options },
-      FieldsSchema,
-      'Field[]',
-    );
+    return this.api.invoke(contract.fields.children, { params: { id }, options });
   }
 }

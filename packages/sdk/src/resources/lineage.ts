@@ -1,14 +1,12 @@
 import {
-  DatasetLineageGraphSchema,
-  FieldLineageGraphSchema,
+  contract,
+  type RouteDef,
   type DatasetLineageGraph,
   type FieldLineageGraph,
   type LineageDirection,
 } from '@aide/schemas';
-import type { z } from 'zod';
 import type { RequestOptions } from '../core/request-options.js';
-import { API_PREFIX, type ApiClient } from '../internal/api.js';
-import { checkedItemPath } from './crud.js';
+import type { ApiClient } from '../internal/api.js';
 
 /** Parameters of a graph read: direction (default both), depth 1..20 (default 3), page and size (≤ 1000). */
 export interface LineageParams {
@@ -40,23 +38,8 @@ export class LineageResource {
     this.#api = api;
   }
 
-  #page<S extends z.ZodType>(
-    what: 'datasets' | 'fields',
-    schema: S,
-    id: string,
-    params: LineageParams,
-    options?: RequestOptions,
-  ): Promise<z.output<S>> {
-    return this.#api.call(
-      {
-        method: 'GET',
-        path: checkedItemPath(`${API_PREFIX}/lineage/${what}`, id),
-        query: { ...params },
-        options,
-      },
-      schema,
-    );
-  }
+  /** The contract routes this client calls. */
+  readonly operations: readonly RouteDef[] = [contract.lineage.datasets, contract.lineage.fields];
 
   async *#pages<G extends GraphPage>(read: (page: number) => Promise<G>, first: number): AsyncGenerator<G> {
     for (let page = first, pages = first; page <= pages; page++) {
@@ -85,12 +68,12 @@ export class LineageResource {
     params: LineageParams = {},
     options?: RequestOptions,
   ): Promise<DatasetLineageGraph> {
-    return this.#page('datasets', DatasetLineageGraphSchema, id, params, options);
+    return this.#api.invoke(contract.lineage.datasets, { params: { id }, query: { ...params }, options });
   }
 
   /** `GET /lineage/fields/{id}` — one page of the column graph (field links of active dataset links). */
   fieldGraph(id: string, params: LineageParams = {}, options?: RequestOptions): Promise<FieldLineageGraph> {
-    return this.#page('fields', FieldLineageGraphSchema, id, params, options);
+    return this.#api.invoke(contract.lineage.fields, { params: { id }, query: { ...params }, options });
   }
 
   /** Every page of the dataset graph from `params.page` (default 1), for `for await`. */

@@ -1,7 +1,7 @@
-import { type SearchParams, type SearchResult, SearchPageSchema } from '@aide/schemas';
+import { contract, type SearchParams, type SearchResult } from '@aide/schemas';
 import { PagePromise } from '../core/pagination.js';
 import type { RequestOptions } from '../core/request-options.js';
-import { API_PREFIX, type ApiClient } from '../internal/api.js';
+import type { ApiClient } from '../internal/api.js';
 
 /**
  * `GET /api/v1/search`: systems, datasets and fields ranked by how they match `q` (exact name, name
@@ -20,12 +20,7 @@ export function search(
 ): PagePromise<SearchResult> {
   const { page, ...query } = params;
   return new PagePromise(
-    (n) =>
-      api.call(
-        { method: 'GET', path: `${API_PREFIX}/search`, query: { ...query, page: n }, options },
-        SearchPageSchema,
-        'SearchPage',
-      ),
+    (n) => api.invoke(contract.search.search, { query: { ...query, page: n }, options }),
     page ?? 1,
   );
 }

@@ -1,5 +1,5 @@
 import {
-  SystemSnapshotPageSchema,
+  contract,
   type CreateSystem,
   type System,
   type SystemSnapshotPage,
@@ -21,6 +21,8 @@ export interface SnapshotParams {
  * registry side. `restore` and `createMany` are added by the client.
  */
 export class SystemsResource extends CrudResource<System, CreateSystem, UpdateSystem> {
+  static readonly operations = [contract.systems.snapshot];
+
   /**
    * `GET /systems/{id}/snapshot` — one page: datasets (deleted ones aside) in id order, each with its
    * current version (columns, types, keys, comments, kind) or `null`, and `next_cursor` (null on the
@@ -31,18 +33,14 @@ export class SystemsResource extends CrudResource<System, CreateSystem, UpdateSy
     params: SnapshotParams = {},
     options?: RequestOptions,
   ): Promise<SystemSnapshotPage> {
-    return this.api.call(
-      {
-        method: 'GET',
-        path: `${this.itemPath(systemId)}/snapshot`,
-        query: {
-          ...(params.limit !== undefined ? { limit: params.limit } : {}),
-          ...(params.cursor ? { cursor: params.cursor } : {}),
-        },
-        options,
+    return this.api.invoke(contract.systems.snapshot, {
+      params: { id: systemId },
+      query: {
+        ...(params.limit !== undefined ? { limit: params.limit } : {}),
+        ...(params.cursor ? { cursor: params.cursor } : {}),
       },
-      SystemSnapshotPageSchema,
-    );
+      options,
+    });
   }
 
   /**

@@ -1,6 +1,5 @@
 import {
-  RenderedTypeSchema,
-  TypeInstanceTreeSchema,
+  contract,
   type CreateTypeInstance,
   type RenderedType,
   type TypeInstance,
@@ -20,16 +19,14 @@ export class TypeInstancesResource extends CrudResource<
   CreateTypeInstance,
   UpdateTypeInstance
 > {
+  static readonly operations = [contract.typeInstances.tree, contract.typeInstances.render];
+
   /**
    * `GET /type-instances/{id}/tree` — the instance and everything under it, each node with its data
    * type's code and its children by slot.
    */
   tree(id: string, options?: RequestOptions): Promise<TypeInstanceTree> {
-    return this.api.call(
-      { method: 'GET', path: `${this.itemPath(id)}/tree`, options },
-      TypeInstanceTreeSchema,
-      'TypeInstanceTree',
-    );
+    return this.api.invoke(contract.typeInstances.tree, { params: { id }, options });
   }
 
   /**
@@ -38,6 +35,6 @@ export class TypeInstancesResource extends CrudResource<
    * throws `ValidationError` (`TYPE_INSTANCE_RENDER_FAILED`).
    */
   render(id: string, options?: RequestOptions): Promise<RenderedType> {
-    return this.api.call({ method: 'GET', path: `${this.itemPath(id)}/render`, options }, RenderedTypeSchema);
+    return this.api.invoke(contract.typeInstances.render, { params: { id }, options });
   }
 }

@@ -1,8 +1,8 @@
-import { UserSchema, type CreateUser, type UpdateMe, type UpdateUser, type User } from '@aide/schemas';
+import { contract, type CreateUser, type UpdateMe, type UpdateUser, type User } from '@aide/schemas';
 import type { RequestOptions } from '../core/request-options.js';
 import {
   CollectionResource,
-  updateRequest,
+  ifMatchHeader,
   type Updatable,
   type UpdateOptions,
   type WithRowVersion,
@@ -16,6 +16,8 @@ export class UsersResource
   extends CollectionResource<User, CreateUser>
   implements Updatable<User, UpdateUser>
 {
+  static readonly operations = [contract.users.me, contract.users.updateMe];
+
   /**
    * `PATCH /users/{id}` (superusers) — edit any user. A new password or `is_active: false` ends the
    * user's sessions.
@@ -23,12 +25,18 @@ export class UsersResource
   update(id: string, body: WithRowVersion<UpdateUser>, options?: UpdateOptions): Promise<User>;
   update(id: string, body: UpdateUser, options: UpdateOptions & { ifMatch: number }): Promise<User>;
   update(id: string, body: UpdateUser, options?: UpdateOptions): Promise<User> {
-    return this.api.call(updateRequest(this.itemPath(id), body, options), UserSchema);
+    const { ifMatch, ...requestOptions } = options ?? {};
+    return this.api.invoke(contract.users.update!, {
+      params: { id },
+      body,
+      headers: ifMatchHeader(ifMatch),
+      options: requestOptions,
+    });
   }
 
   /** `GET /users/me` — the authenticated user. */
   me(options?: RequestOptions): Promise<User> {
-    return this.api.call({ method: 'GET', path: `${this.basePath}/me`, options }, UserSchema);
+    return this.api.invoke(contract.users.me, { options });
   }
 
   /**
@@ -37,10 +45,7 @@ export class UsersResource
    * logs in again with the new password on its next call.
    */
   async updateMe(body: UpdateMe, options?: RequestOptions): Promise<User> {
-    const user = await this.api.call(
-      { method: 'PATCH', path: `${this.basePath}/me`, json: body, options },
-      UserSchema,
-    );
+    const user = await this.api.invoke(contract.users.updateMe, { body, options });
     if (body.password !== undefined) this.api.tokens.passwordChanged(body.password);
     return user;
   }

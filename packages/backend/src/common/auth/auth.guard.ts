@@ -1,53 +1,52 @@
-import { type CanActivate, type ExecutionContext, Injectable } from '@nestjs/common';
+import type { RouteAuth, RouteDef } from '@aide/schemas';
+import { type CanActivate, type ExecutionContext, Inject, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { FastifyRequest } from 'fastify';
-import { DataSource } from 'typeorm';
-import { queryPrepared } from '../../database/prepared-query.js';
+import { ROUTE_DEF } from '../contract/route.decorator.js';
 import { AppError } from '../errors/app-error.js';
-import { IS_PUBLIC, REQUIRES_SUPERUSER } from './current-user.js';
-import { TokenService } from './token.service.js';
+import { AUTHENTICATORS, type Authenticator } from './authenticator.js';
+import { type AuthUser, IS_PUBLIC } from './current-user.js';
 
-const USER_AUTH_SQL = 'SELECT is_active, is_superuser, token_version FROM users WHERE id = $1';
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-interface UserAuthRow {
-  is_active: boolean;
-  is_superuser: boolean;
-  token_version: number;
+function allowed(auth: RouteAuth, user: AuthUser): boolean {
+  switch (auth) {
+    case 'anonymous':
+    case 'user':
+      return true;
+    case 'superuser':
+      return user.is_superuser;
+    case 'technical':
+      return user.is_superuser || user.user_type === 'technical';
+  }
 }
 
 /**
- * Global guard: every route needs a valid bearer token unless marked @Public(). The user row is read on
- * every request, so deactivation, logout-all and password changes take effect at once on every replica.
+ * Global guard. A contract route says who may call it (`auth` of its declaration); the few routes
+ * outside the contract (health, docs, metrics) are marked @Public(). Everything else needs a caller
+ * proved by one of the authenticators.
  */
 @Injectable()
 export class AuthGuard implements CanActivate {
   constructor(
     private readonly reflector: Reflector,
-    private readonly tokens: TokenService,
-    private readonly dataSource: DataSource,
+    @Inject(AUTHENTICATORS) private readonly authenticators: readonly Authenticator[],
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const targets = [context.getHandler(), context.getClass()];
-    if (this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, targets)) return true;
+    const route = this.reflector.get<RouteDef | undefined>(ROUTE_DEF, context.getHandler());
+    const auth: RouteAuth =
+      route?.auth ?? (this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, targets) ? 'anonymous' : 'user');
+    if (auth === 'anonymous') return true;
 
     const request = context.switchToHttp().getRequest<FastifyRequest>();
-    const header = request.headers.authorization;
-    const match = header ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
-    if (!match?.[1]) throw new AppError('UNAUTHORIZED');
-    const claims = await this.tokens.verifyAccess(match[1]);
-    if (!claims || !UUID.test(claims.sub)) throw new AppError('UNAUTHORIZED');
-
-    // A prepared statement on the pool under TypeORM: this runs on every authenticated request.
-    const rows = await queryPrepared<UserAuthRow>(this.dataSource, USER_AUTH_SQL, [claims.sub]);
-    const row = rows[0];
-    if (!row?.is_active || row.token_version !== claims.tv) throw new AppError('UNAUTHORIZED');
-    request.user = { id: claims.sub, is_superuser: row.is_superuser };
-
-    if (this.reflector.getAllAndOverride<boolean>(REQUIRES_SUPERUSER, targets) && !row.is_superuser) {
-      throw new AppError('FORBIDDEN');
+    let user: AuthUser | undefined;
+    for (const authenticator of this.authenticators) {
+      user = await authenticator.authenticate(request);
+      if (user) break;
     }
+    if (!user) throw new AppError('UNAUTHORIZED');
+    request.user = user;
+    if (!allowed(auth, user)) throw new AppError('FORBIDDEN');
     return true;
   }
 }

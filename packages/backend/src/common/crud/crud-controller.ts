@@ -1,136 +1,91 @@
-import { batchOf, type ListQuery, type ResourceDef } from '@aide/schemas';
-import {
-  Body,
-  Controller,
-  Delete,
-  Get,
-  Headers,
-  HttpCode,
-  Inject,
-  Param,
-  Patch,
-  Post,
-  Put,
-  Query,
-  type Type,
-  UseInterceptors,
-} from '@nestjs/common';
+import { crudRoutes, type ListQuery, type ResourceDef, type RouteDef } from '@aide/schemas';
+import { Controller, Inject, type Type } from '@nestjs/common';
 import type { z } from 'zod';
-import { type AuthUser, CurrentUser, REQUIRES_SUPERUSER } from '../auth/current-user.js';
-import { AppError } from '../errors/app-error.js';
-import { IdempotencyInterceptor } from '../idempotency/idempotency.interceptor.js';
-import { BatchBodyPipe, body, listQuery, noQuery, parseIfMatch, UuidPipe } from '../validation/zod.pipe.js';
+import type { AuthUser } from '../auth/current-user.js';
+import { Route, type RouteHandler, type RouteInput } from '../contract/route.decorator.js';
 import type { CrudService } from './crud-service.js';
 import { assertIncludeDeletedAllowed } from './include-deleted.js';
 
-type MethodDecorator = (target: object, key: string, descriptor: PropertyDescriptor) => void;
+/** The service a resource's controller needs: it must read, create and update that resource's types. */
+export type CrudServiceOf<R extends ResourceDef> = CrudService<
+  z.output<R['read']>,
+  z.output<R['create']>,
+  z.output<R['update']>
+>;
 
-function decorate(proto: object, method: string, ...decorators: MethodDecorator[]): void {
+type Input = RouteInput<RouteDef> & { params: { id: string }; user: AuthUser };
+
+function bind(proto: object, method: string, route: RouteDef | undefined): void {
+  if (!route) return;
   const descriptor = Object.getOwnPropertyDescriptor(proto, method);
   if (!descriptor) throw new Error(`no method ${method}`);
-  for (const d of decorators) d(proto, method, descriptor);
-}
-
-function superuser(required: boolean): MethodDecorator {
-  return (_target, _key, descriptor) => {
-    Reflect.defineMetadata(REQUIRES_SUPERUSER, required, descriptor.value as object);
-  };
+  Route(route)(proto, method, descriptor as TypedPropertyDescriptor<RouteHandler<RouteDef>>);
+  Object.defineProperty(proto, method, descriptor);
 }
 
 /**
- * Builds the controller of a resource's standard routes from its definition in `@aide/schemas`:
+ * The controller of a resource's standard routes, bound to `crudRoutes(resource)` of the contract:
  * list, get, create, update (PUT and PATCH), delete, and restore / batch when the resource has them.
- * Writes need `writeRole`; deletes and restores need a superuser. An entity module extends the
- * returned class to add its own routes.
+ * An entity module extends the returned class to add its own `@Route` handlers. The service must
+ * serve the resource's own types, or this does not compile.
  */
-export function CrudController<TRead, TCreate, TUpdate>(
-  resource: ResourceDef,
-  service: Type<CrudService<TRead, TCreate, TUpdate>>,
-) {
-  const writeNeedsSuperuser = resource.writeRole === 'superuser';
-  const batchBody = batchOf(resource.create);
+export function CrudController<R extends ResourceDef>(resource: R, service: Type<CrudServiceOf<R>>) {
+  const routes = crudRoutes(resource);
 
-  @Controller(`api/v1/${resource.path}`)
+  @Controller()
   class ResourceController {
-    constructor(@Inject(service) readonly service: CrudService<TRead, TCreate, TUpdate>) {}
+    constructor(@Inject(service) readonly service: CrudServiceOf<R>) {}
 
-    @Get()
-    list(@Query(listQuery(resource.list)) query: ListQuery, @CurrentUser() user: AuthUser) {
-      assertIncludeDeletedAllowed(query, user);
-      return this.service.list(query, user);
+    list({ query, user }: Input) {
+      assertIncludeDeletedAllowed(query as ListQuery, user);
+      return this.service.list(query as ListQuery, user);
     }
 
-    @Get(':id')
-    get(@Param('id', UuidPipe) id: string, @Query(noQuery) _query: object, @CurrentUser() user: AuthUser) {
-      return this.service.get(id, user);
+    get({ params, user }: Input) {
+      return this.service.get(params.id, user);
     }
 
-    @Post()
-    create(@Body(body(resource.create)) input: TCreate, @CurrentUser() user: AuthUser) {
-      return this.service.create(input, user);
+    create({ body, user }: Input) {
+      return this.service.create(body as z.output<R['create']>, user);
     }
 
-    update(id: string, input: TUpdate, ifMatch: string | undefined, user: AuthUser) {
-      if (!this.service.update) throw new AppError('METHOD_NOT_ALLOWED');
-      return this.service.update(id, input, parseIfMatch(ifMatch), user);
+    put(input: Input) {
+      return this.applyUpdate(input);
     }
 
-    put(
-      @Param('id', UuidPipe) id: string,
-      @Body(body(resource.update)) input: TUpdate,
-      @Headers('if-match') ifMatch: string | undefined,
-      @CurrentUser() user: AuthUser,
-    ) {
-      return this.update(id, input, ifMatch, user);
+    patch(input: Input) {
+      return this.applyUpdate(input);
     }
 
-    patch(
-      @Param('id', UuidPipe) id: string,
-      @Body(body(resource.update)) input: TUpdate,
-      @Headers('if-match') ifMatch: string | undefined,
-      @CurrentUser() user: AuthUser,
-    ) {
-      return this.update(id, input, ifMatch, user);
+    /** PUT and PATCH are the same partial update. */
+    applyUpdate({ params, body, ifMatch, user }: Input) {
+      // crudRoutes() declares update routes only when the resource has them; the service then has update.
+      return this.service.update!(params.id, body as z.output<R['update']>, ifMatch, user);
     }
 
-    remove(@Param('id', UuidPipe) id: string, @CurrentUser() user: AuthUser) {
-      if (!this.service.remove) throw new AppError('METHOD_NOT_ALLOWED');
-      return this.service.remove(id, user);
+    remove({ params, user }: Input) {
+      return this.service.remove!(params.id, user);
     }
 
-    restore(@Param('id', UuidPipe) id: string, @CurrentUser() user: AuthUser) {
-      if (!this.service.restore) throw new AppError('METHOD_NOT_ALLOWED');
-      return this.service.restore(id, user);
+    restore({ params, user }: Input) {
+      return this.service.restore!(params.id, user);
     }
 
-    async createMany(
-      @Body(new BatchBodyPipe(batchBody)) input: z.output<typeof batchBody>,
-      @CurrentUser() user: AuthUser,
-    ) {
-      if (!this.service.createMany) throw new AppError('METHOD_NOT_ALLOWED');
-      const items = await this.service.createMany(input.items as TCreate[], user);
-      return { items, count: items.length };
+    async createMany({ body, user }: Input) {
+      const { items } = body as { items: z.output<R['create']>[] };
+      const created = await this.service.createMany!(items, user);
+      return { items: created, count: created.length };
     }
   }
 
   const proto = ResourceController.prototype;
-  // Creates honour Idempotency-Key (bound per route: reads should not pay for it).
-  decorate(proto, 'create', UseInterceptors(IdempotencyInterceptor), superuser(writeNeedsSuperuser));
-  if (!resource.without?.includes('update')) {
-    decorate(proto, 'put', Put(':id'), superuser(writeNeedsSuperuser));
-    decorate(proto, 'patch', Patch(':id'), superuser(writeNeedsSuperuser));
-  }
-  if (!resource.without?.includes('delete')) decorate(proto, 'remove', Delete(':id'), superuser(true));
-  if (resource.softDelete) decorate(proto, 'restore', Post(':id/restore'), HttpCode(200), superuser(true));
-  // Declared before `:id` routes would not matter: Fastify's router prefers static segments.
-  if (resource.batch) {
-    decorate(
-      proto,
-      'createMany',
-      Post('batch'),
-      UseInterceptors(IdempotencyInterceptor),
-      superuser(writeNeedsSuperuser),
-    );
-  }
+  bind(proto, 'list', routes.list);
+  bind(proto, 'get', routes.get);
+  bind(proto, 'create', routes.create);
+  bind(proto, 'put', routes.replace);
+  bind(proto, 'patch', routes.update);
+  bind(proto, 'remove', routes.delete);
+  bind(proto, 'restore', routes.restore);
+  bind(proto, 'createMany', routes.batch);
   return ResourceController;
 }

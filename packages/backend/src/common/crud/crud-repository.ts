@@ -43,18 +43,30 @@ export class CrudRepository<E extends AuditedEntity> {
     return fetchPage(qb, query);
   }
 
+  /**
+   * The active row by one prepared statement, hydrated by hand from the entity's column metadata
+   * (`compileFastFind`): the GET-by-id path, outside any transaction. Falls back to `findActive` for
+   * entities the fast path does not cover.
+   */
+  async findActivePrepared(id: string): Promise<E | undefined> {
+    if (this.fastFind === undefined) {
+      const { dataSource, entity, softDelete } = this.options;
+      this.fastFind = dataSource.isInitialized
+        ? (compileFastFind(dataSource, entity, softDelete) ?? null)
+        : undefined;
+    }
+    return this.fastFind ? this.fastFind(id) : this.findActive(id);
+  }
+
+  /** `findActivePrepared`, or the resource's not-found error. */
+  async getActivePrepared(id: string): Promise<E> {
+    const row = await this.findActivePrepared(id);
+    if (!row) throw new AppError(this.options.notFound);
+    return row;
+  }
+
   /** The active row, or undefined. `lock` takes a row lock for the rest of the transaction. */
   async findActive(id: string, manager?: EntityManager, lock?: Lock): Promise<E | undefined> {
-    // Outside a transaction and without a lock (the GET-by-id path): one prepared statement.
-    if (lock === undefined && (manager === undefined || manager === this.options.dataSource.manager)) {
-      if (this.fastFind === undefined) {
-        const { dataSource, entity, softDelete } = this.options;
-        this.fastFind = dataSource.isInitialized
-          ? (compileFastFind(dataSource, entity, softDelete) ?? null)
-          : undefined;
-      }
-      if (this.fastFind) return this.fastFind(id);
-    }
     const qb = this.repo(manager)
       .createQueryBuilder('e')
       .where('e.id = :id', { id })

@@ -13,6 +13,11 @@ export function registerConstraintCodes(codes: Record<string, ErrorCode>): void 
   for (const [name, code] of Object.entries(codes)) constraintCodes.set(name, code);
 }
 
+/** The registered constraint codes (checked against the migrated database by a test). */
+export function registeredConstraintCodes(): ReadonlyMap<string, ErrorCode> {
+  return constraintCodes;
+}
+
 interface PgError {
   code?: string;
   constraint?: string;

@@ -4,6 +4,7 @@
  */
 export class RouteTable {
   private readonly routes: { method: string; pattern: RegExp }[] = [];
+  private readonly registered: { method: string; url: string }[] = [];
 
   add(method: string | string[], url: string): void {
     const source = url
@@ -12,6 +13,8 @@ export class RouteTable {
       .map((part) => (part.startsWith(':') ? '[^/]+' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
       .join('/');
     const pattern = new RegExp(`^${source}/?$`);
+    for (const m of Array.isArray(method) ? method : [method])
+      this.registered.push({ method: m.toUpperCase(), url });
     for (const m of Array.isArray(method) ? method : [method])
       this.routes.push({ method: m.toUpperCase(), pattern });
   }
@@ -22,5 +25,10 @@ export class RouteTable {
     const methods = new Set<string>();
     for (const route of this.routes) if (route.pattern.test(clean)) methods.add(route.method);
     return [...methods].sort();
+  }
+
+  /** Every registered route as Fastify knows it: method and URL pattern (`/api/v1/systems/:id`). */
+  entries(): readonly { method: string; url: string }[] {
+    return this.registered;
   }
 }

@@ -1,5 +1,9 @@
+import { registerConstraintCodes } from '../errors/db-error.js';
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+
+// Keys belong to a user, and users are never deleted (deactivated instead).
+registerConstraintCodes({ fk_idempotency_keys_user: 'USER_NOT_FOUND' });
 
 export interface StoredResponse {
   request_hash: string;

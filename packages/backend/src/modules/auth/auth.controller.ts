@@ -1,50 +1,39 @@
-import { LoginFormSchema, type LoginForm, RefreshTokenRequestSchema, type TokenPair } from '@aide/schemas';
-import { applyDecorators, Body, Controller, Header, HttpCode, Post, Req } from '@nestjs/common';
+import { contract } from '@aide/schemas';
+import { Controller } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
-import { type AuthUser, CurrentUser, Public } from '../../common/auth/current-user.js';
-import { body } from '../../common/validation/zod.pipe.js';
+import { Route, type RouteInput } from '../../common/contract/route.decorator.js';
 import { AuthService, type ClientInfo } from './auth.service.js';
+
+const routes = contract.auth;
 
 function client(request: FastifyRequest): ClientInfo {
   return { ip: request.ip, userAgent: request.headers['user-agent'] };
 }
 
-/** Responses carrying tokens must not be stored by any cache (RFC 6749, section 5.1). */
-const NoStore = () => applyDecorators(Header('Cache-Control', 'no-store'), Header('Pragma', 'no-cache'));
-
-@Controller('api/v1/login')
+/** Login, token rotation and logout. Responses carrying tokens are `no-store` (declared on the routes). */
+@Controller()
 export class AuthController {
   constructor(private readonly auth: AuthService) {}
 
-  @Post()
-  @Public()
-  @HttpCode(200)
-  @NoStore()
-  login(@Body(body(LoginFormSchema)) form: LoginForm, @Req() request: FastifyRequest): Promise<TokenPair> {
-    return this.auth.login(form, client(request));
+  @Route(routes.login)
+  login({ body, request }: RouteInput<typeof routes.login>) {
+    return this.auth.login(body, client(request));
   }
 
-  @Post('refresh')
-  @Public()
-  @HttpCode(200)
-  @NoStore()
-  refresh(
-    @Body(body(RefreshTokenRequestSchema)) input: { refresh_token: string },
-    @Req() request: FastifyRequest,
-  ): Promise<TokenPair> {
-    return this.auth.refresh(input.refresh_token, client(request));
+  @Route(routes.refresh)
+  refresh({ body, request }: RouteInput<typeof routes.refresh>) {
+    return this.auth.refresh(body.refresh_token, client(request));
   }
 
-  @Post('logout')
-  @Public()
-  @HttpCode(204)
-  async logout(@Body(body(RefreshTokenRequestSchema)) input: { refresh_token: string }): Promise<void> {
-    await this.auth.logout(input.refresh_token);
+  @Route(routes.logout)
+  async logout({ body }: RouteInput<typeof routes.logout>) {
+    await this.auth.logout(body.refresh_token);
+    return undefined;
   }
 
-  @Post('logout-all')
-  @HttpCode(204)
-  async logoutAll(@CurrentUser() user: AuthUser): Promise<void> {
+  @Route(routes.logoutAll)
+  async logoutAll({ user }: RouteInput<typeof routes.logoutAll>) {
     await this.auth.logoutAll(user);
+    return undefined;
   }
 }

@@ -1,6 +1,13 @@
+import { registerConstraintCodes } from '../../common/errors/db-error.js';
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import { RefreshTokenEntity } from './refresh-token.entity.js';
+
+// Users are never deleted (deactivated instead); a token hash collision is a 256-bit accident.
+registerConstraintCodes({
+  fk_refresh_tokens_user: 'USER_NOT_FOUND',
+  uq_refresh_tokens_hash: 'REFRESH_TOKEN_INVALID',
+});
 
 @Injectable()
 export class RefreshTokensRepository {

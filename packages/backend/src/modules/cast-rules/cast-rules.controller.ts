@@ -1,13 +1,9 @@
-import {
-  castRuleResource,
-  type ResolveCastRequest,
-  ResolveCastRequestSchema,
-  type ResolveCastResult,
-} from '@aide/schemas';
-import { Body, HttpCode, Post } from '@nestjs/common';
+import { castRuleResource, contract } from '@aide/schemas';
+import { Route, type RouteInput } from '../../common/contract/route.decorator.js';
 import { CrudController } from '../../common/crud/crud-controller.js';
-import { body } from '../../common/validation/zod.pipe.js';
 import { CastRulesService } from './cast-rules.service.js';
+
+const route = contract.castRules.resolve;
 
 export class CastRulesController extends CrudController(castRuleResource, CastRulesService) {
   constructor(private readonly castRules: CastRulesService) {
@@ -15,9 +11,8 @@ export class CastRulesController extends CrudController(castRuleResource, CastRu
   }
 
   /** A read: answers what a type becomes in another flavor, writes nothing. */
-  @Post('resolve')
-  @HttpCode(200)
-  resolve(@Body(body(ResolveCastRequestSchema)) input: ResolveCastRequest): Promise<ResolveCastResult> {
-    return this.castRules.resolve(input);
+  @Route(route)
+  resolve({ body }: RouteInput<typeof route>) {
+    return this.castRules.resolve(body);
   }
 }

@@ -42,7 +42,7 @@ export class CastRulesService implements CrudService<CastRule, CreateCastRule, U
   }
 
   async get(id: string): Promise<CastRule> {
-    return toCastRule(await this.rules.crud.getActive(id));
+    return toCastRule(await this.rules.crud.getActivePrepared(id));
   }
 
   /**

@@ -34,7 +34,7 @@ export class CrawlRunsService implements CrudService<CrawlRun, CreateCrawlRun, U
   }
 
   async get(id: string): Promise<CrawlRun> {
-    return toCrawlRun(await this.runs.crud.getActive(id));
+    return toCrawlRun(await this.runs.crud.getActivePrepared(id));
   }
 
   create(input: CreateCrawlRun, actor: AuthUser): Promise<CrawlRun> {

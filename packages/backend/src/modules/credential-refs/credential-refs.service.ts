@@ -29,7 +29,7 @@ export class CredentialRefsService implements CrudService<
   }
 
   async get(id: string): Promise<CredentialRef> {
-    return toCredentialRef(await this.refs.crud.getActive(id));
+    return toCredentialRef(await this.refs.crud.getActivePrepared(id));
   }
 
   create(input: CreateCredentialRef, actor: AuthUser): Promise<CredentialRef> {

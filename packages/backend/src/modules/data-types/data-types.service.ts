@@ -39,7 +39,7 @@ export class DataTypesService implements CrudService<DataType, CreateDataType, U
   }
 
   async get(id: string): Promise<DataType> {
-    return toDataType(await this.dataTypes.crud.getActive(id));
+    return toDataType(await this.dataTypes.crud.getActivePrepared(id));
   }
 
   private async assertFlavor(flavorId: string, m: EntityManager): Promise<void> {

@@ -1,18 +1,11 @@
-import {
-  type DatasetLinkCompatQuery,
-  DatasetLinkCompatQuerySchema,
-  type DatasetLinkCompatReport,
-  type DatasetLinkCompatSummary,
-  datasetLinkResource,
-  type Page,
-} from '@aide/schemas';
-import { Get, Inject, Param, Query } from '@nestjs/common';
+import { contract, datasetLinkResource } from '@aide/schemas';
+import { Inject } from '@nestjs/common';
+import { Route, type RouteInput } from '../../common/contract/route.decorator.js';
 import { CrudController } from '../../common/crud/crud-controller.js';
-import { noQuery, UuidPipe, ZodPipe } from '../../common/validation/zod.pipe.js';
 import { DatasetLinkCompatService } from './dataset-link-compat.service.js';
 import { DatasetLinksService } from './dataset-links.service.js';
 
-const compatQuery = new ZodPipe(DatasetLinkCompatQuerySchema, 'query string');
+const routes = contract.datasetLinks;
 
 export class DatasetLinksController extends CrudController(datasetLinkResource, DatasetLinksService) {
   // Explicit tokens: an undecorated subclass gets no parameter types of its own.
@@ -24,17 +17,14 @@ export class DatasetLinksController extends CrudController(datasetLinkResource, 
   }
 
   /** The ETL pre-flight of every active link, filtered (a dashboard polls `?status=error`). */
-  @Get('compat')
-  summaries(@Query(compatQuery) query: DatasetLinkCompatQuery): Promise<Page<DatasetLinkCompatSummary>> {
+  @Route(routes.compatSummaries)
+  summaries({ query }: RouteInput<typeof routes.compatSummaries>) {
     return this.compat.summaries(query);
   }
 
   /** The ETL pre-flight of one link: pin drift, per-field issues and severities, status. */
-  @Get(':id/compat')
-  report(
-    @Param('id', UuidPipe) id: string,
-    @Query(noQuery) _query: object,
-  ): Promise<DatasetLinkCompatReport> {
-    return this.compat.report(id);
+  @Route(routes.compat)
+  report({ params }: RouteInput<typeof routes.compat>) {
+    return this.compat.report(params.id);
   }
 }

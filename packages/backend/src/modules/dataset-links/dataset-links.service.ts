@@ -62,7 +62,7 @@ export class DatasetLinksService implements CrudService<DatasetLink, CreateDatas
   }
 
   async get(id: string): Promise<DatasetLink> {
-    return toDatasetLink(await this.links.crud.getActive(id));
+    return toDatasetLink(await this.links.crud.getActivePrepared(id));
   }
 
   /** Both datasets, active, locked against a concurrent delete until the transaction ends. */

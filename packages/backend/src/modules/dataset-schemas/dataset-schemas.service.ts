@@ -42,7 +42,7 @@ export class DatasetSchemasService implements CrudService<
   }
 
   async get(id: string): Promise<DatasetSchemaVersion> {
-    return toDatasetSchema(await this.schemas.crud.getActive(id));
+    return toDatasetSchema(await this.schemas.crud.getActivePrepared(id));
   }
 
   /** Inside a transaction: the dataset locked for versioning, the version number chosen. */

@@ -1,24 +1,14 @@
-import { type BulkCreateDatasetsResult, BulkCreateDatasetsSchema, datasetResource } from '@aide/schemas';
-import { Body, HttpCode, Post, UseInterceptors } from '@nestjs/common';
-import type { z } from 'zod';
-import { type AuthUser, CurrentUser } from '../../common/auth/current-user.js';
+import { contract, datasetResource } from '@aide/schemas';
+import { Route, type RouteInput } from '../../common/contract/route.decorator.js';
 import { CrudController } from '../../common/crud/crud-controller.js';
-import { IdempotencyInterceptor } from '../../common/idempotency/idempotency.interceptor.js';
-import { BatchBodyPipe } from '../../common/validation/zod.pipe.js';
 import { DatasetsService } from './datasets.service.js';
 
+const routes = contract.datasets;
+
 export class DatasetsController extends CrudController(datasetResource, DatasetsService) {
-  /**
-   * `POST /datasets/bulk`: each dataset created on its own, 200 with a result per item (unlike
-   * `/batch`, all or nothing). Any active user, as for a single create.
-   */
-  @Post('bulk')
-  @HttpCode(200)
-  @UseInterceptors(IdempotencyInterceptor)
-  createEach(
-    @Body(new BatchBodyPipe(BulkCreateDatasetsSchema)) body: z.output<typeof BulkCreateDatasetsSchema>,
-    @CurrentUser() user: AuthUser,
-  ): Promise<BulkCreateDatasetsResult> {
+  /** Each dataset created on its own, a result per item (unlike `/batch`, all or nothing). */
+  @Route(routes.bulkCreate)
+  createEach({ body, user }: RouteInput<typeof routes.bulkCreate>) {
     return (this.service as DatasetsService).createEach(body.items, user);
   }
 }

@@ -10,6 +10,12 @@ import { DATASET_KIND_ENTITIES, DatasetEntity } from './dataset.entity.js';
 registerConstraintCodes({
   uq_datasets_system_object_active: 'DATASET_ALREADY_EXISTS',
   fk_datasets_system: 'SYSTEM_NOT_FOUND',
+  // A kind's detail row is written with its dataset, in the same transaction.
+  fk_dataset_rdbms_dataset: 'DATASET_NOT_FOUND',
+  fk_dataset_kafka_dataset: 'DATASET_NOT_FOUND',
+  fk_dataset_storage_dataset: 'DATASET_NOT_FOUND',
+  fk_dataset_sftp_dataset: 'DATASET_NOT_FOUND',
+  fk_dataset_hive_dataset: 'DATASET_NOT_FOUND',
 });
 
 /** Datasets with their kind details (all five kind tables joined in the same query). */

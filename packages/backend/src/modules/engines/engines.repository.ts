@@ -7,7 +7,14 @@ import { AppError } from '../../common/errors/app-error.js';
 import { registerConstraintCodes } from '../../common/errors/db-error.js';
 import { ENGINE_KIND_ENTITIES, EngineEntity } from './engine.entity.js';
 
-registerConstraintCodes({ uq_engines_code_active: 'ENGINE_CODE_ALREADY_EXISTS' });
+registerConstraintCodes({
+  uq_engines_code_active: 'ENGINE_CODE_ALREADY_EXISTS',
+  // A kind's detail row is written with its engine, in the same transaction.
+  fk_engine_debezium_engine: 'ENGINE_NOT_FOUND',
+  fk_engine_ogg_engine: 'ENGINE_NOT_FOUND',
+  fk_engine_spark_engine: 'ENGINE_NOT_FOUND',
+  fk_engine_impala_engine: 'ENGINE_NOT_FOUND',
+});
 
 /** Engines with their kind details (the four kind tables joined in the same query). */
 @Injectable()

@@ -39,7 +39,7 @@ export class FieldBindingsService implements CrudService<
   }
 
   async get(id: string): Promise<FieldBinding> {
-    return toFieldBinding(await this.bindings.crud.getActive(id));
+    return toFieldBinding(await this.bindings.crud.getActivePrepared(id));
   }
 
   /**

@@ -1,8 +1,9 @@
-import { type FieldClassification, fieldClassificationResource } from '@aide/schemas';
-import { Get, Param, Query } from '@nestjs/common';
+import { contract, fieldClassificationResource } from '@aide/schemas';
+import { Route, type RouteInput } from '../../common/contract/route.decorator.js';
 import { CrudController } from '../../common/crud/crud-controller.js';
-import { noQuery, UuidPipe } from '../../common/validation/zod.pipe.js';
 import { FieldClassificationsService } from './field-classifications.service.js';
+
+const routes = contract.fieldClassifications;
 
 export class FieldClassificationsController extends CrudController(
   fieldClassificationResource,
@@ -12,19 +13,13 @@ export class FieldClassificationsController extends CrudController(
     super(classifications);
   }
 
-  @Get('current/:fieldId')
-  current(
-    @Param('fieldId', UuidPipe) fieldId: string,
-    @Query(noQuery) _query: object,
-  ): Promise<FieldClassification> {
-    return this.classifications.currentOfField(fieldId);
+  @Route(routes.current)
+  current({ params }: RouteInput<typeof routes.current>) {
+    return this.classifications.currentOfField(params.id);
   }
 
-  @Get('by-dataset/:datasetId/current')
-  currentOfDataset(
-    @Param('datasetId', UuidPipe) datasetId: string,
-    @Query(noQuery) _query: object,
-  ): Promise<FieldClassification[]> {
-    return this.classifications.currentOfDataset(datasetId);
+  @Route(routes.currentOfDataset)
+  currentOfDataset({ params }: RouteInput<typeof routes.currentOfDataset>) {
+    return this.classifications.currentOfDataset(params.id);
   }
 }

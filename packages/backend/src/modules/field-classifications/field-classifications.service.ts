@@ -29,7 +29,7 @@ export class FieldClassificationsService implements CrudService<
   }
 
   async get(id: string): Promise<FieldClassification> {
-    return toFieldClassification(await this.classifications.crud.getActive(id));
+    return toFieldClassification(await this.classifications.crud.getActivePrepared(id));
   }
 
   create(input: CreateFieldClassification, actor: AuthUser): Promise<FieldClassification> {

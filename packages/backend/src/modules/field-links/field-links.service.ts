@@ -41,7 +41,7 @@ export class FieldLinksService implements CrudService<FieldLink, CreateFieldLink
   }
 
   async get(id: string): Promise<FieldLink> {
-    return toFieldLink(await this.fieldLinks.crud.getActive(id));
+    return toFieldLink(await this.fieldLinks.crud.getActivePrepared(id));
   }
 
   /** The field links of an active dataset link (404 for an unknown one, unlike the original's `[]`). */

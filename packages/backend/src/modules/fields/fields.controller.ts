@@ -1,8 +1,9 @@
-import { type Field, fieldResource, type FieldTree } from '@aide/schemas';
-import { Get, Param, Query } from '@nestjs/common';
+import { contract, fieldResource } from '@aide/schemas';
+import { Route, type RouteInput } from '../../common/contract/route.decorator.js';
 import { CrudController } from '../../common/crud/crud-controller.js';
-import { noQuery, UuidPipe } from '../../common/validation/zod.pipe.js';
 import { FieldsService } from './fields.service.js';
+
+const routes = contract.fields;
 
 export class FieldsController extends CrudController(fieldResource, FieldsService) {
   constructor(private readonly fields: FieldsService) {
@@ -10,16 +11,13 @@ export class FieldsController extends CrudController(fieldResource, FieldsServic
   }
 
   /** The dataset's fields as a tree, built from one query whatever the depth. */
-  @Get('tree/:datasetId')
-  tree(
-    @Param('datasetId', UuidPipe) datasetId: string,
-    @Query(noQuery) _query: object,
-  ): Promise<FieldTree[]> {
-    return this.fields.tree(datasetId);
+  @Route(routes.tree)
+  tree({ params }: RouteInput<typeof routes.tree>) {
+    return this.fields.tree(params.id);
   }
 
-  @Get(':id/children')
-  children(@Param('id', UuidPipe) id: string, @Query(noQuery) _query: object): Promise<Field[]> {
-    return this.fields.children(id);
+  @Route(routes.children)
+  children({ params }: RouteInput<typeof routes.children>) {
+    return this.fields.children(params.id);
   }
 }

@@ -29,7 +29,7 @@ export class FieldsService implements CrudService<Field, CreateField, UpdateFiel
   }
 
   async get(id: string): Promise<Field> {
-    return toField(await this.fields.crud.getActive(id));
+    return toField(await this.fields.crud.getActivePrepared(id));
   }
 
   async tree(datasetId: string): Promise<FieldTree[]> {

@@ -1,33 +1,22 @@
-import {
-  type DatasetLineageGraph,
-  type FieldLineageGraph,
-  type LineageQuery,
-  LineageQuerySchema,
-} from '@aide/schemas';
-import { Controller, Get, Param, Query } from '@nestjs/common';
-import { UuidPipe, ZodPipe } from '../../common/validation/zod.pipe.js';
+import { contract } from '@aide/schemas';
+import { Controller } from '@nestjs/common';
+import { Route, type RouteInput } from '../../common/contract/route.decorator.js';
 import { LineageService } from './lineage.service.js';
 
-const lineageQuery = new ZodPipe(LineageQuerySchema, 'query string');
+const routes = contract.lineage;
 
 /** The lineage graph (beyond the original): upstream / downstream / both, depth-limited, paged. */
-@Controller('api/v1/lineage')
+@Controller()
 export class LineageController {
   constructor(private readonly lineage: LineageService) {}
 
-  @Get('datasets/:id')
-  datasets(
-    @Param('id', UuidPipe) id: string,
-    @Query(lineageQuery) query: LineageQuery,
-  ): Promise<DatasetLineageGraph> {
-    return this.lineage.datasets(id, query);
+  @Route(routes.datasets)
+  datasets({ params, query }: RouteInput<typeof routes.datasets>) {
+    return this.lineage.datasets(params.id, query);
   }
 
-  @Get('fields/:id')
-  fields(
-    @Param('id', UuidPipe) id: string,
-    @Query(lineageQuery) query: LineageQuery,
-  ): Promise<FieldLineageGraph> {
-    return this.lineage.fields(id, query);
+  @Route(routes.fields)
+  fields({ params, query }: RouteInput<typeof routes.fields>) {
+    return this.lineage.fields(params.id, query);
   }
 }

@@ -1,20 +1,17 @@
-import { type SystemSnapshotPage, SystemSnapshotQuerySchema } from '@aide/schemas';
-import { Controller, Get, Param, Query } from '@nestjs/common';
-import type { z } from 'zod';
-import { UuidPipe, ZodPipe } from '../../common/validation/zod.pipe.js';
+import { contract } from '@aide/schemas';
+import { Controller } from '@nestjs/common';
+import { Route, type RouteInput } from '../../common/contract/route.decorator.js';
 import { SystemSnapshotService } from './system-snapshot.service.js';
 
-/** `GET /systems/{id}/snapshot`: the registry side of a crawl, a page of datasets at a time. */
-@Controller('api/v1/systems/:id/snapshot')
+const route = contract.systems.snapshot;
+
+/** The registry side of a crawl, a page of datasets at a time. */
+@Controller()
 export class SystemSnapshotController {
   constructor(private readonly snapshots: SystemSnapshotService) {}
 
-  @Get()
-  page(
-    @Param('id', UuidPipe) id: string,
-    @Query(new ZodPipe(SystemSnapshotQuerySchema, 'query string'))
-    query: z.output<typeof SystemSnapshotQuerySchema>,
-  ): Promise<SystemSnapshotPage> {
-    return this.snapshots.page(id, query);
+  @Route(route)
+  page({ params, query }: RouteInput<typeof route>) {
+    return this.snapshots.page(params.id, query);
   }
 }

@@ -1,17 +1,17 @@
-import { type Page, type SearchQuery, SearchQuerySchema, type SearchResult } from '@aide/schemas';
-import { Controller, Get, Query } from '@nestjs/common';
-import { ZodPipe } from '../../common/validation/zod.pipe.js';
+import { contract } from '@aide/schemas';
+import { Controller } from '@nestjs/common';
+import { Route, type RouteInput } from '../../common/contract/route.decorator.js';
 import { SearchService } from './search.service.js';
 
+const route = contract.search.search;
+
 /** One search box over systems, datasets and fields (ADR 0016); any signed-in user. */
-@Controller('api/v1/search')
+@Controller()
 export class SearchController {
   constructor(private readonly service: SearchService) {}
 
-  @Get()
-  search(
-    @Query(new ZodPipe(SearchQuerySchema, 'query string')) query: SearchQuery,
-  ): Promise<Page<SearchResult>> {
+  @Route(route)
+  search({ query }: RouteInput<typeof route>) {
     return this.service.search(query);
   }
 }

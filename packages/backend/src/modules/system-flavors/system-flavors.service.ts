@@ -30,7 +30,7 @@ export class SystemFlavorsService {
   }
 
   async get(id: string): Promise<SystemFlavor> {
-    return toSystemFlavor(await this.flavors.crud.getActive(id));
+    return toSystemFlavor(await this.flavors.crud.getActivePrepared(id));
   }
 
   /** The kind must be active; the share lock keeps it from being deleted before this commits. */

@@ -25,7 +25,7 @@ export class SystemKindsService {
   }
 
   async get(id: string): Promise<SystemKind> {
-    return toSystemKind(await this.kinds.crud.getActive(id));
+    return toSystemKind(await this.kinds.crud.getActivePrepared(id));
   }
 
   create(input: CreateSystemKind, actor: AuthUser): Promise<SystemKind> {

@@ -33,7 +33,7 @@ export class SystemsService implements CrudService<System, CreateSystem, UpdateS
   }
 
   async get(id: string): Promise<System> {
-    return toSystem(await this.systems.crud.getActive(id));
+    return toSystem(await this.systems.crud.getActivePrepared(id));
   }
 
   /** Parents must be active; share locks keep them from being deleted before this commits. */

@@ -1,22 +1,23 @@
-import { type RenderedType, type TypeInstanceTree, typeInstanceResource } from '@aide/schemas';
-import { Get, Param, Query } from '@nestjs/common';
+import { contract, typeInstanceResource } from '@aide/schemas';
+import { Route, type RouteInput } from '../../common/contract/route.decorator.js';
 import { CrudController } from '../../common/crud/crud-controller.js';
-import { noQuery, UuidPipe } from '../../common/validation/zod.pipe.js';
 import { TypeInstancesService } from './type-instances.service.js';
+
+const routes = contract.typeInstances;
 
 export class TypeInstancesController extends CrudController(typeInstanceResource, TypeInstancesService) {
   constructor(private readonly typeInstances: TypeInstancesService) {
     super(typeInstances);
   }
 
-  @Get(':id/tree')
-  tree(@Param('id', UuidPipe) id: string, @Query(noQuery) _query: object): Promise<TypeInstanceTree> {
-    return this.typeInstances.tree(id);
+  @Route(routes.tree)
+  tree({ params }: RouteInput<typeof routes.tree>) {
+    return this.typeInstances.tree(params.id);
   }
 
   /** The rendered type text of the whole tree under this node, e.g. `numeric(12,2)` or `integer[]`. */
-  @Get(':id/render')
-  render(@Param('id', UuidPipe) id: string, @Query(noQuery) _query: object): Promise<RenderedType> {
-    return this.typeInstances.render(id);
+  @Route(routes.render)
+  render({ params }: RouteInput<typeof routes.render>) {
+    return this.typeInstances.render(params.id);
   }
 }

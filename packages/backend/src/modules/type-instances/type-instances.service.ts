@@ -58,7 +58,7 @@ export class TypeInstancesService implements CrudService<
   }
 
   async get(id: string): Promise<TypeInstance> {
-    return toTypeInstance(await this.typeInstances.crud.getActive(id));
+    return toTypeInstance(await this.typeInstances.crud.getActivePrepared(id));
   }
 
   /**

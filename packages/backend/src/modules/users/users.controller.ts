@@ -1,83 +1,52 @@
-import {
-  type CreateUser,
-  type ListQuery,
-  type Page,
-  UpdateMeSchema,
-  type UpdateMe,
-  type UpdateUser,
-  type User,
-  userResource as resource,
-} from '@aide/schemas';
-import { Body, Controller, Get, Headers, Param, Patch, Post, Put, Query } from '@nestjs/common';
-import { type AuthUser, CurrentUser, SuperuserOnly } from '../../common/auth/current-user.js';
-import { body, listQuery, noQuery, parseIfMatch, UuidPipe } from '../../common/validation/zod.pipe.js';
+import { contract } from '@aide/schemas';
+import { Controller } from '@nestjs/common';
+import { Route, type RouteInput } from '../../common/contract/route.decorator.js';
 import { UsersService } from './users.service.js';
 
+const routes = contract.users;
+
 /** Users are managed by superusers; `/me` is every user's own. There is no delete: deactivate instead. */
-@Controller('api/v1/users')
+@Controller()
 export class UsersController {
   constructor(private readonly users: UsersService) {}
 
-  @Get('me')
-  me(@Query(noQuery) _query: object, @CurrentUser() user: AuthUser): Promise<User> {
+  @Route(routes.me)
+  me({ user }: RouteInput<typeof routes.me>) {
     return this.users.get(user.id);
   }
 
-  @Put('me')
-  putMe(
-    @Body(body(UpdateMeSchema)) input: UpdateMe,
-    @Headers('if-match') ifMatch: string | undefined,
-    @CurrentUser() user: AuthUser,
-  ): Promise<User> {
-    return this.users.updateMe(input, parseIfMatch(ifMatch), user);
+  @Route(routes.replaceMe)
+  replaceMe({ body, ifMatch, user }: RouteInput<typeof routes.replaceMe>) {
+    return this.users.updateMe(body, ifMatch, user);
   }
 
-  @Patch('me')
-  patchMe(
-    @Body(body(UpdateMeSchema)) input: UpdateMe,
-    @Headers('if-match') ifMatch: string | undefined,
-    @CurrentUser() user: AuthUser,
-  ): Promise<User> {
-    return this.users.updateMe(input, parseIfMatch(ifMatch), user);
+  @Route(routes.updateMe)
+  updateMe({ body, ifMatch, user }: RouteInput<typeof routes.updateMe>) {
+    return this.users.updateMe(body, ifMatch, user);
   }
 
-  @Get()
-  @SuperuserOnly()
-  list(@Query(listQuery(resource.list)) query: ListQuery): Promise<Page<User>> {
+  @Route(routes.list)
+  list({ query }: RouteInput<typeof routes.list>) {
     return this.users.list(query);
   }
 
-  @Post()
-  @SuperuserOnly()
-  create(@Body(body(resource.create)) input: CreateUser, @CurrentUser() user: AuthUser): Promise<User> {
-    return this.users.create(input, user);
+  @Route(routes.create)
+  create({ body, user }: RouteInput<typeof routes.create>) {
+    return this.users.create(body, user);
   }
 
-  @Get(':id')
-  @SuperuserOnly()
-  get(@Param('id', UuidPipe) id: string, @Query(noQuery) _query: object): Promise<User> {
-    return this.users.get(id);
+  @Route(routes.get)
+  get({ params }: RouteInput<typeof routes.get>) {
+    return this.users.get(params.id);
   }
 
-  @Put(':id')
-  @SuperuserOnly()
-  put(
-    @Param('id', UuidPipe) id: string,
-    @Body(body(resource.update)) input: UpdateUser,
-    @Headers('if-match') ifMatch: string | undefined,
-    @CurrentUser() user: AuthUser,
-  ): Promise<User> {
-    return this.users.update(id, input, parseIfMatch(ifMatch), user);
+  @Route(routes.replace!)
+  replace({ params, body, ifMatch, user }: RouteInput<NonNullable<typeof routes.replace>>) {
+    return this.users.update(params.id, body, ifMatch, user);
   }
 
-  @Patch(':id')
-  @SuperuserOnly()
-  patch(
-    @Param('id', UuidPipe) id: string,
-    @Body(body(resource.update)) input: UpdateUser,
-    @Headers('if-match') ifMatch: string | undefined,
-    @CurrentUser() user: AuthUser,
-  ): Promise<User> {
-    return this.users.update(id, input, parseIfMatch(ifMatch), user);
+  @Route(routes.update!)
+  update({ params, body, ifMatch, user }: RouteInput<NonNullable<typeof routes.update>>) {
+    return this.users.update(params.id, body, ifMatch, user);
   }
 }

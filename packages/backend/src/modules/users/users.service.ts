@@ -26,7 +26,7 @@ export class UsersService {
   }
 
   async get(id: string): Promise<User> {
-    return toUser(await this.users.crud.getActive(id));
+    return toUser(await this.users.crud.getActivePrepared(id));
   }
 
   async create(input: CreateUser, actor: AuthUser): Promise<User> {

@@ -1,0 +1,97 @@
+import { defaultStatus, type RouteDef, type RouteResponseBody, type RouteStatus } from '@aide/schemas';
+import {
+  createParamDecorator,
+  type ExecutionContext,
+  Header,
+  RequestMapping,
+  RequestMethod,
+  SetMetadata,
+  UseInterceptors,
+} from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { IdempotencyInterceptor } from '../idempotency/idempotency.interceptor.js';
+import { parseRouteInput, type RouteInput } from './route-input.js';
+
+/** Metadata key of the route a handler is bound to (read by the auth guard). */
+export const ROUTE_DEF = 'aide:route';
+
+const RESPONSE = Symbol('aide:route-response');
+
+/** A response with a status other than the route's first, or with headers of its own. */
+export interface RouteResponse<R extends RouteDef = RouteDef> {
+  readonly [RESPONSE]: true;
+  readonly status: RouteStatus<R>;
+  readonly body: RouteResponseBody<R>;
+  readonly headers: Readonly<Record<string, string>>;
+}
+
+/** Answers with one of the route's declared statuses: `return respond(route, 200, result)`. */
+export function respond<R extends RouteDef, S extends RouteStatus<R>>(
+  _route: R,
+  status: S,
+  body: RouteResponseBody<R, S>,
+  headers: Readonly<Record<string, string>> = {},
+): RouteResponse<R> {
+  return { [RESPONSE]: true, status, body, headers };
+}
+
+function isRouteResponse(value: unknown): value is RouteResponse {
+  return typeof value === 'object' && value !== null && RESPONSE in value;
+}
+
+/** What a handler bound to `R` may return: the body of a declared status, or `respond(...)`. */
+export type RouteResult<R extends RouteDef> = RouteResponseBody<R> | RouteResponse<R>;
+
+export type RouteHandler<R extends RouteDef> = (
+  input: RouteInput<R>,
+) => RouteResult<R> | Promise<RouteResult<R>>;
+
+const RouteInputParam = createParamDecorator((route: RouteDef, context: ExecutionContext) => {
+  const http = context.switchToHttp();
+  return parseRouteInput(route, http.getRequest<FastifyRequest>(), http.getResponse<FastifyReply>());
+});
+
+/**
+ * Binds a handler to a route of the contract (`@aide/schemas`): method and path, auth, validation of
+ * every input, the success status, idempotency keys. The compiler checks the handler's parameter and
+ * return type against the declaration; `route-contract.e2e-spec.ts` checks that every route of the
+ * contract has a handler and no handler lacks a route. Controllers carry `@Controller()` without a prefix.
+ */
+export function Route<R extends RouteDef>(route: R) {
+  return <H extends RouteHandler<R>>(
+    target: object,
+    key: string | symbol,
+    descriptor: TypedPropertyDescriptor<H>,
+  ): void => {
+    const handler = descriptor.value;
+    if (!handler) throw new Error(`@Route on ${String(key)}: not a method`);
+    const status = defaultStatus(route);
+    const bound = async function (this: unknown, input: RouteInput<R>): Promise<unknown> {
+      const result = await handler.call(this, input);
+      if (isRouteResponse(result)) {
+        void input.reply.status(result.status).headers(result.headers);
+        return result.body;
+      }
+      void input.reply.status(status);
+      return result;
+    };
+    // Nest reads a handler's metadata from the function itself: the wrapper is what it registers.
+    Object.defineProperty(bound, 'name', { value: handler.name });
+    descriptor.value = bound as unknown as H;
+    SetMetadata(ROUTE_DEF, route)(target, key, descriptor);
+    RequestMapping({ path: route.path.replace(/^\//, ''), method: RequestMethod[route.method] })(
+      target,
+      key,
+      descriptor,
+    );
+    if (route.idempotent) UseInterceptors(IdempotencyInterceptor)(target, key, descriptor);
+    // Responses carrying tokens must not be stored by any cache (RFC 6749, section 5.1).
+    if (route.noStore) {
+      Header('Cache-Control', 'no-store')(target, key, descriptor);
+      Header('Pragma', 'no-cache')(target, key, descriptor);
+    }
+    RouteInputParam(route)(target, key, 0);
+  };
+}
+
+export type { RouteInput } from './route-input.js';

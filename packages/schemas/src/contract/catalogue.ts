@@ -1,0 +1,282 @@
+import { z } from 'zod';
+import {
+  ResolveCastRequestSchema,
+  ResolveCastResultSchema,
+  castRuleResource,
+} from '../entities/cast-rule.js';
+import { crawlRunResource } from '../entities/crawl-run.js';
+import { credentialRefResource } from '../entities/credential-ref.js';
+import { dataTypeResource } from '../entities/data-type.js';
+import { datasetSchemaResource } from '../entities/dataset-schema.js';
+import { datasetResource } from '../entities/dataset.js';
+import { fieldBindingResource } from '../entities/field-binding.js';
+import { FieldClassificationSchema, fieldClassificationResource } from '../entities/field-classification.js';
+import { FieldSchema, FieldTreeSchema, fieldResource } from '../entities/field.js';
+import {
+  PublishResultSchema,
+  PublishSchemaVersionSchema,
+  SchemaVersionDiffQuerySchema,
+  SchemaVersionDiffSchema,
+  SchemaVersionSchema,
+  SchemaVersionSummarySchema,
+} from '../entities/schema-version.js';
+import { SearchPageSchema, SearchQuerySchema } from '../entities/search.js';
+import { systemFlavorResource } from '../entities/system-flavor.js';
+import { systemKindResource } from '../entities/system-kind.js';
+import { systemResource } from '../entities/system.js';
+import {
+  RenderedTypeSchema,
+  TypeInstanceTreeSchema,
+  typeInstanceResource,
+} from '../entities/type-instance.js';
+import {
+  BulkCreateDatasetsResultSchema,
+  BulkCreateDatasetsSchema,
+  BulkPublishResultSchema,
+  BulkPublishSchema,
+  SystemSnapshotPageSchema,
+  SystemSnapshotQuerySchema,
+} from '../entities/bulk.js';
+import type { ErrorCode } from '../errors/error-codes.js';
+import { wireInt } from '../common/text.js';
+import { crudRoutes } from './crud.js';
+import { defineRoute, idParams, uuidParam } from './route.js';
+
+export const PUBLISH_ERRORS: ErrorCode[] = [
+  'DATASET_NOT_FOUND',
+  'DATA_TYPE_NOT_FOUND',
+  'TYPE_INSTANCE_PARAMS_INVALID',
+  'TYPE_INSTANCE_TREE_TOO_LARGE',
+  'TYPE_INSTANCE_RENDER_FAILED',
+  'TEMPLATE_RENDER_LIMIT',
+  'DATASET_SCHEMA_ALREADY_EXISTS',
+  'DATASET_SCHEMA_VERSION_NOT_NEXT',
+];
+
+export const systemKindRoutes = crudRoutes(systemKindResource);
+export const systemFlavorRoutes = crudRoutes(systemFlavorResource);
+export const credentialRefRoutes = crudRoutes(credentialRefResource);
+export const dataTypeRoutes = crudRoutes(dataTypeResource);
+export const datasetSchemaRoutes = crudRoutes(datasetSchemaResource);
+export const fieldBindingRoutes = crudRoutes(fieldBindingResource);
+export const crawlRunRoutes = crudRoutes(crawlRunResource);
+
+export const typeInstanceRoutes = {
+  ...crudRoutes(typeInstanceResource),
+  tree: defineRoute({
+    method: 'GET',
+    path: '/api/v1/type-instances/:id/tree',
+    pathParams: idParams,
+    responses: { 200: TypeInstanceTreeSchema },
+    errors: ['TYPE_INSTANCE_NOT_FOUND', 'TYPE_INSTANCE_TREE_TOO_LARGE'],
+    auth: 'user',
+    summary: 'The type tree under a type instance',
+    tag: 'Type instances',
+  }),
+  render: defineRoute({
+    method: 'GET',
+    path: '/api/v1/type-instances/:id/render',
+    pathParams: idParams,
+    responses: { 200: RenderedTypeSchema },
+    errors: [
+      'TYPE_INSTANCE_NOT_FOUND',
+      'TYPE_INSTANCE_RENDER_FAILED',
+      'TEMPLATE_RENDER_LIMIT',
+      'TYPE_INSTANCE_TREE_TOO_LARGE',
+    ],
+    auth: 'user',
+    summary: 'Render the type text of a type tree',
+    tag: 'Type instances',
+  }),
+};
+
+export const castRuleRoutes = {
+  ...crudRoutes(castRuleResource),
+  resolve: defineRoute({
+    method: 'POST',
+    path: '/api/v1/cast-rules/resolve',
+    body: ResolveCastRequestSchema,
+    responses: { 200: ResolveCastResultSchema },
+    errors: [
+      'CAST_RULE_NOT_RESOLVABLE',
+      'CAST_RULE_AMBIGUOUS',
+      'SYSTEM_FLAVOR_NOT_FOUND',
+      'TYPE_INSTANCE_NOT_FOUND',
+      'DATA_TYPE_NOT_FOUND',
+      'TEMPLATE_RENDER_LIMIT',
+      'TYPE_INSTANCE_TREE_TOO_LARGE',
+    ],
+    auth: 'user',
+    safe: true,
+    summary: 'What a type becomes in another flavor',
+    tag: 'Cast rules',
+  }),
+};
+
+export const fieldRoutes = {
+  ...crudRoutes(fieldResource),
+  tree: defineRoute({
+    method: 'GET',
+    path: '/api/v1/fields/tree/:id',
+    pathParams: idParams,
+    responses: { 200: z.array(FieldTreeSchema) },
+    errors: ['DATASET_NOT_FOUND', 'FIELD_TREE_TOO_DEEP'],
+    auth: 'user',
+    summary: "A dataset's fields as a tree",
+    description: 'The path parameter is the dataset id.',
+    tag: 'Fields',
+  }),
+  children: defineRoute({
+    method: 'GET',
+    path: '/api/v1/fields/:id/children',
+    pathParams: idParams,
+    responses: { 200: z.array(FieldSchema) },
+    errors: ['FIELD_NOT_FOUND'],
+    auth: 'user',
+    summary: 'Direct children of a field',
+    tag: 'Fields',
+  }),
+};
+
+export const fieldClassificationRoutes = {
+  ...crudRoutes(fieldClassificationResource),
+  current: defineRoute({
+    method: 'GET',
+    path: '/api/v1/field-classifications/current/:id',
+    pathParams: idParams,
+    responses: { 200: FieldClassificationSchema },
+    errors: ['FIELD_NOT_FOUND', 'FIELD_CLASSIFICATION_NOT_FOUND'],
+    auth: 'user',
+    summary: "A field's current PII classification",
+    description: 'The path parameter is the field id.',
+    tag: 'Field classifications',
+  }),
+  currentOfDataset: defineRoute({
+    method: 'GET',
+    path: '/api/v1/field-classifications/by-dataset/:id/current',
+    pathParams: idParams,
+    responses: { 200: z.array(FieldClassificationSchema) },
+    errors: ['DATASET_NOT_FOUND'],
+    auth: 'user',
+    summary: 'Current PII classification of every field of a dataset',
+    tag: 'Field classifications',
+  }),
+};
+
+const versionsTag = 'Schema versions';
+
+/** Whole schema versions of a dataset: publish, history, one version, diff (ADR 0006). */
+export const schemaVersionRoutes = {
+  publish: defineRoute({
+    method: 'POST',
+    path: '/api/v1/datasets/:id/schema-versions',
+    pathParams: idParams,
+    body: PublishSchemaVersionSchema,
+    responses: { 201: PublishResultSchema, 200: PublishResultSchema },
+    responseDescriptions: {
+      201: 'Created',
+      200: 'Unchanged: identical to the current version, nothing written',
+    },
+    errors: PUBLISH_ERRORS,
+    auth: 'user',
+    idempotent: true,
+    summary: 'Publish a whole schema version atomically',
+    tag: versionsTag,
+  }),
+  history: defineRoute({
+    method: 'GET',
+    path: '/api/v1/datasets/:id/schema-versions',
+    pathParams: idParams,
+    responses: { 200: z.array(SchemaVersionSummarySchema) },
+    errors: ['DATASET_NOT_FOUND'],
+    auth: 'user',
+    summary: 'Version history, newest first',
+    tag: versionsTag,
+  }),
+  diff: defineRoute({
+    method: 'GET',
+    path: '/api/v1/datasets/:id/schema-versions/diff',
+    pathParams: idParams,
+    query: SchemaVersionDiffQuerySchema,
+    responses: { 200: SchemaVersionDiffSchema },
+    errors: ['DATASET_SCHEMA_NOT_FOUND'],
+    auth: 'user',
+    summary: 'Compare two versions',
+    tag: versionsTag,
+  }),
+  get: defineRoute({
+    method: 'GET',
+    path: '/api/v1/datasets/:id/schema-versions/:num',
+    pathParams: z.object({ id: uuidParam, num: wireInt(1, 2147483647, 'must be a positive integer') }),
+    responses: { 200: SchemaVersionSchema },
+    errors: ['DATASET_SCHEMA_NOT_FOUND'],
+    auth: 'user',
+    summary: 'One version with its columns, types and PII tags',
+    tag: versionsTag,
+  }),
+};
+
+export const searchRoutes = {
+  search: defineRoute({
+    method: 'GET',
+    path: '/api/v1/search',
+    query: SearchQuerySchema,
+    responses: { 200: SearchPageSchema },
+    errors: [],
+    auth: 'user',
+    paging: 'page',
+    summary: 'Ranked search over systems, datasets and fields',
+    tag: 'Search',
+  }),
+};
+
+const perItem = (codes: readonly ErrorCode[]) => `Per item (in \`items[].error\`): ${codes.join(', ')}.`;
+
+export const systemRoutes = {
+  ...crudRoutes(systemResource),
+  snapshot: defineRoute({
+    method: 'GET',
+    path: '/api/v1/systems/:id/snapshot',
+    pathParams: idParams,
+    query: SystemSnapshotQuerySchema,
+    responses: { 200: SystemSnapshotPageSchema },
+    errors: ['SYSTEM_NOT_FOUND', 'TYPE_INSTANCE_TREE_TOO_LARGE', 'TEMPLATE_RENDER_LIMIT'],
+    auth: 'user',
+    paging: 'cursor',
+    summary: 'Every dataset of a system with its current version, a page at a time (keyset cursor)',
+    tag: 'Systems',
+  }),
+};
+
+export const datasetRoutes = {
+  ...crudRoutes(datasetResource),
+  bulkCreate: defineRoute({
+    method: 'POST',
+    path: '/api/v1/datasets/bulk',
+    body: BulkCreateDatasetsSchema,
+    responses: { 200: BulkCreateDatasetsResultSchema },
+    errors: ['BATCH_TOO_LARGE', 'PAYLOAD_TOO_LARGE'],
+    auth: 'user',
+    idempotent: true,
+    batch: true,
+    summary: 'Create many datasets, each on its own, with a result per item',
+    description: perItem(['DATASET_ALREADY_EXISTS', 'SYSTEM_NOT_FOUND']),
+    tag: 'Datasets',
+  }),
+};
+
+export const bulkPublishRoutes = {
+  bulkPublish: defineRoute({
+    method: 'POST',
+    path: '/api/v1/schema-versions/bulk',
+    body: BulkPublishSchema,
+    responses: { 200: BulkPublishResultSchema },
+    errors: ['BATCH_TOO_LARGE', 'PAYLOAD_TOO_LARGE'],
+    auth: 'user',
+    idempotent: true,
+    batch: true,
+    summary: "Publish many datasets' versions, each atomic on its own and checked against its base version",
+    description: perItem(['VERSION_CONFLICT', ...PUBLISH_ERRORS]),
+    tag: versionsTag,
+  }),
+};
