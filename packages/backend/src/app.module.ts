@@ -34,6 +34,7 @@ import { SystemFlavorsModule } from './modules/system-flavors/system-flavors.mod
 import { SystemKindsModule } from './modules/system-kinds/system-kinds.module.js';
 import { SystemsModule } from './modules/systems/systems.module.js';
 import { UsersModule } from './modules/users/users.module.js';
+import { ApiKeyAuthenticator } from './modules/api-keys/api-key.authenticator.js';
 import { ApiKeysModule } from './modules/api-keys/api-keys.module.js';
 import { ConnectionProfilesModule } from './modules/connection-profiles/connection-profiles.module.js';
 import { DataflowsModule } from './modules/dataflows/dataflows.module.js';
@@ -88,9 +89,10 @@ export class AppModule {
         ...shared,
         BearerJwtAuthenticator,
         {
+          // API keys first: they claim their own X-API-Key header and `aidek_` bearer tokens only.
           provide: AUTHENTICATORS,
-          useFactory: (jwt: BearerJwtAuthenticator) => [jwt],
-          inject: [BearerJwtAuthenticator],
+          useFactory: (keys: ApiKeyAuthenticator, jwt: BearerJwtAuthenticator) => [keys, jwt],
+          inject: [ApiKeyAuthenticator, BearerJwtAuthenticator],
         },
         { provide: APP_GUARD, useClass: AuthGuard },
       ],

@@ -35,3 +35,4 @@ export * from './entities/dataflow.js';
 export * from './entities/watermark.js';
 export * from './entities/api-key.js';
 export * from './entities/datacoolie-snapshot.js';
+export * from './entities/datacoolie-api.js';

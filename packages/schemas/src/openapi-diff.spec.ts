@@ -62,7 +62,10 @@ const INTENDED: Record<string, string> = {
 describe('OpenAPI document generated from the route contract', () => {
   it('differs from the hand-written document only where intended', () => {
     const after = buildOpenApiDocument('0.0.0');
-    expect(differences(before, after).sort()).toEqual(Object.keys(INTENDED).sort());
+    // Operations and schemas added since (new routes) are not differences of the old wire contract.
+    const added = /^\/(paths|components\/schemas)\/[^/]+: added$/;
+    const changed = differences(before, after).filter((d) => !added.test(d));
+    expect(changed.sort()).toEqual(Object.keys(INTENDED).sort());
   });
 
   it('keeps every operation of the old document', () => {
@@ -70,6 +73,6 @@ describe('OpenAPI document generated from the route contract', () => {
       Object.entries((document as { paths: Record<string, object> }).paths).flatMap(([path, item]) =>
         Object.keys(item).map((method) => `${method.toUpperCase()} ${path}`),
       );
-    expect(paths(buildOpenApiDocument('0.0.0')).sort()).toEqual(paths(before).sort());
+    expect(paths(buildOpenApiDocument('0.0.0'))).toEqual(expect.arrayContaining(paths(before)));
   });
 });

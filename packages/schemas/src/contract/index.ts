@@ -18,6 +18,13 @@ import {
   typeInstanceRoutes,
 } from './catalogue.js';
 import { datasetLinkRoutes, engineRoutes, fieldLinkRoutes, lineageRoutes } from './lineage.js';
+import {
+  apiKeyRoutes,
+  connectionProfileRoutes,
+  datacoolieRoutes,
+  dataflowRoutes,
+  workspaceRoutes,
+} from './provider.js';
 import type { RouteDef } from './route.js';
 
 export * from './route.js';
@@ -51,6 +58,11 @@ export const contract = {
   fieldLinks: fieldLinkRoutes,
   lineage: lineageRoutes,
   search: searchRoutes,
+  workspaces: workspaceRoutes,
+  connectionProfiles: connectionProfileRoutes,
+  dataflows: dataflowRoutes,
+  apiKeys: apiKeyRoutes,
+  datacoolie: datacoolieRoutes,
 };
 
 export type Contract = typeof contract;

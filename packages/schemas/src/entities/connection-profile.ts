@@ -131,6 +131,7 @@ export const connectionProfileResource = defineResource({
   batch: false,
   errors: [
     'CONNECTION_PROFILE_ALREADY_EXISTS',
+    'FORBIDDEN',
     'WORKSPACE_NOT_FOUND',
     'SYSTEM_NOT_FOUND',
     'CREDENTIAL_REF_NOT_FOUND',

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { wireInt } from '../common/text.js';
 
 const json = z.record(z.string(), z.unknown());
 
@@ -168,10 +169,12 @@ export const DataCoolieSnapshotQuerySchema = z
       .string()
       .regex(/^[0-9a-f-]{36}\.[0-9]{1,6}$/, { message: 'must be a cursor from a previous page' })
       .optional(),
-    page_size: z.coerce.number().int().min(100).max(SNAPSHOT_MAX_PAGE_SIZE).optional(),
+    page_size: wireInt(100, SNAPSHOT_MAX_PAGE_SIZE)
+      .optional()
+      .describe(`Items per page (default ${SNAPSHOT_DEFAULT_PAGE_SIZE}, at most ${SNAPSHOT_MAX_PAGE_SIZE})`),
   })
   .meta({ id: 'DataCoolieSnapshotQuery' });
-export type DataCoolieSnapshotQuery = z.infer<typeof DataCoolieSnapshotQuerySchema>;
+export type DataCoolieSnapshotQuery = { cursor?: string | undefined; page_size?: number | undefined };
 
 /** One page of a snapshot: its items, the revision they belong to and the cursor of the next page. */
 export const DataCoolieSnapshotPageSchema = DataCoolieSnapshotSchema.extend({

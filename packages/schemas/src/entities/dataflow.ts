@@ -157,6 +157,7 @@ export const dataflowResource = defineResource({
   batch: false,
   errors: [
     'DATAFLOW_ALREADY_EXISTS',
+    'FORBIDDEN',
     'WORKSPACE_NOT_FOUND',
     'CONNECTION_PROFILE_NOT_FOUND',
     'DATASET_NOT_FOUND',

@@ -70,5 +70,5 @@ export const workspaceResource = defineResource({
   writeRole: 'user',
   softDelete: true,
   batch: false,
-  errors: ['WORKSPACE_ALREADY_EXISTS'],
+  errors: ['WORKSPACE_ALREADY_EXISTS', 'FORBIDDEN'],
 });

@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import { promisify } from 'node:util';
+import { gunzip } from 'node:zlib';
 import type { Dispatcher } from 'undici';
 import {
   AideApiError,
@@ -19,6 +21,7 @@ import {
 } from './retry.js';
 
 const MAX_TIMER_MS = 2_147_483_647;
+const gunzipAsync = promisify(gunzip);
 
 export type HttpMethod = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'OPTIONS';
 
@@ -168,6 +171,8 @@ export class Transport {
 
     const headers: Record<string, string> = {
       accept: 'application/json',
+      // Large answers (a workspace snapshot) may come compressed; the rest come as they are.
+      'accept-encoding': 'gzip',
       'user-agent': this.#config.userAgent,
       'x-request-id': requestId,
     };
@@ -198,7 +203,8 @@ export class Transport {
       }
       const responseHeaders = raw.headers;
       const parsed = parseBody(raw.text);
-      if (raw.status >= 200 && raw.status < 300) {
+      // 304: a conditional read (If-None-Match) whose copy is current — an answer, not an error.
+      if ((raw.status >= 200 && raw.status < 300) || raw.status === 304) {
         return {
           status: raw.status,
           headers: responseHeaders,
@@ -265,8 +271,10 @@ export class Transport {
         signal: controller.signal,
       });
       // The whole body is read under the same timer: a server that stalls mid-body times out too.
-      const text = await response.body.text();
-      return { status: response.statusCode, headers: normaliseHeaders(response.headers), text };
+      const headers = normaliseHeaders(response.headers);
+      const bytes = Buffer.from(await response.body.arrayBuffer());
+      const decoded = /\bgzip\b/i.test(headers['content-encoding'] ?? '') ? await gunzipAsync(bytes) : bytes;
+      return { status: response.statusCode, headers, text: decoded.toString('utf8') };
     } catch (error) {
       if (userSignal?.aborted)
         throw new AideUserAbortError('The request was aborted.', { cause: userSignal.reason });

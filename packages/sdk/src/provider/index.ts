@@ -108,6 +108,12 @@ export {
   type InMemoryMetadataProviderOptions,
   type InMemoryMetadataSource,
 } from './in-memory-provider.js';
+export {
+  AideMetadataProvider,
+  type AideMetadataProviderOptions,
+  type AideRegistryAccess,
+} from './aide/aide-provider.js';
+export { snapshotModels, type SnapshotScope } from './aide/snapshot-models.js';
 export { AsyncReentrantLock } from './lock.js';
 export {
   groupSchemaHintRows,

@@ -1,13 +1,21 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { CrudRepository } from '../../common/crud/crud-repository.js';
+import { registerConstraintCodes } from '../../common/errors/db-error.js';
 import { ApiKeyEntity } from './api-key.entity.js';
+
+registerConstraintCodes({
+  fk_api_keys_user: 'USER_NOT_FOUND',
+  // Two random 256-bit keys with one hash: never in practice; a retry makes another key.
+  uq_api_keys_key_hash: 'SERVICE_UNAVAILABLE',
+});
 
 /** A valid key's owner and scope, as the authenticator needs them. */
 export interface VerifiedApiKey {
   id: string;
   user_id: string;
   is_superuser: boolean;
+  user_type: 'regular' | 'technical';
   workspace_ids: string[];
 }
 
@@ -31,7 +39,7 @@ export class ApiKeysRepository {
    */
   async verify(keyHash: string): Promise<VerifiedApiKey | undefined> {
     const rows: VerifiedApiKey[] = await this.dataSource.query(
-      `SELECT k.id, k.user_id, u.is_superuser, k.workspace_ids FROM api_keys k JOIN users u ON u.id = k.user_id
+      `SELECT k.id, k.user_id, u.is_superuser, u.user_type, k.workspace_ids FROM api_keys k JOIN users u ON u.id = k.user_id
        WHERE k.key_hash = $1 AND k.revoked_at IS NULL AND (k.expires_at IS NULL OR k.expires_at > now())
          AND u.is_active`,
       [keyHash],

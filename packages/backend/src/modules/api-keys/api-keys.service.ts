@@ -1,7 +1,6 @@
 import type { ApiKey, ApiKeyCreated, CreateApiKey, ListQuery, Page } from '@aide/schemas';
 import { Injectable } from '@nestjs/common';
 import type { AuthUser } from '../../common/auth/current-user.js';
-import type { CrudService } from '../../common/crud/crud-service.js';
 import { mapPage } from '../../common/crud/list.js';
 import { AppError, validationError } from '../../common/errors/app-error.js';
 import { Transactions } from '../../database/transactions.js';
@@ -16,7 +15,7 @@ import { ApiKeysRepository, type VerifiedApiKey } from './api-keys.repository.js
  * own keys; a superuser sees and revokes anyone's. Another user's key answers 404, as if absent.
  */
 @Injectable()
-export class ApiKeysService implements CrudService<ApiKey, CreateApiKey, never> {
+export class ApiKeysService {
   constructor(
     private readonly keys: ApiKeysRepository,
     private readonly workspaces: WorkspacesRepository,
@@ -41,6 +40,8 @@ export class ApiKeysService implements CrudService<ApiKey, CreateApiKey, never> 
 
   /** The answer is the only time the key is shown; the registry keeps its hash. */
   create(input: CreateApiKey, user: AuthUser): Promise<ApiKeyCreated> {
+    // A key cannot mint keys: its holder would escape its expiry and revocation.
+    if (user.workspace_ids) throw new AppError('FORBIDDEN', 'An API key cannot create API keys.');
     if (input.expires_at && Date.parse(input.expires_at) <= Date.now()) {
       throw validationError([{ path: ['expires_at'], message: 'must be in the future' }]);
     }

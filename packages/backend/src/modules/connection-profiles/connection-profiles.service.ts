@@ -10,6 +10,7 @@ import { Injectable } from '@nestjs/common';
 import { type EntityManager, In } from 'typeorm';
 import type { AuthUser } from '../../common/auth/current-user.js';
 import type { CrudService } from '../../common/crud/crud-service.js';
+import { assertWorkspaceInScope } from '../../common/auth/workspace-scope.js';
 import { splitUpdate } from '../../common/crud/update-input.js';
 import { AppError } from '../../common/errors/app-error.js';
 import { Transactions } from '../../database/transactions.js';
@@ -145,8 +146,18 @@ export class ConnectionProfilesService implements CrudService<
 
   create(input: CreateConnectionProfile, actor: AuthUser): Promise<ConnectionProfile> {
     const { secrets = [], ...columns } = input;
+    assertWorkspaceInScope(actor, columns.workspace_id);
     return this.tx.run(async (m) => {
       // The id is the exported connection_id; any valid one will do for the checks.
+      if (columns.id !== undefined && (await this.profiles.crud.findAny(columns.id, m))) {
+        throw new AppError(
+          'CONNECTION_PROFILE_ALREADY_EXISTS',
+          'A connection profile with this id already exists.',
+          {
+            id: columns.id,
+          },
+        );
+      }
       await this.assertValid(columns.id ?? '00000000-0000-4000-8000-000000000000', columns, secrets, m);
       const row = await this.profiles.crud.insert(columns, actor.id, m);
       await this.profiles.replaceSecrets(row.id, secrets, m);
@@ -168,6 +179,7 @@ export class ConnectionProfilesService implements CrudService<
     const { secrets: newSecrets, ...columnChanges } = changes;
     return this.tx.run(async (m) => {
       const current = await this.profiles.crud.getActive(id, m, 'update');
+      assertWorkspaceInScope(actor, current.workspace_id);
       const secrets = newSecrets ?? (await this.profiles.secretsOf([id], m)).get(id) ?? [];
       await this.assertValid(id, { ...current, ...columnChanges }, secrets, m);
       const row = await this.profiles.crud.update(id, columnChanges, version, actor.id, m);
@@ -201,7 +213,7 @@ export class ConnectionProfilesService implements CrudService<
   /** Referenced profiles cannot be deleted (reference §8.7): their dataflows would lose an end. */
   remove(id: string, actor: AuthUser): Promise<ConnectionProfile> {
     return this.tx.run(async (m) => {
-      await this.profiles.crud.getActive(id, m, 'update');
+      assertWorkspaceInScope(actor, (await this.profiles.crud.getActive(id, m, 'update')).workspace_id);
       const dataflows = await this.profiles.dependentDataflowIds(id, m);
       if (dataflows.length > 0) {
         throw new AppError('HAS_DEPENDENT_ENTITIES', undefined, { dataflows: dataflows.length });
@@ -214,6 +226,7 @@ export class ConnectionProfilesService implements CrudService<
   restore(id: string, actor: AuthUser): Promise<ConnectionProfile> {
     return this.tx.run(async (m) => {
       const row = await this.profiles.crud.findAny(id, m);
+      if (row) assertWorkspaceInScope(actor, row.workspace_id);
       if (row?.deleted_at) {
         const secrets = (await this.profiles.secretsOf([id], m)).get(id) ?? [];
         await this.assertValid(id, row, secrets, m);

@@ -1,12 +1,26 @@
 import { Module } from '@nestjs/common';
+import { WatermarksModule } from '../watermarks/watermarks.module.js';
+import { DatacoolieApiService } from './datacoolie-api.service.js';
+import { DatacoolieController } from './datacoolie.controller.js';
 import { DatacoolieScopeRepository } from './datacoolie-scope.repository.js';
 import { DataflowChecker } from './dataflow-checker.js';
 import { SnapshotCacheRepository } from './snapshot-cache.repository.js';
 import { WorkspaceSnapshotService } from './workspace-snapshot.service.js';
 
-/** DataCoolie exports of the registry: the reads and the write-time checks shared by its modules. */
+/**
+ * DataCoolie's view of the registry: the write-time checks shared by the provider modules, the
+ * workspace snapshot and DataCoolie's own REST contract.
+ */
 @Module({
-  providers: [DatacoolieScopeRepository, DataflowChecker, SnapshotCacheRepository, WorkspaceSnapshotService],
+  imports: [WatermarksModule],
+  controllers: [DatacoolieController],
+  providers: [
+    DatacoolieApiService,
+    DatacoolieScopeRepository,
+    DataflowChecker,
+    SnapshotCacheRepository,
+    WorkspaceSnapshotService,
+  ],
   exports: [DatacoolieScopeRepository, DataflowChecker, WorkspaceSnapshotService],
 })
 export class DatacoolieModule {}

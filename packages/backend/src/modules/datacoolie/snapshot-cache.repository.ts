@@ -1,5 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
+import { registerConstraintCodes } from '../../common/errors/db-error.js';
+
+registerConstraintCodes({
+  fk_provider_snapshots_workspace: 'WORKSPACE_NOT_FOUND',
+  fk_provider_snapshot_pages_snapshot: 'PROVIDER_SNAPSHOT_EXPIRED',
+});
 
 export interface KeptSnapshot {
   id: string;

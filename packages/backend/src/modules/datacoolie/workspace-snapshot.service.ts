@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { promisify } from 'node:util';
-import { gzip } from 'node:zlib';
+import { gunzip, gzip } from 'node:zlib';
 import {
   type DataCoolieSnapshot,
   type DataCoolieSnapshotQuery,
@@ -9,6 +9,8 @@ import {
 } from '@aide/schemas';
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import type { AuthUser } from '../../common/auth/current-user.js';
+import { assertWorkspaceInScope } from '../../common/auth/workspace-scope.js';
 import { AppError } from '../../common/errors/app-error.js';
 import { Transactions } from '../../database/transactions.js';
 import { WorkspacesRepository } from '../workspaces/workspaces.repository.js';
@@ -21,6 +23,16 @@ import {
 } from './snapshot-cache.repository.js';
 
 const gzipAsync = promisify(gzip);
+const gunzipAsync = promisify(gunzip);
+
+/** The items of a snapshot, whole (every page of it). */
+export type SnapshotItems = Pick<
+  DataCoolieSnapshot,
+  'revision' | 'connections' | 'dataflows' | 'hint_fields' | 'schema_hints'
+>;
+
+/** Parsed snapshots are kept in memory by id (a kept snapshot never changes): the last few only. */
+const PARSED_KEPT = 2;
 
 /** The content's hash: equal metadata gives an equal revision, whatever was written in between. */
 export function snapshotRevision(content: SnapshotContent): string {
@@ -81,6 +93,7 @@ export class WorkspaceSnapshotService {
   ) {}
 
   private readonly building = new Map<string, Promise<FreshSnapshot>>();
+  private readonly parsed = new Map<string, Promise<SnapshotItems>>();
 
   /** Reads and assembles the snapshot now (no keeping). */
   build(workspaceRef: string): Promise<BuiltSnapshot> {
@@ -124,17 +137,67 @@ export class WorkspaceSnapshotService {
   async page(
     workspaceRef: string,
     query: DataCoolieSnapshotQuery,
-    ifNoneMatch?: string,
+    ifNoneMatch: readonly string[] = [],
+    user?: AuthUser,
   ): Promise<SnapshotPageAnswer> {
-    const workspace = await this.workspaces.findActiveByRef(workspaceRef);
-    if (!workspace) throw new AppError('WORKSPACE_NOT_FOUND');
+    const workspace = await this.workspace(workspaceRef, user);
     if (query.cursor !== undefined) return this.cursorPage(workspace.id, query.cursor);
     const pageSize = query.page_size ?? SNAPSHOT_DEFAULT_PAGE_SIZE;
     const kept: KeptSnapshot & { first?: Buffer } =
       (await this.cache.current(workspace.id, pageSize)) ?? (await this.buildAndKeep(workspace.id, pageSize));
-    if (ifNoneMatch === kept.revision) return { notModified: true, revision: kept.revision };
+    if (ifNoneMatch.includes(kept.revision)) return { notModified: true, revision: kept.revision };
     if (kept.first) return { notModified: false, revision: kept.revision, gzip: kept.first };
     return this.cursorPage(workspace.id, `${kept.id}.1`);
+  }
+
+  /** The active workspace named by id or code, within the caller's API-key scope. */
+  async workspace(workspaceRef: string, user?: AuthUser) {
+    const workspace = await this.workspaces.findActiveByRef(workspaceRef);
+    if (!workspace) throw new AppError('WORKSPACE_NOT_FOUND');
+    assertWorkspaceInScope(user, workspace.id);
+    return workspace;
+  }
+
+  /**
+   * The whole current snapshot of a workspace (DataCoolie's paged listings are cut from it, so that
+   * they too are consistent and cost no database read while nothing changes).
+   */
+  async items(workspaceId: string): Promise<SnapshotItems> {
+    const pageSize = SNAPSHOT_DEFAULT_PAGE_SIZE;
+    const kept =
+      (await this.cache.current(workspaceId, pageSize)) ?? (await this.buildAndKeep(workspaceId, pageSize));
+    let items = this.parsed.get(kept.id);
+    if (!items) {
+      items = this.readKept(kept);
+      this.remember(kept.id, items);
+    }
+    return items;
+  }
+
+  private remember(id: string, items: Promise<SnapshotItems>): void {
+    this.parsed.set(id, items);
+    items.catch(() => this.parsed.delete(id));
+    while (this.parsed.size > PARSED_KEPT) this.parsed.delete(this.parsed.keys().next().value!);
+  }
+
+  private async readKept(kept: KeptSnapshot): Promise<SnapshotItems> {
+    const items: SnapshotItems = {
+      revision: kept.revision,
+      connections: [],
+      dataflows: [],
+      hint_fields: [],
+      schema_hints: [],
+    };
+    for (let page = 1; page <= kept.pages; page++) {
+      const found = await this.cache.page(kept.id, page);
+      if (!found) throw new AppError('PROVIDER_SNAPSHOT_EXPIRED');
+      const body = JSON.parse((await gunzipAsync(found.body)).toString('utf8')) as DataCoolieSnapshot;
+      items.connections.push(...body.connections);
+      items.dataflows.push(...body.dataflows);
+      items.schema_hints.push(...body.schema_hints);
+      items.hint_fields = body.hint_fields;
+    }
+    return items;
   }
 
   private async cursorPage(workspaceId: string, cursor: string): Promise<SnapshotPageAnswer> {

@@ -6,13 +6,12 @@ import { DataflowEntity } from './dataflow.entity.js';
 
 registerConstraintCodes({
   uq_dataflows_workspace_name_active: 'DATAFLOW_ALREADY_EXISTS',
-  dataflows_pkey: 'DATAFLOW_ALREADY_EXISTS',
+  fk_dataflows_dataset_link: 'DATASET_LINK_NOT_FOUND',
   fk_dataflows_workspace: 'WORKSPACE_NOT_FOUND',
   fk_dataflows_source_connection: 'CONNECTION_PROFILE_NOT_FOUND',
   fk_dataflows_destination_connection: 'CONNECTION_PROFILE_NOT_FOUND',
   fk_dataflows_source_dataset: 'DATASET_NOT_FOUND',
   fk_dataflows_destination_dataset: 'DATASET_NOT_FOUND',
-  ck_dataflows_source: 'DATAFLOW_SOURCE_INVALID',
 });
 
 @Injectable()

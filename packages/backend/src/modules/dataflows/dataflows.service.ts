@@ -3,6 +3,7 @@ import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import type { AuthUser } from '../../common/auth/current-user.js';
 import type { CrudService } from '../../common/crud/crud-service.js';
+import { assertWorkspaceInScope } from '../../common/auth/workspace-scope.js';
 import { mapPage } from '../../common/crud/list.js';
 import { splitUpdate } from '../../common/crud/update-input.js';
 import { AppError } from '../../common/errors/app-error.js';
@@ -105,9 +106,14 @@ export class DataflowsService implements CrudService<Dataflow, CreateDataflow, U
   create(input: CreateDataflow, actor: AuthUser): Promise<Dataflow> {
     const { note, id, ...rest } = input;
     const draft = draftOf(rest);
+    assertWorkspaceInScope(actor, draft.workspace_id);
     return this.tx.run(async (m) => {
       if (!(await this.workspaces.crud.findActive(draft.workspace_id, m, 'share'))) {
         throw new AppError('WORKSPACE_NOT_FOUND');
+      }
+      // A given id (a DataCoolie dataflow_id kept) must be new, deleted rows included.
+      if (id !== undefined && (await this.dataflows.crud.findAny(id, m))) {
+        throw new AppError('DATAFLOW_ALREADY_EXISTS', 'A dataflow with this id already exists.', { id });
       }
       const derived = await this.prepare(id ?? null, draft, actor, m);
       const values = { ...draft, ...derived, note: note ?? null, ...(id ? { id } : {}) };
@@ -119,6 +125,7 @@ export class DataflowsService implements CrudService<Dataflow, CreateDataflow, U
     const { changes, version } = splitUpdate(input, ifMatch);
     return this.tx.run(async (m) => {
       const current = await this.dataflows.crud.getActive(id, m, 'update');
+      assertWorkspaceInScope(actor, current.workspace_id);
       const partition = changes.partition_columns?.map((p) => ({
         column: p.column,
         expression: p.expression ?? null,
@@ -144,7 +151,7 @@ export class DataflowsService implements CrudService<Dataflow, CreateDataflow, U
 
   remove(id: string, actor: AuthUser): Promise<Dataflow> {
     return this.tx.run(async (m) => {
-      await this.dataflows.crud.getActive(id, m, 'update');
+      assertWorkspaceInScope(actor, (await this.dataflows.crud.getActive(id, m, 'update')).workspace_id);
       return toDataflow(await this.dataflows.crud.softDelete(id, actor.id, m));
     });
   }
@@ -153,6 +160,7 @@ export class DataflowsService implements CrudService<Dataflow, CreateDataflow, U
   restore(id: string, actor: AuthUser): Promise<Dataflow> {
     return this.tx.run(async (m) => {
       const row = await this.dataflows.crud.findAny(id, m);
+      if (row) assertWorkspaceInScope(actor, row.workspace_id);
       if (row?.deleted_at) {
         if (!(await this.workspaces.crud.findActive(row.workspace_id, m, 'share'))) {
           throw new AppError('WORKSPACE_NOT_FOUND');

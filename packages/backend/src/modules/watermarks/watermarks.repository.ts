@@ -1,5 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
+import { registerConstraintCodes } from '../../common/errors/db-error.js';
+
+registerConstraintCodes({
+  fk_watermarks_dataflow: 'DATAFLOW_NOT_FOUND',
+  fk_watermark_history_dataflow: 'DATAFLOW_NOT_FOUND',
+});
 
 export interface WatermarkRow {
   dataflow_id: string;
@@ -90,6 +96,15 @@ export class WatermarksRepository {
       [w.dataflowId],
     );
     return { owned: true, revision: current[0].revision, written: false };
+  }
+
+  /** The workspace of an active dataflow, or undefined. */
+  async workspaceOf(dataflowId: string): Promise<string | undefined> {
+    const rows: { workspace_id: string }[] = await this.dataSource.query(
+      'SELECT workspace_id FROM dataflows WHERE id = $1 AND deleted_at IS NULL',
+      [dataflowId],
+    );
+    return rows[0]?.workspace_id;
   }
 
   /** A page of a dataflow's history, newest first. */

@@ -3,6 +3,7 @@ import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import type { AuthUser } from '../../common/auth/current-user.js';
 import type { CrudService } from '../../common/crud/crud-service.js';
+import { assertWorkspaceInScope } from '../../common/auth/workspace-scope.js';
 import { mapPage } from '../../common/crud/list.js';
 import { splitUpdate } from '../../common/crud/update-input.js';
 import { AppError } from '../../common/errors/app-error.js';
@@ -25,7 +26,9 @@ export class WorkspacesService implements CrudService<Workspace, CreateWorkspace
     return toWorkspace(await this.workspaces.crud.getActive(id));
   }
 
+  /** An API key acts within its workspaces: it cannot make new ones. */
   create(input: CreateWorkspace, actor: AuthUser): Promise<Workspace> {
+    if (actor.workspace_ids) throw new AppError('FORBIDDEN', 'An API key cannot create workspaces.');
     return this.tx.run(async (m) => toWorkspace(await this.workspaces.crud.insert(input, actor.id, m)));
   }
 
@@ -36,6 +39,7 @@ export class WorkspacesService implements CrudService<Workspace, CreateWorkspace
     actor: AuthUser,
   ): Promise<Workspace> {
     const { changes, version } = splitUpdate(input, ifMatch);
+    assertWorkspaceInScope(actor, id);
     return this.tx.run(async (m) =>
       toWorkspace(await this.workspaces.crud.update(id, changes, version, actor.id, m)),
     );
@@ -43,6 +47,7 @@ export class WorkspacesService implements CrudService<Workspace, CreateWorkspace
 
   /** A workspace with active profiles or dataflows is in use (their rows name it). */
   remove(id: string, actor: AuthUser): Promise<Workspace> {
+    assertWorkspaceInScope(actor, id);
     return this.tx.run(async (m) => {
       await this.workspaces.crud.getActive(id, m, 'update');
       if (await this.hasActiveContent(id, m)) throw new AppError('HAS_DEPENDENT_ENTITIES');

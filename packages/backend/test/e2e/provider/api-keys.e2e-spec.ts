@@ -3,9 +3,9 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { API } from '../../helpers/catalogue.js';
-import { ok } from '../../helpers/factories.js';
+import { ok, unique } from '../../helpers/factories.js';
 import { createWorkspace } from '../../helpers/provider.js';
-import { ADMIN, createTestContext, expectEnvelope, type TestContext, USER } from '../../helpers/test-app.js';
+import { createTestContext, expectEnvelope, type TestContext, USER } from '../../helpers/test-app.js';
 import { ApiKeysService } from '../../../src/modules/api-keys/api-keys.service.js';
 
 describe('/api/v1/api-keys', () => {
@@ -87,23 +87,34 @@ describe('/api/v1/api-keys', () => {
     expectEnvelope(await ctx.request('GET', `${API}/api-keys`, {}), 401, 'UNAUTHORIZED');
   });
 
-  it('verifies a key until it is revoked or expires, and revocation is the owner’s or a superuser’s', async () => {
+  it('authenticates by X-API-Key or as a bearer token, until revoked (by its owner or a superuser) or expired', async () => {
     const ws = await createWorkspace(ctx);
     const key = ok(await create({ name: 'k', workspace_ids: [ws.id] }), 201);
-    expect(await service.verify(key.key)).toMatchObject({
-      user_id: USER.id,
-      is_superuser: false,
-      workspace_ids: [ws.id],
-    });
-    expect(await service.verify(`${key.key}x`)).toBeUndefined();
-    const stranger = { id: ADMIN.id, is_superuser: false };
-    await expect(service.revoke(key.id, stranger)).rejects.toMatchObject({ code: 'API_KEY_NOT_FOUND' });
-    const revoked = await service.revoke(key.id, { id: USER.id, is_superuser: false });
-    expect(revoked.revoked_by).toBe(USER.id);
-    expect(await service.verify(key.key)).toBeUndefined();
-    await expect(service.revoke(key.id, { id: ADMIN.id, is_superuser: true })).rejects.toMatchObject({
-      code: 'API_KEY_REVOKED',
-    });
+    const asKey = (headers: Record<string, string>) =>
+      ctx.request('GET', `${API}/workspaces/${ws.id}`, { token: null, headers });
+    expect(ok(await asKey({ 'x-api-key': key.key })).id).toBe(ws.id);
+    expect(ok(await asKey({ authorization: `Bearer ${key.key}` })).id).toBe(ws.id);
+    expect(await service.verify(key.key)).toMatchObject({ user_id: USER.id, workspace_ids: [ws.id] });
+    expectEnvelope(await asKey({ 'x-api-key': `${key.key}x` }), 401, 'UNAUTHORIZED');
+    // Another user's key is not found for a regular user.
+    const admins = ok(await create({ name: 'a', workspace_ids: [ws.id] }, ctx.adminToken), 201);
+    expectEnvelope(
+      await ctx.request('POST', `${API}/api-keys/${admins.id}/revoke`, { token: ctx.userToken }),
+      404,
+      'API_KEY_NOT_FOUND',
+    );
+    const revoked = ok(
+      await ctx.request('POST', `${API}/api-keys/${key.id}/revoke`, { token: ctx.userToken }),
+    );
+    expect(revoked).toMatchObject({ revoked_by: USER.id });
+    expect(revoked.revoked_at).not.toBeNull();
+    expectEnvelope(await asKey({ 'x-api-key': key.key }), 401, 'UNAUTHORIZED');
+    expectEnvelope(
+      await ctx.request('POST', `${API}/api-keys/${key.id}/revoke`, { token: ctx.adminToken }),
+      409,
+      'API_KEY_REVOKED',
+    );
+    ok(await ctx.request('POST', `${API}/api-keys/${admins.id}/revoke`, { token: ctx.adminToken }));
     const soon = ok(
       await create({
         name: 'k2',
@@ -112,10 +123,39 @@ describe('/api/v1/api-keys', () => {
       }),
       201,
     );
-    expect(await service.verify(soon.key)).toBeDefined();
+    ok(await asKey({ 'x-api-key': soon.key }));
     await ctx.dataSource.query(`UPDATE api_keys SET expires_at = now() - interval '1 second' WHERE id = $1`, [
       soon.id,
     ]);
-    expect(await service.verify(soon.key)).toBeUndefined();
+    expectEnvelope(await asKey({ 'x-api-key': soon.key }), 401, 'UNAUTHORIZED');
+    expect(await service.verify(key.key)).toBeUndefined();
+  });
+
+  it("stops a deactivated owner's keys at once", async () => {
+    const ws = await createWorkspace(ctx);
+    const email = `${unique('pipeline')}@example.com`;
+    const password = 'pipeline-password-1';
+    const owner = ok(
+      await ctx.request('POST', `${API}/users`, {
+        token: ctx.adminToken,
+        body: { email, password, full_name: 'Pipeline', user_type: 'technical' },
+      }),
+      201,
+    );
+    const token = ok(await ctx.login(email, password)).access_token as string;
+    const key = ok(await create({ name: 'k', workspace_ids: [ws.id] }, token), 201);
+    const headers = { 'x-api-key': key.key };
+    ok(await ctx.request('GET', `${API}/workspaces/${ws.id}`, { token: null, headers }));
+    ok(
+      await ctx.request('PATCH', `${API}/users/${owner.id}`, {
+        token: ctx.adminToken,
+        body: { is_active: false, row_version: owner.row_version },
+      }),
+    );
+    expectEnvelope(
+      await ctx.request('GET', `${API}/workspaces/${ws.id}`, { token: null, headers }),
+      401,
+      'UNAUTHORIZED',
+    );
   });
 });

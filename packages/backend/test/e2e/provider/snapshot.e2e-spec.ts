@@ -245,7 +245,7 @@ describe('workspace snapshot', () => {
       expect(b.revision).toBe(a.revision);
       expect(b.generated_at).toBe(a.generated_at);
       expect(await kept()).toBe(count);
-      expect(await snapshots.page(f.workspace.code, {}, a.revision)).toEqual({
+      expect(await snapshots.page(f.workspace.code, {}, [a.revision])).toEqual({
         notModified: true,
         revision: a.revision,
       });
@@ -271,7 +271,7 @@ describe('workspace snapshot', () => {
       await ctx.dataSource.query(`UPDATE systems SET note = 'x' WHERE id = $1`, [f.lakeSystem.id]);
       const c = await first();
       expect(c.generated_at).not.toBe(b.generated_at);
-      expect(await snapshots.page(f.workspace.id, {}, b.revision)).toMatchObject({ notModified: true });
+      expect(await snapshots.page(f.workspace.id, {}, [b.revision])).toMatchObject({ notModified: true });
     });
 
     it('never keeps serving a snapshot read while a change was in progress, once the change commits', async () => {

@@ -28,6 +28,7 @@ describe('watermark storage', () => {
     await ctx.close();
   });
 
+  const writer = { id: USER.id, is_superuser: false, user_type: 'regular' as const };
   const newDataflow = async (): Promise<string> => ok(await createDataflowRequest(ctx, copyBody(f)), 201).id;
   const codeOf = async (work: Promise<unknown>) =>
     work.then(
@@ -60,7 +61,7 @@ describe('watermark storage', () => {
       '{"n": 1.0}',
     ];
     for (const text of texts) {
-      await service.put(id, { current_value: text }, USER.id);
+      await service.put(id, { current_value: text }, writer);
       expect((await service.get(id)).current_value).toBe(text);
     }
   });
@@ -68,11 +69,7 @@ describe('watermark storage', () => {
   it('rotates the previous value and records provenance, which never changes the text', async () => {
     const id = await newDataflow();
     expect(
-      await service.put(
-        id,
-        { current_value: '{"v": 1}', job_id: 'job-1', dataflow_run_id: 'run-1' },
-        USER.id,
-      ),
+      await service.put(id, { current_value: '{"v": 1}', job_id: 'job-1', dataflow_run_id: 'run-1' }, writer),
     ).toEqual({
       status: 'ok',
       revision: 1,
