@@ -23,6 +23,10 @@ const SUITES = {
     file: 'packages/backend/bench/search.mjs',
     about: 'search p50/p95 on 100,000 datasets and 2,000,000 fields vs one full-text index probe',
   },
+  scale: {
+    file: 'packages/backend/bench/scale.mjs',
+    about: 'registry operations at 1,000 / 10,000 / 100,000 datasets: p50/p99, SQL statements, plans',
+  },
   // Planned (DESIGN §10): provider (bulk load).
 };
 const PLANNED = ['provider'];
