@@ -76,50 +76,63 @@ export async function crawl(options: CrawlCommandOptions, io: Io): Promise<Crawl
   const registry = connectRegistry(options, io);
   const { client } = registry;
   const progress = createProgress(io);
+  // The database is inspected while the registry is read (the system checked, the run recorded, the
+  // snapshot read): neither needs the other, so a crawl waits for the slower of the two, not for
+  // their sum. A registry failure stops the inspection; a database failure stops the snapshot read.
+  progress.phase('inspecting the database and reading the registry', 2);
+  const started = performance.now();
+  let inspected = started;
+  const stopInspection = new AbortController();
+  const inspection = inspectDatabase({ connectionUrl, filters, signal: stopInspection.signal }).finally(
+    () => {
+      inspected = performance.now();
+      progress.update(1);
+    },
+  );
+  // Settled below in every case; until then a failure must not count as unhandled.
+  inspection.catch(() => undefined);
   try {
-    const system = await resolveSystem(client, options.systemCode, target.dialect);
-    const run = await CrawlRunRecord.start(client, system.id, {
-      connection_url: redact(connectionUrl),
-      dialect: target.dialect,
-      filters,
-      check: options.check ?? false,
-    });
+    let system: Awaited<ReturnType<typeof resolveSystem>>;
+    let run: CrawlRunRecord;
     try {
-      // The database and the registry are read at the same time: neither read needs the other, so a
-      // crawl waits for the slower of the two, not for their sum.
-      progress.phase('inspecting the database and reading the registry', 2);
-      const started = performance.now();
-      let inspected = started;
-      let read = started;
-      let done = 0;
-      // A database that cannot be read ends the crawl: the registry read stops with it.
+      system = await resolveSystem(client, options.systemCode, target.dialect);
+      run = await CrawlRunRecord.start(client, system.id, {
+        connection_url: redact(connectionUrl),
+        dialect: target.dialect,
+        filters,
+        check: options.check ?? false,
+      });
+    } catch (error) {
+      progress.stop();
+      stopInspection.abort();
+      await inspection.catch(() => undefined);
+      throw error;
+    }
+    try {
+      const readStarted = performance.now();
+      let read = readStarted;
       const registryRead = new AbortController();
-      const [inspection, snapshot] = await Promise.allSettled([
-        inspectDatabase({ connectionUrl, filters })
-          .catch((error: unknown) => {
-            registryRead.abort();
-            throw error;
-          })
-          .finally(() => {
-            inspected = performance.now();
-            progress.update(++done);
-          }),
+      const [inspectionResult, snapshot] = await Promise.allSettled([
+        inspection.catch((error: unknown) => {
+          registryRead.abort();
+          throw error;
+        }),
         readRegistry(client, system.id, registryRead.signal).finally(() => {
           read = performance.now();
-          progress.update(++done);
         }),
       ]);
+      progress.update(2);
       // Both settled, nothing left running: the database's failure first, as when they ran in turn.
-      if (inspection.status === 'rejected') throw inspection.reason;
+      if (inspectionResult.status === 'rejected') throw inspectionResult.reason;
       if (snapshot.status === 'rejected') throw snapshot.reason;
-      const db = inspection.value;
+      const db = inspectionResult.value;
       const registered = snapshot.value;
       const compared = performance.now();
       progress.phase('comparing', 1);
       const diffs: DatasetDiff[] = diffSystem(db.tables, registered, scopeOf(db));
       const timings = {
         inspect: inspected - started,
-        registry: read - started,
+        registry: read - readStarted,
         diff: performance.now() - compared,
       };
       progress.stop();

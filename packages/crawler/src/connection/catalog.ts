@@ -94,6 +94,7 @@ export async function withCatalog<T>(
   target: ConnectionTarget,
   work: (catalog: Catalog) => Promise<T>,
   onKnex?: (knex: Knex) => void,
+  signal?: AbortSignal,
 ): Promise<T> {
   if (target.dialect === 'sqlite') {
     const filename = target.sqlite!.filename;
@@ -113,6 +114,8 @@ export async function withCatalog<T>(
           return queries;
         },
         async query<Row>(sql: string, bindings: readonly unknown[] = []): Promise<Row[]> {
+          // Stopped: the query running finishes, no other starts.
+          if (signal?.aborted === true) throw new CrawlerError('the inspection was stopped');
           queries++;
           try {
             const result: unknown = await runner.raw(sql, bindings as Knex.RawBinding[]);
