@@ -51,4 +51,17 @@ export class DataTypesRepository {
     for (const row of rows) byFlavor.get(row.system_flavor_id)?.set(row.code, row);
     return byFlavor;
   }
+
+  /** What rendering needs of data types, by id (deleted ones included: stored trees may use them). */
+  async renderInfoOf(
+    ids: readonly string[],
+    manager: EntityManager,
+  ): Promise<Map<string, { code: string; render_template: string | null }>> {
+    if (ids.length === 0) return new Map();
+    const rows: { id: string; code: string; render_template: string | null }[] = await manager.query(
+      'SELECT id, code, render_template FROM data_types WHERE id = ANY($1::uuid[])',
+      [ids],
+    );
+    return new Map(rows.map((r) => [r.id, r]));
+  }
 }

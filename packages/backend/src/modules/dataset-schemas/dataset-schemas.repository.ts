@@ -99,12 +99,16 @@ export class DatasetSchemasRepository {
     manager: EntityManager,
   ): Promise<DatasetSchemaEntity[]> {
     if (datasetIds.length === 0) return [];
+    // Per dataset, its versions newest first through the (dataset_id, version_num) index.
     return manager.query(
-      `SELECT DISTINCT ON (s.dataset_id) s.* FROM dataset_schemas s
-       WHERE s.dataset_id = ANY($1::uuid[])
-         AND EXISTS (SELECT 1 FROM field_bindings b WHERE b.dataset_schema_id = s.id)
-       ORDER BY s.dataset_id, s.version_num DESC`,
-      [datasetIds],
+      `SELECT s.* FROM unnest($1::uuid[]) AS d(id)
+       CROSS JOIN LATERAL (
+         SELECT s.* FROM dataset_schemas s
+         WHERE s.dataset_id = d.id
+           AND EXISTS (SELECT 1 FROM field_bindings b WHERE b.dataset_schema_id = s.id)
+         ORDER BY s.version_num DESC LIMIT 1
+       ) s`,
+      [[...new Set(datasetIds)]],
     );
   }
 

@@ -18,10 +18,10 @@ import {
   type VersionColumnRow,
 } from '../field-bindings/field-bindings.repository.js';
 import type { TypeTreeRow } from '../type-instances/type-instances.repository.js';
-import { TypeInstancesRepository } from '../type-instances/type-instances.repository.js';
 import { buildTypeTrees, typeSignature } from '../type-instances/type-tree.js';
 import { TypeTreeWriter } from '../type-instances/type-tree.writer.js';
 import { type ResolvedTypeSpec, resolveTypeSpec } from './type-spec-resolver.js';
+import { VersionColumns } from './version-columns.js';
 import {
   type ColumnAttributes,
   columnAttributesOf,
@@ -105,7 +105,7 @@ export class SchemaVersionPublisher {
     private readonly schemas: DatasetSchemasRepository,
     private readonly fields: FieldsRepository,
     private readonly bindings: FieldBindingsRepository,
-    private readonly typeInstances: TypeInstancesRepository,
+    private readonly versionColumns: VersionColumns,
     private readonly typeTrees: TypeTreeWriter,
     private readonly dataTypes: DataTypesRepository,
   ) {}
@@ -332,8 +332,7 @@ export class SchemaVersionPublisher {
     m: EntityManager,
   ): Promise<(schemaId: string) => CurrentColumn[]> {
     const ids = headers.map((h) => h.id);
-    const rows = await this.bindings.columnsOfSchemas(ids, m);
-    const nodes = await this.typeInstances.subtreesOfSchemas(ids, m);
+    const { columns: rows, nodes } = await this.versionColumns.read(ids, m);
     const bySchema = groupBy(rows, (r) => r.dataset_schema_id);
     // Each node's tree (nodes come parents first), so that a version's trees are built from its rows.
     const rootOf = new Map<string, string>();

@@ -2,25 +2,21 @@ import type { SchemaVersion } from '@aide/schemas';
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import type { DatasetSchemaEntity } from '../dataset-schemas/dataset-schema.entity.js';
-import {
-  FieldBindingsRepository,
-  type VersionColumnRow,
-} from '../field-bindings/field-bindings.repository.js';
+import type { VersionColumnRow } from '../field-bindings/field-bindings.repository.js';
 import { buildTypeTrees, toTypeInstanceTree } from '../type-instances/type-tree.js';
-import { TypeInstancesRepository } from '../type-instances/type-instances.repository.js';
+import { VersionColumns } from './version-columns.js';
 import { VersionTypeTexts } from './version-type-texts.js';
 import { columnAttributesRead, tableStructureOfEntity } from './version-structure.js';
 
 /**
- * Whole versions read set-based: any number of versions costs two queries (columns with field names
- * and PII tags, type trees), so a snapshot page of a thousand datasets costs what one does. Only the
+ * Whole versions read set-based: any number of versions costs three queries (`VersionColumns`), so a
+ * snapshot page of a thousand datasets costs what one does. Only the
  * columns a version returns are read, and each distinct type is rendered once (VersionTypeTexts).
  */
 @Injectable()
 export class SchemaVersionReader {
   constructor(
-    private readonly bindings: FieldBindingsRepository,
-    private readonly typeInstances: TypeInstancesRepository,
+    private readonly versionColumns: VersionColumns,
     private readonly dataSource: DataSource,
   ) {}
 
@@ -34,8 +30,8 @@ export class SchemaVersionReader {
     m: EntityManager = this.dataSource.manager,
   ): Promise<Map<string, SchemaVersion>> {
     const ids = schemas.map((s) => s.id);
-    const rows = await this.bindings.columnsOfSchemas(ids, m);
-    const trees = buildTypeTrees(await this.typeInstances.subtreesOfSchemas(ids, m));
+    const { columns: rows, nodes } = await this.versionColumns.read(ids, m);
+    const trees = buildTypeTrees(nodes);
     const bySchema = new Map<string, VersionColumnRow[]>();
     for (const row of rows) {
       const list = bySchema.get(row.dataset_schema_id);

@@ -3,6 +3,7 @@ import { DatasetSchemasModule } from '../dataset-schemas/dataset-schemas.module.
 import { TypeTreeWriter } from '../type-instances/type-tree.writer.js';
 import { SchemaVersionPublisher } from './schema-version-publisher.js';
 import { SchemaVersionReader } from './schema-version.reader.js';
+import { VersionColumns } from './version-columns.js';
 import { SchemaVersionsBulkController } from './schema-versions-bulk.controller.js';
 import { SchemaVersionsController } from './schema-versions.controller.js';
 import { SchemaVersionsService } from './schema-versions.service.js';
@@ -17,6 +18,7 @@ import { SystemSnapshotService } from './system-snapshot.service.js';
     SchemaVersionPublisher,
     SystemSnapshotService,
     SchemaVersionReader,
+    VersionColumns,
     TypeTreeWriter,
   ],
 })

@@ -66,25 +66,33 @@ export class TypeInstancesRepository {
   }
 
   /**
-   * The trees bound by the columns of the given versions, as `subtrees` reads them (same roots, same
-   * rows, same order) but with only the columns a tree is built and rendered from.
+   * The nodes below the nodes bound by the columns of the given versions (the bound nodes themselves
+   * come with the columns), ordered and depth-limited as `subtrees` orders them; data types by id.
+   * Reached through the indexes from the versions asked for, as `columnsOfSchemas` is.
    */
-  async subtreesOfSchemas(schemaIds: readonly string[], manager: EntityManager): Promise<TypeTreeRow[]> {
+  async descendantsOfSchemas(
+    schemaIds: readonly string[],
+    manager: EntityManager,
+  ): Promise<Omit<TypeTreeRow, 'data_type_code' | 'render_template'>[]> {
     if (schemaIds.length === 0) return [];
     return manager.query(
-      `WITH RECURSIVE tree AS (
-         SELECT t.id, t.parent_id, t.data_type_id, t.type_params, t.slot, t.ordinal, 0 AS depth
-         FROM type_instances t
-         WHERE t.id IN (SELECT b.type_instance_id FROM field_bindings b WHERE b.dataset_schema_id = ANY($1::uuid[]))
+      `WITH RECURSIVE bound AS (
+         SELECT DISTINCT b.type_instance_id AS id FROM unnest($1::uuid[]) AS s(id)
+         CROSS JOIN LATERAL (
+           SELECT b.type_instance_id FROM field_bindings b WHERE b.dataset_schema_id = s.id OFFSET 0
+         ) b
+       ),
+       tree AS (
+         SELECT c.id, c.parent_id, c.data_type_id, c.type_params, c.slot, c.ordinal, 1 AS depth
+         FROM bound CROSS JOIN LATERAL (SELECT * FROM type_instances c WHERE c.parent_id = bound.id OFFSET 0) c
          UNION ALL
          SELECT c.id, c.parent_id, c.data_type_id, c.type_params, c.slot, c.ordinal, tree.depth + 1
-         FROM type_instances c JOIN tree ON c.parent_id = tree.id WHERE tree.depth < $2
+         FROM tree CROSS JOIN LATERAL (SELECT * FROM type_instances c WHERE c.parent_id = tree.id OFFSET 0) c
+         WHERE tree.depth < $2
        )
-       SELECT tree.id, tree.parent_id, tree.depth, tree.data_type_id, tree.type_params, tree.slot,
-              dt.code AS data_type_code, dt.render_template
-       FROM tree JOIN data_types dt ON dt.id = tree.data_type_id
-       ORDER BY tree.depth, tree.ordinal, tree.slot`,
-      [schemaIds, MAX_TYPE_TREE_DEPTH],
+       SELECT tree.id, tree.parent_id, tree.depth, tree.data_type_id, tree.type_params, tree.slot
+       FROM tree ORDER BY tree.depth, tree.ordinal, tree.slot`,
+      [[...new Set(schemaIds)], MAX_TYPE_TREE_DEPTH],
     );
   }
 

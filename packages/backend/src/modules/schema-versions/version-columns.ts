@@ -1,0 +1,53 @@
+import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import { DataTypesRepository } from '../data-types/data-types.repository.js';
+import {
+  FieldBindingsRepository,
+  type VersionColumnRow,
+} from '../field-bindings/field-bindings.repository.js';
+import { TypeInstancesRepository, type TypeTreeRow } from '../type-instances/type-instances.repository.js';
+
+/**
+ * The columns of stored versions and the nodes of their type trees, in three queries whatever the
+ * number of versions: the columns with the node each type starts at (most types are that node alone),
+ * the nodes below those, and the data types met. The nodes are the rows `TypeInstancesRepository
+ * .subtrees` returns for the bound nodes: each bound node once at depth 0, then the nodes below by
+ * depth, ordinal and slot, at most MAX_TYPE_TREE_DEPTH levels down.
+ */
+@Injectable()
+export class VersionColumns {
+  constructor(
+    private readonly bindings: FieldBindingsRepository,
+    private readonly typeInstances: TypeInstancesRepository,
+    private readonly dataTypes: DataTypesRepository,
+  ) {}
+
+  async read(
+    schemaIds: readonly string[],
+    m: EntityManager,
+  ): Promise<{ columns: VersionColumnRow[]; nodes: TypeTreeRow[] }> {
+    const columns = await this.bindings.columnsOfSchemas(schemaIds, m);
+    const below = await this.typeInstances.descendantsOfSchemas(schemaIds, m);
+    const bound = new Map<string, Omit<TypeTreeRow, 'data_type_code' | 'render_template'>>();
+    for (const c of columns) {
+      if (c.type_instance_id === null || c.type_data_type_id === null || bound.has(c.type_instance_id))
+        continue;
+      bound.set(c.type_instance_id, {
+        id: c.type_instance_id,
+        parent_id: c.type_parent_id,
+        depth: 0,
+        data_type_id: c.type_data_type_id,
+        type_params: c.type_params,
+        slot: c.type_slot,
+      });
+    }
+    const rows = [...bound.values(), ...below];
+    const types = await this.dataTypes.renderInfoOf([...new Set(rows.map((r) => r.data_type_id))], m);
+    const nodes = rows.map((row) => {
+      const type = types.get(row.data_type_id);
+      if (type === undefined) throw new Error(`data type ${row.data_type_id} missing`);
+      return Object.assign(row, { data_type_code: type.code, render_template: type.render_template });
+    });
+    return { columns, nodes };
+  }
+}
