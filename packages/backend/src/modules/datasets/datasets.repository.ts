@@ -129,7 +129,7 @@ export class DatasetsRepository {
       .orderBy('d.id')
       .limit(limit);
     if (afterId) qb.andWhere('d.id > :afterId', { afterId });
-    return (await qb.getMany()).map((row) => this.reads.attach(row));
+    return this.reads.getManyRaw(qb, 'd');
   }
 
   /**

@@ -28,26 +28,39 @@ export class VersionColumns {
   ): Promise<{ columns: VersionColumnRow[]; nodes: TypeTreeRow[] }> {
     const columns = await this.bindings.columnsOfSchemas(schemaIds, m);
     const below = await this.typeInstances.descendantsOfSchemas(schemaIds, m);
-    const bound = new Map<string, Omit<TypeTreeRow, 'data_type_code' | 'render_template'>>();
+    const types = await this.dataTypes.renderInfoOf(
+      [...new Set([...columns.map((c) => c.type_data_type_id), ...below.map((r) => r.data_type_id)])].filter(
+        (id): id is string => id !== null,
+      ),
+      m,
+    );
+    const typeOf = (id: string) => {
+      const type = types.get(id);
+      if (type === undefined) throw new Error(`data type ${id} missing`);
+      return type;
+    };
+    const nodes: TypeTreeRow[] = [];
+    const bound = new Set<string>();
     for (const c of columns) {
       if (c.type_instance_id === null || c.type_data_type_id === null || bound.has(c.type_instance_id))
         continue;
-      bound.set(c.type_instance_id, {
+      bound.add(c.type_instance_id);
+      const type = typeOf(c.type_data_type_id);
+      nodes.push({
         id: c.type_instance_id,
         parent_id: c.type_parent_id,
         depth: 0,
         data_type_id: c.type_data_type_id,
         type_params: c.type_params,
         slot: c.type_slot,
+        data_type_code: type.code,
+        render_template: type.render_template,
       });
     }
-    const rows = [...bound.values(), ...below];
-    const types = await this.dataTypes.renderInfoOf([...new Set(rows.map((r) => r.data_type_id))], m);
-    const nodes = rows.map((row) => {
-      const type = types.get(row.data_type_id);
-      if (type === undefined) throw new Error(`data type ${row.data_type_id} missing`);
-      return Object.assign(row, { data_type_code: type.code, render_template: type.render_template });
-    });
+    for (const row of below) {
+      const type = typeOf(row.data_type_id);
+      nodes.push({ ...row, data_type_code: type.code, render_template: type.render_template });
+    }
     return { columns, nodes };
   }
 }

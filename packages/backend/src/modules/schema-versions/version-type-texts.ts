@@ -70,7 +70,12 @@ export class VersionTypeTexts {
   }
 
   private rendered(tree: RenderableTypeNode): Rendered | null {
-    const key = JSON.stringify(renderInput(tree));
+    // Most trees are one node: a flat key spares building and serialising their render input. Its
+    // parts hold no NUL (database text; JSON escapes it), so NUL separates them unambiguously.
+    const key =
+      tree.children.length === 0
+        ? `L${JSON.stringify(tree.render_template)}\u0000${tree.code}\u0000${JSON.stringify(tree.type_params)}`
+        : `T${JSON.stringify(renderInput(tree))}`;
     let rendered = this.byInput.get(key);
     if (rendered === undefined) {
       const budget = new MeasuredBudget();

@@ -7,6 +7,8 @@ import {
   column,
   createDataset,
   createPgSystem,
+  createSystemFor,
+  DATASET_KINDS,
   datasetBody,
   publish,
   type Row,
@@ -256,5 +258,19 @@ describe('POST /datasets/bulk, set-based', () => {
     const large = await measure(60);
     expect(large).toBe(small);
     expect(small).toBeLessThanOrEqual(12);
+  });
+});
+
+describe('GET /systems/{id}/snapshot, datasets read raw', () => {
+  it.each(DATASET_KINDS)('answers a %s dataset exactly as GET /datasets/{id} does', async (kind) => {
+    const holder = await createSystemFor(ctx, kind);
+    const dataset = await createDataset(ctx, holder.id, kind);
+    const page = ok(
+      await ctx.request('GET', `${API}/systems/${holder.id}/snapshot`, { token: ctx.userToken }),
+    );
+    const single = ok(await ctx.request('GET', `${API}/datasets/${dataset.id}`, { token: ctx.userToken }));
+    expect(page.items).toHaveLength(1);
+    // The same JSON text: values, types (a bigint as a number) and key order.
+    expect(JSON.stringify(page.items[0].dataset)).toBe(JSON.stringify(single));
   });
 });
