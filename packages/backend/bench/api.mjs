@@ -112,7 +112,7 @@ const USAGE = `pnpm bench api [options]
   --quick           --duration 3 --warmup 2 --slices 3
   --only LIST       subset of pgbench,bare,bare-user,api
   --no-build        do not rebuild the backend
-  --profile         run the API under node --cpu-prof (profiles in bench-results/profiles/)
+  --profile         run the servers under node --cpu-prof (bench-results/profiles/<server>.cpuprofile)
   --no-pin          do not place the servers and the load generator on separate CPUs (taskset)
 Environment: DATABASE_URL (an existing server to use), AIDE_DB_POOL_SIZE (default 20).`;
 
@@ -800,11 +800,16 @@ export async function run(argv = process.argv.slice(2)) {
     // The API (always started: it issues the token both servers verify).
     const apiPort = await freePort();
     const profileDir = join(REPO, 'bench-results', 'profiles');
-    if (options.profile) mkdirSync(profileDir, { recursive: true });
-    const apiArgs = [
-      ...(options.profile ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : []),
-      'dist/main.js',
-    ];
+    if (options.profile) {
+      rmSync(profileDir, { recursive: true, force: true });
+      mkdirSync(profileDir, { recursive: true });
+    }
+    // Each server's V8 CPU profile, written when it exits cleanly (SIGTERM at the end of the run).
+    const profiled = (name) =>
+      options.profile
+        ? ['--cpu-prof', '--cpu-prof-dir', profileDir, '--cpu-prof-name', `${name}.cpuprofile`]
+        : [];
+    const apiArgs = [...profiled('api'), 'dist/main.js'];
     const api = startChild('api', apiArgs, { ...serverEnv, PORT: String(apiPort) }, placement?.server);
     const apiBase = `http://127.0.0.1:${apiPort}`;
     await waitForHttp(api, `${apiBase}/health/ready`);
@@ -824,7 +829,7 @@ export async function run(argv = process.argv.slice(2)) {
     const barePort = await freePort();
     const bare = startChild(
       'bare',
-      ['bench/bare-server.mjs'],
+      [...profiled('bare'), 'bench/bare-server.mjs'],
       { ...serverEnv, PORT: String(barePort) },
       placement?.server,
     );
@@ -834,7 +839,7 @@ export async function run(argv = process.argv.slice(2)) {
     const bareUserPort = await freePort();
     const bareUser = startChild(
       'bare-user',
-      ['bench/bare-server.mjs'],
+      [...profiled('bare-user'), 'bench/bare-server.mjs'],
       { ...serverEnv, PORT: String(bareUserPort), BARE_USER_ROW: '1' },
       placement?.server,
     );
@@ -895,8 +900,8 @@ export async function run(argv = process.argv.slice(2)) {
     }
 
     if (options.profile) {
-      await api.stop(); // --cpu-prof writes on a clean exit
-      log(`CPU profile written to ${relative(REPO, profileDir)}/`);
+      await Promise.all([api.stop(), bare.stop(), bareUser.stop()]); // --cpu-prof writes on a clean exit
+      log(`CPU profiles written to ${relative(REPO, profileDir)}/`);
     }
 
     // Report.

@@ -10,7 +10,7 @@ import { AllExceptionsFilter, sendError } from './common/errors/all-exceptions.f
 import { AppError } from './common/errors/app-error.js';
 import { toAppError } from './common/errors/error-response.js';
 import { useJsonBodyParser } from './common/http/json-body.js';
-import { NestPinoLogger, RequestLogController } from './common/http/logger.js';
+import { lazyChildLogger, NestPinoLogger, RequestLogController } from './common/http/logger.js';
 import { RouteTable } from './common/http/route-table.js';
 import { discardUnreadBody } from './common/http/unread-body.js';
 import type { ResolvedConfig } from './config/config.js';
@@ -86,6 +86,7 @@ export async function createApp(
   });
   useJsonBodyParser(adapter, config.bodyLimitBytes);
   const fastify = adapter.getInstance();
+  fastify.setChildLoggerFactory(lazyChildLogger);
   fastify.addHook('onRoute', (route) => routes.add(route.method, route.url));
   fastify.addHook('onRequest', (request, reply, done) => {
     void reply.header('X-Request-ID', request.id).header('X-Content-Type-Options', 'nosniff');
@@ -98,16 +99,18 @@ export async function createApp(
     draining = true;
     done();
   });
-  fastify.addHook('onSend', (_request, reply, payload, done) => {
+  // An answer that closes the connection (413, a body that does not parse, draining) waits until the
+  // client has sent its body, within bounds: closing earlier would reset the connection under a client
+  // still writing, which would then never read the answer. Synchronous otherwise: an async hook would
+  // cost every response a promise.
+  fastify.addHook('onSend', (request, reply, payload, done) => {
     if (draining) void reply.header('Connection', 'close');
-    done(null, payload);
-  });
-  // An answer that closes the connection (413, a body that does not parse) waits until the client has
-  // sent its body, within bounds: closing earlier would reset the connection under a client still
-  // writing, which would then never read the answer.
-  fastify.addHook('onSend', async (request, reply, payload) => {
-    if (String(reply.getHeader('connection')).toLowerCase() === 'close') await discardUnreadBody(request.raw);
-    return payload;
+    const connection = reply.getHeader('connection');
+    if (connection === undefined || String(connection).toLowerCase() !== 'close') {
+      done(null, payload);
+      return;
+    }
+    void discardUnreadBody(request.raw).then(() => done(null, payload));
   });
   const metrics = createMetrics();
   fastify.addHook('onResponse', (request, reply, done) => {

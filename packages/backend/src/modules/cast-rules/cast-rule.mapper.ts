@@ -1,13 +1,12 @@
 import type { CastRule } from '@aide/schemas';
-import { auditFields } from '../../common/crud/audit-mapper.js';
+import { withAudit } from '../../common/crud/audit-mapper.js';
 import type { CastRuleEntity } from './cast-rule.entity.js';
 
 export function toCastRule(e: CastRuleEntity): CastRule {
-  return {
-    ...auditFields(e),
+  return withAudit(e, {
     source_data_type_id: e.source_data_type_id,
     target_data_type_id: e.target_data_type_id,
     param_mapping: e.param_mapping,
     safety: e.safety,
-  };
+  });
 }

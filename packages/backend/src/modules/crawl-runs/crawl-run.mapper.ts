@@ -1,10 +1,9 @@
 import type { CrawlRun } from '@aide/schemas';
-import { auditFields } from '../../common/crud/audit-mapper.js';
+import { withAudit } from '../../common/crud/audit-mapper.js';
 import type { CrawlRunEntity } from './crawl-run.entity.js';
 
 export function toCrawlRun(e: CrawlRunEntity): CrawlRun {
-  return {
-    ...auditFields(e),
+  return withAudit(e, {
     system_id: e.system_id,
     status: e.status,
     started_at: e.started_at.toISOString(),
@@ -13,5 +12,5 @@ export function toCrawlRun(e: CrawlRunEntity): CrawlRun {
     summary: e.summary,
     diff_payload: e.diff_payload,
     error_message: e.error_message,
-  };
+  });
 }

@@ -1,7 +1,7 @@
 import type { CredentialRef } from '@aide/schemas';
-import { softDeleteFields } from '../../common/crud/audit-mapper.js';
+import { withSoftDelete } from '../../common/crud/audit-mapper.js';
 import type { CredentialRefEntity } from './credential-ref.entity.js';
 
 export function toCredentialRef(e: CredentialRefEntity): CredentialRef {
-  return { ...softDeleteFields(e), provider: e.provider, path: e.path, version: e.version };
+  return withSoftDelete(e, { provider: e.provider, path: e.path, version: e.version });
 }

@@ -1,14 +1,13 @@
 import type { DatasetLink } from '@aide/schemas';
-import { softDeleteFields } from '../../common/crud/audit-mapper.js';
+import { withSoftDelete } from '../../common/crud/audit-mapper.js';
 import type { DatasetLinkEntity } from './dataset-link.entity.js';
 
 export function toDatasetLink(e: DatasetLinkEntity): DatasetLink {
-  return {
-    ...softDeleteFields(e),
+  return withSoftDelete(e, {
     source_dataset_id: e.source_dataset_id,
     target_dataset_id: e.target_dataset_id,
     source_schema_id: e.source_schema_id,
     target_schema_id: e.target_schema_id,
     engine_id: e.engine_id,
-  };
+  });
 }

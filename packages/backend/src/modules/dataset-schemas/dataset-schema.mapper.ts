@@ -1,13 +1,12 @@
 import type { DatasetSchemaVersion } from '@aide/schemas';
-import { auditFields } from '../../common/crud/audit-mapper.js';
+import { withAudit } from '../../common/crud/audit-mapper.js';
 import type { DatasetSchemaEntity } from './dataset-schema.entity.js';
 
 export function toDatasetSchema(e: DatasetSchemaEntity): DatasetSchemaVersion {
-  return {
-    ...auditFields(e),
+  return withAudit(e, {
     dataset_id: e.dataset_id,
     version_num: e.version_num,
     schema_: e.schema_,
     extra: e.extra,
-  };
+  });
 }

@@ -1,14 +1,13 @@
 import type { FieldBinding } from '@aide/schemas';
-import { auditFields } from '../../common/crud/audit-mapper.js';
+import { withAudit } from '../../common/crud/audit-mapper.js';
 import type { FieldBindingEntity } from './field-binding.entity.js';
 
 export function toFieldBinding(e: FieldBindingEntity): FieldBinding {
-  return {
-    ...auditFields(e),
+  return withAudit(e, {
     field_id: e.field_id,
     dataset_schema_id: e.dataset_schema_id,
     position: e.position,
     is_nullable: e.is_nullable,
     type_instance_id: e.type_instance_id,
-  };
+  });
 }

@@ -1,7 +1,7 @@
 import type { FieldClassification } from '@aide/schemas';
-import { auditFields } from '../../common/crud/audit-mapper.js';
+import { withAudit } from '../../common/crud/audit-mapper.js';
 import type { FieldClassificationEntity } from './field-classification.entity.js';
 
 export function toFieldClassification(e: FieldClassificationEntity): FieldClassification {
-  return { ...auditFields(e), field_id: e.field_id, pii_tags: e.pii_tags, reason: e.reason };
+  return withAudit(e, { field_id: e.field_id, pii_tags: e.pii_tags, reason: e.reason });
 }

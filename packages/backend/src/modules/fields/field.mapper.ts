@@ -1,18 +1,17 @@
 import type { Field, FieldTree } from '@aide/schemas';
-import { auditFields } from '../../common/crud/audit-mapper.js';
+import { withAudit } from '../../common/crud/audit-mapper.js';
 import { fieldTooDeep } from './field-limits.js';
 import type { FieldEntity } from './field.entity.js';
 
 export function toField(e: FieldEntity): Field {
-  return {
-    ...auditFields(e),
+  return withAudit(e, {
     dataset_id: e.dataset_id,
     parent_id: e.parent_id,
     name: e.name,
     path: e.path,
     extra: e.extra,
     origin: e.origin,
-  };
+  });
 }
 
 /**
@@ -22,7 +21,7 @@ export function toField(e: FieldEntity): Field {
  */
 export function toFieldTrees(rows: readonly FieldEntity[], maxDepth: number): FieldTree[] {
   const nodes = new Map<string, FieldTree>();
-  for (const row of rows) nodes.set(row.id, { ...toField(row), children: [] });
+  for (const row of rows) nodes.set(row.id, Object.assign(toField(row), { children: [] as FieldTree[] }));
   const roots: FieldTree[] = [];
   for (const row of rows) {
     const node = nodes.get(row.id) as FieldTree;

@@ -1,7 +1,7 @@
 import type { SystemKind } from '@aide/schemas';
-import { softDeleteFields } from '../../common/crud/audit-mapper.js';
+import { withSoftDelete } from '../../common/crud/audit-mapper.js';
 import type { SystemKindEntity } from './system-kind.entity.js';
 
 export function toSystemKind(e: SystemKindEntity): SystemKind {
-  return { ...softDeleteFields(e), code: e.code, name: e.name };
+  return withSoftDelete(e, { code: e.code, name: e.name });
 }

@@ -1,10 +1,9 @@
 import type { System } from '@aide/schemas';
-import { softDeleteFields } from '../../common/crud/audit-mapper.js';
+import { withSoftDelete } from '../../common/crud/audit-mapper.js';
 import type { SystemEntity } from './system.entity.js';
 
 export function toSystem(e: SystemEntity): System {
-  return {
-    ...softDeleteFields(e),
+  return withSoftDelete(e, {
     code: e.code,
     name: e.name,
     is_active: e.is_active,
@@ -12,5 +11,5 @@ export function toSystem(e: SystemEntity): System {
     extra: e.extra,
     flavor_id: e.flavor_id,
     credential_ref_id: e.credential_ref_id,
-  };
+  });
 }

@@ -1,13 +1,12 @@
 import type { TypeInstance } from '@aide/schemas';
-import { auditFields } from '../../common/crud/audit-mapper.js';
+import { withAudit } from '../../common/crud/audit-mapper.js';
 import type { TypeInstanceEntity } from './type-instance.entity.js';
 
 export function toTypeInstance(e: TypeInstanceEntity): TypeInstance {
-  return {
-    ...auditFields(e),
+  return withAudit(e, {
     data_type_id: e.data_type_id,
     type_params: e.type_params,
     parent_id: e.parent_id,
     slot: e.slot,
-  };
+  });
 }
