@@ -4,7 +4,7 @@
 //
 //   node scripts/bench.mjs api [--duration S] [--warmup S] [--connections N] [--quick]
 //                              [--slices N] [--only pgbench,bare,bare-user,api] [--no-build] [--profile]
-//                              [--no-pin]
+//                              [--no-pin] [--api-entry FILE]
 //
 // The measured time of each server is cut into slices run alternately (bare, API, API, bare, …), so
 // a burst of foreign load on a shared machine hits both sides alike; totals and percentiles are
@@ -67,6 +67,7 @@ function readOptions(argv) {
       'no-build': { type: 'boolean', default: false },
       profile: { type: 'boolean', default: false },
       'no-pin': { type: 'boolean', default: false },
+      'api-entry': { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
     },
     strict: true,
@@ -100,6 +101,7 @@ function readOptions(argv) {
     build: !values['no-build'],
     profile: values.profile,
     pin: !values['no-pin'],
+    apiEntry: values['api-entry'] ?? 'dist/main.js',
     databaseUrl: env.DATABASE_URL || undefined,
   };
 }
@@ -114,6 +116,8 @@ const USAGE = `pnpm bench api [options]
   --no-build        do not rebuild the backend
   --profile         run the servers under node --cpu-prof (bench-results/profiles/<server>.cpuprofile)
   --no-pin          do not place the servers and the load generator on separate CPUs (taskset)
+  --api-entry FILE  the API's entry point, relative to packages/backend (default dist/main.js): another
+                    build to compare, e.g. one compiled from an older commit
 Environment: DATABASE_URL (an existing server to use), AIDE_DB_POOL_SIZE (default 20).`;
 
 // ---------------------------------------------------------------------------------------------------
@@ -809,7 +813,7 @@ export async function run(argv = process.argv.slice(2)) {
       options.profile
         ? ['--cpu-prof', '--cpu-prof-dir', profileDir, '--cpu-prof-name', `${name}.cpuprofile`]
         : [];
-    const apiArgs = [...profiled('api'), 'dist/main.js'];
+    const apiArgs = [...profiled('api'), options.apiEntry];
     const api = startChild('api', apiArgs, { ...serverEnv, PORT: String(apiPort) }, placement?.server);
     const apiBase = `http://127.0.0.1:${apiPort}`;
     await waitForHttp(api, `${apiBase}/health/ready`);
