@@ -1,5 +1,5 @@
 // Lineage against the real backend: engines (polymorphic, soft delete and restore), dataset links and
-// the field links inside them.
+// the field links inside them; tech-field templates applied to a dataset.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { type AideClient, ConflictError, ValidationError } from '../src/index.js';
 import { adminClient, unique } from './helpers/backend.js';
@@ -147,6 +147,42 @@ describe('lineage graph', () => {
     ]);
     await expect(client.lineage.datasetGraph(a.dataset.id, { depth: 21 })).rejects.toMatchObject({
       errorCode: 'VALIDATION_ERROR',
+    });
+  });
+});
+
+describe('techFieldTemplates', () => {
+  it('creates a template, applies it idempotently and reports a layer mismatch', async () => {
+    const template = await client.techFieldTemplates.create({
+      code: unique('tft'),
+      name: 'Raw technical columns',
+      layer: 'raw',
+      fields: [{ name: 'load_ts', position: 0, type_code: 'timestamptz', nullable: false }],
+    });
+    expect(template.fields).toEqual([
+      {
+        name: 'load_ts',
+        position: 0,
+        type_code: 'timestamptz',
+        type_params: null,
+        nullable: false,
+        default_value: null,
+        comment: null,
+      },
+    ]);
+    const raw = (await versioned('raw')).dataset;
+    const first = await client.techFieldTemplates.apply(raw.id, { template_id: template.id });
+    expect(first.created.map((f) => [f.name, f.origin])).toEqual([['load_ts', 'tech']]);
+    expect(await client.techFieldTemplates.apply(raw.id, { template_id: template.id })).toEqual({
+      created: [],
+      skipped: ['load_ts'],
+    });
+    const source = (await versioned('source')).dataset;
+    const failure = client.techFieldTemplates.apply(source.id, { template_id: template.id });
+    await expect(failure).rejects.toBeInstanceOf(ValidationError);
+    await expect(failure).rejects.toMatchObject({
+      status: 400,
+      errorCode: 'TECH_FIELD_TEMPLATE_LAYER_MISMATCH',
     });
   });
 });

@@ -188,6 +188,15 @@ describe('apply-tech-template', () => {
     expect(await rootFields(dataset.id)).toEqual(before);
   });
 
+  it('creates each field once when two applies race (the dataset field tree is locked)', async () => {
+    const t = await createTemplate();
+    const dataset = await createDataset(ctx, system.id, 'rdbms', { layer: 'raw' });
+    const results = await Promise.all([1, 2, 3].map(() => apply(dataset.id, { template_id: t.id })));
+    const bodies = results.map((r) => ok(r));
+    expect(bodies.flatMap((b) => b.created.map((f: Row) => f.name)).sort()).toEqual(['batch_id', 'load_ts']);
+    expect((await rootFields(dataset.id)).map((f) => f.name)).toEqual(['batch_id', 'load_ts']);
+  });
+
   it('skips a template field whose name is already a root field and applies a type override', async () => {
     const t = await createTemplate();
     const dataset = await createDataset(ctx, system.id, 'rdbms', { layer: 'raw' });
