@@ -21,11 +21,12 @@ const BACKEND = join(ROOT, 'packages', 'backend');
 const require = createRequire(join(CRAWLER, 'package.json'));
 const pg = require('pg');
 
-const HELP = `usage: pnpm bench crawler [--tables N] [--runs R] [--no-build]
+const HELP = `usage: pnpm bench crawler [--tables N] [--runs R] [--no-build] [--profile]
 
   --tables N   tables in the generated database (default 1000), 20 columns each, in 10 schemas
   --runs R     timed repetitions of each phase; the median is reported (default 3)
   --no-build   use the existing dist/ of schemas, sdk, backend and crawler
+  --profile    run the backend under node --cpu-prof (profiles in bench-results/profiles/)
 
 The PostgreSQL server is AIDE_TEST_PG_URL (default postgres://postgres@127.0.0.1:5432/postgres);
 pg_dump must be on PATH. Results are printed and written to bench-results/crawler.json.`;
@@ -114,12 +115,15 @@ function withDatabase(serverUrl, database) {
   return url.toString();
 }
 
-async function startBackend(databaseUrl, dir) {
+async function startBackend(databaseUrl, dir, profile) {
+  const profileDir = join(ROOT, 'bench-results', 'profiles');
+  if (profile) mkdirSync(profileDir, { recursive: true });
   const port = await freePort();
   const username = 'bench@example.com';
   const password = `pw-${randomBytes(8).toString('hex')}`;
   let output = '';
-  const child = spawn(process.execPath, [join(BACKEND, 'dist', 'main.js')], {
+  const nodeArgs = profile ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : [];
+  const child = spawn(process.execPath, [...nodeArgs, join(BACKEND, 'dist', 'main.js')], {
     cwd: dir,
     env: {
       ...process.env,
@@ -182,6 +186,7 @@ export async function run(argv) {
       tables: { type: 'string', default: '1000' },
       runs: { type: 'string', default: '3' },
       'no-build': { type: 'boolean', default: false },
+      profile: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
@@ -217,7 +222,7 @@ export async function run(argv) {
     const sourceUrl = withDatabase(serverUrl, sourceDb);
     await buildDatabase(sourceUrl, tables);
     await admin(`VACUUM ANALYZE`, sourceUrl);
-    backend = await startBackend(withDatabase(serverUrl, registryDb), dir);
+    backend = await startBackend(withDatabase(serverUrl, registryDb), dir, values.profile);
     const env = {
       AIDE_METASTORE_URL: backend.baseUrl,
       AIDE_METASTORE_USER: backend.username,
