@@ -22,6 +22,7 @@ async function main(): Promise<void> {
   const dataSource = createDataSource({
     url: config.databaseUrl,
     poolSize: config.dbPoolSize,
+    jit: config.dbJit,
     onPoolError: (error) => logger.warn({ err: error }, 'database connection lost; the pool reconnects'),
   });
   await dataSource.initialize();

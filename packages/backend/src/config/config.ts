@@ -46,6 +46,7 @@ const EnvSchema = z.object({
   AIDE_MIGRATE_ON_START: bool.optional(),
   AIDE_SEED_ON_START: bool.optional(),
   AIDE_DB_POOL_SIZE: int(1, 500).default(20),
+  AIDE_DB_JIT: bool.optional(),
   AIDE_JWT_SECRET: z.string().optional(),
   AIDE_ACCESS_TOKEN_TTL_MINUTES: int(1, 1440).default(30),
   AIDE_REFRESH_TOKEN_TTL_DAYS: int(1, 365).default(14),
@@ -78,6 +79,8 @@ export interface AppConfig {
   migrateOnStart: boolean;
   seedOnStart: boolean;
   dbPoolSize: number;
+  /** PostgreSQL JIT for the API's sessions (AIDE_DB_JIT, off by default). */
+  dbJit: boolean;
   jwtSecret: string | undefined;
   accessTokenTtlSeconds: number;
   refreshTokenTtlDays: number;
@@ -143,6 +146,7 @@ export function loadConfig(
     migrateOnStart: e.AIDE_MIGRATE_ON_START ?? embedded,
     seedOnStart: e.AIDE_SEED_ON_START ?? embedded,
     dbPoolSize: e.AIDE_DB_POOL_SIZE,
+    dbJit: e.AIDE_DB_JIT ?? false,
     jwtSecret: e.AIDE_JWT_SECRET,
     accessTokenTtlSeconds: e.AIDE_ACCESS_TOKEN_TTL_MINUTES * 60,
     refreshTokenTtlDays: e.AIDE_REFRESH_TOKEN_TTL_DAYS,

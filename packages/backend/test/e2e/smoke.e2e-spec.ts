@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { createDataSource } from '../../src/database/data-source.js';
 import { createTestContext, expectEnvelope, type TestContext } from '../helpers/test-app.js';
 
 describe('system kinds (smoke)', () => {
@@ -8,6 +9,18 @@ describe('system kinds (smoke)', () => {
   });
   afterAll(async () => {
     await ctx.close();
+  });
+
+  it('runs its sessions without PostgreSQL JIT unless configured (ADR 0028)', async () => {
+    expect(await ctx.dataSource.query('SHOW jit')).toEqual([{ jit: 'off' }]);
+    const url = ctx.config.databaseUrl;
+    const withJit = createDataSource({ url, poolSize: 1, jit: true });
+    await withJit.initialize();
+    try {
+      expect(await withJit.query('SHOW jit')).toEqual([{ jit: 'on' }]);
+    } finally {
+      await withJit.destroy();
+    }
   });
 
   it('creates, reads and lists a kind', async () => {
