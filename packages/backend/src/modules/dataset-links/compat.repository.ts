@@ -32,6 +32,19 @@ export interface CompatFieldRow {
   source_nullable: boolean | null;
   target_type_id: string | null;
   target_nullable: boolean | null;
+  /** The bound type's root node, read with the row (null when unbound). */
+  source_root: CompatRootNode | null;
+  target_root: CompatRootNode | null;
+}
+
+/** A type tree's root as the field-row read returns it; `nested` when it has children (read apart). */
+export interface CompatRootNode {
+  id: string;
+  data_type_id: string;
+  type_params: Record<string, unknown> | null;
+  code: string;
+  render_template: string | null;
+  nested: boolean;
 }
 
 /** Filters of the bulk report that SQL applies. */
@@ -97,24 +110,40 @@ export class CompatRepository {
     return rows[0]?.n ?? 0;
   }
 
-  fieldRows(linkIds: readonly string[]): Promise<CompatFieldRow[]> {
-    if (linkIds.length === 0) return Promise.resolve([]);
-    return this.dataSource.query(
+  /**
+   * The field links of the given links with their two fields, their bindings in the pinned versions and
+   * the root node of each bound type (data type, params, whether it has children), in one statement: a
+   * catalogue's columns are mostly scalar, so most trees are complete without a tree read.
+   */
+  async fieldRows(linkIds: readonly string[]): Promise<CompatFieldRow[]> {
+    if (linkIds.length === 0) return [];
+    const rows: RawFieldRow[] = await this.dataSource.query(
       `SELECT fl.id, fl.dataset_link_id,
               sf.id AS source_field_id, sf.name AS source_field_name,
               tf.id AS target_field_id, tf.name AS target_field_name, tf.origin AS target_origin,
               sb.type_instance_id AS source_type_id, sb.is_nullable AS source_nullable,
-              tb.type_instance_id AS target_type_id, tb.is_nullable AS target_nullable
+              tb.type_instance_id AS target_type_id, tb.is_nullable AS target_nullable,
+              st.data_type_id AS s_dt, st.type_params AS s_params, sdt.code AS s_code,
+              sdt.render_template AS s_template,
+              EXISTS (SELECT 1 FROM type_instances c WHERE c.parent_id = st.id) AS s_nested,
+              tt.data_type_id AS t_dt, tt.type_params AS t_params, tdt.code AS t_code,
+              tdt.render_template AS t_template,
+              EXISTS (SELECT 1 FROM type_instances c WHERE c.parent_id = tt.id) AS t_nested
        FROM field_links fl
        JOIN dataset_links l ON l.id = fl.dataset_link_id
        JOIN fields sf ON sf.id = fl.source_field_id
        JOIN fields tf ON tf.id = fl.target_field_id
        LEFT JOIN field_bindings sb ON sb.field_id = sf.id AND sb.dataset_schema_id = l.source_schema_id
        LEFT JOIN field_bindings tb ON tb.field_id = tf.id AND tb.dataset_schema_id = l.target_schema_id
+       LEFT JOIN type_instances st ON st.id = sb.type_instance_id
+       LEFT JOIN data_types sdt ON sdt.id = st.data_type_id
+       LEFT JOIN type_instances tt ON tt.id = tb.type_instance_id
+       LEFT JOIN data_types tdt ON tdt.id = tt.data_type_id
        WHERE fl.dataset_link_id = ANY($1::uuid[])
        ORDER BY fl.dataset_link_id, fl.created_at, fl.id`,
       [linkIds],
     );
+    return rows.map(toFieldRow);
   }
 
   dataTypes(ids: readonly string[]): Promise<DataTypeParams[]> {
@@ -137,4 +166,46 @@ export class CompatRepository {
       [pairs.map((p) => p[0]), pairs.map((p) => p[1])],
     );
   }
+}
+
+interface RawFieldRow extends Omit<CompatFieldRow, 'source_root' | 'target_root'> {
+  s_dt: string | null;
+  s_params: Record<string, unknown> | null;
+  s_code: string | null;
+  s_template: string | null;
+  s_nested: boolean;
+  t_dt: string | null;
+  t_params: Record<string, unknown> | null;
+  t_code: string | null;
+  t_template: string | null;
+  t_nested: boolean;
+}
+
+function toFieldRow(r: RawFieldRow): CompatFieldRow {
+  const root = (
+    id: string | null,
+    dt: string | null,
+    params: Record<string, unknown> | null,
+    code: string | null,
+    template: string | null,
+    nested: boolean,
+  ): CompatRootNode | null =>
+    id && dt && code !== null
+      ? { id, data_type_id: dt, type_params: params, code, render_template: template, nested }
+      : null;
+  return {
+    id: r.id,
+    dataset_link_id: r.dataset_link_id,
+    source_field_id: r.source_field_id,
+    source_field_name: r.source_field_name,
+    target_field_id: r.target_field_id,
+    target_field_name: r.target_field_name,
+    target_origin: r.target_origin,
+    source_type_id: r.source_type_id,
+    source_nullable: r.source_nullable,
+    target_type_id: r.target_type_id,
+    target_nullable: r.target_nullable,
+    source_root: root(r.source_type_id, r.s_dt, r.s_params, r.s_code, r.s_template, r.s_nested),
+    target_root: root(r.target_type_id, r.t_dt, r.t_params, r.t_code, r.t_template, r.t_nested),
+  };
 }

@@ -21,7 +21,7 @@ import { RenderBudget } from '../type-system/render-budget.js';
 import { compareTypes, pairKey, pairNodes, severityOf } from './compat.js';
 import { type CompatFieldRow, type CompatLinkRow, CompatRepository } from './compat.repository.js';
 
-interface Computed {
+export interface Computed {
   link: CompatLinkRow;
   rows: FieldCompatRow[];
   summary: { ok: number; warn: number; error: number; total: number };
@@ -35,8 +35,9 @@ const drift = (link: CompatLinkRow) => ({
 
 /**
  * The ETL pre-flight (AIDE v2 §4.10) with types compared structurally and cast rules applied through
- * the cast resolver (`compat.ts`). Reports of any number of links cost the same five queries: links,
- * field rows with their pinned bindings, type trees, data types, cast rules between the pairs met.
+ * the cast resolver (`compat.ts`). Reports of any number of links cost the same four queries: links,
+ * field rows with their pinned bindings and bound types' root nodes, data types, cast rules between the
+ * pairs met; plus one recursive read of the trees that have children, when some do.
  */
 @Injectable()
 export class DatasetLinkCompatService {
@@ -106,14 +107,18 @@ export class DatasetLinkCompatService {
     };
   }
 
-  private async compute(links: readonly CompatLinkRow[], render: boolean): Promise<Computed[]> {
-    const fieldRows = await this.compat.fieldRows(links.map((l) => l.id));
-    const roots = new Set<string>();
-    for (const r of fieldRows) {
-      if (r.source_type_id) roots.add(r.source_type_id);
-      if (r.target_type_id) roots.add(r.target_type_id);
-    }
-    const trees = buildTypeTrees(await this.typeInstances.subtrees([...roots]));
+  /**
+   * The reports of the given links. `adjust` may replace rows and add trees before the comparison (the
+   * impact preview puts a would-be version on one side); it gets the rows and the trees by id.
+   */
+  async compute(
+    links: readonly CompatLinkRow[],
+    render: boolean,
+    adjust?: (rows: CompatFieldRow[], trees: Map<string, TypeTreeNode>) => CompatFieldRow[],
+  ): Promise<Computed[]> {
+    let fieldRows = await this.compat.fieldRows(links.map((l) => l.id));
+    const trees = await this.treesOf(fieldRows);
+    if (adjust) fieldRows = adjust(fieldRows, trees);
     const dataTypeIds = new Set<string>();
     const pairs = new Map<string, [string, string]>();
     for (const r of fieldRows) {
@@ -136,12 +141,18 @@ export class DatasetLinkCompatService {
     );
     const budget = new RenderBudget();
     // Catalogues repeat their types: each distinct (source, target) pair of trees is compared once.
-    const signatures = new Map(
-      [...roots].flatMap((id) => (trees.get(id) ? [[id, typeSignature(trees.get(id) as TypeTreeNode)]] : [])),
-    );
+    const signatures = new Map<TypeTreeNode, string>();
+    const signatureOf = (n: TypeTreeNode) => {
+      let sig = signatures.get(n);
+      if (sig === undefined) {
+        sig = typeSignature(n);
+        signatures.set(n, sig);
+      }
+      return sig;
+    };
     const compared = new Map<string, ReturnType<typeof compareTypes>>();
     const compare = (s: TypeTreeNode, t: TypeTreeNode) => {
-      const key = `${signatures.get(s.id) ?? s.id}|${signatures.get(t.id) ?? t.id}`;
+      const key = `${signatureOf(s)}|${signatureOf(t)}`;
       let outcome = compared.get(key);
       if (!outcome) {
         outcome = compareTypes(s, t, rulesByPair, typesById);
@@ -152,7 +163,9 @@ export class DatasetLinkCompatService {
     const byLink = new Map<string, FieldCompatRow[]>();
     for (const r of fieldRows) {
       const row = this.row(r, trees, compare, render ? budget : undefined);
-      byLink.set(r.dataset_link_id, [...(byLink.get(r.dataset_link_id) ?? []), row]);
+      const list = byLink.get(r.dataset_link_id);
+      if (list) list.push(row);
+      else byLink.set(r.dataset_link_id, [row]);
     }
     return links.map((link) => {
       const rows = byLink.get(link.id) ?? [];
@@ -163,6 +176,49 @@ export class DatasetLinkCompatService {
         summary.error > 0 ? 'error' : summary.warn > 0 || d.source || d.target ? 'warn' : 'ok';
       return { link, rows, summary, status };
     });
+  }
+
+  /**
+   * The bound type trees by root id: a root without children is complete as the field-row read gave
+   * it; only the roots with children are read again, with their subtrees (one recursive query, skipped
+   * when every bound type is scalar).
+   */
+  private async treesOf(fieldRows: readonly CompatFieldRow[]): Promise<Map<string, TypeTreeNode>> {
+    const trees = new Map<string, TypeTreeNode>();
+    const nested = new Set<string>();
+    // Scalar roots of the same data type and params are one node, so that signatures, comparisons and
+    // renders are computed once per distinct type rather than once per column.
+    const scalars = new Map<string, TypeTreeNode>();
+    for (const r of fieldRows) {
+      for (const root of [r.source_root, r.target_root]) {
+        if (!root || trees.has(root.id) || nested.has(root.id)) continue;
+        if (root.nested) {
+          nested.add(root.id);
+          continue;
+        }
+        const key = `${root.data_type_id}\u0000${JSON.stringify(root.type_params)}`;
+        let node = scalars.get(key);
+        if (!node) {
+          node = {
+            id: root.id,
+            data_type_id: root.data_type_id,
+            code: root.code,
+            render_template: root.render_template,
+            type_params: root.type_params,
+            slot: null,
+            children: [],
+          };
+          scalars.set(key, node);
+        }
+        trees.set(root.id, node);
+      }
+    }
+    if (nested.size > 0) {
+      for (const [id, node] of buildTypeTrees(await this.typeInstances.subtrees([...nested]))) {
+        if (nested.has(id)) trees.set(id, node);
+      }
+    }
+    return trees;
   }
 
   private row(

@@ -158,6 +158,61 @@ describe('compat report of one link', () => {
     expect(unbound.status).toBe('error');
   });
 
+  it('compares nested types (arrays) through their children, read with their subtrees', async () => {
+    const arrayOf = (item: string) => ({
+      data_type: 'array',
+      children: [{ slot: 'item', type: { data_type: item } }],
+    });
+    const columns = (big: string) => ({
+      columns: [
+        { name: 'same', nullable: true, type: arrayOf('integer') },
+        { name: 'wider', nullable: true, type: arrayOf(big) },
+        { name: 'other', nullable: true, type: arrayOf('bytea') },
+      ],
+    });
+    // A system of its own: the bulk test below counts the queries of the main system's (scalar) links.
+    const own = await createPgSystem(ctx);
+    const source = await versionedDataset(ctx, own.id, 'source', [['x', 'integer']]);
+    const target = await versionedDataset(ctx, own.id, 'raw', [['x', 'integer']]);
+    const publish = async (id: string, body: unknown) =>
+      ok(
+        await ctx.request('POST', `${API}/datasets/${id}/schema-versions`, { token: ctx.userToken, body }),
+        201,
+      ).version;
+    const sv = await publish(source.dataset.id, columns('integer'));
+    const tv = await publish(target.dataset.id, {
+      columns: [
+        ...columns('bigint').columns.slice(0, 2),
+        { name: 'other', nullable: true, type: arrayOf('date') },
+      ],
+    });
+    const link = await createLink(
+      ctx,
+      { ...source, schemaId: sv.dataset_schema_id },
+      { ...target, schemaId: tv.dataset_schema_id },
+    );
+    const fieldOf = (v: Row, name: string) => v.columns.find((c: Row) => c.name === name).field_id;
+    ok(
+      await ctx.request('POST', `${API}/dataset-links/${link.id}/field-links/bulk`, {
+        token: ctx.userToken,
+        body: ['same', 'wider', 'other'].map((n) => ({
+          source_field_id: fieldOf(sv, n),
+          target_field_id: fieldOf(tv, n),
+        })),
+      }),
+      201,
+    );
+    const body = await report(link.id);
+    const byName = Object.fromEntries(body.field_compat.map((r: Row) => [r.source_field.name, r]));
+    expect(byName['same']).toMatchObject({ issues: [], severity: 'ok', source_type: 'integer[]' });
+    expect(byName['wider']).toMatchObject({
+      issues: ['type_needs_cast'],
+      severity: 'warn',
+      target_type: 'bigint[]',
+    });
+    expect(byName['other']).toMatchObject({ issues: ['type_incompatible'], severity: 'error' });
+  });
+
   it('answers 404 for an unknown or deleted link', async () => {
     const r = await ctx.request('GET', `${API}/dataset-links/${UNKNOWN_ID}/compat`, { token: ctx.userToken });
     expectEnvelope(r, 404, 'DATASET_LINK_NOT_FOUND');
