@@ -36,6 +36,12 @@ import { SystemFlavorsModule } from './modules/system-flavors/system-flavors.mod
 import { SystemKindsModule } from './modules/system-kinds/system-kinds.module.js';
 import { SystemsModule } from './modules/systems/systems.module.js';
 import { UsersModule } from './modules/users/users.module.js';
+import { ApiKeyAuthenticator } from './modules/api-keys/api-key.authenticator.js';
+import { ApiKeysModule } from './modules/api-keys/api-keys.module.js';
+import { ConnectionProfilesModule } from './modules/connection-profiles/connection-profiles.module.js';
+import { DataflowsModule } from './modules/dataflows/dataflows.module.js';
+import { WatermarksModule } from './modules/watermarks/watermarks.module.js';
+import { WorkspacesModule } from './modules/workspaces/workspaces.module.js';
 
 @Module({})
 export class AppModule {
@@ -77,14 +83,20 @@ export class AppModule {
         FieldLinksModule,
         LineageModule,
         SearchModule,
+        WorkspacesModule,
+        ConnectionProfilesModule,
+        DataflowsModule,
+        WatermarksModule,
+        ApiKeysModule,
       ],
       providers: [
         ...shared,
         BearerJwtAuthenticator,
         {
+          // API keys first: they claim their own X-API-Key header and `aidek_` bearer tokens only.
           provide: AUTHENTICATORS,
-          useFactory: (jwt: BearerJwtAuthenticator) => [jwt],
-          inject: [BearerJwtAuthenticator],
+          useFactory: (keys: ApiKeyAuthenticator, jwt: BearerJwtAuthenticator) => [keys, jwt],
+          inject: [ApiKeyAuthenticator, BearerJwtAuthenticator],
         },
         { provide: APP_GUARD, useClass: AuthGuard },
       ],

@@ -14,6 +14,10 @@ import { systemFlavorResource } from './entities/system-flavor.js';
 import { systemKindResource } from './entities/system-kind.js';
 import { systemResource } from './entities/system.js';
 import { typeInstanceResource } from './entities/type-instance.js';
+import { apiKeyResource } from './entities/api-key.js';
+import { connectionProfileResource } from './entities/connection-profile.js';
+import { dataflowResource } from './entities/dataflow.js';
+import { workspaceResource } from './entities/workspace.js';
 import type { ResourceDef } from './resource.js';
 
 /** The foundation's generic CRUD collections, in documentation order. Users are documented apart. */
@@ -43,4 +47,12 @@ export const LINEAGE_RESOURCES: readonly ResourceDef[] = [
   datasetLinkResource,
   fieldLinkResource,
   techFieldTemplateResource,
+];
+
+/** The metadata provider's registry (DESIGN §7): workspaces, connection profiles, dataflows, API keys. */
+export const PROVIDER_RESOURCES: readonly ResourceDef[] = [
+  workspaceResource,
+  connectionProfileResource,
+  dataflowResource,
+  apiKeyResource,
 ];

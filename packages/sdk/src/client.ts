@@ -57,6 +57,17 @@ import {
   type SearchParams,
   type SearchResult,
   techFieldTemplateResource,
+  apiKeyResource,
+  connectionProfileResource,
+  dataflowResource,
+  workspaceResource,
+  type ConnectionProfile,
+  type CreateConnectionProfile,
+  type CreateWorkspace,
+  type Dataflow,
+  type UpdateConnectionProfile,
+  type UpdateWorkspace,
+  type Workspace,
 } from '@aide/schemas';
 import { Agent, type Dispatcher } from 'undici';
 import type { PagePromise } from './core/pagination.js';
@@ -85,6 +96,9 @@ import {
 import { DatasetLinksResource } from './resources/dataset-links.js';
 import { DatasetsResource } from './resources/datasets.js';
 import { LineageResource } from './resources/lineage.js';
+import { ApiKeysResource } from './resources/api-keys.js';
+import { DataCoolieResource } from './resources/datacoolie.js';
+import { DataflowsResource } from './resources/dataflows.js';
 import { FieldClassificationsResource } from './resources/field-classifications.js';
 import { FieldsResource } from './resources/fields.js';
 import { SystemsResource } from './resources/systems.js';
@@ -344,6 +358,27 @@ export class AideClient extends AideClientCore {
     techFieldTemplateResource,
     TechFieldTemplatesResource,
   );
+
+  // The metadata provider (DataCoolie pipelines, docs/provider.md).
+
+  /** `/workspaces`: the scopes of DataCoolie pipelines (`workspace_id`); URLs take the id or the code. */
+  readonly workspaces: SoftDeleteResource<Workspace, CreateWorkspace, UpdateWorkspace> =
+    this.resource(workspaceResource);
+  /** `/connection-profiles`: DataCoolie connections over systems (secrets as credential references). */
+  readonly connectionProfiles: SoftDeleteResource<
+    ConnectionProfile,
+    CreateConnectionProfile,
+    UpdateConnectionProfile
+  > = this.resource(connectionProfileResource);
+  /** `/dataflows`: DataCoolie dataflows, plus each one's watermark and its history. */
+  readonly dataflows: DataflowsResource & Restorable<Dataflow> = this.resource(
+    dataflowResource,
+    DataflowsResource,
+  );
+  /** `/api-keys`: pipeline credentials scoped to workspaces (the key is shown once), `revoke`. */
+  readonly apiKeys: ApiKeysResource = this.resource(apiKeyResource, ApiKeysResource);
+  /** A workspace's DataCoolie metadata: the snapshot and DataCoolie's own REST routes. */
+  readonly datacoolie = new DataCoolieResource(this.api);
 
   /**
    * `GET /search`: systems, datasets and fields ranked by how they match `q` (exact name, name prefix,

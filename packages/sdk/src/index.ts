@@ -67,6 +67,9 @@ export type { BulkOptions } from './internal/bulk.js';
 export { TechFieldTemplatesResource } from './resources/tech-field-templates.js';
 export { TypeInstancesResource } from './resources/type-instances.js';
 export { UsersResource } from './resources/users.js';
+export { ApiKeysResource } from './resources/api-keys.js';
+export { DataCoolieResource, type SnapshotPageParams } from './resources/datacoolie.js';
+export { DataflowsResource } from './resources/dataflows.js';
 export { VERSION } from './version.js';
 
 // The wire types of the contract (`@aide/schemas`): entities as read, create and update bodies, enums

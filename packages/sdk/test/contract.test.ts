@@ -3,10 +3,15 @@ import { describe, expect, it } from '@jest/globals';
 import { AideClient } from '../src/index.js';
 
 // PUT on a collection item is the same partial update as PATCH, kept on the server for clients of the
-// original API; the SDK's `update` sends PATCH.
+// original API; the SDK's `update` sends PATCH. (A PUT without a PATCH twin, a watermark write, is called.)
+const patched = new Set(
+  contractRoutes()
+    .filter((route) => route.method === 'PATCH')
+    .map((route) => route.path),
+);
 const NOT_CALLED_BY_THE_SDK = new Set(
   contractRoutes()
-    .filter((route) => route.method === 'PUT')
+    .filter((route) => route.method === 'PUT' && patched.has(route.path))
     .map(routeKey),
 );
 

@@ -30,6 +30,14 @@ import { SystemEntity } from '../modules/systems/system.entity.js';
 import { TechFieldTemplateEntity } from '../modules/tech-field-templates/tech-field-template.entity.js';
 import { TypeInstanceEntity } from '../modules/type-instances/type-instance.entity.js';
 import { UserEntity } from '../modules/users/user.entity.js';
+import { ApiKeyEntity } from '../modules/api-keys/api-key.entity.js';
+import {
+  ConnectionProfileEntity,
+  ConnectionProfileSecretEntity,
+} from '../modules/connection-profiles/connection-profile.entity.js';
+import { DataflowEntity } from '../modules/dataflows/dataflow.entity.js';
+import { WatermarkEntity, WatermarkHistoryEntity } from '../modules/watermarks/watermark.entity.js';
+import { WorkspaceEntity } from '../modules/workspaces/workspace.entity.js';
 
 /** Every TypeORM entity of the registry. */
 export const ENTITIES = [
@@ -61,4 +69,11 @@ export const ENTITIES = [
   DatasetLinkEntity,
   FieldLinkEntity,
   TechFieldTemplateEntity,
+  WorkspaceEntity,
+  ConnectionProfileEntity,
+  ConnectionProfileSecretEntity,
+  DataflowEntity,
+  WatermarkEntity,
+  WatermarkHistoryEntity,
+  ApiKeyEntity,
 ];

@@ -24,6 +24,13 @@ import {
   lineageRoutes,
   techFieldTemplateRoutes,
 } from './lineage.js';
+import {
+  apiKeyRoutes,
+  connectionProfileRoutes,
+  datacoolieRoutes,
+  dataflowRoutes,
+  workspaceRoutes,
+} from './provider.js';
 import type { RouteDef } from './route.js';
 
 export * from './route.js';
@@ -58,6 +65,11 @@ export const contract = {
   techFieldTemplates: techFieldTemplateRoutes,
   lineage: lineageRoutes,
   search: searchRoutes,
+  workspaces: workspaceRoutes,
+  connectionProfiles: connectionProfileRoutes,
+  dataflows: dataflowRoutes,
+  apiKeys: apiKeyRoutes,
+  datacoolie: datacoolieRoutes,
 };
 
 export type Contract = typeof contract;

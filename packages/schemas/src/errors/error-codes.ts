@@ -255,6 +255,62 @@ export const ERROR_CATALOGUE = {
     detail: 'Engine version is not in the supported whitelist for this kind.',
   },
   ENGINE_CODE_ALREADY_EXISTS: { status: 409, detail: 'An engine with this code already exists.' },
+  // Metadata provider: workspaces, connection profiles, dataflows, watermarks, API keys (DESIGN §7)
+  WORKSPACE_NOT_FOUND: { status: 404, detail: 'The requested workspace was not found.' },
+  WORKSPACE_ALREADY_EXISTS: { status: 409, detail: 'A workspace with this code already exists.' },
+  CONNECTION_PROFILE_NOT_FOUND: {
+    status: 404,
+    detail: 'The requested connection profile was not found in this workspace.',
+  },
+  CONNECTION_PROFILE_ALREADY_EXISTS: {
+    status: 409,
+    detail: 'A connection profile with this name already exists in the workspace.',
+  },
+  CONNECTION_PROFILE_INVALID: {
+    status: 422,
+    detail: 'The connection profile does not make a valid DataCoolie connection.',
+  },
+  CONNECTION_PROFILE_SYSTEM_MISMATCH: {
+    status: 422,
+    detail: "The connection type does not fit the system's kind.",
+  },
+  CONNECTION_PROFILE_SECRET_INLINE: {
+    status: 422,
+    detail: 'Secrets are never stored: give secret configure fields through credential references.',
+  },
+  DATAFLOW_NOT_FOUND: { status: 404, detail: 'The requested dataflow was not found.' },
+  DATAFLOW_ALREADY_EXISTS: {
+    status: 409,
+    detail: 'A dataflow with this name already exists in the workspace.',
+  },
+  DATAFLOW_WORKSPACE_MISMATCH: {
+    status: 422,
+    detail: "A dataflow's connection profiles must belong to its workspace.",
+  },
+  DATAFLOW_SOURCE_INVALID: {
+    status: 422,
+    detail: 'A dataflow reads exactly one of a dataset, a query or a function, through a fitting profile.',
+  },
+  DATAFLOW_DATASET_MISMATCH: {
+    status: 422,
+    detail: 'The dataset cannot be addressed through this connection profile.',
+  },
+  DATAFLOW_UNKNOWN_COLUMNS: {
+    status: 422,
+    detail:
+      "Watermark columns, merge keys and partition columns must be columns of the dataset's current schema.",
+  },
+  DATAFLOW_SOURCE_KEY_CONFLICT: {
+    status: 409,
+    detail: 'Another source table of the workspace would share or blur this schema-hint key.',
+  },
+  DATAFLOW_INVALID: { status: 422, detail: 'The dataflow does not make a valid DataCoolie dataflow.' },
+  API_KEY_NOT_FOUND: { status: 404, detail: 'The requested API key was not found.' },
+  API_KEY_REVOKED: { status: 409, detail: 'The API key is already revoked.' },
+  PROVIDER_SNAPSHOT_EXPIRED: {
+    status: 410,
+    detail: 'This snapshot is no longer kept: start again from the first page.',
+  },
 } as const satisfies Record<string, { status: number; detail: string }>;
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;

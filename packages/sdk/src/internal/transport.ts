@@ -36,6 +36,12 @@ export interface TransportConfig {
   fetch?: typeof globalThis.fetch | undefined;
 }
 
+/** A gzip body as UTF-8 text, through the web-standard DecompressionStream (no Node-only import). */
+async function gunzipText(bytes: ArrayBuffer): Promise<string> {
+  const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream('gzip'));
+  return await new Response(stream).text();
+}
+
 /** A v4 UUID from Web Crypto (Node ≥ 19, browsers; `randomUUID` needs a secure context, this does not). */
 function randomUUID(): string {
   const bytes = globalThis.crypto.getRandomValues(new Uint8Array(16));
@@ -182,6 +188,8 @@ export class Transport {
 
     const headers: Record<string, string> = {
       accept: 'application/json',
+      // Large answers (a workspace snapshot) may come compressed; the rest come as they are.
+      'accept-encoding': 'gzip',
       'user-agent': this.#config.userAgent,
       'x-request-id': requestId,
     };
@@ -212,7 +220,8 @@ export class Transport {
       }
       const responseHeaders = raw.headers;
       const parsed = parseBody(raw.text);
-      if (raw.status >= 200 && raw.status < 300) {
+      // 304: a conditional read (If-None-Match) whose copy is current — an answer, not an error.
+      if ((raw.status >= 200 && raw.status < 300) || raw.status === 304) {
         return {
           status: raw.status,
           headers: responseHeaders,
@@ -281,8 +290,11 @@ export class Transport {
         signal: controller.signal,
       });
       // The whole body is read under the same timer: a server that stalls mid-body times out too.
-      const text = await response.body.text();
-      return { status: response.statusCode, headers: normaliseHeaders(response.headers), text };
+      const headers = normaliseHeaders(response.headers);
+      const text = /\bgzip\b/i.test(headers['content-encoding'] ?? '')
+        ? await gunzipText(await response.body.arrayBuffer())
+        : await response.body.text();
+      return { status: response.statusCode, headers, text };
     } catch (error) {
       if (userSignal?.aborted)
         throw new AideUserAbortError('The request was aborted.', { cause: userSignal.reason });

@@ -2,14 +2,20 @@
 // lifecycle, the lock, the snapshot cache, filtering, deep copies and schema-hint attachment;
 // subclasses implement the protected I/O hooks and the two watermark methods.
 import { debuglog } from 'node:util';
-import { ensureList, isUsableIdentifier } from './coerce.js';
-import { LAKEHOUSE_FORMATS } from './constants.js';
-import { ConfigurationError, MetadataError, ProviderStateError } from './errors.js';
+import {
+  ensureList,
+  isUsableIdentifier,
+  LAKEHOUSE_FORMATS,
+  ConfigurationError,
+  MetadataError,
+  ProviderStateError,
+  usesSchemaHint,
+  type Connection,
+  type DataFlow,
+  type SchemaHint,
+} from '@aide/schemas/datacoolie';
 import { MetadataCache } from './cache.js';
 import { AsyncReentrantLock } from './lock.js';
-import { usesSchemaHint, type Connection } from './models/connection.js';
-import type { DataFlow } from './models/dataflow.js';
-import type { SchemaHint } from './models/schema-hint.js';
 import {
   normalizeSchemaHintKey,
   schemaHintKeyId,
@@ -197,7 +203,10 @@ export abstract class BaseMetadataProvider implements AsyncDisposable {
       const { connections, dataflows, schemaHints } = await this._bulkLoad();
       const groups = this._validateInitializedScope(connections, dataflows, schemaHints);
       // One copy of the whole scope: the hook's objects stay the hook's, shared objects stay shared.
-      const scope = structuredClone({ connections, dataflows, groups });
+      // A provider whose bulk load builds new objects on each call holds them alone: no copy needed.
+      const scope = this._bulkLoadIsPrivate()
+        ? { connections, dataflows, groups }
+        : structuredClone({ connections, dataflows, groups });
       this._cache?.publishSnapshot(scope.connections, scope.dataflows, scope.groups);
       this.initialized = true;
       return {
@@ -544,6 +553,15 @@ export abstract class BaseMetadataProvider implements AsyncDisposable {
       if (hints.length > 0) groups.push({ ...key, hints });
     }
     return groups;
+  }
+
+  /**
+   * Whether `_bulkLoad` returns objects built for this load that nothing else holds (parsed from a
+   * response, say): the snapshot then keeps them as they are instead of publishing a copy. The
+   * default (false) suits backends that keep their own models, like an in-memory document.
+   */
+  protected _bulkLoadIsPrivate(): boolean {
+    return false;
   }
 
   /** Prepare clients, engines or deferred locations. Must not publish readiness or call public getters. */

@@ -1,7 +1,6 @@
 // The metadata snapshot (reference §2.8): either a complete validated scope or empty. Indexes are built
 // before the swap, so a reader never sees a mix of two snapshots; there is no per-item seeding.
-import type { Connection } from './models/connection.js';
-import type { DataFlow } from './models/dataflow.js';
+import type { Connection, DataFlow } from '@aide/schemas/datacoolie';
 import type { SchemaHintGroups } from './schema-hints.js';
 
 interface Snapshot {

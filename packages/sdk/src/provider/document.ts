@@ -4,11 +4,19 @@
 import { readFile } from 'node:fs/promises';
 import { extname } from 'node:path';
 import { parse as parseYaml } from 'yaml';
-import { isPlainObject, isUsableIdentifier, type JsonObject } from './coerce.js';
-import { ConfigurationError, DataCoolieError, MetadataError } from './errors.js';
-import { createConnection, type Connection } from './models/connection.js';
-import { createDataflow, type DataFlow } from './models/dataflow.js';
-import { createSchemaHint } from './models/schema-hint.js';
+import {
+  isPlainObject,
+  isUsableIdentifier,
+  type JsonObject,
+  ConfigurationError,
+  DataCoolieError,
+  MetadataError,
+  createConnection,
+  type Connection,
+  createDataflow,
+  type DataFlow,
+  createSchemaHint,
+} from '@aide/schemas/datacoolie';
 import type { SchemaHintGroup } from './schema-hints.js';
 
 /** A parsed document and where it came from (a file path, or a label used in error messages). */

@@ -14,10 +14,13 @@ import {
   type LoadedMetadata,
   type MetadataDocumentSource,
 } from './document.js';
-import { MetadataError, WatermarkError } from './errors.js';
-import type { Connection } from './models/connection.js';
-import type { DataFlow } from './models/dataflow.js';
-import type { SchemaHint } from './models/schema-hint.js';
+import {
+  MetadataError,
+  WatermarkError,
+  type Connection,
+  type DataFlow,
+  type SchemaHint,
+} from '@aide/schemas/datacoolie';
 import { InMemoryWatermarkStore } from './watermark/memory-store.js';
 import { normalizeSchemaHintGroups, selectSchemaHints, type SchemaHintGroup } from './schema-hints.js';
 

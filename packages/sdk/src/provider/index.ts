@@ -17,6 +17,7 @@ export {
   type UpdateWatermarkOptions,
 } from './base-provider.js';
 export { MetadataCache } from './cache.js';
+// The models, enums, coercions and errors live in @aide/schemas (the registry validates with them too).
 export {
   casefold,
   convertToBool,
@@ -25,8 +26,74 @@ export {
   nameToUuid,
   parseJsonObject,
   type JsonObject,
-} from './coerce.js';
-export * from './constants.js';
+  // constants
+  CONNECTION_TYPE_FORMATS,
+  CONNECTION_TYPES,
+  DATABASE_AUTH_TYPES,
+  DATABASE_TYPES,
+  DATAFLOW_STATUSES,
+  DATE_FOLDER_PARTITION_KEY,
+  EXECUTION_TYPES,
+  FORMATS,
+  LAKEHOUSE_FORMATS,
+  LOAD_TYPES,
+  NAME_UUID_NAMESPACE,
+  PROCESSING_MODES,
+  TYPE_SYSTEM_ALIASES,
+  TYPE_SYSTEMS,
+  WATERMARK_FILE_NAME,
+  WATERMARK_TAG_BINARY,
+  WATERMARK_TAG_DATE,
+  WATERMARK_TAG_DATETIME,
+  WATERMARK_TAG_DECIMAL,
+  WATERMARK_TAG_TIME,
+  WATERMARK_TAGS,
+  type ConnectionType,
+  type DatabaseAuthType,
+  type DatabaseType,
+  type DataFlowStatus,
+  type ExecutionType,
+  type Format,
+  type LoadType,
+  type ProcessingMode,
+  type TypeSystem,
+  // errors
+  ConfigurationError,
+  DataCoolieError,
+  MetadataError,
+  ProviderStateError,
+  WatermarkError,
+  type ErrorDetails,
+  // models
+  classifySourceQuery,
+  createConnection,
+  createDataflow,
+  createDestination,
+  createPartitionColumn,
+  createSchemaHint,
+  createSource,
+  createTransform,
+  dateBackward,
+  refreshFromConfigure,
+  replacesByWatermark,
+  sourceDateBackward,
+  usesSchemaHint,
+  type AdditionalColumn,
+  type Connection,
+  type ConnectionInput,
+  type DataFlow,
+  type DataFlowInput,
+  type Destination,
+  type HashColumn,
+  type MaskingRule,
+  type PartitionColumn,
+  type SchemaHint,
+  type SchemaHintInput,
+  type Source,
+  type SourceQueryKind,
+  type Transform,
+  type ValueRule,
+} from '@aide/schemas/datacoolie';
 export {
   loadMetadataDocument,
   loadMetadataDocuments,
@@ -37,20 +104,17 @@ export {
   type MetadataDocumentSource,
 } from './document.js';
 export {
-  ConfigurationError,
-  DataCoolieError,
-  MetadataError,
-  ProviderStateError,
-  WatermarkError,
-  type ErrorDetails,
-} from './errors.js';
-export {
   InMemoryMetadataProvider,
   type InMemoryMetadataProviderOptions,
   type InMemoryMetadataSource,
 } from './in-memory-provider.js';
+export {
+  AideMetadataProvider,
+  type AideMetadataProviderOptions,
+  type AideRegistryAccess,
+} from './aide/aide-provider.js';
+export { snapshotModels, type SnapshotScope } from './aide/snapshot-models.js';
 export { AsyncReentrantLock } from './lock.js';
-export * from './models/index.js';
 export {
   groupSchemaHintRows,
   normalizeSchemaHintGroups,

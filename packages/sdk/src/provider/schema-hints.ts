@@ -1,9 +1,7 @@
 // Schema-hint groups (reference §1.8): hints are grouped by the source table key
 // (connection_id, schema_name, table_name); keys are normalized, groups that differ only by case are
 // merged, columns are unique case-insensitively, and lookups follow one selection rule.
-import { casefold, pyTuple, pyTypeName } from './coerce.js';
-import { MetadataError } from './errors.js';
-import type { SchemaHint } from './models/schema-hint.js';
+import { casefold, pyTuple, pyTypeName, MetadataError, type SchemaHint } from '@aide/schemas/datacoolie';
 
 /** The hints of one source table. `schema_name` null is the unqualified group. */
 export interface SchemaHintGroup {

@@ -1,7 +1,6 @@
 // SQL roots (reference §4.3–§4.4): normalization of provider- and Driver-declared `sql_base_path`
 // values, `artifact:/…` component roots, folder prefixes and the agreement rule.
-import { casefold } from './coerce.js';
-import { ConfigurationError } from './errors.js';
+import { casefold, ConfigurationError } from '@aide/schemas/datacoolie';
 
 /** One normalized root: its path (or deferred `artifact:/…` text) and its folder prefix. */
 export interface SqlRoot {

@@ -1,8 +1,5 @@
 // The invariants checked before a snapshot is published (reference §3), in the reference's order.
-import { isUsableIdentifier } from './coerce.js';
-import { MetadataError } from './errors.js';
-import type { Connection } from './models/connection.js';
-import type { DataFlow } from './models/dataflow.js';
+import { isUsableIdentifier, MetadataError, type Connection, type DataFlow } from '@aide/schemas/datacoolie';
 import { normalizeSchemaHintGroups, type SchemaHintGroup } from './schema-hints.js';
 
 function checkDataflowConnection(

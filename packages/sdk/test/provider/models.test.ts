@@ -1,4 +1,5 @@
 // Model construction rules (reference §1.1–§1.8): coercion, derived ids, validation messages.
+import { createHash } from 'node:crypto';
 import { describe, expect, it } from '@jest/globals';
 import {
   classifySourceQuery,
@@ -12,6 +13,7 @@ import {
   DataCoolieError,
   ensureList,
   nameToUuid,
+  NAME_UUID_NAMESPACE,
   parseJsonObject,
 } from '../../src/provider/index.js';
 import { thrownMessage } from './fixtures.js';
@@ -24,6 +26,33 @@ describe('shared conventions', () => {
     expect(nameToUuid('orders_flow')).toBe('1c172c53-13ba-5273-8d8f-66e8d480ccf5');
     expect(nameToUuid('erp_postgres')).toBe('f62b7bbc-83db-5858-9505-42b62112b76b');
     expect(nameToUuid('shared')).toBe('ca37c5e8-369d-512d-b2d4-0caab0ad0a4b');
+  });
+
+  it('name-derived ids hash the UTF-8 bytes of any name (the models carry their own SHA-1)', () => {
+    // Node's SHA-1 over the same bytes, for names past one 64-byte block, multi-byte and astral
+    // characters, and a lone surrogate (written as U+FFFD, as Buffer writes it).
+    const expected = (name: string) => {
+      const hash = createHash('sha1')
+        .update(Buffer.from(NAME_UUID_NAMESPACE.replace(/-/g, ''), 'hex'))
+        .update(name, 'utf8')
+        .digest();
+      hash[6] = (hash[6]! & 0x0f) | 0x50;
+      hash[8] = (hash[8]! & 0x3f) | 0x80;
+      const hex = hash.subarray(0, 16).toString('hex');
+      return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+    };
+    for (const name of [
+      '',
+      'x'.repeat(55),
+      'y'.repeat(56),
+      'z'.repeat(200),
+      'Straße_ß',
+      '数据流',
+      '🚀 flow',
+      'a\ud800b',
+    ]) {
+      expect(nameToUuid(name)).toBe(expected(name));
+    }
   });
 
   it('ensure_list', () => {

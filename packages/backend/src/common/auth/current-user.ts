@@ -6,6 +6,8 @@ export interface AuthUser {
   id: string;
   is_superuser: boolean;
   user_type: 'regular' | 'technical';
+  /** A caller proved by an API key: the workspaces the key is scoped to (absent for tokens). */
+  workspace_ids?: readonly string[];
 }
 
 declare module 'fastify' {

@@ -6,6 +6,7 @@ import { Engines1765300000000 } from './1765300000000-Engines.js';
 import { DatasetLinks1765310000000 } from './1765310000000-DatasetLinks.js';
 import { Search1765400000000 } from './1765400000000-Search.js';
 import { SearchColumns1765550000000 } from './1765550000000-SearchColumns.js';
+import { Provider1765600000000 } from './1765600000000-Provider.js';
 import { TokenStateNotify1765700000000 } from './1765700000000-TokenStateNotify.js';
 import { TechFieldTemplates1765800000000 } from './1765800000000-TechFieldTemplates.js';
 
@@ -19,6 +20,7 @@ export const MIGRATIONS = [
   DatasetLinks1765310000000,
   Search1765400000000,
   SearchColumns1765550000000,
+  Provider1765600000000,
   TokenStateNotify1765700000000,
   TechFieldTemplates1765800000000,
 ];

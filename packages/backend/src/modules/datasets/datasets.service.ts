@@ -19,6 +19,7 @@ import { splitUpdate } from '../../common/crud/update-input.js';
 import { AppError } from '../../common/errors/app-error.js';
 import { toAppError } from '../../common/errors/error-response.js';
 import { Transactions } from '../../database/transactions.js';
+import { DataflowsRepository } from '../dataflows/dataflows.repository.js';
 import { DatasetLinksRepository } from '../dataset-links/dataset-links.repository.js';
 import { SystemsRepository } from '../systems/systems.repository.js';
 import { assertDatasetKindsFit } from './dataset-kind-rules.js';
@@ -43,6 +44,7 @@ export class DatasetsService implements CrudService<Dataset, CreateDataset, Upda
     private readonly datasets: DatasetsRepository,
     private readonly systems: SystemsRepository,
     private readonly links: DatasetLinksRepository,
+    private readonly dataflows: DataflowsRepository,
     private readonly tx: Transactions,
   ) {}
 
@@ -215,6 +217,9 @@ export class DatasetsService implements CrudService<Dataset, CreateDataset, Upda
       await this.datasets.crud.getActive(id, m, 'update');
       const links = await this.links.countActiveForDataset(id, m);
       if (links > 0) throw new AppError('DATASET_HAS_ACTIVE_LINKS', undefined, { dataset_links: links });
+      // Dataflows read or write it (a dataflow holds its datasets FOR SHARE while it is written).
+      const dataflows = await this.dataflows.countActiveForDataset(id, m);
+      if (dataflows > 0) throw new AppError('HAS_DEPENDENT_ENTITIES', undefined, { dataflows });
       await this.datasets.crud.softDelete(id, actor.id, m);
       return toDataset((await this.datasets.findWithDetails(id, m, true)) as DatasetEntity);
     });

@@ -1,5 +1,5 @@
 import { Column, ForeignKey, Index } from 'typeorm';
-import { AuditedEntity, AuditedTable } from '../../common/crud/audited-entity.js';
+import { AuditedTable, ClockAuditedEntity } from '../../common/crud/audited-entity.js';
 import { FieldEntity } from '../fields/field.entity.js';
 
 // ix_field_classifications_field_created orders created_at and id DESC in the migration.
@@ -8,11 +8,7 @@ import { FieldEntity } from '../fields/field.entity.js';
 // A GIN index (search, migration 1765400000000): TypeORM cannot declare the access method, so it only
 // records the name and leaves the index alone.
 @Index('ix_field_classifications_pii_tags', { synchronize: false })
-export class FieldClassificationEntity extends AuditedEntity {
-  /** clock_timestamp(): entries appended in one transaction still order by creation. */
-  @Column({ type: 'timestamptz', default: () => 'clock_timestamp()' })
-  declare created_at: Date;
-
+export class FieldClassificationEntity extends ClockAuditedEntity {
   @Column({ type: 'uuid' })
   @ForeignKey(() => FieldEntity, { name: 'fk_field_classifications_field', onDelete: 'CASCADE' })
   field_id: string;

@@ -10,6 +10,7 @@ import { AppError } from '../../common/errors/app-error.js';
 import { Transactions } from '../../database/transactions.js';
 import { assertDatasetKindsFit } from '../datasets/dataset-kind-rules.js';
 import { DatasetsRepository } from '../datasets/datasets.repository.js';
+import { ConnectionProfilesRepository } from '../connection-profiles/connection-profiles.repository.js';
 import { CredentialRefsRepository } from '../credential-refs/credential-refs.repository.js';
 import { SystemFlavorsRepository } from '../system-flavors/system-flavors.repository.js';
 import { flavorMismatch } from '../type-instances/type-tree-rules.js';
@@ -23,6 +24,7 @@ export class SystemsService implements CrudService<System, CreateSystem, UpdateS
     private readonly flavors: SystemFlavorsRepository,
     private readonly credentialRefs: CredentialRefsRepository,
     private readonly datasets: DatasetsRepository,
+    private readonly profiles: ConnectionProfilesRepository,
     private readonly tx: Transactions,
   ) {}
 
@@ -108,6 +110,8 @@ export class SystemsService implements CrudService<System, CreateSystem, UpdateS
       await this.systems.crud.getActive(id, m, 'update');
       if ((await this.datasets.crud.countActiveBy('system_id', id, m)) > 0)
         throw new AppError('HAS_DEPENDENT_ENTITIES');
+      // Connection profiles export the system's endpoint (DataCoolie connections).
+      if ((await this.profiles.countActiveForSystem(id, m)) > 0) throw new AppError('HAS_DEPENDENT_ENTITIES');
       return toSystem(await this.systems.crud.softDelete(id, actor.id, m));
     });
   }

@@ -1,6 +1,6 @@
 // `WatermarkManager` (reference §5.3): the codec plus storage boundary. Providers store and return
 // raw text; decoding and encoding happen here only.
-import { WatermarkError } from '../errors.js';
+import { WatermarkError } from '@aide/schemas/datacoolie';
 import type { UpdateWatermarkOptions } from '../base-provider.js';
 import { deserializeWatermark, serializeWatermark } from './serializer.js';
 import type { Watermark } from './values.js';

@@ -1,8 +1,8 @@
 // Watermark text codec (reference §5.4): one encoder/decoder for the tagged JSON format that providers
 // store verbatim. Output matches Python's `json.dumps(..., sort_keys=True)` (", " and ": " separators,
 // non-ASCII escaped) so both runtimes write the same text for the same watermark.
-import { isPlainObject } from '../coerce.js';
 import {
+  isPlainObject,
   DATE_FOLDER_PARTITION_KEY,
   WATERMARK_TAG_BINARY,
   WATERMARK_TAG_DATE,
@@ -10,8 +10,8 @@ import {
   WATERMARK_TAG_DECIMAL,
   WATERMARK_TAG_TIME,
   WATERMARK_TAGS,
-} from '../constants.js';
-import { WatermarkError } from '../errors.js';
+  WatermarkError,
+} from '@aide/schemas/datacoolie';
 import {
   WatermarkDate,
   WatermarkDateTime,

@@ -1,9 +1,9 @@
 // Coercion helpers shared by the models (reference §1.1): list and boolean coercion, JSON-object
 // fields, integer fields, usable identifiers, name-derived ids, and the Python renderings that
 // DataCoolie's messages contain.
-import { createHash } from 'node:crypto';
 import { NAME_UUID_NAMESPACE } from './constants.js';
 import { ConfigurationError } from './errors.js';
+import { sha1 } from './sha1.js';
 
 export type JsonObject = Record<string, unknown>;
 
@@ -78,12 +78,16 @@ export function casefold(value: string): string {
 
 /** UUIDv5 of the exact (untrimmed) name in DataCoolie's namespace. */
 export function nameToUuid(name: string): string {
-  const namespace = Buffer.from(NAME_UUID_NAMESPACE.replace(/-/g, ''), 'hex');
-  const hash = createHash('sha1').update(namespace).update(name, 'utf8').digest();
-  hash[6] = (hash[6]! & 0x0f) | 0x50;
-  hash[8] = (hash[8]! & 0x3f) | 0x80;
-  const hex = hash.subarray(0, 16).toString('hex');
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+  const hex = NAME_UUID_NAMESPACE.replace(/-/g, '');
+  const namespace = Array.from({ length: 16 }, (_, i) => parseInt(hex.slice(i * 2, i * 2 + 2), 16));
+  const hash = sha1(namespace, name);
+  hash[6] = (hash[6] & 0x0f) | 0x50;
+  hash[8] = (hash[8] & 0x3f) | 0x80;
+  const out = hash
+    .slice(0, 16)
+    .map((byte) => byte.toString(16).padStart(2, '0'))
+    .join('');
+  return `${out.slice(0, 8)}-${out.slice(8, 12)}-${out.slice(12, 16)}-${out.slice(16, 20)}-${out.slice(20)}`;
 }
 
 /**

@@ -1,0 +1,237 @@
+import type {
+  ConnectionProfile,
+  CreateConnectionProfile,
+  ListQuery,
+  Page,
+  ProfileSecret,
+  UpdateConnectionProfile,
+} from '@aide/schemas';
+import { Injectable } from '@nestjs/common';
+import { type EntityManager, In } from 'typeorm';
+import type { AuthUser } from '../../common/auth/current-user.js';
+import type { CrudService } from '../../common/crud/crud-service.js';
+import { assertWorkspaceInScope } from '../../common/auth/workspace-scope.js';
+import { splitUpdate } from '../../common/crud/update-input.js';
+import { AppError } from '../../common/errors/app-error.js';
+import { Transactions } from '../../database/transactions.js';
+import { CredentialRefsRepository } from '../credential-refs/credential-refs.repository.js';
+import {
+  connectionTypeFitsKind,
+  exportConnection,
+  inlineSecretKeys,
+} from '../datacoolie/connection-export.js';
+import { DatacoolieScopeRepository } from '../datacoolie/datacoolie-scope.repository.js';
+import { underDataCoolieRules } from '../datacoolie/datacoolie-errors.js';
+import { DataflowChecker } from '../datacoolie/dataflow-checker.js';
+import { DataflowEntity } from '../dataflows/dataflow.entity.js';
+import { WorkspacesRepository } from '../workspaces/workspaces.repository.js';
+import type { ConnectionProfileEntity } from './connection-profile.entity.js';
+import { toConnectionProfile } from './connection-profile.mapper.js';
+import { ConnectionProfilesRepository } from './connection-profiles.repository.js';
+
+/** The columns the checks read, from a create body or from a stored row with an update applied. */
+interface ProfileColumns {
+  workspace_id: string;
+  system_id: string;
+  name: string;
+  connection_type: string;
+  format: string;
+  catalog?: string | null | undefined;
+  database?: string | null | undefined;
+  configure?: Record<string, unknown> | undefined;
+  use_schema_hint?: boolean | undefined;
+  is_active?: boolean | undefined;
+}
+
+@Injectable()
+export class ConnectionProfilesService implements CrudService<
+  ConnectionProfile,
+  CreateConnectionProfile,
+  UpdateConnectionProfile
+> {
+  constructor(
+    private readonly profiles: ConnectionProfilesRepository,
+    private readonly workspaces: WorkspacesRepository,
+    private readonly credentialRefs: CredentialRefsRepository,
+    private readonly scope: DatacoolieScopeRepository,
+    private readonly checker: DataflowChecker,
+    private readonly tx: Transactions,
+  ) {}
+
+  private async read(rows: ConnectionProfileEntity[], m?: EntityManager): Promise<ConnectionProfile[]> {
+    const secrets = await this.profiles.secretsOf(
+      rows.map((r) => r.id),
+      m,
+    );
+    return rows.map((row) => toConnectionProfile(row, secrets.get(row.id) ?? []));
+  }
+
+  async list(query: ListQuery): Promise<Page<ConnectionProfile>> {
+    const page = await this.profiles.crud.findPage(query);
+    return { ...page, items: await this.read(page.items) };
+  }
+
+  async get(id: string): Promise<ConnectionProfile> {
+    const [profile] = await this.read([await this.profiles.crud.getActive(id)]);
+    return profile;
+  }
+
+  /**
+   * A profile must make a valid DataCoolie connection (reference §8.7): a connection type its system's
+   * kind can serve, a format of that type, DataCoolie's own rules (auth settings, secrets_ref), and no
+   * secret given as a value. Referenced rows are share-locked until the transaction ends.
+   */
+  private async assertValid(
+    id: string,
+    columns: ProfileColumns,
+    secrets: readonly ProfileSecret[],
+    m: EntityManager,
+  ): Promise<void> {
+    if (!(await this.workspaces.crud.findActive(columns.workspace_id, m, 'share'))) {
+      throw new AppError('WORKSPACE_NOT_FOUND');
+    }
+    const system = await this.scope.systemOf(columns.system_id, m);
+    if (!system) throw new AppError('SYSTEM_NOT_FOUND');
+    if (!connectionTypeFitsKind(columns.connection_type, system.kind_code)) {
+      throw new AppError(
+        'CONNECTION_PROFILE_SYSTEM_MISMATCH',
+        `A ${system.kind_code} system cannot back a ${columns.connection_type} connection.`,
+        { system_kind: system.kind_code, connection_type: columns.connection_type },
+      );
+    }
+    const fields = secrets.map((s) => s.configure_field);
+    const repeated = fields.filter((field, i) => fields.indexOf(field) !== i);
+    if (repeated.length > 0) {
+      throw new AppError('CONNECTION_PROFILE_INVALID', 'Each configure field may have one secret only.', {
+        fields: [...new Set(repeated)],
+      });
+    }
+    const inline = inlineSecretKeys(columns.configure ?? {}, fields);
+    if (inline.length > 0)
+      throw new AppError('CONNECTION_PROFILE_SECRET_INLINE', undefined, { fields: inline });
+    const refs = await this.credentialRefs.crud.findActiveMany(
+      secrets.map((s) => s.credential_ref_id),
+      m,
+      'share',
+    );
+    const missing = secrets.filter((s) => !refs.has(s.credential_ref_id));
+    if (missing.length > 0) {
+      throw new AppError('CREDENTIAL_REF_NOT_FOUND', undefined, {
+        credential_ref_ids: missing.map((s) => s.credential_ref_id),
+      });
+    }
+    const secretRefs = secrets.map((s) => {
+      const ref = refs.get(s.credential_ref_id)!;
+      return { configure_field: s.configure_field, provider: ref.provider, path: ref.path };
+    });
+    underDataCoolieRules('CONNECTION_PROFILE_INVALID', () =>
+      exportConnection({
+        profile: {
+          id,
+          workspace_id: columns.workspace_id,
+          name: columns.name,
+          connection_type: columns.connection_type,
+          format: columns.format,
+          catalog: columns.catalog ?? null,
+          database: columns.database ?? null,
+          configure: columns.configure ?? {},
+          use_schema_hint: columns.use_schema_hint ?? true,
+          is_active: columns.is_active ?? true,
+        },
+        system,
+        secrets: secretRefs,
+      }),
+    );
+  }
+
+  create(input: CreateConnectionProfile, actor: AuthUser): Promise<ConnectionProfile> {
+    const { secrets = [], ...columns } = input;
+    assertWorkspaceInScope(actor, columns.workspace_id);
+    return this.tx.run(async (m) => {
+      // The id is the exported connection_id; any valid one will do for the checks.
+      if (columns.id !== undefined && (await this.profiles.crud.findAny(columns.id, m))) {
+        throw new AppError(
+          'CONNECTION_PROFILE_ALREADY_EXISTS',
+          'A connection profile with this id already exists.',
+          {
+            id: columns.id,
+          },
+        );
+      }
+      await this.assertValid(columns.id ?? '00000000-0000-4000-8000-000000000000', columns, secrets, m);
+      const row = await this.profiles.crud.insert(columns, actor.id, m);
+      await this.profiles.replaceSecrets(row.id, secrets, m);
+      return (await this.read([row], m))[0];
+    });
+  }
+
+  /**
+   * The profile's dataflows must stay valid: each is checked again against the changed profile (its
+   * format, type or configure may no longer reach its datasets or satisfy DataCoolie's rules).
+   */
+  update(
+    id: string,
+    input: UpdateConnectionProfile,
+    ifMatch: number | undefined,
+    actor: AuthUser,
+  ): Promise<ConnectionProfile> {
+    const { changes, version } = splitUpdate(input, ifMatch);
+    const { secrets: newSecrets, ...columnChanges } = changes;
+    return this.tx.run(async (m) => {
+      const current = await this.profiles.crud.getActive(id, m, 'update');
+      assertWorkspaceInScope(actor, current.workspace_id);
+      const secrets = newSecrets ?? (await this.profiles.secretsOf([id], m)).get(id) ?? [];
+      await this.assertValid(id, { ...current, ...columnChanges }, secrets, m);
+      const row = await this.profiles.crud.update(id, columnChanges, version, actor.id, m);
+      if (newSecrets !== undefined) await this.profiles.replaceSecrets(id, newSecrets, m);
+      await this.assertDataflowsStillValid(id, m);
+      return (await this.read([row], m))[0];
+    });
+  }
+
+  private async assertDataflowsStillValid(profileId: string, m: EntityManager): Promise<void> {
+    const ids = await this.profiles.dependentDataflowIds(profileId, m);
+    if (ids.length === 0) return;
+    const rows = await m.getRepository(DataflowEntity).findBy({ id: In(ids) });
+    for (const row of rows) {
+      try {
+        await this.checker.check(row, m);
+      } catch (error) {
+        if (!(error instanceof AppError)) throw error;
+        throw new AppError(
+          'DATAFLOW_INVALID',
+          `The change would break dataflow '${row.name}': ${error.message}`,
+          {
+            dataflow_id: row.id,
+            cause: { error_code: error.code, details: error.details ?? null },
+          },
+        );
+      }
+    }
+  }
+
+  /** Referenced profiles cannot be deleted (reference §8.7): their dataflows would lose an end. */
+  remove(id: string, actor: AuthUser): Promise<ConnectionProfile> {
+    return this.tx.run(async (m) => {
+      assertWorkspaceInScope(actor, (await this.profiles.crud.getActive(id, m, 'update')).workspace_id);
+      const dataflows = await this.profiles.dependentDataflowIds(id, m);
+      if (dataflows.length > 0) {
+        throw new AppError('HAS_DEPENDENT_ENTITIES', undefined, { dataflows: dataflows.length });
+      }
+      return (await this.read([await this.profiles.crud.softDelete(id, actor.id, m)], m))[0];
+    });
+  }
+
+  /** Restore checks the profile again: its workspace, system and credential references may be gone. */
+  restore(id: string, actor: AuthUser): Promise<ConnectionProfile> {
+    return this.tx.run(async (m) => {
+      const row = await this.profiles.crud.findAny(id, m);
+      if (row) assertWorkspaceInScope(actor, row.workspace_id);
+      if (row?.deleted_at) {
+        const secrets = (await this.profiles.secretsOf([id], m)).get(id) ?? [];
+        await this.assertValid(id, row, secrets, m);
+      }
+      return (await this.read([await this.profiles.crud.restore(id, actor.id, m)], m))[0];
+    });
+  }
+}

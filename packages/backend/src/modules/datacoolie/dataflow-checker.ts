@@ -1,0 +1,244 @@
+import type { DataflowSourceKind } from '@aide/schemas';
+import { casefold, type Connection, type DataFlow } from '@aide/schemas/datacoolie';
+import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import { AppError } from '../../common/errors/app-error.js';
+import { exportConnection, type ProfileExportInput } from './connection-export.js';
+import { DatacoolieScopeRepository, type ScopedProfile } from './datacoolie-scope.repository.js';
+import { underDataCoolieRules } from './datacoolie-errors.js';
+import { exportDataflow, type DataflowRow } from './dataflow-export.js';
+import { addressDataset, type DatasetAddress, type DatasetForAddress } from './dataset-address.js';
+
+/** A dataflow as written: its columns, after an update's changes are applied to the stored row. */
+export interface DataflowDraft extends DataflowRow {
+  source_connection_id: string;
+  source_dataset_id: string | null;
+  destination_connection_id: string;
+  destination_dataset_id: string;
+}
+
+export interface CheckedDataflow {
+  sourceKind: DataflowSourceKind;
+  source: {
+    profile: ProfileExportInput;
+    connection: Connection;
+    dataset: DatasetForAddress | null;
+    address: DatasetAddress | null;
+  };
+  destination: {
+    profile: ProfileExportInput;
+    connection: Connection;
+    dataset: DatasetForAddress;
+    address: DatasetAddress;
+  };
+  exported: DataFlow;
+}
+
+type Role = 'source' | 'destination';
+
+/** What a dataflow's source reads: exactly one of a dataset, a query and a function. */
+export function sourceKindOf(
+  draft: Pick<DataflowDraft, 'source_dataset_id' | 'source_query' | 'source_python_function'>,
+): DataflowSourceKind {
+  const kinds: DataflowSourceKind[] = [];
+  if (draft.source_dataset_id !== null) kinds.push('dataset');
+  if (draft.source_query !== null) kinds.push('query');
+  if (draft.source_python_function !== null) kinds.push('function');
+  if (kinds.length !== 1) {
+    throw new AppError(
+      'DATAFLOW_SOURCE_INVALID',
+      'Give exactly one of source_dataset_id, source_query and source_python_function.',
+      { given: kinds },
+    );
+  }
+  return kinds[0];
+}
+
+/** Names of `wanted` that are not among `columns` (compared case-insensitively, as DataCoolie matches). */
+function missingColumns(wanted: readonly string[], columns: readonly string[] | undefined): string[] {
+  if (columns === undefined) return [];
+  const known = new Set(columns.map(casefold));
+  return wanted.filter((name) => !known.has(casefold(name)));
+}
+
+/**
+ * The write-time invariants of a dataflow (reference §8.7), checked against the rows it names, which
+ * stay share-locked until the caller's transaction ends: profiles of the dataflow's workspace, a source
+ * of one kind through a fitting profile, datasets on the profiles' systems and addressable through
+ * them, columns of the datasets' current versions, and DataCoolie's own model rules on the export.
+ */
+@Injectable()
+export class DataflowChecker {
+  constructor(private readonly scope: DatacoolieScopeRepository) {}
+
+  async check(draft: DataflowDraft, m: EntityManager): Promise<CheckedDataflow> {
+    const sourceKind = sourceKindOf(draft);
+    const profiles = await this.scope.profiles(
+      [draft.source_connection_id, draft.destination_connection_id],
+      m,
+      true,
+    );
+    const sourceProfile = this.profileFor(profiles, draft, 'source');
+    const destinationProfile = this.profileFor(profiles, draft, 'destination');
+    const sourceType = sourceProfile.profile.connection_type;
+    if ((sourceKind === 'function') !== (sourceType === 'function')) {
+      throw new AppError(
+        'DATAFLOW_SOURCE_INVALID',
+        sourceKind === 'function'
+          ? 'A function source is read through a function connection profile.'
+          : `A ${sourceKind} source cannot be read through a function connection profile.`,
+        { source_kind: sourceKind, connection_type: sourceType },
+      );
+    }
+    const datasets = await this.scope.datasetsById(
+      [draft.destination_dataset_id, ...(draft.source_dataset_id ? [draft.source_dataset_id] : [])],
+      m,
+      true,
+    );
+    const source = this.end(sourceProfile, draft.source_dataset_id, datasets, 'source');
+    const destination = this.end(destinationProfile, draft.destination_dataset_id, datasets, 'destination');
+    const exported = underDataCoolieRules('DATAFLOW_INVALID', () =>
+      exportDataflow(draft, {
+        source: source.connection,
+        sourceAddress: source.address,
+        destination: destination.connection,
+        destinationAddress: destination.address!,
+      }),
+    );
+    await this.checkColumns(draft, m);
+    return {
+      sourceKind,
+      source,
+      destination: { ...destination, dataset: destination.dataset!, address: destination.address! },
+      exported,
+    };
+  }
+
+  private profileFor(profiles: Map<string, ScopedProfile>, draft: DataflowDraft, role: Role) {
+    const id = role === 'source' ? draft.source_connection_id : draft.destination_connection_id;
+    const found = profiles.get(id);
+    if (!found) throw new AppError('CONNECTION_PROFILE_NOT_FOUND', undefined, { role, connection_id: id });
+    if (found.profile.workspace_id !== draft.workspace_id) {
+      throw new AppError('DATAFLOW_WORKSPACE_MISMATCH', undefined, {
+        role,
+        connection_id: id,
+        connection_workspace_id: found.profile.workspace_id,
+      });
+    }
+    return found;
+  }
+
+  /** One end of the dataflow: its profile exported as a connection, its dataset and address. */
+  private end(
+    profile: ScopedProfile,
+    datasetId: string | null,
+    datasets: Map<string, DatasetForAddress>,
+    role: Role,
+  ) {
+    const connection = underDataCoolieRules('CONNECTION_PROFILE_INVALID', () => exportConnection(profile), {
+      role,
+      connection_id: profile.profile.id,
+    });
+    if (datasetId === null) return { profile, connection, dataset: null, address: null };
+    const dataset = datasets.get(datasetId);
+    if (!dataset) throw new AppError('DATASET_NOT_FOUND', undefined, { role, dataset_id: datasetId });
+    if (dataset.system_id !== profile.system_id) {
+      throw new AppError(
+        'DATAFLOW_DATASET_MISMATCH',
+        `The ${role} dataset is not on the system of its connection profile.`,
+        {
+          role,
+          dataset_id: datasetId,
+          connection_id: profile.profile.id,
+        },
+      );
+    }
+    const result = addressDataset(dataset, connection);
+    if (!result.ok) {
+      throw new AppError(
+        'DATAFLOW_DATASET_MISMATCH',
+        `The ${role} dataset cannot be addressed: ${result.reason}.`,
+        {
+          role,
+          dataset_id: datasetId,
+          connection_id: profile.profile.id,
+        },
+      );
+    }
+    return { profile, connection, dataset, address: result.address };
+  }
+
+  /**
+   * Schema hints are keyed by `(connection, schema, table)`, case-insensitively (reference §8.7): two
+   * source datasets of one profile must not share a key (their hint groups would merge), nor may one
+   * be read without a schema while another of the same table name has one (the lookup would be
+   * ambiguous). Writes of one profile's dataflows are serialised by an advisory lock for this check.
+   */
+  async checkSourceKey(
+    dataflowId: string | null,
+    draft: DataflowDraft,
+    checked: CheckedDataflow,
+    m: EntityManager,
+  ) {
+    const { dataset, address, connection } = checked.source;
+    if (dataset === null || address === null) return;
+    await m.query('SELECT pg_advisory_xact_lock(hashtext($1))', [
+      `dataflow-source-keys:${draft.source_connection_id}`,
+    ]);
+    const rows: { id: string }[] = await m.query(
+      `SELECT DISTINCT d.source_dataset_id AS id FROM dataflows d
+       JOIN datasets ds ON ds.id = d.source_dataset_id
+       LEFT JOIN dataset_rdbms r ON r.id = ds.id LEFT JOIN dataset_hive h ON h.id = ds.id
+       LEFT JOIN dataset_storage st ON st.id = ds.id LEFT JOIN dataset_sftp sf ON sf.id = ds.id
+       WHERE d.source_connection_id = $1 AND d.deleted_at IS NULL
+         AND d.source_dataset_id <> $2 AND ($3::uuid IS NULL OR d.id <> $3::uuid)
+         AND lower(coalesce(r.table_name, h.table_name,
+               regexp_replace(rtrim(coalesce(st.path, sf.path), '/'), '^.*/', ''))) = lower($4)`,
+      [draft.source_connection_id, dataset.id, dataflowId, address.table.trim()],
+    );
+    const others = await this.scope.datasetsById(
+      rows.map((r) => r.id),
+      m,
+    );
+    const schema = address.schema_name?.trim() ? casefold(address.schema_name.trim()) : null;
+    for (const other of others.values()) {
+      const result = addressDataset(other, connection);
+      if (!result.ok || casefold(result.address.table.trim()) !== casefold(address.table.trim())) continue;
+      const otherSchema = result.address.schema_name?.trim()
+        ? casefold(result.address.schema_name.trim())
+        : null;
+      if (schema === otherSchema || schema === null || otherSchema === null) {
+        throw new AppError('DATAFLOW_SOURCE_KEY_CONFLICT', undefined, {
+          source_dataset_id: dataset.id,
+          conflicting_dataset_id: other.id,
+          connection_id: connection.connection_id,
+          schema_name: address.schema_name,
+          table: address.table,
+        });
+      }
+    }
+  }
+
+  /**
+   * Watermark columns are the source's, merge keys and partition columns (those without an expression)
+   * the destination's. A dataset without a current version has nothing to check against yet.
+   */
+  private async checkColumns(draft: DataflowDraft, m: EntityManager): Promise<void> {
+    const ids = [draft.destination_dataset_id, ...(draft.source_dataset_id ? [draft.source_dataset_id] : [])];
+    const columns = await this.scope.currentColumns(ids, m);
+    const missing: Record<string, string[]> = {};
+    if (draft.source_dataset_id) {
+      const unknown = missingColumns(draft.source_watermark_columns, columns.get(draft.source_dataset_id));
+      if (unknown.length > 0) missing['source_watermark_columns'] = unknown;
+    }
+    const destination = columns.get(draft.destination_dataset_id);
+    const mergeKeys = missingColumns(draft.merge_keys, destination);
+    if (mergeKeys.length > 0) missing['merge_keys'] = mergeKeys;
+    const partitions = missingColumns(
+      draft.partition_columns.filter((p) => !p.expression).map((p) => p.column),
+      destination,
+    );
+    if (partitions.length > 0) missing['partition_columns'] = partitions;
+    if (Object.keys(missing).length > 0) throw new AppError('DATAFLOW_UNKNOWN_COLUMNS', undefined, missing);
+  }
+}

@@ -1,0 +1,87 @@
+import type { Page, PutWatermark, Watermark, WatermarkHistoryEntry, WatermarkWritten } from '@aide/schemas';
+import { Injectable } from '@nestjs/common';
+import type { AuthUser } from '../../common/auth/current-user.js';
+import { assertWorkspaceInScope } from '../../common/auth/workspace-scope.js';
+import { AppError } from '../../common/errors/app-error.js';
+import { Transactions } from '../../database/transactions.js';
+import { toHistoryEntry, toWatermark } from './watermark.mapper.js';
+import { WatermarksRepository } from './watermarks.repository.js';
+
+/**
+ * Watermarks as DataCoolie keeps them (reference §5): raw text in, the same text out, never parsed;
+ * last writer wins, each write counted by a revision and kept in the history. A missing, deleted or
+ * (when a workspace is given) foreign dataflow is DATAFLOW_NOT_FOUND.
+ */
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+@Injectable()
+export class WatermarksService {
+  constructor(
+    private readonly watermarks: WatermarksRepository,
+    private readonly tx: Transactions,
+  ) {}
+
+  /**
+   * The workspace a call is bound to: the one named (DataCoolie's routes), else, for an API key, the
+   * dataflow's own — either way within the key's scope (403 otherwise).
+   */
+  private async scopeOf(
+    dataflowId: string,
+    workspaceId: string | null,
+    user?: AuthUser,
+  ): Promise<string | null> {
+    // Dataflow ids are UUIDs: another id (DataCoolie's routes take any text) names no dataflow.
+    if (!UUID.test(dataflowId)) throw new AppError('DATAFLOW_NOT_FOUND');
+    if (workspaceId !== null) {
+      assertWorkspaceInScope(user, workspaceId);
+      return workspaceId;
+    }
+    if (!user?.workspace_ids) return null;
+    const owner = await this.watermarks.workspaceOf(dataflowId);
+    if (owner === undefined) throw new AppError('DATAFLOW_NOT_FOUND');
+    assertWorkspaceInScope(user, owner);
+    return owner;
+  }
+
+  async get(dataflowId: string, workspaceId: string | null = null, user?: AuthUser): Promise<Watermark> {
+    const row = await this.watermarks.read(dataflowId, await this.scopeOf(dataflowId, workspaceId, user));
+    if (!row) throw new AppError('DATAFLOW_NOT_FOUND');
+    return toWatermark(row);
+  }
+
+  async put(
+    dataflowId: string,
+    input: PutWatermark,
+    user: AuthUser | null,
+    workspaceId: string | null = null,
+  ): Promise<WatermarkWritten> {
+    const scope = await this.scopeOf(dataflowId, workspaceId, user ?? undefined);
+    return this.tx.run(async (m) => {
+      const result = await this.watermarks.write(
+        {
+          dataflowId,
+          workspaceId: scope,
+          value: input.current_value,
+          jobId: input.job_id ?? null,
+          dataflowRunId: input.dataflow_run_id ?? null,
+          actorId: user?.id ?? null,
+        },
+        m,
+      );
+      if (!result.owned) throw new AppError('DATAFLOW_NOT_FOUND');
+      return { status: 'ok', revision: result.revision };
+    });
+  }
+
+  async history(
+    dataflowId: string,
+    page: number,
+    size: number,
+    user?: AuthUser,
+  ): Promise<Page<WatermarkHistoryEntry>> {
+    const scope = await this.scopeOf(dataflowId, null, user);
+    if (!(await this.watermarks.read(dataflowId, scope))) throw new AppError('DATAFLOW_NOT_FOUND');
+    const { rows, total } = await this.watermarks.history(dataflowId, size, (page - 1) * size);
+    return { items: rows.map(toHistoryEntry), total, page, size, pages: Math.ceil(total / size) };
+  }
+}

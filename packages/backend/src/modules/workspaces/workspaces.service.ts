@@ -1,0 +1,70 @@
+import type { CreateWorkspace, ListQuery, Page, UpdateWorkspace, Workspace } from '@aide/schemas';
+import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import type { AuthUser } from '../../common/auth/current-user.js';
+import type { CrudService } from '../../common/crud/crud-service.js';
+import { assertWorkspaceInScope } from '../../common/auth/workspace-scope.js';
+import { mapPage } from '../../common/crud/list.js';
+import { splitUpdate } from '../../common/crud/update-input.js';
+import { AppError } from '../../common/errors/app-error.js';
+import { Transactions } from '../../database/transactions.js';
+import { toWorkspace } from './workspace.mapper.js';
+import { WorkspacesRepository } from './workspaces.repository.js';
+
+@Injectable()
+export class WorkspacesService implements CrudService<Workspace, CreateWorkspace, UpdateWorkspace> {
+  constructor(
+    private readonly workspaces: WorkspacesRepository,
+    private readonly tx: Transactions,
+  ) {}
+
+  async list(query: ListQuery): Promise<Page<Workspace>> {
+    return mapPage(await this.workspaces.crud.findPage(query), toWorkspace);
+  }
+
+  async get(id: string): Promise<Workspace> {
+    return toWorkspace(await this.workspaces.crud.getActive(id));
+  }
+
+  /** An API key acts within its workspaces: it cannot make new ones. */
+  create(input: CreateWorkspace, actor: AuthUser): Promise<Workspace> {
+    if (actor.workspace_ids) throw new AppError('FORBIDDEN', 'An API key cannot create workspaces.');
+    return this.tx.run(async (m) => toWorkspace(await this.workspaces.crud.insert(input, actor.id, m)));
+  }
+
+  update(
+    id: string,
+    input: UpdateWorkspace,
+    ifMatch: number | undefined,
+    actor: AuthUser,
+  ): Promise<Workspace> {
+    const { changes, version } = splitUpdate(input, ifMatch);
+    assertWorkspaceInScope(actor, id);
+    return this.tx.run(async (m) =>
+      toWorkspace(await this.workspaces.crud.update(id, changes, version, actor.id, m)),
+    );
+  }
+
+  /** A workspace with active profiles or dataflows is in use (their rows name it). */
+  remove(id: string, actor: AuthUser): Promise<Workspace> {
+    assertWorkspaceInScope(actor, id);
+    return this.tx.run(async (m) => {
+      await this.workspaces.crud.getActive(id, m, 'update');
+      if (await this.hasActiveContent(id, m)) throw new AppError('HAS_DEPENDENT_ENTITIES');
+      return toWorkspace(await this.workspaces.crud.softDelete(id, actor.id, m));
+    });
+  }
+
+  private async hasActiveContent(id: string, m: EntityManager): Promise<boolean> {
+    const rows: unknown[] = await m.query(
+      `SELECT 1 FROM connection_profiles WHERE workspace_id = $1 AND deleted_at IS NULL
+       UNION ALL SELECT 1 FROM dataflows WHERE workspace_id = $1 AND deleted_at IS NULL LIMIT 1`,
+      [id],
+    );
+    return rows.length > 0;
+  }
+
+  restore(id: string, actor: AuthUser): Promise<Workspace> {
+    return this.tx.run(async (m) => toWorkspace(await this.workspaces.crud.restore(id, actor.id, m)));
+  }
+}

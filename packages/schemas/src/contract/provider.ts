@@ -1,0 +1,209 @@
+import { z } from 'zod';
+import { pageOf } from '../common/list-query.js';
+import { wireInt } from '../common/text.js';
+import { ApiKeyCreatedSchema, ApiKeySchema, apiKeyResource } from '../entities/api-key.js';
+import { connectionProfileResource } from '../entities/connection-profile.js';
+import {
+  DataCoolieConnectionPageSchema,
+  DataCoolieConnectionsQuerySchema,
+  DataCoolieDataflowPageSchema,
+  DataCoolieDataflowSchema,
+  DataCoolieDataflowsQuerySchema,
+  DataCoolieSchemaHintPageSchema,
+  DataCoolieSchemaHintsQuerySchema,
+} from '../entities/datacoolie-api.js';
+import {
+  DataCoolieConnectionSchema,
+  DataCoolieSnapshotPageSchema,
+  DataCoolieSnapshotQuerySchema,
+} from '../entities/datacoolie-snapshot.js';
+import { dataflowResource } from '../entities/dataflow.js';
+import {
+  PutWatermarkSchema,
+  WatermarkHistoryEntrySchema,
+  WatermarkSchema,
+  WatermarkWrittenSchema,
+} from '../entities/watermark.js';
+import { WorkspaceCodeSchema, workspaceResource } from '../entities/workspace.js';
+import { crudRoutes } from './crud.js';
+import { defineRoute, idParams } from './route.js';
+
+const DATACOOLIE = 'DataCoolie';
+
+/** A workspace named by its id or its code (pipelines are configured with either). */
+const workspaceParams = z.object({ workspace_id: WorkspaceCodeSchema });
+const itemId = z.string().min(1).max(255);
+
+export const workspaceRoutes = crudRoutes(workspaceResource);
+export const connectionProfileRoutes = crudRoutes(connectionProfileResource);
+
+const historyQuery = z.strictObject({
+  page: wireInt(1, 1_000_000).optional(),
+  size: wireInt(1, 100).optional(),
+});
+
+export const dataflowRoutes = {
+  ...crudRoutes(dataflowResource),
+  watermark: defineRoute({
+    method: 'GET',
+    path: '/api/v1/dataflows/:id/watermark',
+    pathParams: idParams,
+    responses: { 200: WatermarkSchema },
+    errors: ['DATAFLOW_NOT_FOUND', 'FORBIDDEN'],
+    auth: 'user',
+    summary: "A dataflow's watermark: the text as written, its previous value, provenance, revision",
+    tag: 'Dataflows',
+  }),
+  putWatermark: defineRoute({
+    method: 'PUT',
+    path: '/api/v1/dataflows/:id/watermark',
+    pathParams: idParams,
+    body: PutWatermarkSchema,
+    responses: { 200: WatermarkWrittenSchema },
+    errors: ['DATAFLOW_NOT_FOUND', 'FORBIDDEN'],
+    auth: 'user',
+    summary: "Write a dataflow's watermark (stored verbatim; a repeated write is a retry)",
+    tag: 'Dataflows',
+  }),
+  watermarkHistory: defineRoute({
+    method: 'GET',
+    path: '/api/v1/dataflows/:id/watermark/history',
+    pathParams: idParams,
+    query: historyQuery,
+    responses: { 200: pageOf(WatermarkHistoryEntrySchema) },
+    errors: ['DATAFLOW_NOT_FOUND', 'FORBIDDEN'],
+    auth: 'user',
+    paging: 'page',
+    summary: "Every write of a dataflow's watermark, newest first",
+    tag: 'Dataflows',
+  }),
+};
+
+const apiKeyCrud = crudRoutes(apiKeyResource);
+export const apiKeyRoutes = {
+  list: apiKeyCrud.list,
+  get: apiKeyCrud.get,
+  create: defineRoute({
+    method: 'POST',
+    path: '/api/v1/api-keys',
+    body: apiKeyResource.create,
+    responses: { 201: ApiKeyCreatedSchema },
+    responseDescriptions: { 201: 'Created: the answer carries the key, never shown again' },
+    errors: ['WORKSPACE_NOT_FOUND', 'FORBIDDEN'],
+    auth: 'user',
+    noStore: true,
+    summary: 'Create an API key acting as the caller within workspaces',
+    tag: apiKeyResource.tag,
+  }),
+  revoke: defineRoute({
+    method: 'POST',
+    path: '/api/v1/api-keys/:id/revoke',
+    pathParams: idParams,
+    responses: { 200: ApiKeySchema },
+    errors: ['API_KEY_NOT_FOUND', 'API_KEY_REVOKED'],
+    auth: 'user',
+    summary: 'Revoke an API key (its owner or a superuser); refused at once from then on',
+    tag: apiKeyResource.tag,
+  }),
+};
+
+const compatErrors = ['WORKSPACE_NOT_FOUND', 'FORBIDDEN'] as const;
+
+/**
+ * The workspace scope for DataCoolie: the snapshot its TypeScript provider loads in one request, and
+ * DataCoolie's own REST contract for its Python `APIProvider`. API keys (`X-API-Key`) and bearer tokens
+ * are both accepted; a key must be scoped to the workspace (403 otherwise).
+ */
+export const datacoolieRoutes = {
+  snapshot: defineRoute({
+    method: 'GET',
+    path: '/api/v1/workspaces/:workspace_id/datacoolie/snapshot',
+    pathParams: workspaceParams,
+    query: DataCoolieSnapshotQuerySchema,
+    responses: { 200: DataCoolieSnapshotPageSchema, 304: null },
+    responseDescriptions: { 304: 'If-None-Match names the current revision' },
+    errors: [...compatErrors, 'PROVIDER_SNAPSHOT_EXPIRED'],
+    auth: 'user',
+    paging: 'cursor',
+    summary: "A workspace's complete DataCoolie scope, read in one transaction",
+    description:
+      'Connections, dataflows (active and inactive) and schema hints as of one revision. `ETag` is the ' +
+      'revision (`If-None-Match` → 304); gzip when accepted; past `page_size` items, `next_cursor` pages ' +
+      'through the same revision.',
+    tag: DATACOOLIE,
+  }),
+  connections: defineRoute({
+    method: 'GET',
+    path: '/api/v1/workspaces/:workspace_id/connections',
+    pathParams: workspaceParams,
+    query: DataCoolieConnectionsQuerySchema,
+    responses: { 200: DataCoolieConnectionPageSchema },
+    errors: [...compatErrors],
+    auth: 'user',
+    summary: 'DataCoolie connections of a workspace',
+    tag: DATACOOLIE,
+  }),
+  connection: defineRoute({
+    method: 'GET',
+    path: '/api/v1/workspaces/:workspace_id/connections/:connection_id',
+    pathParams: workspaceParams.extend({ connection_id: itemId }),
+    responses: { 200: DataCoolieConnectionSchema },
+    errors: [...compatErrors, 'CONNECTION_PROFILE_NOT_FOUND'],
+    auth: 'user',
+    summary: 'One DataCoolie connection',
+    tag: DATACOOLIE,
+  }),
+  dataflows: defineRoute({
+    method: 'GET',
+    path: '/api/v1/workspaces/:workspace_id/dataflows',
+    pathParams: workspaceParams,
+    query: DataCoolieDataflowsQuerySchema,
+    responses: { 200: DataCoolieDataflowPageSchema },
+    errors: [...compatErrors],
+    auth: 'user',
+    summary: 'DataCoolie dataflows of a workspace, connections expanded',
+    tag: DATACOOLIE,
+  }),
+  dataflow: defineRoute({
+    method: 'GET',
+    path: '/api/v1/workspaces/:workspace_id/dataflows/:dataflow_id',
+    pathParams: workspaceParams.extend({ dataflow_id: itemId }),
+    responses: { 200: DataCoolieDataflowSchema },
+    errors: [...compatErrors, 'DATAFLOW_NOT_FOUND'],
+    auth: 'user',
+    summary: 'One DataCoolie dataflow',
+    tag: DATACOOLIE,
+  }),
+  schemaHints: defineRoute({
+    method: 'GET',
+    path: '/api/v1/workspaces/:workspace_id/schema-hints',
+    pathParams: workspaceParams,
+    query: DataCoolieSchemaHintsQuerySchema,
+    responses: { 200: DataCoolieSchemaHintPageSchema },
+    errors: [...compatErrors],
+    auth: 'user',
+    summary: 'Schema hints of a workspace, flattened with their table key',
+    tag: DATACOOLIE,
+  }),
+  watermark: defineRoute({
+    method: 'GET',
+    path: '/api/v1/workspaces/:workspace_id/watermarks/:dataflow_id',
+    pathParams: workspaceParams.extend({ dataflow_id: itemId }),
+    responses: { 200: WatermarkSchema },
+    errors: [...compatErrors, 'DATAFLOW_NOT_FOUND'],
+    auth: 'user',
+    summary: "A dataflow's watermark (the text as written)",
+    tag: DATACOOLIE,
+  }),
+  putWatermark: defineRoute({
+    method: 'PUT',
+    path: '/api/v1/workspaces/:workspace_id/watermarks/:dataflow_id',
+    pathParams: workspaceParams.extend({ dataflow_id: itemId }),
+    body: PutWatermarkSchema,
+    responses: { 200: WatermarkWrittenSchema },
+    errors: [...compatErrors, 'DATAFLOW_NOT_FOUND'],
+    auth: 'user',
+    summary: "Write a dataflow's watermark (verbatim, atomic, safe to retry)",
+    tag: DATACOOLIE,
+  }),
+};

@@ -1,0 +1,61 @@
+import { z } from 'zod';
+
+/**
+ * A dataflow's watermark as stored: the text exactly as written (never parsed: DataCoolie's
+ * WatermarkManager owns the codec), the value it replaced, the provenance of the last write and a
+ * revision counting the writes. A dataflow never written has revision 0 and null values.
+ */
+export const WatermarkSchema = z
+  .object({
+    dataflow_id: z.uuid(),
+    current_value: z.string().nullable(),
+    previous_value: z.string().nullable(),
+    job_id: z.string().nullable(),
+    dataflow_run_id: z.string().nullable(),
+    updated_at: z.iso.datetime({ offset: true }).nullable(),
+    revision: z.int(),
+  })
+  .meta({ id: 'Watermark' });
+export type Watermark = z.infer<typeof WatermarkSchema>;
+
+/** Watermark texts are bounded so that one row stays small; PostgreSQL text cannot hold U+0000. */
+export const WATERMARK_MAX_LENGTH = 1_000_000;
+
+const provenance = z
+  .string()
+  .max(255)
+  .refine((v) => !v.includes('\u0000'), { message: 'must not contain NUL characters' })
+  .nullable()
+  .optional();
+
+/** A write: the serialized watermark text, stored verbatim, and its optional provenance. */
+export const PutWatermarkSchema = z
+  .strictObject({
+    current_value: z
+      .string()
+      .max(WATERMARK_MAX_LENGTH)
+      .refine((v) => !v.includes('\u0000'), { message: 'must not contain NUL characters' }),
+    job_id: provenance,
+    dataflow_run_id: provenance,
+  })
+  .meta({ id: 'PutWatermark' });
+export type PutWatermark = z.input<typeof PutWatermarkSchema>;
+
+export const WatermarkWrittenSchema = z
+  .object({ status: z.literal('ok'), revision: z.int() })
+  .meta({ id: 'WatermarkWritten' });
+export type WatermarkWritten = z.infer<typeof WatermarkWrittenSchema>;
+
+/** One write of the append-only history (audit and replay). */
+export const WatermarkHistoryEntrySchema = z
+  .object({
+    dataflow_id: z.uuid(),
+    revision: z.int(),
+    value: z.string(),
+    job_id: z.string().nullable(),
+    dataflow_run_id: z.string().nullable(),
+    written_at: z.iso.datetime({ offset: true }),
+    written_by: z.uuid().nullable(),
+  })
+  .meta({ id: 'WatermarkHistoryEntry' });
+export type WatermarkHistoryEntry = z.infer<typeof WatermarkHistoryEntrySchema>;

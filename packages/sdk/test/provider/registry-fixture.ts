@@ -1,0 +1,123 @@
+// A DataCoolie pipeline written into the real registry through the SDK client (the backend of
+// test/global-setup.mjs): an ERP PostgreSQL table copied into a lakehouse table, with a published
+// version of each, so that the snapshot carries connections, dataflows and schema hints.
+import { randomBytes } from 'node:crypto';
+import type { ConnectionProfile, Dataflow, Dataset, Workspace } from '@aide/schemas';
+import type { AideClient } from '../../src/index.js';
+
+export const suffix = (): string => randomBytes(4).toString('hex');
+
+async function flavorId(admin: AideClient, kindCode: string, flavorCode: string): Promise<string> {
+  const flavors = await admin.systemFlavors.list({ code: flavorCode });
+  if (flavors.items[0]) return flavors.items[0].id;
+  const kinds = await admin.systemKinds.list({ code: kindCode });
+  const kind =
+    kinds.items[0] ?? (await admin.systemKinds.create({ code: kindCode, name: `${kindCode} systems` }));
+  return (await admin.systemFlavors.create({ code: flavorCode, name: flavorCode, kind_id: kind.id })).id;
+}
+
+async function ensureTypes(admin: AideClient, flavor: string, codes: readonly string[]): Promise<void> {
+  for (const code of codes) {
+    const found = await admin.dataTypes.list({ system_flavor_id: flavor, code });
+    if (found.items.length === 0) {
+      await admin.dataTypes.create({
+        system_flavor_id: flavor,
+        code,
+        params_schema: {},
+        render_template: code,
+      });
+    }
+  }
+}
+
+export interface RegistryPipeline {
+  workspace: Workspace;
+  erp: ConnectionProfile;
+  bronze: ConnectionProfile;
+  orders: Dataset;
+  bronzeOrders: Dataset;
+  /** The source table's name and the lakehouse table's (its path's leaf). */
+  table: string;
+  /** Reads `orders` (stage source2bronze); hints come from its version. */
+  copy: Dataflow;
+  /** An inactive query dataflow (stage bronze2silver). */
+  inactive: Dataflow;
+}
+
+/** A workspace with two profiles, two versioned datasets and two dataflows (one inactive). */
+export async function registryPipeline(admin: AideClient): Promise<RegistryPipeline> {
+  const id = suffix();
+  const workspace = await admin.workspaces.create({ code: `ws-${id}`, name: `Workspace ${id}` });
+  const pg = await admin.systems.create({
+    code: `erp_${id}`,
+    name: 'ERP',
+    flavor_id: await flavorId(admin, 'rdbms', 'postgres14'),
+    extra: { host: 'erp-db.internal.example.com', port: 5432 },
+  });
+  const lakeFlavor = await flavorId(admin, 'storage', 'sdk_lake');
+  await ensureTypes(admin, lakeFlavor, ['long', 'decimal', 'timestamp']);
+  const lake = await admin.systems.create({ code: `lake_${id}`, name: 'Lake', flavor_id: lakeFlavor });
+  const erp = await admin.connectionProfiles.create({
+    workspace_id: workspace.id,
+    system_id: pg.id,
+    name: `erp_${id}`,
+    connection_type: 'database',
+    format: 'sql',
+    database: 'erp',
+  });
+  const bronze = await admin.connectionProfiles.create({
+    workspace_id: workspace.id,
+    system_id: lake.id,
+    name: `bronze_${id}`,
+    connection_type: 'lakehouse',
+    format: 'delta',
+    configure: { base_path: 's3://lake/bronze' },
+  });
+  const orders = await admin.datasets.create({
+    kind: 'rdbms',
+    system_id: pg.id,
+    object_name: `sales.orders_${id}`,
+    schema_name: 'sales',
+    table_name: `orders_${id}`,
+    layer: 'source',
+  });
+  await admin.datasets.publishSchemaVersion(orders.id, {
+    columns: [
+      { name: 'order_id', nullable: false, type: { data_type: 'bigint' } },
+      { name: 'amount', type: { data_type: 'numeric', params: { precision: 18, scale: 2 } } },
+      { name: 'updated_at', type: { data_type: 'timestamptz' } },
+    ],
+  });
+  const path = `s3://lake/bronze/erp/orders_${id}`;
+  const bronzeOrders = await admin.datasets.create({
+    kind: 'storage',
+    system_id: lake.id,
+    object_name: path,
+    path,
+    file_format: 'delta',
+    layer: 'raw',
+  });
+  const copy = await admin.dataflows.create({
+    workspace_id: workspace.id,
+    name: `orders_${id}`,
+    stage: 'source2bronze',
+    source_connection_id: erp.id,
+    source_dataset_id: orders.id,
+    source_watermark_columns: ['updated_at'],
+    destination_connection_id: bronze.id,
+    destination_dataset_id: bronzeOrders.id,
+    load_type: 'merge_upsert',
+    merge_keys: ['order_id'],
+  });
+  const inactive = await admin.dataflows.create({
+    workspace_id: workspace.id,
+    name: `replay_${id}`,
+    stage: 'bronze2silver',
+    is_active: false,
+    source_connection_id: erp.id,
+    source_query: 'select * from sales.orders',
+    destination_connection_id: bronze.id,
+    destination_dataset_id: bronzeOrders.id,
+  });
+  return { workspace, erp, bronze, orders, bronzeOrders, table: `orders_${id}`, copy, inactive };
+}
