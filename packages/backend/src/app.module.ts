@@ -8,6 +8,7 @@ import { PasswordHasher } from './common/auth/password-hasher.js';
 import { TokenStateCache } from './common/auth/token-state-cache.js';
 import { TokenService } from './common/auth/token.service.js';
 import { APP_CONFIG, type ResolvedConfig } from './config/config.js';
+import { IdempotencyModule } from './common/idempotency/idempotency.module.js';
 import { DatabaseModule } from './database/database.module.js';
 import { AuthModule } from './modules/auth/auth.module.js';
 import { CastRulesModule } from './modules/cast-rules/cast-rules.module.js';
@@ -52,6 +53,7 @@ export class AppModule {
       global: true,
       imports: [
         DatabaseModule.forDataSource(dataSource),
+        IdempotencyModule,
         PlatformModule,
         MetricsModule,
         HousekeepingModule,

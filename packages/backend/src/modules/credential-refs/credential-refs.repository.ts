@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
+import { countReferencing } from '../../common/crud/dependants.js';
 import { CrudRepository } from '../../common/crud/crud-repository.js';
 import { registerConstraintCodes } from '../../common/errors/db-error.js';
 import { CredentialRefEntity } from './credential-ref.entity.js';
@@ -20,5 +21,10 @@ export class CredentialRefsRepository {
       notFound: 'CREDENTIAL_REF_NOT_FOUND',
       softDelete: true,
     });
+  }
+
+  /** Active systems using the reference (the delete guard). */
+  countActiveSystems(refId: string, manager: EntityManager): Promise<number> {
+    return countReferencing(manager, 'systems', 'credential_ref_id', refId, true);
   }
 }

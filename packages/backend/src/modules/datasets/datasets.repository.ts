@@ -132,29 +132,14 @@ export class DatasetsRepository {
     return (await qb.getMany()).map((row) => this.reads.attach(row));
   }
 
-  /**
-   * The kinds of the datasets on a system, on the systems of a flavor, or under a system kind. Deleted
-   * datasets count too: a restore brings them back on the same system.
-   */
-  async kindsWithin(scope: 'system' | 'flavor' | 'kind', id: string, manager: EntityManager) {
-    const column = { system: 's.id', flavor: 'f.id', kind: 'f.kind_id' }[scope];
-    const rows: { kind: DatasetKind }[] = await manager.query(
-      `SELECT DISTINCT d.kind FROM datasets d JOIN systems s ON s.id = d.system_id
-       JOIN system_flavors f ON f.id = s.flavor_id WHERE ${column} = $1 ORDER BY d.kind`,
-      [id],
+  /** Active dataset links with the dataset on either side (the delete guard). */
+  async countActiveLinks(datasetId: string, manager: EntityManager): Promise<number> {
+    const rows: { n: number }[] = await manager.query(
+      `SELECT count(*)::int AS n FROM dataset_links
+       WHERE (source_dataset_id = $1 OR target_dataset_id = $1) AND deleted_at IS NULL`,
+      [datasetId],
     );
-    return rows.map((r) => r.kind);
-  }
-
-  /** Whether some dataset on the system has a schema version with bindings (typed in its flavor). */
-  async systemHasBoundVersions(systemId: string, manager: EntityManager): Promise<boolean> {
-    const rows: unknown[] = await manager.query(
-      `SELECT 1 FROM datasets d JOIN dataset_schemas v ON v.dataset_id = d.id
-       WHERE d.system_id = $1 AND EXISTS (SELECT 1 FROM field_bindings b WHERE b.dataset_schema_id = v.id)
-       LIMIT 1`,
-      [systemId],
-    );
-    return rows.length > 0;
+    return rows[0]?.n ?? 0;
   }
 
   /**

@@ -7,7 +7,7 @@ import {
   type VersionColumnRow,
 } from '../field-bindings/field-bindings.repository.js';
 import { buildTypeTrees, toTypeInstanceTree } from '../type-instances/type-tree.js';
-import { TypeInstancesRepository } from '../type-instances/type-instances.repository.js';
+import { TypeInstancesLookup } from '../type-instances/type-instances.lookup.js';
 import { VersionTypeTexts } from './version-type-texts.js';
 import { columnAttributesRead, tableStructureOfEntity } from './version-structure.js';
 
@@ -20,7 +20,7 @@ import { columnAttributesRead, tableStructureOfEntity } from './version-structur
 export class SchemaVersionReader {
   constructor(
     private readonly bindings: FieldBindingsRepository,
-    private readonly typeInstances: TypeInstancesRepository,
+    private readonly typeInstances: TypeInstancesLookup,
     private readonly dataSource: DataSource,
   ) {}
 

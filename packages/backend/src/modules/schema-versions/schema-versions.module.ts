@@ -1,6 +1,11 @@
 import { Module } from '@nestjs/common';
+import { DataTypesModule } from '../data-types/data-types.module.js';
 import { DatasetSchemasModule } from '../dataset-schemas/dataset-schemas.module.js';
-import { TypeTreeWriter } from '../type-instances/type-tree.writer.js';
+import { DatasetsModule } from '../datasets/datasets.module.js';
+import { FieldBindingsModule } from '../field-bindings/field-bindings.module.js';
+import { FieldsModule } from '../fields/fields.module.js';
+import { SystemsModule } from '../systems/systems.module.js';
+import { TypeInstancesModule } from '../type-instances/type-instances.module.js';
 import { SchemaVersionPublisher } from './schema-version-publisher.js';
 import { SchemaVersionReader } from './schema-version.reader.js';
 import { SchemaVersionsBulkController } from './schema-versions-bulk.controller.js';
@@ -10,14 +15,16 @@ import { SystemSnapshotController } from './system-snapshot.controller.js';
 import { SystemSnapshotService } from './system-snapshot.service.js';
 
 @Module({
-  imports: [DatasetSchemasModule],
-  controllers: [SchemaVersionsController, SchemaVersionsBulkController, SystemSnapshotController],
-  providers: [
-    SchemaVersionsService,
-    SchemaVersionPublisher,
-    SystemSnapshotService,
-    SchemaVersionReader,
-    TypeTreeWriter,
+  imports: [
+    SystemsModule,
+    DatasetsModule,
+    DataTypesModule,
+    TypeInstancesModule,
+    FieldsModule,
+    DatasetSchemasModule,
+    FieldBindingsModule,
   ],
+  controllers: [SchemaVersionsController, SchemaVersionsBulkController, SystemSnapshotController],
+  providers: [SchemaVersionsService, SchemaVersionPublisher, SystemSnapshotService, SchemaVersionReader],
 })
 export class SchemaVersionsModule {}
