@@ -38,9 +38,4 @@ export class ParentLookup<E extends AuditedEntity> {
   findActive(id: string, m?: EntityManager): Promise<E | undefined> {
     return this.rows.findActive(id, m);
   }
-
-  /** The active rows among `ids`, without a lock, by id. */
-  findActiveMany(ids: readonly string[], m: EntityManager): Promise<Map<string, E>> {
-    return this.rows.findActiveMany(ids, m);
-  }
 }

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
 import { ParentLookup } from '../../common/crud/parent-lookup.js';
 import type { DataTypeEntity } from './data-type.entity.js';
 import { DataTypesRepository } from './data-types.repository.js';
@@ -11,12 +12,15 @@ export class DataTypesLookup extends ParentLookup<DataTypeEntity> {
   }
 
   /** The active data types of a flavor, by code. */
-  byCodeOfFlavor(...args: Parameters<DataTypesRepository['byCodeOfFlavor']>): ReturnType<DataTypesRepository['byCodeOfFlavor']> {
-    return this.dataTypes.byCodeOfFlavor(...args);
+  byCodeOfFlavor(flavorId: string, m?: EntityManager): Promise<Map<string, DataTypeEntity>> {
+    return this.dataTypes.byCodeOfFlavor(flavorId, m);
   }
 
   /** `byCodeOfFlavor` for many flavors in one query, by flavor id. */
-  byCodeOfFlavors(...args: Parameters<DataTypesRepository['byCodeOfFlavors']>): ReturnType<DataTypesRepository['byCodeOfFlavors']> {
-    return this.dataTypes.byCodeOfFlavors(...args);
+  byCodeOfFlavors(
+    flavorIds: readonly string[],
+    m: EntityManager,
+  ): Promise<Map<string, Map<string, DataTypeEntity>>> {
+    return this.dataTypes.byCodeOfFlavors(flavorIds, m);
   }
 }

@@ -13,7 +13,13 @@ import { TypeInstancesModule } from '../type-instances/type-instances.module.js'
 @Module({
   imports: [DatasetsModule, DatasetSchemasModule, EnginesModule, TypeInstancesModule],
   controllers: [DatasetLinksController],
-  providers: [DatasetLinksRepository, DatasetLinksLookup, DatasetLinksService, DatasetLinkCompatService, CompatRepository],
+  providers: [
+    DatasetLinksRepository,
+    DatasetLinksLookup,
+    DatasetLinksService,
+    DatasetLinkCompatService,
+    CompatRepository,
+  ],
   exports: [DatasetLinksLookup],
 })
 export class DatasetLinksModule {}

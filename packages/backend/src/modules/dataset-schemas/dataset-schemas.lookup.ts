@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
 import { ParentLookup } from '../../common/crud/parent-lookup.js';
 import type { DatasetSchemaEntity } from './dataset-schema.entity.js';
 import { DatasetSchemasRepository } from './dataset-schemas.repository.js';
@@ -11,7 +12,7 @@ export class DatasetSchemasLookup extends ParentLookup<DatasetSchemaEntity> {
   }
 
   /** Whether the version has bindings (is published history). */
-  hasBindings(...args: Parameters<DatasetSchemasRepository['hasBindings']>): ReturnType<DatasetSchemasRepository['hasBindings']> {
-    return this.schemas.hasBindings(...args);
+  hasBindings(schemaId: string, m?: EntityManager): Promise<boolean> {
+    return this.schemas.hasBindings(schemaId, m);
   }
 }

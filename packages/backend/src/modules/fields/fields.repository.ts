@@ -130,7 +130,11 @@ export class FieldsRepository {
   }
 
   /** The root fields a publish creates for its new columns, one INSERT whatever their number (ids given). */
-  insertColumnFields(rows: readonly Partial<FieldEntity>[], actorId: string, manager: EntityManager): Promise<void> {
+  insertColumnFields(
+    rows: readonly Partial<FieldEntity>[],
+    actorId: string,
+    manager: EntityManager,
+  ): Promise<void> {
     return this.crud.insertManyBulk(rows, actorId, manager);
   }
 

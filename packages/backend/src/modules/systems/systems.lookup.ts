@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
 import { ParentLookup } from '../../common/crud/parent-lookup.js';
 import type { SystemEntity } from './system.entity.js';
 import { SystemsRepository } from './systems.repository.js';
@@ -11,12 +12,12 @@ export class SystemsLookup extends ParentLookup<SystemEntity> {
   }
 
   /** The code of an active system's kind (system, flavor and kind share-locked), or undefined. */
-  kindCodeOf(...args: Parameters<SystemsRepository['kindCodeOf']>): ReturnType<SystemsRepository['kindCodeOf']> {
-    return this.systems.kindCodeOf(...args);
+  kindCodeOf(systemId: string, m: EntityManager): Promise<string | undefined> {
+    return this.systems.kindCodeOf(systemId, m);
   }
 
   /** `kindCodeOf` for many systems in one query, keyed by system id (lower case). */
-  kindCodesOf(...args: Parameters<SystemsRepository['kindCodesOf']>): ReturnType<SystemsRepository['kindCodesOf']> {
-    return this.systems.kindCodesOf(...args);
+  kindCodesOf(systemIds: readonly string[], m: EntityManager): Promise<Map<string, string>> {
+    return this.systems.kindCodesOf(systemIds, m);
   }
 }

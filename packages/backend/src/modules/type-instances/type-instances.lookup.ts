@@ -1,9 +1,10 @@
 import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
 import { ParentLookup } from '../../common/crud/parent-lookup.js';
 import type { TypeInstanceEntity } from './type-instance.entity.js';
-import { TypeInstancesRepository } from './type-instances.repository.js';
+import { type TypeNodeRow, TypeInstancesRepository, type TypeTreeRow } from './type-instances.repository.js';
 
-export type { TypeNodeRow, TypeTreeRow } from './type-instances.repository.js';
+export type { TypeNodeRow, TypeTreeRow };
 
 /** What other modules may ask about type instances (ADR 0026); exported by `TypeInstancesModule`. */
 @Injectable()
@@ -13,12 +14,12 @@ export class TypeInstancesLookup extends ParentLookup<TypeInstanceEntity> {
   }
 
   /** The type trees under the given roots (roots included), in one recursive query. */
-  subtrees(...args: Parameters<TypeInstancesRepository['subtrees']>): ReturnType<TypeInstancesRepository['subtrees']> {
-    return this.typeInstances.subtrees(...args);
+  subtrees(rootIds: readonly string[], m?: EntityManager): Promise<TypeNodeRow[]> {
+    return this.typeInstances.subtrees(rootIds, m);
   }
 
   /** The type trees bound by the columns of the given versions. */
-  subtreesOfSchemas(...args: Parameters<TypeInstancesRepository['subtreesOfSchemas']>): ReturnType<TypeInstancesRepository['subtreesOfSchemas']> {
-    return this.typeInstances.subtreesOfSchemas(...args);
+  subtreesOfSchemas(schemaIds: readonly string[], m: EntityManager): Promise<TypeTreeRow[]> {
+    return this.typeInstances.subtreesOfSchemas(schemaIds, m);
   }
 }

@@ -24,12 +24,7 @@ import { toTypeInstance } from './type-instance.mapper.js';
 import { TypeInstancesRepository } from './type-instances.repository.js';
 import { buildTypeTrees, renderTypeText, toTypeInstanceTree, type TypeTreeNode } from './type-tree.js';
 import { flavorMismatch } from '../system-flavors/flavor-mismatch.js';
-import {
-  MAX_TYPE_TREE_DEPTH,
-  MAX_TYPE_TREE_NODES,
-  treeTooDeep,
-  treeTooLarge,
-} from './type-tree-rules.js';
+import { MAX_TYPE_TREE_DEPTH, MAX_TYPE_TREE_NODES, treeTooDeep, treeTooLarge } from './type-tree-rules.js';
 
 /** `params` validated against the data type's JSON Schema (defaults applied); null when empty. */
 function validParams(

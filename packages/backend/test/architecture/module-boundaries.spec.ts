@@ -1,0 +1,90 @@
+import { describe, expect, it } from '@jest/globals';
+import { fileURLToPath } from 'node:url';
+import {
+  folderCycles,
+  folderOf,
+  foreignRepositoryImports,
+  type ImportEdge,
+  readImports,
+} from './module-graph.js';
+
+/**
+ * The dependency rule of `packages/backend/src` (ADR 0026, docs/ARCHITECTURE.md "Module boundaries"):
+ * no import cycle between the folders `modules/*` and `common/*`, and no module importing another
+ * module's `*.repository.ts` — except these folder pairs, each with its reason.
+ */
+const REPOSITORY_ALLOWLIST: Readonly<Record<string, readonly string[]>> = {
+  // A publish writes a version's header, its new root fields and its bindings in one set-based
+  // transaction (ADR 0017): schema-versions is the write side of those three tables' version aggregate.
+  'modules/schema-versions': ['modules/dataset-schemas', 'modules/fields', 'modules/field-bindings'],
+  // Applying a template inserts root fields under the dataset's field-tree lock.
+  'modules/tech-field-templates': ['modules/fields'],
+};
+
+const SRC = fileURLToPath(new URL('../../src', import.meta.url));
+
+describe('module boundaries', () => {
+  const edges = readImports(SRC);
+
+  it('reads the imports of the modules and common folders', () => {
+    const folders = new Set(edges.map((e) => folderOf(e.from)).filter(Boolean));
+    expect(folders.has('modules/datasets')).toBe(true);
+    expect(folders.has('common/crud')).toBe(true);
+    // A known import, so that a reader that silently finds nothing cannot pass.
+    expect(edges).toContainEqual({
+      from: 'modules/datasets/datasets.module.ts',
+      to: 'modules/systems/systems.module.ts',
+    });
+  });
+
+  it('has no import cycle between folders', () => {
+    expect(folderCycles(edges)).toEqual([]);
+  });
+
+  it('imports no other module’s repository outside the allowlist', () => {
+    const { violations } = foreignRepositoryImports(edges, REPOSITORY_ALLOWLIST);
+    expect(violations).toEqual([]);
+  });
+
+  it('has no stale allowlist entry', () => {
+    const { used } = foreignRepositoryImports(edges, REPOSITORY_ALLOWLIST);
+    const listed = Object.entries(REPOSITORY_ALLOWLIST).flatMap(([from, to]) =>
+      to.map((t) => `${from} -> ${t}`),
+    );
+    expect(listed.filter((pair) => !used.has(pair))).toEqual([]);
+  });
+});
+
+describe('module graph checks', () => {
+  const edge = (from: string, to: string): ImportEdge => ({ from, to });
+
+  it('finds a cycle through three folders, and none in a chain', () => {
+    const chain = [
+      edge('modules/a/a.service.ts', 'modules/b/b.lookup.ts'),
+      edge('modules/b/b.lookup.ts', 'common/crud/x.ts'),
+    ];
+    expect(folderCycles(chain)).toEqual([]);
+    const cycle = [...chain, edge('common/crud/x.ts', 'modules/a/a.entity.ts')];
+    expect(folderCycles(cycle)).toEqual([
+      {
+        folders: ['common/crud', 'modules/a', 'modules/b'],
+        imports: [
+          'common/crud/x.ts -> modules/a/a.entity.ts',
+          'modules/a/a.service.ts -> modules/b/b.lookup.ts',
+          'modules/b/b.lookup.ts -> common/crud/x.ts',
+        ],
+      },
+    ]);
+  });
+
+  it('flags a foreign repository import unless its folder pair is allowed', () => {
+    const edges = [
+      edge('modules/a/a.service.ts', 'modules/b/b.repository.ts'),
+      edge('modules/b/b.service.ts', 'modules/b/b.repository.ts'),
+    ];
+    expect(foreignRepositoryImports(edges, {}).violations).toEqual([
+      'modules/a/a.service.ts -> modules/b/b.repository.ts',
+    ]);
+    expect(foreignRepositoryImports(edges, { 'modules/a': ['modules/b'] }).violations).toEqual([]);
+  });
+});
