@@ -1,8 +1,12 @@
 import { describe, expect, it } from '@jest/globals';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
   folderCycles,
   folderOf,
+  foreignCrudCalls,
   foreignRepositoryImports,
   type ImportEdge,
   readImports,
@@ -46,6 +50,10 @@ describe('module boundaries', () => {
     expect(violations).toEqual([]);
   });
 
+  it('calls no `.crud` on another module’s repository, allowlisted ones included', () => {
+    expect(foreignCrudCalls(SRC)).toEqual([]);
+  });
+
   it('has no stale allowlist entry', () => {
     const { used } = foreignRepositoryImports(edges, REPOSITORY_ALLOWLIST);
     const listed = Object.entries(REPOSITORY_ALLOWLIST).flatMap(([from, to]) =>
@@ -86,5 +94,28 @@ describe('module graph checks', () => {
       'modules/a/a.service.ts -> modules/b/b.repository.ts',
     ]);
     expect(foreignRepositoryImports(edges, { 'modules/a': ['modules/b'] }).violations).toEqual([]);
+  });
+
+  it('flags `this.<field>.crud` on a field typed by another module’s class, not by its own', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'module-graph-'));
+    try {
+      mkdirSync(join(dir, 'modules', 'a'), { recursive: true });
+      writeFileSync(
+        join(dir, 'modules', 'a', 'a.service.ts'),
+        [
+          "import { ARepository } from './a.repository.js';",
+          "import { BRepository } from '../b/b.repository.js';",
+          'export class AService {',
+          '  constructor(private readonly own: ARepository, private readonly other: BRepository) {}',
+          '  run() {',
+          "    return [this.own.crud.getActive('x'), this.other.crud.getActive('y')];",
+          '  }',
+          '}',
+        ].join('\n'),
+      );
+      expect(foreignCrudCalls(dir)).toEqual(['modules/a/a.service.ts:6 this.other.crud.getActive']);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -127,3 +127,53 @@ export function foreignRepositoryImports(
   }
   return { violations, used };
 }
+
+/**
+ * Calls of the generic CRUD layer on another module's rows: `this.<field>.crud.<method>` where the
+ * field is a constructor parameter property typed by a class imported from another folder. Other
+ * modules' rows are reached through their lookups and named methods (ADR 0026), never `.crud`.
+ */
+export function foreignCrudCalls(srcDir: string): string[] {
+  const root = resolve(srcDir);
+  const calls: string[] = [];
+  for (const file of sourceFiles(join(root, 'modules'))) {
+    const text = readFileSync(file, 'utf8');
+    if (!text.includes('.crud.')) continue;
+    const path = relative(root, file).split(sep).join('/');
+    const own = folderOf(path);
+    const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
+    const folderOfName = new Map<string, string | undefined>();
+    const fieldFolder = new Map<string, string | undefined>();
+    const visit = (node: ts.Node): void => {
+      if (ts.isImportDeclaration(node) && ts.isStringLiteral(node.moduleSpecifier)) {
+        const target = relative(root, resolve(dirname(file), node.moduleSpecifier.text))
+          .split(sep)
+          .join('/');
+        const bindings = node.importClause?.namedBindings;
+        if (bindings && ts.isNamedImports(bindings)) {
+          for (const element of bindings.elements) folderOfName.set(element.name.text, folderOf(target));
+        }
+      }
+      if (ts.isParameter(node) && node.modifiers?.length && ts.isIdentifier(node.name) && node.type) {
+        const typeName = ts.isTypeReferenceNode(node.type) ? node.type.typeName.getText(source) : undefined;
+        if (typeName && folderOfName.has(typeName))
+          fieldFolder.set(node.name.text, folderOfName.get(typeName));
+      }
+      if (
+        ts.isPropertyAccessExpression(node) &&
+        node.name.text === 'crud' &&
+        ts.isPropertyAccessExpression(node.expression) &&
+        node.expression.expression.kind === ts.SyntaxKind.ThisKeyword
+      ) {
+        const folder = fieldFolder.get(node.expression.name.text);
+        if (folder && folder !== own) {
+          const { line } = source.getLineAndCharacterOfPosition(node.getStart(source));
+          calls.push(`${path}:${line + 1} ${node.parent.getText(source)}`);
+        }
+      }
+      ts.forEachChild(node, visit);
+    };
+    visit(source);
+  }
+  return calls;
+}
