@@ -8,6 +8,7 @@ import { PasswordHasher } from './common/auth/password-hasher.js';
 import { TokenStateCache } from './common/auth/token-state-cache.js';
 import { TokenService } from './common/auth/token.service.js';
 import { APP_CONFIG, type ResolvedConfig } from './config/config.js';
+import { IdempotencyModule } from './common/idempotency/idempotency.module.js';
 import { DatabaseModule } from './database/database.module.js';
 import { AuthModule } from './modules/auth/auth.module.js';
 import { CastRulesModule } from './modules/cast-rules/cast-rules.module.js';
@@ -39,6 +40,7 @@ import { UsersModule } from './modules/users/users.module.js';
 import { ApiKeyAuthenticator } from './modules/api-keys/api-key.authenticator.js';
 import { ApiKeysModule } from './modules/api-keys/api-keys.module.js';
 import { ConnectionProfilesModule } from './modules/connection-profiles/connection-profiles.module.js';
+import { DatacoolieApiModule } from './modules/datacoolie-api/datacoolie-api.module.js';
 import { DataflowsModule } from './modules/dataflows/dataflows.module.js';
 import { WatermarksModule } from './modules/watermarks/watermarks.module.js';
 import { WorkspacesModule } from './modules/workspaces/workspaces.module.js';
@@ -58,6 +60,7 @@ export class AppModule {
       global: true,
       imports: [
         DatabaseModule.forDataSource(dataSource),
+        IdempotencyModule,
         PlatformModule,
         MetricsModule,
         HousekeepingModule,
@@ -87,6 +90,7 @@ export class AppModule {
         ConnectionProfilesModule,
         DataflowsModule,
         WatermarksModule,
+        DatacoolieApiModule,
         ApiKeysModule,
       ],
       providers: [

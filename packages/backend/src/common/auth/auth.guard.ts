@@ -2,10 +2,9 @@ import type { RouteAuth, RouteDef } from '@aide/schemas';
 import { type CanActivate, type ExecutionContext, Inject, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { FastifyRequest } from 'fastify';
-import { ROUTE_DEF } from '../contract/route.decorator.js';
 import { AppError } from '../errors/app-error.js';
 import { AUTHENTICATORS, type Authenticator } from './authenticator.js';
-import { type AuthUser, IS_PUBLIC } from './current-user.js';
+import { type AuthUser, IS_PUBLIC, ROUTE_DEF } from './current-user.js';
 
 function allowed(auth: RouteAuth, user: AuthUser): boolean {
   switch (auth) {

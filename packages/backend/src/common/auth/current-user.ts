@@ -18,5 +18,11 @@ declare module 'fastify' {
 
 export const IS_PUBLIC = 'aide:public';
 
+/**
+ * Metadata key of the route a handler is bound to: written by `@Route` (common/contract), read here by
+ * the auth guard for the route's declared `auth` (the key lives on this side so auth needs no contract).
+ */
+export const ROUTE_DEF = 'aide:route';
+
 /** A route outside the contract that needs no token (health, docs, metrics with its own token). */
 export const Public = () => SetMetadata(IS_PUBLIC, true);

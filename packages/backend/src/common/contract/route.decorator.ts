@@ -9,11 +9,9 @@ import {
   UseInterceptors,
 } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { ROUTE_DEF } from '../auth/current-user.js';
 import { IdempotencyInterceptor } from '../idempotency/idempotency.interceptor.js';
 import { parseRouteInput, type RouteInput } from './route-input.js';
-
-/** Metadata key of the route a handler is bound to (read by the auth guard). */
-export const ROUTE_DEF = 'aide:route';
 
 const RESPONSE = Symbol('aide:route-response');
 

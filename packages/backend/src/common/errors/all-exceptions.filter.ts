@@ -2,12 +2,16 @@ import { type ArgumentsHost, Catch, type ExceptionFilter, NotFoundException } fr
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from './app-error.js';
 import { toAppError, toEnvelope } from './error-response.js';
-import type { RouteTable } from '../http/route-table.js';
+
+/** The methods a path answers to (`common/http/route-table.ts`), for the 405's `Allow`. */
+export interface AllowedMethods {
+  allowedMethods(url: string): string[];
+}
 
 /** Renders every error as the envelope; logs 5xx with the stack, never sends it. */
 @Catch()
 export class AllExceptionsFilter implements ExceptionFilter {
-  constructor(private readonly routes: RouteTable) {}
+  constructor(private readonly routes: AllowedMethods) {}
 
   catch(exception: unknown, host: ArgumentsHost): void {
     const http = host.switchToHttp();

@@ -4,7 +4,7 @@ import type { AuthUser } from '../../common/auth/current-user.js';
 import { mapPage } from '../../common/crud/list.js';
 import { AppError, validationError } from '../../common/errors/app-error.js';
 import { Transactions } from '../../database/transactions.js';
-import { WorkspacesRepository } from '../workspaces/workspaces.repository.js';
+import { WorkspacesLookup } from '../workspaces/workspaces.lookup.js';
 import type { ApiKeyEntity } from './api-key.entity.js';
 import { toApiKey } from './api-key.mapper.js';
 import { hashApiKey, newApiKey } from './api-key-secret.js';
@@ -18,7 +18,7 @@ import { ApiKeysRepository, type VerifiedApiKey } from './api-keys.repository.js
 export class ApiKeysService {
   constructor(
     private readonly keys: ApiKeysRepository,
-    private readonly workspaces: WorkspacesRepository,
+    private readonly workspaces: WorkspacesLookup,
     private readonly tx: Transactions,
   ) {}
 
@@ -47,7 +47,7 @@ export class ApiKeysService {
     }
     const workspaceIds = [...new Set(input.workspace_ids)];
     return this.tx.run(async (m) => {
-      const found = await this.workspaces.crud.findActiveMany(workspaceIds, m, 'share');
+      const found = await this.workspaces.lockActiveMany(workspaceIds, m);
       const missing = workspaceIds.filter((id) => !found.has(id));
       if (missing.length > 0)
         throw new AppError('WORKSPACE_NOT_FOUND', undefined, { workspace_ids: missing });

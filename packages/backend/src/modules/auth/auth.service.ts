@@ -9,7 +9,7 @@ import { AppError } from '../../common/errors/app-error.js';
 import { APP_CONFIG, type ResolvedConfig } from '../../config/config.js';
 import { Transactions } from '../../database/transactions.js';
 import type { UserEntity } from '../users/user.entity.js';
-import { UsersRepository } from '../users/users.repository.js';
+import { UsersLookup } from '../users/users.lookup.js';
 import { RefreshTokensRepository } from './refresh-tokens.repository.js';
 import { ThrottleRepository } from './throttle.repository.js';
 
@@ -24,7 +24,7 @@ const DAY_MS = 86_400_000;
 export class AuthService {
   constructor(
     @Inject(APP_CONFIG) private readonly config: ResolvedConfig,
-    private readonly users: UsersRepository,
+    private readonly users: UsersLookup,
     private readonly refreshTokens: RefreshTokensRepository,
     private readonly throttle: ThrottleRepository,
     private readonly hasher: PasswordHasher,
@@ -90,14 +90,13 @@ export class AuthService {
         // A rotated token presented again means it leaked: end every session of the user, access tokens
         // too. A token revoked by a logout is merely stale.
         if (stored.replaced_by) {
-          await this.refreshTokens.revokeAllOfUser(stored.user_id, m);
-          await this.users.bumpTokenVersion(stored.user_id, m);
+          await this.users.endSessions(stored.user_id, m);
           revokedAll = true;
         }
         return new AppError('REFRESH_TOKEN_REVOKED');
       }
       if (stored.expires_at.getTime() <= Date.now()) return new AppError('REFRESH_TOKEN_EXPIRED');
-      const user = await this.users.crud.findActive(stored.user_id, m);
+      const user = await this.users.findActive(stored.user_id, m);
       if (!user?.is_active) return new AppError('INVALID_CREDENTIALS');
       const issued = await this.issue(user, client, m);
       await this.refreshTokens.markRotated(stored.id, issued.refreshTokenId, m);
@@ -116,8 +115,7 @@ export class AuthService {
   /** Revokes every refresh token and every access token issued so far. */
   async logoutAll(user: AuthUser): Promise<void> {
     await this.tx.run(async (m) => {
-      await this.refreshTokens.revokeAllOfUser(user.id, m);
-      await this.users.bumpTokenVersion(user.id, m);
+      await this.users.endSessions(user.id, m);
     });
     // Answered once every replica refuses the revoked access tokens (ADR 0023).
     await this.tokenState.propagated();

@@ -50,11 +50,4 @@ export class RefreshTokensRepository {
       [hash],
     );
   }
-
-  async revokeAllOfUser(userId: string, manager: EntityManager): Promise<void> {
-    await manager.query(
-      'UPDATE refresh_tokens SET revoked_at = now() WHERE user_id = $1 AND revoked_at IS NULL',
-      [userId],
-    );
-  }
 }

@@ -3,7 +3,14 @@ import { AppError } from '../../common/errors/app-error.js';
 import { applyParamMapping } from '../type-system/cast-mapping.js';
 import { validateTypeParams } from '../type-system/params-schema.js';
 import type { TypeTreeNode } from '../type-instances/type-tree.js';
-import type { CastCandidate } from './cast-rules.repository.js';
+import type { CastRuleEntity } from './cast-rule.entity.js';
+
+/** A cast rule with its target data type, as needed to resolve a cast. */
+export interface CastCandidate extends CastRuleEntity {
+  target_code: string;
+  target_params_schema: Record<string, unknown>;
+  target_render_template: string | null;
+}
 
 const SAFETY_ORDER: CastSafety[] = ['implicit', 'safe', 'unsafe'];
 

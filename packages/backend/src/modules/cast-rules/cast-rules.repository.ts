@@ -2,16 +2,10 @@ import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import { CrudRepository } from '../../common/crud/crud-repository.js';
 import { registerConstraintCodes } from '../../common/errors/db-error.js';
+import type { CastCandidate } from './cast-resolver.js';
 import { CastRuleEntity } from './cast-rule.entity.js';
 
 registerConstraintCodes({ uq_cast_rules_source_target: 'CAST_RULE_ALREADY_EXISTS' });
-
-/** A cast rule with its target data type, as needed to resolve a cast. */
-export interface CastCandidate extends CastRuleEntity {
-  target_code: string;
-  target_params_schema: Record<string, unknown>;
-  target_render_template: string | null;
-}
 
 @Injectable()
 export class CastRulesRepository {

@@ -16,24 +16,25 @@ import { mapPage } from '../../common/crud/list.js';
 import { splitUpdate } from '../../common/crud/update-input.js';
 import { AppError } from '../../common/errors/app-error.js';
 import { Transactions } from '../../database/transactions.js';
-import { DataTypesRepository } from '../data-types/data-types.repository.js';
-import { SystemFlavorsRepository } from '../system-flavors/system-flavors.repository.js';
-import { TypeInstancesRepository } from '../type-instances/type-instances.repository.js';
+import { DataTypesLookup } from '../data-types/data-types.lookup.js';
+import { SystemFlavorsLookup } from '../system-flavors/system-flavors.lookup.js';
+import { TypeInstancesLookup } from '../type-instances/type-instances.lookup.js';
 import { buildTypeTrees, renderTypeText, type TypeTreeNode } from '../type-instances/type-tree.js';
 import { paramMappingIssues } from '../type-system/cast-mapping.js';
 import { paramNamesOf, type ParamsJsonSchema, validateTypeParams } from '../type-system/params-schema.js';
 import type { CastRuleEntity } from './cast-rule.entity.js';
 import { toCastRule } from './cast-rule.mapper.js';
 import { resolveCast } from './cast-resolver.js';
-import { type CastCandidate, CastRulesRepository } from './cast-rules.repository.js';
+import type { CastCandidate } from './cast-resolver.js';
+import { CastRulesRepository } from './cast-rules.repository.js';
 
 @Injectable()
 export class CastRulesService implements CrudService<CastRule, CreateCastRule, UpdateCastRule> {
   constructor(
     private readonly rules: CastRulesRepository,
-    private readonly dataTypes: DataTypesRepository,
-    private readonly flavors: SystemFlavorsRepository,
-    private readonly typeInstances: TypeInstancesRepository,
+    private readonly dataTypes: DataTypesLookup,
+    private readonly flavors: SystemFlavorsLookup,
+    private readonly typeInstances: TypeInstancesLookup,
     private readonly tx: Transactions,
   ) {}
 
@@ -54,7 +55,7 @@ export class CastRulesService implements CrudService<CastRule, CreateCastRule, U
     m: EntityManager,
   ): Promise<void> {
     const ids = rules.flatMap((r) => [r.source_data_type_id, r.target_data_type_id]);
-    const types = await this.dataTypes.crud.findActiveMany(ids, m, 'share');
+    const types = await this.dataTypes.lockActiveMany(ids, m);
     for (const rule of rules) {
       const source = types.get(rule.source_data_type_id);
       const target = types.get(rule.target_data_type_id);
@@ -138,14 +139,14 @@ export class CastRulesService implements CrudService<CastRule, CreateCastRule, U
 
   private async sourceTree(input: ResolveCastRequest): Promise<TypeTreeNode> {
     if (input.type_instance_id) {
-      await this.typeInstances.crud.getActive(input.type_instance_id);
+      await this.typeInstances.requireActive(input.type_instance_id);
       const tree = buildTypeTrees(await this.typeInstances.subtrees([input.type_instance_id])).get(
         input.type_instance_id,
       );
       if (!tree) throw new AppError('TYPE_INSTANCE_NOT_FOUND');
       return tree;
     }
-    const dataType = await this.dataTypes.crud.getActive(input.data_type_id as string);
+    const dataType = await this.dataTypes.requireActive(input.data_type_id as string);
     const params = validateTypeParams(dataType.params_schema, input.type_params ?? {});
     if (!params.ok) throw new AppError('TYPE_INSTANCE_PARAMS_INVALID', undefined, { issues: params.issues });
     return {

@@ -69,20 +69,4 @@ export class ConnectionProfilesRepository {
     );
     return rows.map((r) => r.id);
   }
-
-  /** Active profiles on a system (the system delete guard). */
-  countActiveForSystem(systemId: string, manager: EntityManager): Promise<number> {
-    return this.crud.countActiveBy('system_id', systemId, manager);
-  }
-
-  /** Active profiles whose secrets a credential reference names (the reference's delete guard). */
-  async countActiveUsingCredentialRef(refId: string, manager: EntityManager): Promise<number> {
-    const rows: { n: number }[] = await manager.query(
-      `SELECT count(DISTINCT p.id)::int AS n FROM connection_profile_secrets ps
-       JOIN connection_profiles p ON p.id = ps.profile_id
-       WHERE ps.credential_ref_id = $1 AND p.deleted_at IS NULL`,
-      [refId],
-    );
-    return rows[0]?.n ?? 0;
-  }
 }

@@ -7,24 +7,22 @@ import type {
   UpdateConnectionProfile,
 } from '@aide/schemas';
 import { Injectable } from '@nestjs/common';
-import { type EntityManager, In } from 'typeorm';
+import type { EntityManager } from 'typeorm';
 import type { AuthUser } from '../../common/auth/current-user.js';
 import type { CrudService } from '../../common/crud/crud-service.js';
 import { assertWorkspaceInScope } from '../../common/auth/workspace-scope.js';
 import { splitUpdate } from '../../common/crud/update-input.js';
 import { AppError } from '../../common/errors/app-error.js';
 import { Transactions } from '../../database/transactions.js';
-import { CredentialRefsRepository } from '../credential-refs/credential-refs.repository.js';
+import { CredentialRefsLookup } from '../credential-refs/credential-refs.lookup.js';
 import {
   connectionTypeFitsKind,
   exportConnection,
   inlineSecretKeys,
 } from '../datacoolie/connection-export.js';
-import { DatacoolieScopeRepository } from '../datacoolie/datacoolie-scope.repository.js';
 import { underDataCoolieRules } from '../datacoolie/datacoolie-errors.js';
 import { DataflowChecker } from '../datacoolie/dataflow-checker.js';
-import { DataflowEntity } from '../dataflows/dataflow.entity.js';
-import { WorkspacesRepository } from '../workspaces/workspaces.repository.js';
+import { WorkspacesLookup } from '../workspaces/workspaces.lookup.js';
 import type { ConnectionProfileEntity } from './connection-profile.entity.js';
 import { toConnectionProfile } from './connection-profile.mapper.js';
 import { ConnectionProfilesRepository } from './connection-profiles.repository.js';
@@ -51,9 +49,8 @@ export class ConnectionProfilesService implements CrudService<
 > {
   constructor(
     private readonly profiles: ConnectionProfilesRepository,
-    private readonly workspaces: WorkspacesRepository,
-    private readonly credentialRefs: CredentialRefsRepository,
-    private readonly scope: DatacoolieScopeRepository,
+    private readonly workspaces: WorkspacesLookup,
+    private readonly credentialRefs: CredentialRefsLookup,
     private readonly checker: DataflowChecker,
     private readonly tx: Transactions,
   ) {}
@@ -87,10 +84,8 @@ export class ConnectionProfilesService implements CrudService<
     secrets: readonly ProfileSecret[],
     m: EntityManager,
   ): Promise<void> {
-    if (!(await this.workspaces.crud.findActive(columns.workspace_id, m, 'share'))) {
-      throw new AppError('WORKSPACE_NOT_FOUND');
-    }
-    const system = await this.scope.systemOf(columns.system_id, m);
+    await this.workspaces.lockActive(columns.workspace_id, m);
+    const system = await this.checker.systemOf(columns.system_id, m);
     if (!system) throw new AppError('SYSTEM_NOT_FOUND');
     if (!connectionTypeFitsKind(columns.connection_type, system.kind_code)) {
       throw new AppError(
@@ -109,10 +104,9 @@ export class ConnectionProfilesService implements CrudService<
     const inline = inlineSecretKeys(columns.configure ?? {}, fields);
     if (inline.length > 0)
       throw new AppError('CONNECTION_PROFILE_SECRET_INLINE', undefined, { fields: inline });
-    const refs = await this.credentialRefs.crud.findActiveMany(
+    const refs = await this.credentialRefs.lockActiveMany(
       secrets.map((s) => s.credential_ref_id),
       m,
-      'share',
     );
     const missing = secrets.filter((s) => !refs.has(s.credential_ref_id));
     if (missing.length > 0) {
@@ -184,30 +178,9 @@ export class ConnectionProfilesService implements CrudService<
       await this.assertValid(id, { ...current, ...columnChanges }, secrets, m);
       const row = await this.profiles.crud.update(id, columnChanges, version, actor.id, m);
       if (newSecrets !== undefined) await this.profiles.replaceSecrets(id, newSecrets, m);
-      await this.assertDataflowsStillValid(id, m);
+      await this.checker.recheckProfileDataflows(id, m);
       return (await this.read([row], m))[0];
     });
-  }
-
-  private async assertDataflowsStillValid(profileId: string, m: EntityManager): Promise<void> {
-    const ids = await this.profiles.dependentDataflowIds(profileId, m);
-    if (ids.length === 0) return;
-    const rows = await m.getRepository(DataflowEntity).findBy({ id: In(ids) });
-    for (const row of rows) {
-      try {
-        await this.checker.check(row, m);
-      } catch (error) {
-        if (!(error instanceof AppError)) throw error;
-        throw new AppError(
-          'DATAFLOW_INVALID',
-          `The change would break dataflow '${row.name}': ${error.message}`,
-          {
-            dataflow_id: row.id,
-            cause: { error_code: error.code, details: error.details ?? null },
-          },
-        );
-      }
-    }
   }
 
   /** Referenced profiles cannot be deleted (reference §8.7): their dataflows would lose an end. */

@@ -6,7 +6,7 @@ import { mapPage } from '../../common/crud/list.js';
 import { splitUpdate } from '../../common/crud/update-input.js';
 import { AppError, validationError } from '../../common/errors/app-error.js';
 import { Transactions } from '../../database/transactions.js';
-import { SystemsRepository } from '../systems/systems.repository.js';
+import { SystemsLookup } from '../systems/systems.lookup.js';
 import type { CrawlRunEntity } from './crawl-run.entity.js';
 import { toCrawlRun } from './crawl-run.mapper.js';
 import { CrawlRunsRepository } from './crawl-runs.repository.js';
@@ -25,7 +25,7 @@ function notInFuture(value: Date, field: string): void {
 export class CrawlRunsService implements CrudService<CrawlRun, CreateCrawlRun, UpdateCrawlRun> {
   constructor(
     private readonly runs: CrawlRunsRepository,
-    private readonly systems: SystemsRepository,
+    private readonly systems: SystemsLookup,
     private readonly tx: Transactions,
   ) {}
 
@@ -41,8 +41,7 @@ export class CrawlRunsService implements CrudService<CrawlRun, CreateCrawlRun, U
     const started = input.started_at ? new Date(input.started_at) : new Date();
     notInFuture(started, 'started_at');
     return this.tx.run(async (m) => {
-      if (!(await this.systems.crud.findActive(input.system_id, m, 'share')))
-        throw new AppError('SYSTEM_NOT_FOUND');
+      await this.systems.lockActive(input.system_id, m);
       const row = await this.runs.crud.insert(
         {
           system_id: input.system_id,

@@ -6,8 +6,6 @@ import { mapPage } from '../../common/crud/list.js';
 import { splitUpdate } from '../../common/crud/update-input.js';
 import { AppError } from '../../common/errors/app-error.js';
 import { Transactions } from '../../database/transactions.js';
-import { ConnectionProfilesRepository } from '../connection-profiles/connection-profiles.repository.js';
-import { SystemsRepository } from '../systems/systems.repository.js';
 import { toCredentialRef } from './credential-ref.mapper.js';
 import { CredentialRefsRepository } from './credential-refs.repository.js';
 
@@ -19,8 +17,6 @@ export class CredentialRefsService implements CrudService<
 > {
   constructor(
     private readonly refs: CredentialRefsRepository,
-    private readonly systems: SystemsRepository,
-    private readonly profiles: ConnectionProfilesRepository,
     private readonly tx: Transactions,
   ) {}
 
@@ -52,11 +48,11 @@ export class CredentialRefsService implements CrudService<
   remove(id: string, actor: AuthUser): Promise<CredentialRef> {
     return this.tx.run(async (m) => {
       await this.refs.crud.getActive(id, m, 'update');
-      if ((await this.systems.crud.countActiveBy('credential_ref_id', id, m)) > 0) {
+      if ((await this.refs.countActiveSystems(id, m)) > 0) {
         throw new AppError('HAS_DEPENDENT_ENTITIES');
       }
       // Connection profiles name secrets through it (exported as secrets_ref).
-      if ((await this.profiles.countActiveUsingCredentialRef(id, m)) > 0) {
+      if ((await this.refs.countActiveConnectionProfiles(id, m)) > 0) {
         throw new AppError('HAS_DEPENDENT_ENTITIES');
       }
       return toCredentialRef(await this.refs.crud.softDelete(id, actor.id, m));

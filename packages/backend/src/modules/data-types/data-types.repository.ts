@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
+import { countReferencing } from '../../common/crud/dependants.js';
 import { CrudRepository } from '../../common/crud/crud-repository.js';
 import { registerConstraintCodes } from '../../common/errors/db-error.js';
 import { DataTypeEntity } from './data-type.entity.js';
@@ -50,6 +51,11 @@ export class DataTypesRepository {
       .getMany();
     for (const row of rows) byFlavor.get(row.system_flavor_id)?.set(row.code, row);
     return byFlavor;
+  }
+
+  /** Type instances of the data type (its flavor cannot change while any exist). */
+  countTypeInstances(dataTypeId: string, manager: EntityManager): Promise<number> {
+    return countReferencing(manager, 'type_instances', 'data_type_id', dataTypeId, false);
   }
 
   /** What rendering needs of data types, by id (deleted ones included: stored trees may use them). */

@@ -8,9 +8,8 @@ import { mapPage } from '../../common/crud/list.js';
 import { splitUpdate } from '../../common/crud/update-input.js';
 import { AppError } from '../../common/errors/app-error.js';
 import { Transactions } from '../../database/transactions.js';
-import { SystemFlavorsRepository } from '../system-flavors/system-flavors.repository.js';
-import { TypeInstancesRepository } from '../type-instances/type-instances.repository.js';
-import { flavorMismatch } from '../type-instances/type-tree-rules.js';
+import { SystemFlavorsLookup } from '../system-flavors/system-flavors.lookup.js';
+import { flavorMismatch } from '../system-flavors/flavor-mismatch.js';
 import type { DataTypeEntity } from './data-type.entity.js';
 import { checkDataTypeDefinition } from './data-type-definition.js';
 import { toDataType } from './data-type.mapper.js';
@@ -29,8 +28,7 @@ function definitionOf(input: CreateDataType): Partial<DataTypeEntity> {
 export class DataTypesService implements CrudService<DataType, CreateDataType, UpdateDataType> {
   constructor(
     private readonly dataTypes: DataTypesRepository,
-    private readonly flavors: SystemFlavorsRepository,
-    private readonly typeInstances: TypeInstancesRepository,
+    private readonly flavors: SystemFlavorsLookup,
     private readonly tx: Transactions,
   ) {}
 
@@ -43,8 +41,7 @@ export class DataTypesService implements CrudService<DataType, CreateDataType, U
   }
 
   private async assertFlavor(flavorId: string, m: EntityManager): Promise<void> {
-    if (!(await this.flavors.crud.findActive(flavorId, m, 'share')))
-      throw new AppError('SYSTEM_FLAVOR_NOT_FOUND');
+    await this.flavors.lockActive(flavorId, m);
   }
 
   create(input: CreateDataType, actor: AuthUser): Promise<DataType> {
@@ -59,10 +56,9 @@ export class DataTypesService implements CrudService<DataType, CreateDataType, U
     assertUniqueInBatch(items, (i) => `${i.system_flavor_id}/${i.code}`, 'DATA_TYPE_ALREADY_EXISTS');
     const values = items.map(definitionOf);
     return this.tx.run(async (m) => {
-      const flavors = await this.flavors.crud.findActiveMany(
+      const flavors = await this.flavors.lockActiveMany(
         items.map((i) => i.system_flavor_id),
         m,
-        'share',
       );
       if (items.some((i) => !flavors.has(i.system_flavor_id))) throw new AppError('SYSTEM_FLAVOR_NOT_FOUND');
       return (await this.dataTypes.crud.insertMany(values, actor.id, m)).map(toDataType);
@@ -89,7 +85,7 @@ export class DataTypesService implements CrudService<DataType, CreateDataType, U
         // Moving a type in use would leave its type trees of two flavors (type-tree-rules.ts).
         if (
           changes.system_flavor_id !== current.system_flavor_id &&
-          (await this.typeInstances.crud.countActiveBy('data_type_id', id, m)) > 0
+          (await this.dataTypes.countTypeInstances(id, m)) > 0
         ) {
           throw flavorMismatch('The data type is used by type instances: its flavor cannot change.', {
             data_type: current.code,

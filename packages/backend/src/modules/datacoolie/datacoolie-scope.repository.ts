@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { DatasetsRepository } from '../datasets/datasets.repository.js';
+import { DatasetsLookup } from '../datasets/datasets.lookup.js';
 import type { ProfileExportInput, ProfileRow, ProfileSecretRef, ProfileSystem } from './connection-export.js';
 import type { DataflowRow } from './dataflow-export.js';
 import type { DatasetForAddress } from './dataset-address.js';
@@ -30,6 +30,13 @@ export type SnapshotDataflowRow = DataflowRow & {
   destination_dataset_id: string;
 };
 
+/** What a dataflow row is read with (the snapshot's and the checker's rows). */
+const DATAFLOW_ROW = `SELECT id, workspace_id, name, description, stage, group_number, execution_order,
+  processing_mode, is_active, source_connection_id, source_dataset_id, source_query, source_python_function,
+  source_watermark_columns, source_filter_expression, source_configure, destination_connection_id,
+  destination_dataset_id, load_type, merge_keys, partition_columns, destination_configure, transform,
+  configure`;
+
 /**
  * The reads behind DataCoolie exports: profiles with their system's kind and flavor and their secret
  * references, datasets with their kind rows, and the column names of datasets' current versions. Each
@@ -37,7 +44,7 @@ export type SnapshotDataflowRow = DataflowRow & {
  */
 @Injectable()
 export class DatacoolieScopeRepository {
-  constructor(private readonly datasets: DatasetsRepository) {}
+  constructor(private readonly datasets: DatasetsLookup) {}
 
   /** A system's export inputs (extra, flavor and kind codes), share-locked, or undefined when not active. */
   async systemOf(systemId: string, m: EntityManager): Promise<ProfileSystem | undefined> {
@@ -123,7 +130,7 @@ export class DatacoolieScopeRepository {
   ): Promise<Map<string, DatasetForAddress>> {
     const unique = [...new Set(ids)];
     if (unique.length === 0) return new Map();
-    if (lock) await this.datasets.crud.findActiveMany(unique, m, 'share');
+    if (lock) await this.datasets.lockActiveMany(unique, m);
     return this.addressable('d.id = ANY($1::uuid[])', [unique], m);
   }
 
@@ -158,13 +165,18 @@ export class DatacoolieScopeRepository {
   /** The active dataflows of a workspace, by name then id (the snapshot's order). */
   workspaceDataflows(workspaceId: string, m: EntityManager): Promise<SnapshotDataflowRow[]> {
     return m.query(
-      `SELECT id, workspace_id, name, description, stage, group_number, execution_order, processing_mode,
-              is_active, source_connection_id, source_dataset_id, source_query, source_python_function,
-              source_watermark_columns, source_filter_expression, source_configure, destination_connection_id,
-              destination_dataset_id, load_type, merge_keys, partition_columns, destination_configure,
-              transform, configure
-       FROM dataflows WHERE workspace_id = $1 AND deleted_at IS NULL ORDER BY name, id`,
+      `${DATAFLOW_ROW} FROM dataflows WHERE workspace_id = $1 AND deleted_at IS NULL ORDER BY name, id`,
       [workspaceId],
+    );
+  }
+
+  /** The active dataflows reading or writing through a connection profile, by id. */
+  profileDataflows(profileId: string, m: EntityManager): Promise<SnapshotDataflowRow[]> {
+    return m.query(
+      `${DATAFLOW_ROW} FROM dataflows
+       WHERE (source_connection_id = $1 OR destination_connection_id = $1) AND deleted_at IS NULL
+       ORDER BY id`,
+      [profileId],
     );
   }
 

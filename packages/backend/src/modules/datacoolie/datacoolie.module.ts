@@ -1,26 +1,18 @@
 import { Module } from '@nestjs/common';
-import { WatermarksModule } from '../watermarks/watermarks.module.js';
-import { DatacoolieApiService } from './datacoolie-api.service.js';
-import { DatacoolieController } from './datacoolie.controller.js';
+import { DatasetsModule } from '../datasets/datasets.module.js';
+import { WorkspacesModule } from '../workspaces/workspaces.module.js';
 import { DatacoolieScopeRepository } from './datacoolie-scope.repository.js';
 import { DataflowChecker } from './dataflow-checker.js';
 import { SnapshotCacheRepository } from './snapshot-cache.repository.js';
 import { WorkspaceSnapshotService } from './workspace-snapshot.service.js';
 
 /**
- * DataCoolie's view of the registry: the write-time checks shared by the provider modules, the
- * workspace snapshot and DataCoolie's own REST contract.
+ * DataCoolie's view of the registry: the write-time checks shared by the provider modules and the
+ * workspace snapshot. Its routes are in `datacoolie-api`.
  */
 @Module({
-  imports: [WatermarksModule],
-  controllers: [DatacoolieController],
-  providers: [
-    DatacoolieApiService,
-    DatacoolieScopeRepository,
-    DataflowChecker,
-    SnapshotCacheRepository,
-    WorkspaceSnapshotService,
-  ],
-  exports: [DatacoolieScopeRepository, DataflowChecker, WorkspaceSnapshotService],
+  imports: [DatasetsModule, WorkspacesModule],
+  providers: [DatacoolieScopeRepository, DataflowChecker, SnapshotCacheRepository, WorkspaceSnapshotService],
+  exports: [DataflowChecker, WorkspaceSnapshotService],
 })
 export class DatacoolieModule {}

@@ -3,7 +3,7 @@ import { casefold, type Connection, type DataFlow } from '@aide/schemas/datacool
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { AppError } from '../../common/errors/app-error.js';
-import { exportConnection, type ProfileExportInput } from './connection-export.js';
+import { exportConnection, type ProfileExportInput, type ProfileSystem } from './connection-export.js';
 import { DatacoolieScopeRepository, type ScopedProfile } from './datacoolie-scope.repository.js';
 import { underDataCoolieRules } from './datacoolie-errors.js';
 import { exportDataflow, type DataflowRow } from './dataflow-export.js';
@@ -70,6 +70,34 @@ function missingColumns(wanted: readonly string[], columns: readonly string[] | 
 @Injectable()
 export class DataflowChecker {
   constructor(private readonly scope: DatacoolieScopeRepository) {}
+
+  /** An active system with what a connection export reads of it (kind, flavor), or undefined. */
+  systemOf(systemId: string, m: EntityManager): Promise<ProfileSystem | undefined> {
+    return this.scope.systemOf(systemId, m);
+  }
+
+  /**
+   * The active dataflows through a connection profile, each checked again (after the profile changed:
+   * its format, type or configure may no longer reach their datasets or satisfy DataCoolie's rules).
+   * The first that fails is DATAFLOW_INVALID, its own error as the cause.
+   */
+  async recheckProfileDataflows(profileId: string, m: EntityManager): Promise<void> {
+    for (const row of await this.scope.profileDataflows(profileId, m)) {
+      try {
+        await this.check(row, m);
+      } catch (error) {
+        if (!(error instanceof AppError)) throw error;
+        throw new AppError(
+          'DATAFLOW_INVALID',
+          `The change would break dataflow '${row.name}': ${error.message}`,
+          {
+            dataflow_id: row.id,
+            cause: { error_code: error.code, details: error.details ?? null },
+          },
+        );
+      }
+    }
+  }
 
   async check(draft: DataflowDraft, m: EntityManager): Promise<CheckedDataflow> {
     const sourceKind = sourceKindOf(draft);

@@ -13,7 +13,7 @@ import type { AuthUser } from '../../common/auth/current-user.js';
 import { assertWorkspaceInScope } from '../../common/auth/workspace-scope.js';
 import { AppError } from '../../common/errors/app-error.js';
 import { Transactions } from '../../database/transactions.js';
-import { WorkspacesRepository } from '../workspaces/workspaces.repository.js';
+import { WorkspacesLookup } from '../workspaces/workspaces.lookup.js';
 import { DatacoolieScopeRepository } from './datacoolie-scope.repository.js';
 import { assembleSnapshot, type SnapshotContent } from './snapshot-assembly.js';
 import {
@@ -87,7 +87,7 @@ export class WorkspaceSnapshotService {
   constructor(
     private readonly dataSource: DataSource,
     private readonly scope: DatacoolieScopeRepository,
-    private readonly workspaces: WorkspacesRepository,
+    private readonly workspaces: WorkspacesLookup,
     private readonly cache: SnapshotCacheRepository,
     private readonly tx: Transactions,
   ) {}

@@ -1,13 +1,14 @@
 import { Module } from '@nestjs/common';
 import { DatacoolieModule } from '../datacoolie/datacoolie.module.js';
-import { WatermarksModule } from '../watermarks/watermarks.module.js';
-import { DataflowLineage } from './dataflow-lineage.js';
+import { DatasetLinksModule } from '../dataset-links/dataset-links.module.js';
+import { WorkspacesModule } from '../workspaces/workspaces.module.js';
 import { DataflowsController } from './dataflows.controller.js';
+import { DataflowsRepository } from './dataflows.repository.js';
 import { DataflowsService } from './dataflows.service.js';
 
 @Module({
-  imports: [DatacoolieModule, WatermarksModule],
+  imports: [WorkspacesModule, DatasetLinksModule, DatacoolieModule],
   controllers: [DataflowsController],
-  providers: [DataflowsService, DataflowLineage],
+  providers: [DataflowsRepository, DataflowsService],
 })
 export class DataflowsModule {}

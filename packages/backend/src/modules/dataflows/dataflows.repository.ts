@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, type EntityManager } from 'typeorm';
+import { DataSource } from 'typeorm';
 import { CrudRepository } from '../../common/crud/crud-repository.js';
 import { registerConstraintCodes } from '../../common/errors/db-error.js';
 import { DataflowEntity } from './dataflow.entity.js';
@@ -25,15 +25,5 @@ export class DataflowsRepository {
       notFound: 'DATAFLOW_NOT_FOUND',
       softDelete: true,
     });
-  }
-
-  /** Active dataflows reading or writing a dataset (the dataset delete guard). */
-  async countActiveForDataset(datasetId: string, manager: EntityManager): Promise<number> {
-    const rows: { n: number }[] = await manager.query(
-      `SELECT count(*)::int AS n FROM dataflows
-       WHERE (source_dataset_id = $1 OR destination_dataset_id = $1) AND deleted_at IS NULL`,
-      [datasetId],
-    );
-    return rows[0]?.n ?? 0;
   }
 }

@@ -9,9 +9,9 @@ import { splitUpdate } from '../../common/crud/update-input.js';
 import { AppError } from '../../common/errors/app-error.js';
 import { Transactions } from '../../database/transactions.js';
 import { DataflowChecker, type DataflowDraft } from '../datacoolie/dataflow-checker.js';
-import { WorkspacesRepository } from '../workspaces/workspaces.repository.js';
+import { WorkspacesLookup } from '../workspaces/workspaces.lookup.js';
 import type { DataflowEntity } from './dataflow.entity.js';
-import { DataflowLineage } from './dataflow-lineage.js';
+import { DataflowLineage } from '../dataset-links/dataflow-lineage.js';
 import { toDataflow } from './dataflow.mapper.js';
 import { DataflowsRepository } from './dataflows.repository.js';
 
@@ -76,7 +76,7 @@ function mergedSource(current: DataflowEntity, changes: Omit<UpdateDataflow, 'ro
 export class DataflowsService implements CrudService<Dataflow, CreateDataflow, UpdateDataflow> {
   constructor(
     private readonly dataflows: DataflowsRepository,
-    private readonly workspaces: WorkspacesRepository,
+    private readonly workspaces: WorkspacesLookup,
     private readonly checker: DataflowChecker,
     private readonly lineage: DataflowLineage,
     private readonly tx: Transactions,
@@ -108,9 +108,7 @@ export class DataflowsService implements CrudService<Dataflow, CreateDataflow, U
     const draft = draftOf(rest);
     assertWorkspaceInScope(actor, draft.workspace_id);
     return this.tx.run(async (m) => {
-      if (!(await this.workspaces.crud.findActive(draft.workspace_id, m, 'share'))) {
-        throw new AppError('WORKSPACE_NOT_FOUND');
-      }
+      await this.workspaces.lockActive(draft.workspace_id, m);
       // A given id (a DataCoolie dataflow_id kept) must be new, deleted rows included.
       if (id !== undefined && (await this.dataflows.crud.findAny(id, m))) {
         throw new AppError('DATAFLOW_ALREADY_EXISTS', 'A dataflow with this id already exists.', { id });
@@ -162,9 +160,7 @@ export class DataflowsService implements CrudService<Dataflow, CreateDataflow, U
       const row = await this.dataflows.crud.findAny(id, m);
       if (row) assertWorkspaceInScope(actor, row.workspace_id);
       if (row?.deleted_at) {
-        if (!(await this.workspaces.crud.findActive(row.workspace_id, m, 'share'))) {
-          throw new AppError('WORKSPACE_NOT_FOUND');
-        }
+        await this.workspaces.lockActive(row.workspace_id, m);
         const derived = await this.prepare(id, row, actor, m);
         await this.dataflows.crud.repo(m).update({ id }, derived);
       }

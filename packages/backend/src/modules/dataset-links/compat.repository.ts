@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import type { CastCandidate } from '../cast-rules/cast-rules.repository.js';
+import type { CastCandidate } from '../cast-rules/cast-resolver.js';
 import type { DataTypeParams } from './compat.js';
 
 /** A link with what its pre-flight needs: pinned and current versions, dataset names. */
@@ -74,7 +74,7 @@ const LINKS = `
 
 /**
  * The reads of the compat report, each one query whatever the number of links: links, field rows,
- * data types, cast rules between given pairs (type trees come from TypeInstancesRepository.subtrees).
+ * data types, cast rules between given pairs (type trees come from TypeInstancesLookup.subtrees).
  */
 @Injectable()
 export class CompatRepository {

@@ -2,7 +2,7 @@ import type { CompatSeverity, FieldCompatIssue } from '@aide/schemas';
 import { ERROR_ISSUES } from '@aide/schemas';
 import { AppError } from '../../common/errors/app-error.js';
 import { resolveCast } from '../cast-rules/cast-resolver.js';
-import type { CastCandidate } from '../cast-rules/cast-rules.repository.js';
+import type { CastCandidate } from '../cast-rules/cast-resolver.js';
 import { type TypeTreeNode, typeSignature } from '../type-instances/type-tree.js';
 
 /** What the comparison needs of a data type: its params (an identity cast copies them all). */

@@ -9,14 +9,14 @@ import type {
 } from '@aide/schemas';
 import { Injectable } from '@nestjs/common';
 import { AppError } from '../../common/errors/app-error.js';
-import type { CastCandidate } from '../cast-rules/cast-rules.repository.js';
+import type { CastCandidate } from '../cast-rules/cast-resolver.js';
 import {
   buildTypeTrees,
   renderTypeText,
   type TypeTreeNode,
   typeSignature,
 } from '../type-instances/type-tree.js';
-import { TypeInstancesRepository } from '../type-instances/type-instances.repository.js';
+import { TypeInstancesLookup } from '../type-instances/type-instances.lookup.js';
 import { RenderBudget } from '../type-system/render-budget.js';
 import { compareTypes, pairKey, pairNodes, severityOf } from './compat.js';
 import { type CompatFieldRow, type CompatLinkRow, CompatRepository } from './compat.repository.js';
@@ -43,7 +43,7 @@ const drift = (link: CompatLinkRow) => ({
 export class DatasetLinkCompatService {
   constructor(
     private readonly compat: CompatRepository,
-    private readonly typeInstances: TypeInstancesRepository,
+    private readonly typeInstances: TypeInstancesLookup,
   ) {}
 
   async report(id: string): Promise<DatasetLinkCompatReport> {

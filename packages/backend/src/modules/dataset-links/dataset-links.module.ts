@@ -1,11 +1,27 @@
 import { Module } from '@nestjs/common';
 import { CompatRepository } from './compat.repository.js';
+import { DataflowLineage } from './dataflow-lineage.js';
 import { DatasetLinkCompatService } from './dataset-link-compat.service.js';
 import { DatasetLinksController } from './dataset-links.controller.js';
 import { DatasetLinksService } from './dataset-links.service.js';
+import { DatasetLinksRepository } from './dataset-links.repository.js';
+import { DatasetLinksLookup } from './dataset-links.lookup.js';
+import { DatasetsModule } from '../datasets/datasets.module.js';
+import { DatasetSchemasModule } from '../dataset-schemas/dataset-schemas.module.js';
+import { EnginesModule } from '../engines/engines.module.js';
+import { TypeInstancesModule } from '../type-instances/type-instances.module.js';
 
 @Module({
+  imports: [DatasetsModule, DatasetSchemasModule, EnginesModule, TypeInstancesModule],
   controllers: [DatasetLinksController],
-  providers: [DatasetLinksService, DatasetLinkCompatService, CompatRepository],
+  providers: [
+    DatasetLinksRepository,
+    DatasetLinksLookup,
+    DatasetLinksService,
+    DatasetLinkCompatService,
+    CompatRepository,
+    DataflowLineage,
+  ],
+  exports: [DatasetLinksLookup, DataflowLineage],
 })
 export class DatasetLinksModule {}

@@ -42,23 +42,4 @@ export class DatasetLinksRepository {
     );
     return rows.length > 0;
   }
-
-  /** Active links with the dataset on either side (the dataset delete guard). */
-  async countActiveForDataset(datasetId: string, manager: EntityManager): Promise<number> {
-    const rows: { n: number }[] = await manager.query(
-      `SELECT count(*)::int AS n FROM dataset_links
-       WHERE (source_dataset_id = $1 OR target_dataset_id = $1) AND deleted_at IS NULL`,
-      [datasetId],
-    );
-    return rows[0]?.n ?? 0;
-  }
-
-  /** Links pinning a schema version, soft-deleted ones included (their foreign key still holds it). */
-  async countPinning(schemaId: string, manager: EntityManager): Promise<number> {
-    const rows: { n: number }[] = await manager.query(
-      `SELECT count(*)::int AS n FROM dataset_links WHERE source_schema_id = $1 OR target_schema_id = $1`,
-      [schemaId],
-    );
-    return rows[0]?.n ?? 0;
-  }
 }

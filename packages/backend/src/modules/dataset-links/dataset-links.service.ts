@@ -17,10 +17,10 @@ import { mapPage } from '../../common/crud/list.js';
 import { splitUpdate } from '../../common/crud/update-input.js';
 import { AppError } from '../../common/errors/app-error.js';
 import { Transactions } from '../../database/transactions.js';
-import { DatasetSchemasRepository } from '../dataset-schemas/dataset-schemas.repository.js';
+import { DatasetSchemasLookup } from '../dataset-schemas/dataset-schemas.lookup.js';
 import type { DatasetEntity } from '../datasets/dataset.entity.js';
-import { DatasetsRepository } from '../datasets/datasets.repository.js';
-import { EnginesRepository } from '../engines/engines.repository.js';
+import { DatasetsLookup } from '../datasets/datasets.lookup.js';
+import { EnginesLookup } from '../engines/engines.lookup.js';
 import type { DatasetLinkEntity } from './dataset-link.entity.js';
 import { toDatasetLink } from './dataset-link.mapper.js';
 import { DatasetLinksRepository } from './dataset-links.repository.js';
@@ -51,9 +51,9 @@ function assertLayers(source: DatasetEntity, target: DatasetEntity): void {
 export class DatasetLinksService implements CrudService<DatasetLink, CreateDatasetLink, UpdateDatasetLink> {
   constructor(
     private readonly links: DatasetLinksRepository,
-    private readonly datasets: DatasetsRepository,
-    private readonly schemas: DatasetSchemasRepository,
-    private readonly engines: EnginesRepository,
+    private readonly datasets: DatasetsLookup,
+    private readonly schemas: DatasetSchemasLookup,
+    private readonly engines: EnginesLookup,
     private readonly tx: Transactions,
   ) {}
 
@@ -67,7 +67,7 @@ export class DatasetLinksService implements CrudService<DatasetLink, CreateDatas
 
   /** Both datasets, active, locked against a concurrent delete until the transaction ends. */
   private async lockDatasets(sourceId: string, targetId: string, m: EntityManager) {
-    const found = await this.datasets.crud.findActiveMany([sourceId, targetId], m, 'share');
+    const found = await this.datasets.lockActiveMany([sourceId, targetId], m);
     const source = found.get(sourceId);
     const target = found.get(targetId);
     if (!source || !target) {
@@ -78,7 +78,7 @@ export class DatasetLinksService implements CrudService<DatasetLink, CreateDatas
 
   /** The pinned version exists and belongs to the dataset of its side. */
   private async assertPin(schemaId: string, datasetId: string, side: Side, m: EntityManager): Promise<void> {
-    const schema = await this.schemas.crud.findActive(schemaId, m, 'share');
+    const schema = await this.schemas.lockIfActive(schemaId, m);
     if (!schema) throw new AppError('DATASET_SCHEMA_NOT_FOUND', undefined, { side, schema_id: schemaId });
     if (schema.dataset_id !== datasetId) {
       throw new AppError('SCHEMA_DATASET_MISMATCH', undefined, { side, schema_id: schemaId });
@@ -92,7 +92,7 @@ export class DatasetLinksService implements CrudService<DatasetLink, CreateDatas
     target: DatasetEntity,
     m: EntityManager,
   ): Promise<void> {
-    const engine = await this.engines.crud.findActive(engineId, m, 'share');
+    const engine = await this.engines.lockIfActive(engineId, m);
     if (!engine) throw new AppError('ENGINE_NOT_FOUND');
     const allowed = ENGINE_LINK_COMPATIBILITY.some(
       (c) => c.role === engine.role && c.source_kind === source.kind && c.target_kind === target.kind,
@@ -176,7 +176,7 @@ export class DatasetLinksService implements CrudService<DatasetLink, CreateDatas
         const { source, target } = await this.lockDatasets(row.source_dataset_id, row.target_dataset_id, m);
         assertLayers(source, target);
         await this.assertPairFree(row, id, m);
-        if (row.engine_id && !(await this.engines.crud.findActive(row.engine_id, m, 'share'))) {
+        if (row.engine_id && !(await this.engines.lockIfActive(row.engine_id, m))) {
           throw new AppError('ENGINE_NOT_FOUND', 'The engine of this link was deleted: restore it first.', {
             engine_id: row.engine_id,
           });

@@ -128,4 +128,25 @@ export class DatasetSchemasRepository {
     );
     return rows.map((r) => ({ ...r, column_count: Number(r.column_count) }));
   }
+
+  /**
+   * Dataset links pinning the version, soft-deleted ones included (their foreign key still holds it):
+   * the delete guard.
+   */
+  async countPinningLinks(schemaId: string, manager: EntityManager): Promise<number> {
+    const rows: { n: number }[] = await manager.query(
+      `SELECT count(*)::int AS n FROM dataset_links WHERE source_schema_id = $1 OR target_schema_id = $1`,
+      [schemaId],
+    );
+    return rows[0]?.n ?? 0;
+  }
+
+  /** Version headers of a publish, one INSERT, in input order. */
+  insertHeaders(
+    rows: readonly Partial<DatasetSchemaEntity>[],
+    actorId: string,
+    manager: EntityManager,
+  ): Promise<DatasetSchemaEntity[]> {
+    return this.crud.insertMany(rows, actorId, manager);
+  }
 }

@@ -13,8 +13,7 @@ import { mapPage } from '../../common/crud/list.js';
 import { splitUpdate } from '../../common/crud/update-input.js';
 import { AppError } from '../../common/errors/app-error.js';
 import { Transactions } from '../../database/transactions.js';
-import { DatasetLinksRepository } from '../dataset-links/dataset-links.repository.js';
-import { DatasetsRepository } from '../datasets/datasets.repository.js';
+import { DatasetsLookup } from '../datasets/datasets.lookup.js';
 import type { DatasetSchemaEntity } from './dataset-schema.entity.js';
 import { toDatasetSchema } from './dataset-schema.mapper.js';
 import { DatasetSchemasRepository } from './dataset-schemas.repository.js';
@@ -32,8 +31,7 @@ export class DatasetSchemasService implements CrudService<
 > {
   constructor(
     private readonly schemas: DatasetSchemasRepository,
-    private readonly datasets: DatasetsRepository,
-    private readonly links: DatasetLinksRepository,
+    private readonly datasets: DatasetsLookup,
     private readonly tx: Transactions,
   ) {}
 
@@ -51,8 +49,7 @@ export class DatasetSchemasService implements CrudService<
     input: Parameters<DatasetSchemasService['insertNext']>[1],
     actor: AuthUser,
   ): Promise<DatasetSchemaEntity> {
-    if (!(await this.datasets.crud.findActive(input.dataset_id, m, 'share')))
-      throw new AppError('DATASET_NOT_FOUND');
+    await this.datasets.lockActive(input.dataset_id, m);
     await this.schemas.lockVersioning(input.dataset_id, m);
     return this.insertNext(m, input, actor);
   }
@@ -139,7 +136,7 @@ export class DatasetSchemasService implements CrudService<
         throw new AppError('DATASET_SCHEMA_NOT_LATEST');
       }
       // Soft-deleted links count too: their pins are foreign keys, and a restore needs the version.
-      const pins = await this.links.countPinning(id, m);
+      const pins = await this.schemas.countPinningLinks(id, m);
       if (pins > 0) throw new AppError('DATASET_SCHEMA_IN_USE', undefined, { dataset_links: pins });
       return toDatasetSchema(await this.schemas.crud.hardDelete(id, m));
     });

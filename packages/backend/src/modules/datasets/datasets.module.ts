@@ -1,6 +1,14 @@
 import { Module } from '@nestjs/common';
 import { DatasetsController } from './datasets.controller.js';
 import { DatasetsService } from './datasets.service.js';
+import { DatasetsRepository } from './datasets.repository.js';
+import { DatasetsLookup } from './datasets.lookup.js';
+import { SystemsModule } from '../systems/systems.module.js';
 
-@Module({ controllers: [DatasetsController], providers: [DatasetsService] })
+@Module({
+  imports: [SystemsModule],
+  controllers: [DatasetsController],
+  providers: [DatasetsRepository, DatasetsLookup, DatasetsService],
+  exports: [DatasetsLookup],
+})
 export class DatasetsModule {}

@@ -19,6 +19,21 @@ registerConstraintCodes({
 });
 
 /** Datasets with their kind details (all five kind tables joined in the same query). */
+/** Active rows of `table` with the dataset as `source_dataset_id` or as `otherEnd` (constants). */
+async function countActiveAtEitherEnd(
+  manager: EntityManager,
+  table: string,
+  otherEnd: string,
+  datasetId: string,
+): Promise<number> {
+  const rows: { n: number }[] = await manager.query(
+    `SELECT count(*)::int AS n FROM ${table}
+     WHERE (source_dataset_id = $1 OR ${otherEnd} = $1) AND deleted_at IS NULL`,
+    [datasetId],
+  );
+  return rows[0]?.n ?? 0;
+}
+
 @Injectable()
 export class DatasetsRepository {
   readonly crud: CrudRepository<DatasetEntity>;
@@ -132,29 +147,14 @@ export class DatasetsRepository {
     return this.reads.getManyRaw(qb, 'd');
   }
 
-  /**
-   * The kinds of the datasets on a system, on the systems of a flavor, or under a system kind. Deleted
-   * datasets count too: a restore brings them back on the same system.
-   */
-  async kindsWithin(scope: 'system' | 'flavor' | 'kind', id: string, manager: EntityManager) {
-    const column = { system: 's.id', flavor: 'f.id', kind: 'f.kind_id' }[scope];
-    const rows: { kind: DatasetKind }[] = await manager.query(
-      `SELECT DISTINCT d.kind FROM datasets d JOIN systems s ON s.id = d.system_id
-       JOIN system_flavors f ON f.id = s.flavor_id WHERE ${column} = $1 ORDER BY d.kind`,
-      [id],
-    );
-    return rows.map((r) => r.kind);
+  /** Active dataset links with the dataset on either side (the delete guard). */
+  countActiveLinks(datasetId: string, manager: EntityManager): Promise<number> {
+    return countActiveAtEitherEnd(manager, 'dataset_links', 'target_dataset_id', datasetId);
   }
 
-  /** Whether some dataset on the system has a schema version with bindings (typed in its flavor). */
-  async systemHasBoundVersions(systemId: string, manager: EntityManager): Promise<boolean> {
-    const rows: unknown[] = await manager.query(
-      `SELECT 1 FROM datasets d JOIN dataset_schemas v ON v.dataset_id = d.id
-       WHERE d.system_id = $1 AND EXISTS (SELECT 1 FROM field_bindings b WHERE b.dataset_schema_id = v.id)
-       LIMIT 1`,
-      [systemId],
-    );
-    return rows.length > 0;
+  /** Active dataflows reading or writing the dataset (the delete guard). */
+  countActiveDataflows(datasetId: string, manager: EntityManager): Promise<number> {
+    return countActiveAtEitherEnd(manager, 'dataflows', 'destination_dataset_id', datasetId);
   }
 
   /**

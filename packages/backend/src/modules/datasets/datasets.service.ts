@@ -19,10 +19,8 @@ import { splitUpdate } from '../../common/crud/update-input.js';
 import { AppError } from '../../common/errors/app-error.js';
 import { toAppError } from '../../common/errors/error-response.js';
 import { Transactions } from '../../database/transactions.js';
-import { DataflowsRepository } from '../dataflows/dataflows.repository.js';
-import { DatasetLinksRepository } from '../dataset-links/dataset-links.repository.js';
-import { SystemsRepository } from '../systems/systems.repository.js';
-import { assertDatasetKindsFit } from './dataset-kind-rules.js';
+import { SystemsLookup } from '../systems/systems.lookup.js';
+import { assertDatasetKindsFit } from '../system-kinds/dataset-kind-rules.js';
 import type { DatasetEntity } from './dataset.entity.js';
 import { toDataset } from './dataset.mapper.js';
 import { DatasetsRepository } from './datasets.repository.js';
@@ -42,9 +40,7 @@ export class DatasetsService implements CrudService<Dataset, CreateDataset, Upda
 
   constructor(
     private readonly datasets: DatasetsRepository,
-    private readonly systems: SystemsRepository,
-    private readonly links: DatasetLinksRepository,
-    private readonly dataflows: DataflowsRepository,
+    private readonly systems: SystemsLookup,
     private readonly tx: Transactions,
   ) {}
 
@@ -215,10 +211,10 @@ export class DatasetsService implements CrudService<Dataset, CreateDataset, Upda
     return this.tx.run(async (m) => {
       // Locked first: a link being created holds the dataset FOR SHARE, so the count below is final.
       await this.datasets.crud.getActive(id, m, 'update');
-      const links = await this.links.countActiveForDataset(id, m);
+      const links = await this.datasets.countActiveLinks(id, m);
       if (links > 0) throw new AppError('DATASET_HAS_ACTIVE_LINKS', undefined, { dataset_links: links });
       // Dataflows read or write it (a dataflow holds its datasets FOR SHARE while it is written).
-      const dataflows = await this.dataflows.countActiveForDataset(id, m);
+      const dataflows = await this.datasets.countActiveDataflows(id, m);
       if (dataflows > 0) throw new AppError('HAS_DEPENDENT_ENTITIES', undefined, { dataflows });
       await this.datasets.crud.softDelete(id, actor.id, m);
       return toDataset((await this.datasets.findWithDetails(id, m, true)) as DatasetEntity);

@@ -1,6 +1,7 @@
 import type { EngineKind, ListQuery, Page } from '@aide/schemas';
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
+import { countReferencing } from '../../common/crud/dependants.js';
 import { CrudRepository } from '../../common/crud/crud-repository.js';
 import { PolymorphicReads } from '../../common/crud/polymorphic.js';
 import { AppError } from '../../common/errors/app-error.js';
@@ -49,5 +50,10 @@ export class EnginesRepository {
       [code, exceptId],
     );
     return rows.length > 0;
+  }
+
+  /** Active dataset links attached to the engine (the delete guard). */
+  countActiveLinks(engineId: string, manager: EntityManager): Promise<number> {
+    return countReferencing(manager, 'dataset_links', 'engine_id', engineId, true);
   }
 }

@@ -18,7 +18,6 @@ import { splitByTable } from '../../common/crud/polymorphic.js';
 import { splitUpdate } from '../../common/crud/update-input.js';
 import { AppError } from '../../common/errors/app-error.js';
 import { Transactions } from '../../database/transactions.js';
-import { DatasetLinksRepository } from '../dataset-links/dataset-links.repository.js';
 import type { EngineEntity } from './engine.entity.js';
 import { toEngine } from './engine.mapper.js';
 import { EnginesRepository } from './engines.repository.js';
@@ -41,7 +40,6 @@ function assertVersion(kind: EngineKind, version: string | undefined): void {
 export class EnginesService implements CrudService<Engine, CreateEngine, UpdateEngine> {
   constructor(
     private readonly engines: EnginesRepository,
-    private readonly links: DatasetLinksRepository,
     private readonly tx: Transactions,
   ) {}
 
@@ -113,7 +111,7 @@ export class EnginesService implements CrudService<Engine, CreateEngine, UpdateE
   }
 
   private async assertNotInUse(id: string, m: EntityManager): Promise<void> {
-    const links = await this.links.crud.countActiveBy('engine_id', id, m);
+    const links = await this.engines.countActiveLinks(id, m);
     if (links > 0) {
       throw new AppError(
         'ENGINE_IN_USE',

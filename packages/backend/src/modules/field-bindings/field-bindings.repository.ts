@@ -101,4 +101,13 @@ export class FieldBindingsRepository {
       [[...new Set(schemaIds)]],
     );
   }
+
+  /** The column bindings of the versions of a publish, one INSERT whatever their number. */
+  insertColumns(
+    rows: readonly Partial<FieldBindingEntity>[],
+    actorId: string,
+    manager: EntityManager,
+  ): Promise<void> {
+    return this.crud.insertManyBulk(rows, actorId, manager);
+  }
 }

@@ -7,10 +7,10 @@ import type { CrudService } from '../../common/crud/crud-service.js';
 import { mapPage } from '../../common/crud/list.js';
 import { AppError, validationError } from '../../common/errors/app-error.js';
 import { Transactions } from '../../database/transactions.js';
-import { DatasetSchemasRepository } from '../dataset-schemas/dataset-schemas.repository.js';
-import { DatasetsRepository } from '../datasets/datasets.repository.js';
-import { FieldsRepository } from '../fields/fields.repository.js';
-import { TypeInstancesRepository } from '../type-instances/type-instances.repository.js';
+import { DatasetSchemasLookup } from '../dataset-schemas/dataset-schemas.lookup.js';
+import { DatasetsLookup } from '../datasets/datasets.lookup.js';
+import { FieldsLookup } from '../fields/fields.lookup.js';
+import { TypeInstancesLookup } from '../type-instances/type-instances.lookup.js';
 import { assertBindableTrees } from '../type-instances/type-tree-rules.js';
 import { toFieldBinding } from './field-binding.mapper.js';
 import { FieldBindingsRepository } from './field-bindings.repository.js';
@@ -27,10 +27,10 @@ export class FieldBindingsService implements CrudService<
 > {
   constructor(
     private readonly bindings: FieldBindingsRepository,
-    private readonly schemas: DatasetSchemasRepository,
-    private readonly datasets: DatasetsRepository,
-    private readonly fields: FieldsRepository,
-    private readonly typeInstances: TypeInstancesRepository,
+    private readonly schemas: DatasetSchemasLookup,
+    private readonly datasets: DatasetsLookup,
+    private readonly fields: FieldsLookup,
+    private readonly typeInstances: TypeInstancesLookup,
     private readonly tx: Transactions,
   ) {}
 
@@ -49,20 +49,17 @@ export class FieldBindingsService implements CrudService<
    * queries as one binding.
    */
   private async assertRefs(items: readonly CreateFieldBinding[], m: EntityManager): Promise<void> {
-    const schemas = await this.schemas.crud.findActiveMany(
+    const schemas = await this.schemas.lockActiveMany(
       items.map((i) => i.dataset_schema_id),
       m,
-      'share',
     );
-    const fields = await this.fields.crud.findActiveMany(
+    const fields = await this.fields.lockActiveMany(
       items.map((i) => i.field_id),
       m,
-      'share',
     );
-    const types = await this.typeInstances.crud.findActiveMany(
+    const types = await this.typeInstances.lockActiveMany(
       items.map((i) => i.type_instance_id),
       m,
-      'share',
     );
     const checked = new Set<string>();
     for (const item of items) {

@@ -5,8 +5,8 @@ import type { CrudService } from '../../common/crud/crud-service.js';
 import { mapPage } from '../../common/crud/list.js';
 import { AppError } from '../../common/errors/app-error.js';
 import { Transactions } from '../../database/transactions.js';
-import { DatasetsRepository } from '../datasets/datasets.repository.js';
-import { FieldsRepository } from '../fields/fields.repository.js';
+import { DatasetsLookup } from '../datasets/datasets.lookup.js';
+import { FieldsLookup } from '../fields/fields.lookup.js';
 import { toFieldClassification } from './field-classification.mapper.js';
 import { FieldClassificationsRepository } from './field-classifications.repository.js';
 
@@ -19,8 +19,8 @@ export class FieldClassificationsService implements CrudService<
 > {
   constructor(
     private readonly classifications: FieldClassificationsRepository,
-    private readonly fields: FieldsRepository,
-    private readonly datasets: DatasetsRepository,
+    private readonly fields: FieldsLookup,
+    private readonly datasets: DatasetsLookup,
     private readonly tx: Transactions,
   ) {}
 
@@ -37,22 +37,21 @@ export class FieldClassificationsService implements CrudService<
     return this.tx.run(async (m) => {
       // FOR UPDATE, not FOR SHARE: the insert's trigger updates the field's current tags (ADR 0018), and
       // two transactions holding a share lock on the same field would deadlock upgrading it.
-      if (!(await this.fields.crud.findActive(input.field_id, m, 'update')))
-        throw new AppError('FIELD_NOT_FOUND');
+      await this.fields.lockForClassification(input.field_id, m);
       const row = await this.classifications.crud.insert({ ...input, pii_tags: tags }, actor.id, m);
       return toFieldClassification(row);
     });
   }
 
   async currentOfField(fieldId: string): Promise<FieldClassification> {
-    await this.fields.crud.getActive(fieldId);
+    await this.fields.requireActive(fieldId);
     const row = await this.classifications.currentOfField(fieldId);
     if (!row) throw new AppError('FIELD_CLASSIFICATION_NOT_FOUND', 'The field has never been classified.');
     return toFieldClassification(row);
   }
 
   async currentOfDataset(datasetId: string): Promise<FieldClassification[]> {
-    await this.datasets.crud.getActive(datasetId);
+    await this.datasets.requireActive(datasetId);
     return (await this.classifications.currentOfDataset(datasetId)).map(toFieldClassification);
   }
 }

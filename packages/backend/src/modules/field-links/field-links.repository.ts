@@ -44,20 +44,6 @@ export class FieldLinksRepository {
       .getMany();
   }
 
-  /**
-   * Inbound field links of a field through active dataset links (the origin lifecycle counts only
-   * those: a soft-deleted link feeds nothing).
-   */
-  async countActiveInbound(fieldId: string, manager: EntityManager): Promise<number> {
-    const rows: { n: number }[] = await manager.query(
-      `SELECT count(*)::int AS n FROM field_links fl
-       JOIN dataset_links dl ON dl.id = fl.dataset_link_id AND dl.deleted_at IS NULL
-       WHERE fl.target_field_id = $1`,
-      [fieldId],
-    );
-    return rows[0]?.n ?? 0;
-  }
-
   /** Which of (field, schema) pairs have a binding: `fieldId:schemaId` keys. */
   async boundPairs(
     pairs: readonly { fieldId: string; schemaId: string }[],

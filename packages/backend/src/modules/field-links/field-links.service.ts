@@ -15,8 +15,8 @@ import { mapPage } from '../../common/crud/list.js';
 import { splitUpdate } from '../../common/crud/update-input.js';
 import { AppError } from '../../common/errors/app-error.js';
 import { Transactions } from '../../database/transactions.js';
-import { DatasetLinksRepository } from '../dataset-links/dataset-links.repository.js';
-import { FieldsRepository } from '../fields/fields.repository.js';
+import { DatasetLinksLookup } from '../dataset-links/dataset-links.lookup.js';
+import { FieldsLookup } from '../fields/fields.lookup.js';
 import { toFieldLink } from './field-link.mapper.js';
 import { FieldLinksRepository } from './field-links.repository.js';
 
@@ -31,8 +31,8 @@ function at(index: number, count: number, details: Record<string, unknown>): Rec
 export class FieldLinksService implements CrudService<FieldLink, CreateFieldLink, UpdateFieldLink> {
   constructor(
     private readonly fieldLinks: FieldLinksRepository,
-    private readonly links: DatasetLinksRepository,
-    private readonly fields: FieldsRepository,
+    private readonly links: DatasetLinksLookup,
+    private readonly fields: FieldsLookup,
     private readonly tx: Transactions,
   ) {}
 
@@ -46,7 +46,7 @@ export class FieldLinksService implements CrudService<FieldLink, CreateFieldLink
 
   /** The field links of an active dataset link (404 for an unknown one, unlike the original's `[]`). */
   async listOfLink(linkId: string): Promise<FieldLink[]> {
-    await this.links.crud.getActive(linkId);
+    await this.links.requireActive(linkId);
     return (await this.fieldLinks.findByLink(linkId)).map(toFieldLink);
   }
 
@@ -79,13 +79,11 @@ export class FieldLinksService implements CrudService<FieldLink, CreateFieldLink
     assertUniqueInBatch(items, (i) => i.target_field_id, 'FIELD_LINK_TARGET_OCCUPIED');
     const n = items.length;
     return this.tx.run(async (m) => {
-      const link = await this.links.crud.findActive(linkId, m, 'share');
-      if (!link) throw new AppError('DATASET_LINK_NOT_FOUND');
+      const link = await this.links.lockActive(linkId, m);
       // Locked so that an origin change of a target cannot pass its check concurrently.
-      const fields = await this.fields.crud.findActiveMany(
+      const fields = await this.fields.lockActiveMany(
         items.flatMap((i) => [i.source_field_id, i.target_field_id]),
         m,
-        'share',
       );
       items.forEach((item, index) => {
         const source = fields.get(item.source_field_id);

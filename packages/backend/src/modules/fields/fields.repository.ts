@@ -114,4 +114,36 @@ export class FieldsRepository {
     );
     return new Map(rows.map((r) => [`${r.dataset_id}/${r.name}`, r.id]));
   }
+
+  /**
+   * Inbound field links of a field through active dataset links (the origin lifecycle counts only
+   * those: a soft-deleted link feeds nothing).
+   */
+  async countActiveInboundLinks(fieldId: string, manager: EntityManager): Promise<number> {
+    const rows: { n: number }[] = await manager.query(
+      `SELECT count(*)::int AS n FROM field_links fl
+       JOIN dataset_links dl ON dl.id = fl.dataset_link_id AND dl.deleted_at IS NULL
+       WHERE fl.target_field_id = $1`,
+      [fieldId],
+    );
+    return rows[0]?.n ?? 0;
+  }
+
+  /** The root fields a publish creates for its new columns, one INSERT whatever their number (ids given). */
+  insertColumnFields(
+    rows: readonly Partial<FieldEntity>[],
+    actorId: string,
+    manager: EntityManager,
+  ): Promise<void> {
+    return this.crud.insertManyBulk(rows, actorId, manager);
+  }
+
+  /** The technical root fields a template adds to a dataset (under its tree lock), in input order. */
+  insertTechFields(
+    rows: readonly Partial<FieldEntity>[],
+    actorId: string,
+    manager: EntityManager,
+  ): Promise<FieldEntity[]> {
+    return this.crud.insertMany(rows, actorId, manager);
+  }
 }

@@ -9,8 +9,7 @@ import { splitUpdate } from '../../common/crud/update-input.js';
 import { AppError } from '../../common/errors/app-error.js';
 import { ancestryOf, subtreeHeight } from '../../common/crud/tree-queries.js';
 import { Transactions } from '../../database/transactions.js';
-import { DatasetsRepository } from '../datasets/datasets.repository.js';
-import { FieldLinksRepository } from '../field-links/field-links.repository.js';
+import { DatasetsLookup } from '../datasets/datasets.lookup.js';
 import { toField, toFieldTrees } from './field.mapper.js';
 import { fieldTooDeep, MAX_FIELD_DEPTH } from './field-limits.js';
 import { FieldsRepository } from './fields.repository.js';
@@ -19,8 +18,7 @@ import { FieldsRepository } from './fields.repository.js';
 export class FieldsService implements CrudService<Field, CreateField, UpdateField> {
   constructor(
     private readonly fields: FieldsRepository,
-    private readonly datasets: DatasetsRepository,
-    private readonly fieldLinks: FieldLinksRepository,
+    private readonly datasets: DatasetsLookup,
     private readonly tx: Transactions,
   ) {}
 
@@ -33,7 +31,7 @@ export class FieldsService implements CrudService<Field, CreateField, UpdateFiel
   }
 
   async tree(datasetId: string): Promise<FieldTree[]> {
-    await this.datasets.crud.getActive(datasetId);
+    await this.datasets.requireActive(datasetId);
     return toFieldTrees(await this.fields.findByDataset(datasetId), MAX_FIELD_DEPTH);
   }
 
@@ -43,8 +41,7 @@ export class FieldsService implements CrudService<Field, CreateField, UpdateFiel
   }
 
   private async assertDataset(datasetId: string, m: EntityManager): Promise<void> {
-    if (!(await this.datasets.crud.findActive(datasetId, m, 'share')))
-      throw new AppError('DATASET_NOT_FOUND');
+    await this.datasets.lockActive(datasetId, m);
   }
 
   /** Children of these parents, `height` levels tall, must stay within MAX_FIELD_DEPTH levels. */
@@ -137,7 +134,7 @@ export class FieldsService implements CrudService<Field, CreateField, UpdateFiel
     m: EntityManager,
   ): Promise<void> {
     if (from === to || (from !== 'mapped' && to !== 'mapped')) return;
-    const inbound = await this.fieldLinks.countActiveInbound(id, m);
+    const inbound = await this.fields.countActiveInboundLinks(id, m);
     if (from === 'mapped' && inbound > 0) {
       throw new AppError(
         'FIELD_ORIGIN_CONFLICT',

@@ -7,20 +7,20 @@ import type { AuthUser } from '../../common/auth/current-user.js';
 import type { ItemResult } from '../../common/crud/per-item.js';
 import { AppError } from '../../common/errors/app-error.js';
 import type { DataTypeEntity } from '../data-types/data-type.entity.js';
-import { DataTypesRepository } from '../data-types/data-types.repository.js';
+import { DataTypesLookup } from '../data-types/data-types.lookup.js';
 import type { DatasetSchemaEntity } from '../dataset-schemas/dataset-schema.entity.js';
 import { DatasetSchemasRepository } from '../dataset-schemas/dataset-schemas.repository.js';
-import { DatasetsRepository } from '../datasets/datasets.repository.js';
+import { DatasetsLookup } from '../datasets/datasets.lookup.js';
 import type { FieldEntity } from '../fields/field.entity.js';
 import { FieldsRepository } from '../fields/fields.repository.js';
 import {
   FieldBindingsRepository,
   type VersionColumnRow,
 } from '../field-bindings/field-bindings.repository.js';
-import type { TypeTreeRow } from '../type-instances/type-instances.repository.js';
+import type { TypeTreeRow } from '../type-instances/type-instances.lookup.js';
 import { buildTypeTrees, typeSignature } from '../type-instances/type-tree.js';
 import { TypeTreeWriter } from '../type-instances/type-tree.writer.js';
-import { type ResolvedTypeSpec, resolveTypeSpec } from './type-spec-resolver.js';
+import { type ResolvedTypeSpec, resolveTypeSpec } from '../type-instances/type-spec-resolver.js';
 import { VersionColumns } from './version-columns.js';
 import {
   type ColumnAttributes,
@@ -101,13 +101,13 @@ interface Pending {
 @Injectable()
 export class SchemaVersionPublisher {
   constructor(
-    private readonly datasets: DatasetsRepository,
+    private readonly datasets: DatasetsLookup,
     private readonly schemas: DatasetSchemasRepository,
     private readonly fields: FieldsRepository,
     private readonly bindings: FieldBindingsRepository,
     private readonly versionColumns: VersionColumns,
     private readonly typeTrees: TypeTreeWriter,
-    private readonly dataTypes: DataTypesRepository,
+    private readonly dataTypes: DataTypesLookup,
   ) {}
 
   async publishAll(
@@ -253,7 +253,7 @@ export class SchemaVersionPublisher {
     m: EntityManager,
   ): Promise<DatasetSchemaEntity[]> {
     if (pending.length === 0) return [];
-    const headers = await this.schemas.crud.insertMany(
+    const headers = await this.schemas.insertHeaders(
       pending.map((p) => ({
         dataset_id: p.id,
         version_num: p.versionNum,
@@ -287,7 +287,7 @@ export class SchemaVersionPublisher {
         });
       }
     }
-    await this.fields.crud.insertManyBulk(newFields, actor.id, m);
+    await this.fields.insertColumnFields(newFields, actor.id, m);
 
     // An unchanged column keeps the previous version's type tree; the others get new trees.
     const typeIds = pending.map((p) => {
@@ -306,7 +306,7 @@ export class SchemaVersionPublisher {
     );
     toCreate.forEach((t, n) => (typeIds[t.k][t.i] = created[n]));
 
-    await this.bindings.crud.insertManyBulk(
+    await this.bindings.insertColumns(
       pending.flatMap((p, k) =>
         p.columns.map((c, position) => ({
           field_id: fieldIds.get(`${p.id}/${c.name}`) as string,

@@ -1,6 +1,11 @@
 import { Module } from '@nestjs/common';
+import { DataTypesModule } from '../data-types/data-types.module.js';
 import { DatasetSchemasModule } from '../dataset-schemas/dataset-schemas.module.js';
-import { TypeTreeWriter } from '../type-instances/type-tree.writer.js';
+import { DatasetsModule } from '../datasets/datasets.module.js';
+import { FieldBindingsModule } from '../field-bindings/field-bindings.module.js';
+import { FieldsModule } from '../fields/fields.module.js';
+import { SystemsModule } from '../systems/systems.module.js';
+import { TypeInstancesModule } from '../type-instances/type-instances.module.js';
 import { SchemaVersionPublisher } from './schema-version-publisher.js';
 import { SchemaVersionReader } from './schema-version.reader.js';
 import { VersionColumns } from './version-columns.js';
@@ -11,7 +16,15 @@ import { SystemSnapshotController } from './system-snapshot.controller.js';
 import { SystemSnapshotService } from './system-snapshot.service.js';
 
 @Module({
-  imports: [DatasetSchemasModule],
+  imports: [
+    SystemsModule,
+    DatasetsModule,
+    DataTypesModule,
+    TypeInstancesModule,
+    FieldsModule,
+    DatasetSchemasModule,
+    FieldBindingsModule,
+  ],
   controllers: [SchemaVersionsController, SchemaVersionsBulkController, SystemSnapshotController],
   providers: [
     SchemaVersionsService,
@@ -19,7 +32,6 @@ import { SystemSnapshotService } from './system-snapshot.service.js';
     SystemSnapshotService,
     SchemaVersionReader,
     VersionColumns,
-    TypeTreeWriter,
   ],
 })
 export class SchemaVersionsModule {}

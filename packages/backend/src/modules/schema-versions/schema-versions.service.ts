@@ -16,7 +16,7 @@ import { AppError } from '../../common/errors/app-error.js';
 import { itemOutcome, runPerItem } from '../../common/crud/per-item.js';
 import { Transactions } from '../../database/transactions.js';
 import { DatasetSchemasRepository } from '../dataset-schemas/dataset-schemas.repository.js';
-import { DatasetsRepository } from '../datasets/datasets.repository.js';
+import { DatasetsLookup } from '../datasets/datasets.lookup.js';
 import { diffVersions } from './schema-version-diff.js';
 import { type PublishItem, type Published, SchemaVersionPublisher } from './schema-version-publisher.js';
 import { SchemaVersionReader } from './schema-version.reader.js';
@@ -35,7 +35,7 @@ export class SchemaVersionsService {
   private readonly logger = new Logger(SchemaVersionsService.name);
 
   constructor(
-    private readonly datasets: DatasetsRepository,
+    private readonly datasets: DatasetsLookup,
     private readonly schemas: DatasetSchemasRepository,
     private readonly publisher: SchemaVersionPublisher,
     private readonly reader: SchemaVersionReader,
@@ -94,7 +94,7 @@ export class SchemaVersionsService {
   }
 
   async history(datasetId: string): Promise<SchemaVersionSummary[]> {
-    await this.datasets.crud.getActive(datasetId);
+    await this.datasets.requireActive(datasetId);
     return (await this.schemas.history(datasetId)).map((s) => ({
       dataset_schema_id: s.id,
       version_num: s.version_num,
@@ -105,7 +105,7 @@ export class SchemaVersionsService {
   }
 
   async get(datasetId: string, versionNum: number): Promise<SchemaVersion> {
-    await this.datasets.crud.getActive(datasetId);
+    await this.datasets.requireActive(datasetId);
     const schema = await this.schemas.findByVersion(datasetId, versionNum);
     if (!schema) throw new AppError('DATASET_SCHEMA_NOT_FOUND', `Version ${versionNum} does not exist.`);
     return this.reader.one(schema);

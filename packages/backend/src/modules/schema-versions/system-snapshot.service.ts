@@ -1,11 +1,11 @@
 import { DEFAULT_SNAPSHOT_LIMIT, type SystemSnapshotPage, type SystemSnapshotQuery } from '@aide/schemas';
 import { Injectable } from '@nestjs/common';
-import { AppError, validationError } from '../../common/errors/app-error.js';
+import { validationError } from '../../common/errors/app-error.js';
 import { Transactions } from '../../database/transactions.js';
 import { DatasetSchemasRepository } from '../dataset-schemas/dataset-schemas.repository.js';
 import { toDataset } from '../datasets/dataset.mapper.js';
-import { DatasetsRepository } from '../datasets/datasets.repository.js';
-import { SystemsRepository } from '../systems/systems.repository.js';
+import { DatasetsLookup } from '../datasets/datasets.lookup.js';
+import { SystemsLookup } from '../systems/systems.lookup.js';
 import { SchemaVersionReader } from './schema-version.reader.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -35,8 +35,8 @@ function decodeCursor(cursor: string): string {
 @Injectable()
 export class SystemSnapshotService {
   constructor(
-    private readonly systems: SystemsRepository,
-    private readonly datasets: DatasetsRepository,
+    private readonly systems: SystemsLookup,
+    private readonly datasets: DatasetsLookup,
     private readonly schemas: DatasetSchemasRepository,
     private readonly reader: SchemaVersionReader,
     private readonly tx: Transactions,
@@ -46,7 +46,7 @@ export class SystemSnapshotService {
     const after = query.cursor ? decodeCursor(query.cursor) : null;
     const limit = query.limit ?? DEFAULT_SNAPSHOT_LIMIT;
     return this.tx.run(async (m) => {
-      if (!(await this.systems.crud.findActive(systemId, m))) throw new AppError('SYSTEM_NOT_FOUND');
+      await this.systems.requireActive(systemId, m);
       // One row more than the page tells whether another page follows.
       const rows = await this.datasets.findSystemPage(systemId, after, limit + 1, m);
       const page = rows.slice(0, limit);

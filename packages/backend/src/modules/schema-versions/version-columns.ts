@@ -1,16 +1,16 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { DataTypesRepository } from '../data-types/data-types.repository.js';
+import { DataTypesLookup } from '../data-types/data-types.lookup.js';
 import {
   FieldBindingsRepository,
   type VersionColumnRow,
 } from '../field-bindings/field-bindings.repository.js';
-import { TypeInstancesRepository, type TypeTreeRow } from '../type-instances/type-instances.repository.js';
+import { TypeInstancesLookup, type TypeTreeRow } from '../type-instances/type-instances.lookup.js';
 
 /**
  * The columns of stored versions and the nodes of their type trees, in three queries whatever the
  * number of versions: the columns with the node each type starts at (most types are that node alone),
- * the nodes below those, and the data types met. The nodes are the rows `TypeInstancesRepository
+ * the nodes below those, and the data types met. The nodes are the rows `TypeInstancesLookup
  * .subtrees` returns for the bound nodes: each bound node once at depth 0, then the nodes below by
  * depth, ordinal and slot, at most MAX_TYPE_TREE_DEPTH levels down.
  */
@@ -18,8 +18,8 @@ import { TypeInstancesRepository, type TypeTreeRow } from '../type-instances/typ
 export class VersionColumns {
   constructor(
     private readonly bindings: FieldBindingsRepository,
-    private readonly typeInstances: TypeInstancesRepository,
-    private readonly dataTypes: DataTypesRepository,
+    private readonly typeInstances: TypeInstancesLookup,
+    private readonly dataTypes: DataTypesLookup,
   ) {}
 
   async read(

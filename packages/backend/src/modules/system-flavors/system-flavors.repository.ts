@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
+import { countReferencing } from '../../common/crud/dependants.js';
 import { CrudRepository } from '../../common/crud/crud-repository.js';
 import { registerConstraintCodes } from '../../common/errors/db-error.js';
 import { SystemFlavorEntity } from './system-flavor.entity.js';
@@ -40,5 +41,13 @@ export class SystemFlavorsRepository {
       [flavorId],
     );
     return rows[0]?.code;
+  }
+
+  /** Active systems and data types of the flavor (the delete guard). */
+  async countActiveDependants(flavorId: string, manager: EntityManager): Promise<number> {
+    return (
+      (await countReferencing(manager, 'systems', 'flavor_id', flavorId, true)) +
+      (await countReferencing(manager, 'data_types', 'system_flavor_id', flavorId, true))
+    );
   }
 }

@@ -6,11 +6,8 @@ import { mapPage } from '../../common/crud/list.js';
 import { splitUpdate } from '../../common/crud/update-input.js';
 import { AppError } from '../../common/errors/app-error.js';
 import { Transactions } from '../../database/transactions.js';
-import { DataTypesRepository } from '../data-types/data-types.repository.js';
-import { assertDatasetKindsFit } from '../datasets/dataset-kind-rules.js';
-import { DatasetsRepository } from '../datasets/datasets.repository.js';
-import { SystemKindsRepository } from '../system-kinds/system-kinds.repository.js';
-import { SystemsRepository } from '../systems/systems.repository.js';
+import { assertDatasetKindsFit, datasetKindsWithin } from '../system-kinds/dataset-kind-rules.js';
+import { SystemKindsLookup } from '../system-kinds/system-kinds.lookup.js';
 import { toSystemFlavor } from './system-flavor.mapper.js';
 import { SystemFlavorsRepository } from './system-flavors.repository.js';
 
@@ -18,10 +15,7 @@ import { SystemFlavorsRepository } from './system-flavors.repository.js';
 export class SystemFlavorsService {
   constructor(
     private readonly flavors: SystemFlavorsRepository,
-    private readonly kinds: SystemKindsRepository,
-    private readonly systems: SystemsRepository,
-    private readonly dataTypes: DataTypesRepository,
-    private readonly datasets: DatasetsRepository,
+    private readonly kinds: SystemKindsLookup,
     private readonly tx: Transactions,
   ) {}
 
@@ -35,7 +29,7 @@ export class SystemFlavorsService {
 
   /** The kind must be active; the share lock keeps it from being deleted before this commits. */
   private async assertKind(kindId: string, m: EntityManager): Promise<void> {
-    if (!(await this.kinds.crud.findActive(kindId, m, 'share'))) throw new AppError('SYSTEM_KIND_NOT_FOUND');
+    await this.kinds.lockActive(kindId, m);
   }
 
   create(input: CreateSystemFlavor, actor: AuthUser): Promise<SystemFlavor> {
@@ -58,8 +52,8 @@ export class SystemFlavorsService {
         // Locked first: no system or dataset can be added under the flavor before this commits.
         const current = await this.flavors.crud.getActive(id, m, 'update');
         if (current.kind_id !== changes.kind_id) {
-          const kind = await this.kinds.crud.getActive(changes.kind_id, m);
-          assertDatasetKindsFit(await this.datasets.kindsWithin('flavor', id, m), kind.code);
+          const kind = await this.kinds.requireActive(changes.kind_id, m);
+          assertDatasetKindsFit(await datasetKindsWithin('flavor', id, m), kind.code);
         }
       }
       return toSystemFlavor(await this.flavors.crud.update(id, changes, version, actor.id, m));
@@ -70,10 +64,7 @@ export class SystemFlavorsService {
   remove(id: string, actor: AuthUser): Promise<SystemFlavor> {
     return this.tx.run(async (m) => {
       await this.flavors.crud.getActive(id, m, 'update');
-      const dependants =
-        (await this.systems.crud.countActiveBy('flavor_id', id, m)) +
-        (await this.dataTypes.crud.countActiveBy('system_flavor_id', id, m));
-      if (dependants > 0) throw new AppError('HAS_DEPENDENT_ENTITIES');
+      if ((await this.flavors.countActiveDependants(id, m)) > 0) throw new AppError('HAS_DEPENDENT_ENTITIES');
       return toSystemFlavor(await this.flavors.crud.softDelete(id, actor.id, m));
     });
   }

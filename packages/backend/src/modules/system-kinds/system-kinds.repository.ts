@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
+import { countReferencing } from '../../common/crud/dependants.js';
 import { CrudRepository } from '../../common/crud/crud-repository.js';
 import { registerConstraintCodes } from '../../common/errors/db-error.js';
 import { SystemKindEntity } from './system-kind.entity.js';
@@ -20,5 +21,10 @@ export class SystemKindsRepository {
       notFound: 'SYSTEM_KIND_NOT_FOUND',
       softDelete: true,
     });
+  }
+
+  /** Active flavors of the kind (the delete guard). */
+  countActiveFlavors(kindId: string, manager: EntityManager): Promise<number> {
+    return countReferencing(manager, 'system_flavors', 'kind_id', kindId, true);
   }
 }

@@ -5,9 +5,7 @@ import { mapPage } from '../../common/crud/list.js';
 import { splitUpdate } from '../../common/crud/update-input.js';
 import { AppError } from '../../common/errors/app-error.js';
 import { Transactions } from '../../database/transactions.js';
-import { assertDatasetKindsFit } from '../datasets/dataset-kind-rules.js';
-import { DatasetsRepository } from '../datasets/datasets.repository.js';
-import { SystemFlavorsRepository } from '../system-flavors/system-flavors.repository.js';
+import { assertDatasetKindsFit, datasetKindsWithin } from './dataset-kind-rules.js';
 import { toSystemKind } from './system-kind.mapper.js';
 import { SystemKindsRepository } from './system-kinds.repository.js';
 
@@ -15,8 +13,6 @@ import { SystemKindsRepository } from './system-kinds.repository.js';
 export class SystemKindsService {
   constructor(
     private readonly kinds: SystemKindsRepository,
-    private readonly flavors: SystemFlavorsRepository,
-    private readonly datasets: DatasetsRepository,
     private readonly tx: Transactions,
   ) {}
 
@@ -44,7 +40,7 @@ export class SystemKindsService {
         // A new code must still fit the kinds of the datasets under the kind (locked first).
         const current = await this.kinds.crud.getActive(id, m, 'update');
         if (current.code !== changes.code) {
-          assertDatasetKindsFit(await this.datasets.kindsWithin('kind', id, m), changes.code);
+          assertDatasetKindsFit(await datasetKindsWithin('kind', id, m), changes.code);
         }
       }
       return toSystemKind(await this.kinds.crud.update(id, changes, version, actor.id, m));
@@ -55,8 +51,7 @@ export class SystemKindsService {
   remove(id: string, actor: AuthUser): Promise<SystemKind> {
     return this.tx.run(async (m) => {
       await this.kinds.crud.getActive(id, m, 'update');
-      if ((await this.flavors.crud.countActiveBy('kind_id', id, m)) > 0)
-        throw new AppError('HAS_DEPENDENT_ENTITIES');
+      if ((await this.kinds.countActiveFlavors(id, m)) > 0) throw new AppError('HAS_DEPENDENT_ENTITIES');
       return toSystemKind(await this.kinds.crud.softDelete(id, actor.id, m));
     });
   }

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
+import { countReferencing } from '../../common/crud/dependants.js';
 import { CrudRepository } from '../../common/crud/crud-repository.js';
 import { registerConstraintCodes } from '../../common/errors/db-error.js';
 import { SystemEntity } from './system.entity.js';
@@ -37,5 +38,26 @@ export class SystemsRepository {
       [systemIds],
     );
     return new Map(rows.map((r) => [r.id, r.code]));
+  }
+
+  /** Active datasets on the system (the delete guard). */
+  countActiveDatasets(systemId: string, manager: EntityManager): Promise<number> {
+    return countReferencing(manager, 'datasets', 'system_id', systemId, true);
+  }
+
+  /** Active connection profiles exporting the system's endpoint (the delete guard). */
+  countActiveConnectionProfiles(systemId: string, manager: EntityManager): Promise<number> {
+    return countReferencing(manager, 'connection_profiles', 'system_id', systemId, true);
+  }
+
+  /** Whether some dataset on the system has a schema version with bindings (typed in its flavor). */
+  async hasBoundVersions(systemId: string, manager: EntityManager): Promise<boolean> {
+    const rows: unknown[] = await manager.query(
+      `SELECT 1 FROM datasets d JOIN dataset_schemas v ON v.dataset_id = d.id
+       WHERE d.system_id = $1 AND EXISTS (SELECT 1 FROM field_bindings b WHERE b.dataset_schema_id = v.id)
+       LIMIT 1`,
+      [systemId],
+    );
+    return rows.length > 0;
   }
 }

@@ -8,12 +8,10 @@ import { mapPage } from '../../common/crud/list.js';
 import { splitUpdate } from '../../common/crud/update-input.js';
 import { AppError } from '../../common/errors/app-error.js';
 import { Transactions } from '../../database/transactions.js';
-import { assertDatasetKindsFit } from '../datasets/dataset-kind-rules.js';
-import { DatasetsRepository } from '../datasets/datasets.repository.js';
-import { ConnectionProfilesRepository } from '../connection-profiles/connection-profiles.repository.js';
-import { CredentialRefsRepository } from '../credential-refs/credential-refs.repository.js';
-import { SystemFlavorsRepository } from '../system-flavors/system-flavors.repository.js';
-import { flavorMismatch } from '../type-instances/type-tree-rules.js';
+import { CredentialRefsLookup } from '../credential-refs/credential-refs.lookup.js';
+import { flavorMismatch } from '../system-flavors/flavor-mismatch.js';
+import { SystemFlavorsLookup } from '../system-flavors/system-flavors.lookup.js';
+import { assertDatasetKindsFit, datasetKindsWithin } from '../system-kinds/dataset-kind-rules.js';
 import { toSystem } from './system.mapper.js';
 import { SystemsRepository } from './systems.repository.js';
 
@@ -21,10 +19,8 @@ import { SystemsRepository } from './systems.repository.js';
 export class SystemsService implements CrudService<System, CreateSystem, UpdateSystem> {
   constructor(
     private readonly systems: SystemsRepository,
-    private readonly flavors: SystemFlavorsRepository,
-    private readonly credentialRefs: CredentialRefsRepository,
-    private readonly datasets: DatasetsRepository,
-    private readonly profiles: ConnectionProfilesRepository,
+    private readonly flavors: SystemFlavorsLookup,
+    private readonly credentialRefs: CredentialRefsLookup,
     private readonly tx: Transactions,
   ) {}
 
@@ -41,13 +37,9 @@ export class SystemsService implements CrudService<System, CreateSystem, UpdateS
     input: { flavor_id?: string | undefined; credential_ref_id?: string | null | undefined },
     m: EntityManager,
   ): Promise<void> {
-    if (input.flavor_id !== undefined && !(await this.flavors.crud.findActive(input.flavor_id, m, 'share'))) {
-      throw new AppError('SYSTEM_FLAVOR_NOT_FOUND');
-    }
+    if (input.flavor_id !== undefined) await this.flavors.lockActive(input.flavor_id, m);
     const ref = input.credential_ref_id;
-    if (ref !== undefined && ref !== null && !(await this.credentialRefs.crud.findActive(ref, m, 'share'))) {
-      throw new AppError('CREDENTIAL_REF_NOT_FOUND');
-    }
+    if (ref !== undefined && ref !== null) await this.credentialRefs.lockActive(ref, m);
   }
 
   create(input: CreateSystem, actor: AuthUser): Promise<System> {
@@ -61,13 +53,12 @@ export class SystemsService implements CrudService<System, CreateSystem, UpdateS
   createMany(items: CreateSystem[], actor: AuthUser): Promise<System[]> {
     assertUniqueInBatch(items, (item) => item.code, 'SYSTEM_ALREADY_EXISTS');
     return this.tx.run(async (m) => {
-      const flavors = await this.flavors.crud.findActiveMany(
+      const flavors = await this.flavors.lockActiveMany(
         items.map((i) => i.flavor_id),
         m,
-        'share',
       );
       const refIds = items.flatMap((i) => (i.credential_ref_id ? [i.credential_ref_id] : []));
-      const refs = await this.credentialRefs.crud.findActiveMany(refIds, m, 'share');
+      const refs = await this.credentialRefs.lockActiveMany(refIds, m);
       for (const item of items) {
         if (!flavors.has(item.flavor_id)) throw new AppError('SYSTEM_FLAVOR_NOT_FOUND');
         if (item.credential_ref_id && !refs.has(item.credential_ref_id))
@@ -96,8 +87,8 @@ export class SystemsService implements CrudService<System, CreateSystem, UpdateS
     if (current.flavor_id === flavorId) return;
     const kindCode = await this.flavors.kindCodeOf(flavorId, m);
     if (kindCode === undefined) throw new AppError('SYSTEM_FLAVOR_NOT_FOUND');
-    assertDatasetKindsFit(await this.datasets.kindsWithin('system', id, m), kindCode);
-    if (await this.datasets.systemHasBoundVersions(id, m)) {
+    assertDatasetKindsFit(await datasetKindsWithin('system', id, m), kindCode);
+    if (await this.systems.hasBoundVersions(id, m)) {
       throw flavorMismatch(
         "The system's datasets have published schema versions typed in its current flavor: its flavor cannot change.",
         { system_id: id, system_flavor_id: current.flavor_id, requested_flavor_id: flavorId },
@@ -108,10 +99,10 @@ export class SystemsService implements CrudService<System, CreateSystem, UpdateS
   remove(id: string, actor: AuthUser): Promise<System> {
     return this.tx.run(async (m) => {
       await this.systems.crud.getActive(id, m, 'update');
-      if ((await this.datasets.crud.countActiveBy('system_id', id, m)) > 0)
-        throw new AppError('HAS_DEPENDENT_ENTITIES');
+      if ((await this.systems.countActiveDatasets(id, m)) > 0) throw new AppError('HAS_DEPENDENT_ENTITIES');
       // Connection profiles export the system's endpoint (DataCoolie connections).
-      if ((await this.profiles.countActiveForSystem(id, m)) > 0) throw new AppError('HAS_DEPENDENT_ENTITIES');
+      if ((await this.systems.countActiveConnectionProfiles(id, m)) > 0)
+        throw new AppError('HAS_DEPENDENT_ENTITIES');
       return toSystem(await this.systems.crud.softDelete(id, actor.id, m));
     });
   }

@@ -3,8 +3,8 @@ import { Injectable } from '@nestjs/common';
 import type { AuthUser } from '../../common/auth/current-user.js';
 import { AppError, validationError } from '../../common/errors/app-error.js';
 import { Transactions } from '../../database/transactions.js';
-import { DataTypesRepository } from '../data-types/data-types.repository.js';
-import { DatasetsRepository } from '../datasets/datasets.repository.js';
+import { DataTypesLookup } from '../data-types/data-types.lookup.js';
+import { DatasetsLookup } from '../datasets/datasets.lookup.js';
 import { toField } from '../fields/field.mapper.js';
 import { FieldsRepository } from '../fields/fields.repository.js';
 import { TechFieldTemplatesRepository } from './tech-field-templates.repository.js';
@@ -19,8 +19,8 @@ import { TechFieldTemplatesRepository } from './tech-field-templates.repository.
 export class TechFieldTemplateApplyService {
   constructor(
     private readonly templates: TechFieldTemplatesRepository,
-    private readonly datasets: DatasetsRepository,
-    private readonly dataTypes: DataTypesRepository,
+    private readonly datasets: DatasetsLookup,
+    private readonly dataTypes: DataTypesLookup,
     private readonly fields: FieldsRepository,
     private readonly tx: Transactions,
   ) {}
@@ -28,8 +28,7 @@ export class TechFieldTemplateApplyService {
   apply(datasetId: string, input: ApplyTechTemplate, actor: AuthUser): Promise<ApplyTechTemplateResult> {
     const overrides = input.type_overrides ?? {};
     return this.tx.run(async (m) => {
-      const dataset = await this.datasets.crud.findActive(datasetId, m, 'share');
-      if (!dataset) throw new AppError('DATASET_NOT_FOUND');
+      const dataset = await this.datasets.lockActive(datasetId, m);
       const template = await this.templates.crud.findActive(input.template_id, m, 'share');
       if (!template) throw new AppError('TECH_FIELD_TEMPLATE_NOT_FOUND');
       if (dataset.layer !== template.layer) {
@@ -68,7 +67,7 @@ export class TechFieldTemplateApplyService {
         (await this.fields.findRootsByNames(datasetId, [...names], m)).map((f) => f.name),
       );
       const missing = resolved.filter((r) => !existing.has(r.field.name));
-      const created = await this.fields.crud.insertMany(
+      const created = await this.fields.insertTechFields(
         missing.map(({ field, code, dataTypeId }) => ({
           dataset_id: datasetId,
           parent_id: null,

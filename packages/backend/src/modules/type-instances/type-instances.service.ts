@@ -17,19 +17,14 @@ import { AppError } from '../../common/errors/app-error.js';
 import { ancestryOf, treeSizes } from '../../common/crud/tree-queries.js';
 import { Transactions } from '../../database/transactions.js';
 import type { DataTypeEntity } from '../data-types/data-type.entity.js';
-import { DataTypesRepository } from '../data-types/data-types.repository.js';
+import { DataTypesLookup } from '../data-types/data-types.lookup.js';
 import { validateTypeParams } from '../type-system/params-schema.js';
 import type { TypeInstanceEntity } from './type-instance.entity.js';
 import { toTypeInstance } from './type-instance.mapper.js';
 import { TypeInstancesRepository } from './type-instances.repository.js';
 import { buildTypeTrees, renderTypeText, toTypeInstanceTree, type TypeTreeNode } from './type-tree.js';
-import {
-  flavorMismatch,
-  MAX_TYPE_TREE_DEPTH,
-  MAX_TYPE_TREE_NODES,
-  treeTooDeep,
-  treeTooLarge,
-} from './type-tree-rules.js';
+import { flavorMismatch } from '../system-flavors/flavor-mismatch.js';
+import { MAX_TYPE_TREE_DEPTH, MAX_TYPE_TREE_NODES, treeTooDeep, treeTooLarge } from './type-tree-rules.js';
 
 /** `params` validated against the data type's JSON Schema (defaults applied); null when empty. */
 function validParams(
@@ -49,7 +44,7 @@ export class TypeInstancesService implements CrudService<
 > {
   constructor(
     private readonly typeInstances: TypeInstancesRepository,
-    private readonly dataTypes: DataTypesRepository,
+    private readonly dataTypes: DataTypesLookup,
     private readonly tx: Transactions,
   ) {}
 
@@ -71,8 +66,7 @@ export class TypeInstancesService implements CrudService<
     params: Record<string, unknown> | null | undefined,
     m: EntityManager,
   ): Promise<Record<string, unknown> | null> {
-    const dataType = await this.dataTypes.crud.findActive(dataTypeId, m, 'share');
-    if (!dataType) throw new AppError('DATA_TYPE_NOT_FOUND');
+    const dataType = await this.dataTypes.lockActive(dataTypeId, m);
     const flavor = (await this.typeInstances.flavorsOf([current.id], m)).get(current.id);
     if (flavor !== undefined && flavor !== dataType.system_flavor_id) {
       throw flavorMismatch(`Data type '${dataType.code}' is of another flavor than the type instance's.`, {
@@ -116,10 +110,9 @@ export class TypeInstancesService implements CrudService<
       m,
       'share',
     );
-    const dataTypes = await this.dataTypes.crud.findActiveMany(
+    const dataTypes = await this.dataTypes.lockActiveMany(
       items.map((i) => i.data_type_id),
       m,
-      'share',
     );
     const parentFlavors = await this.typeInstances.flavorsOf([...parents.keys()], m);
     const unbound = new Set<string>();

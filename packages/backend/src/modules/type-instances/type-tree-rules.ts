@@ -1,5 +1,6 @@
 import type { TypeSpec } from '@aide/schemas';
 import { AppError } from '../../common/errors/app-error.js';
+import { flavorMismatch } from '../system-flavors/flavor-mismatch.js';
 import { MAX_TREE_DEPTH } from '../type-system/type-tree-renderer.js';
 
 /*
@@ -75,11 +76,6 @@ export function assertStoredTreesWithinLimits(
     sizes.set(root, size);
   }
   return rootOf;
-}
-
-/** 422 TYPE_INSTANCE_FLAVOR_MISMATCH, naming the data type and both flavors. */
-export function flavorMismatch(detail: string, details: Record<string, unknown>): AppError {
-  return new AppError('TYPE_INSTANCE_FLAVOR_MISMATCH', detail, details);
 }
 
 /**

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import type { ResolvedTypeSpec } from '../schema-versions/type-spec-resolver.js';
+import type { ResolvedTypeSpec } from './type-spec-resolver.js';
 import type { TypeInstanceEntity } from './type-instance.entity.js';
 import { TypeInstancesRepository } from './type-instances.repository.js';
 

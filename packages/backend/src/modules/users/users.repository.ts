@@ -48,4 +48,16 @@ export class UsersRepository {
   async bumpTokenVersion(userId: string, manager: EntityManager): Promise<void> {
     await manager.query('UPDATE users SET token_version = token_version + 1 WHERE id = $1', [userId]);
   }
+
+  /**
+   * Ends every session of the user: its live refresh tokens (the auth module's `refresh_tokens` rows,
+   * which reference the user) are revoked and its access tokens invalidated.
+   */
+  async endSessions(userId: string, manager: EntityManager): Promise<void> {
+    await manager.query(
+      'UPDATE refresh_tokens SET revoked_at = now() WHERE user_id = $1 AND revoked_at IS NULL',
+      [userId],
+    );
+    await this.bumpTokenVersion(userId, manager);
+  }
 }

@@ -1,6 +1,5 @@
 import type { CreateUser, ListQuery, Page, UpdateMe, UpdateUser, User } from '@aide/schemas';
 import { Injectable } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
 import type { AuthUser } from '../../common/auth/current-user.js';
 import { PasswordHasher } from '../../common/auth/password-hasher.js';
 import { TokenStateCache } from '../../common/auth/token-state-cache.js';
@@ -8,7 +7,6 @@ import { mapPage } from '../../common/crud/list.js';
 import { splitUpdate } from '../../common/crud/update-input.js';
 import { AppError } from '../../common/errors/app-error.js';
 import { Transactions } from '../../database/transactions.js';
-import { RefreshTokensRepository } from '../auth/refresh-tokens.repository.js';
 import type { UserEntity } from './user.entity.js';
 import { toUser } from './user.mapper.js';
 import { UsersRepository } from './users.repository.js';
@@ -17,7 +15,6 @@ import { UsersRepository } from './users.repository.js';
 export class UsersService {
   constructor(
     private readonly users: UsersRepository,
-    private readonly refreshTokens: RefreshTokensRepository,
     private readonly hasher: PasswordHasher,
     private readonly tx: Transactions,
     private readonly tokenState: TokenStateCache,
@@ -56,7 +53,7 @@ export class UsersService {
       if (mayRemoveSuperuser && (await this.users.countActiveSuperusers(m)) === 0) {
         throw new AppError('LAST_SUPERUSER');
       }
-      if (endSessions) await this.endSessions(id, m);
+      if (endSessions) await this.users.endSessions(id, m);
       return toUser(row);
     });
     // Answered once every replica knows the new is_active / is_superuser / token_version (ADR 0023).
@@ -83,15 +80,10 @@ export class UsersService {
     }
     const user = await this.tx.run(async (m) => {
       const row = await this.users.crud.update(actor.id, values, version, actor.id, m);
-      if (password !== undefined) await this.endSessions(actor.id, m);
+      if (password !== undefined) await this.users.endSessions(actor.id, m);
       return toUser(row);
     });
     if (password !== undefined) await this.tokenState.propagated();
     return user;
-  }
-
-  private async endSessions(userId: string, m: EntityManager): Promise<void> {
-    await this.refreshTokens.revokeAllOfUser(userId, m);
-    await this.users.bumpTokenVersion(userId, m);
   }
 }

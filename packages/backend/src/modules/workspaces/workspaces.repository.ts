@@ -39,4 +39,14 @@ export class WorkspacesRepository {
     if (lock === 'update') qb.setLock('pessimistic_write');
     return (await qb.getOne()) ?? undefined;
   }
+
+  /** Whether active connection profiles or dataflows name the workspace (the delete guard). */
+  async hasActiveContent(workspaceId: string, manager: EntityManager): Promise<boolean> {
+    const rows: unknown[] = await manager.query(
+      `SELECT 1 FROM connection_profiles WHERE workspace_id = $1 AND deleted_at IS NULL
+       UNION ALL SELECT 1 FROM dataflows WHERE workspace_id = $1 AND deleted_at IS NULL LIMIT 1`,
+      [workspaceId],
+    );
+    return rows.length > 0;
+  }
 }

@@ -1,6 +1,5 @@
 import type { CreateWorkspace, ListQuery, Page, UpdateWorkspace, Workspace } from '@aide/schemas';
 import { Injectable } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
 import type { AuthUser } from '../../common/auth/current-user.js';
 import type { CrudService } from '../../common/crud/crud-service.js';
 import { assertWorkspaceInScope } from '../../common/auth/workspace-scope.js';
@@ -50,18 +49,9 @@ export class WorkspacesService implements CrudService<Workspace, CreateWorkspace
     assertWorkspaceInScope(actor, id);
     return this.tx.run(async (m) => {
       await this.workspaces.crud.getActive(id, m, 'update');
-      if (await this.hasActiveContent(id, m)) throw new AppError('HAS_DEPENDENT_ENTITIES');
+      if (await this.workspaces.hasActiveContent(id, m)) throw new AppError('HAS_DEPENDENT_ENTITIES');
       return toWorkspace(await this.workspaces.crud.softDelete(id, actor.id, m));
     });
-  }
-
-  private async hasActiveContent(id: string, m: EntityManager): Promise<boolean> {
-    const rows: unknown[] = await m.query(
-      `SELECT 1 FROM connection_profiles WHERE workspace_id = $1 AND deleted_at IS NULL
-       UNION ALL SELECT 1 FROM dataflows WHERE workspace_id = $1 AND deleted_at IS NULL LIMIT 1`,
-      [id],
-    );
-    return rows.length > 0;
   }
 
   restore(id: string, actor: AuthUser): Promise<Workspace> {

@@ -1,4 +1,5 @@
 import { DATASET_KIND_SYSTEM_KINDS, type DatasetKind, datasetKindFitsSystemKind } from '@aide/schemas';
+import type { EntityManager } from 'typeorm';
 import { AppError } from '../../common/errors/app-error.js';
 
 /**
@@ -18,4 +19,23 @@ export function assertDatasetKindsFit(kinds: readonly DatasetKind[], systemKindC
       { dataset_kind: kind, system_kind: systemKindCode, allowed_system_kinds: allowed },
     );
   }
+}
+
+/**
+ * The kinds of the datasets on a system, on the systems of a flavor, or under a system kind: what a
+ * change of kind must still fit. Deleted datasets count too: a restore brings them back on the same
+ * system. Asked by the parents (systems, flavors, kinds) of the rows it reads (ADR 0026).
+ */
+export async function datasetKindsWithin(
+  scope: 'system' | 'flavor' | 'kind',
+  id: string,
+  manager: EntityManager,
+): Promise<DatasetKind[]> {
+  const column = { system: 's.id', flavor: 'f.id', kind: 'f.kind_id' }[scope];
+  const rows: { kind: DatasetKind }[] = await manager.query(
+    `SELECT DISTINCT d.kind FROM datasets d JOIN systems s ON s.id = d.system_id
+     JOIN system_flavors f ON f.id = s.flavor_id WHERE ${column} = $1 ORDER BY d.kind`,
+    [id],
+  );
+  return rows.map((r) => r.kind);
 }

@@ -4,7 +4,7 @@ import { Controller } from '@nestjs/common';
 import { respond, Route, type RouteInput } from '../../common/contract/route.decorator.js';
 import { WatermarksService } from '../watermarks/watermarks.service.js';
 import { DatacoolieApiService } from './datacoolie-api.service.js';
-import { WorkspaceSnapshotService } from './workspace-snapshot.service.js';
+import { WorkspaceSnapshotService } from '../datacoolie/workspace-snapshot.service.js';
 
 const routes = contract.datacoolie;
 

@@ -10,6 +10,7 @@ const isLayer = (value: string | null): value is DatasetLayer =>
  * reused when the pair has one, else created with the lineage rules of a link — both datasets layered,
  * the destination's layer after the source's, each pinned to its current version (the highest with
  * bindings, else the highest). When the rules cannot be met the dataflow stands without a link.
+ * Exported by `DatasetLinksModule`: the module that owns dataset links writes them (ADR 0026).
  */
 @Injectable()
 export class DataflowLineage {

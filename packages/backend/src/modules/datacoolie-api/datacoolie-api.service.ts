@@ -9,7 +9,7 @@ import { casefold } from '@aide/schemas/datacoolie';
 import { Injectable } from '@nestjs/common';
 import type { AuthUser } from '../../common/auth/current-user.js';
 import { AppError } from '../../common/errors/app-error.js';
-import { type SnapshotItems, WorkspaceSnapshotService } from './workspace-snapshot.service.js';
+import { type SnapshotItems, WorkspaceSnapshotService } from '../datacoolie/workspace-snapshot.service.js';
 
 interface Paging {
   page?: number | undefined;

@@ -1,7 +1,7 @@
 import type { TypeSpec } from '@aide/schemas';
 import { AppError } from '../../common/errors/app-error.js';
 import type { DataTypeEntity } from '../data-types/data-type.entity.js';
-import { assertTypeSpecWithinLimits } from '../type-instances/type-tree-rules.js';
+import { assertTypeSpecWithinLimits } from './type-tree-rules.js';
 import { validateTypeParams } from '../type-system/params-schema.js';
 
 /** A TypeSpec checked against the flavor's catalogue: data types resolved, params validated. */

@@ -1,0 +1,50 @@
+import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import { ParentLookup } from '../../common/crud/parent-lookup.js';
+import type { DatasetEntity } from './dataset.entity.js';
+import { DatasetsRepository } from './datasets.repository.js';
+
+/** What other modules may ask about datasets (ADR 0026); exported by `DatasetsModule`. */
+@Injectable()
+export class DatasetsLookup extends ParentLookup<DatasetEntity> {
+  constructor(private readonly datasets: DatasetsRepository) {
+    super(datasets.crud);
+  }
+
+  /** The flavor of the dataset's system, the system share-locked (DATASET_NOT_FOUND when none). */
+  flavorIdOf(datasetId: string, m: EntityManager): Promise<string> {
+    return this.datasets.flavorIdOf(datasetId, m);
+  }
+
+  /** `flavorIdOf` for many datasets in one query, by dataset id. */
+  flavorIdsOf(datasetIds: readonly string[], m: EntityManager): Promise<Map<string, string>> {
+    return this.datasets.flavorIdsOf(datasetIds, m);
+  }
+
+  /** Active datasets held FOR SHARE with their systems and flavors, keyed by dataset id. */
+  findActiveWithFlavor(
+    ids: readonly string[],
+    m: EntityManager,
+  ): Promise<Map<string, { id: string; system_id: string; flavor_id: string }>> {
+    return this.datasets.findActiveWithFlavor(ids, m);
+  }
+
+  /** The datasets foreign keys may name: active datasets by id, active rdbms datasets by table. */
+  findTableTargets(
+    ids: readonly string[],
+    tables: readonly { system_id: string; table: string }[],
+    m: EntityManager,
+  ): Promise<{ id: string; system_id: string; schema_name: string | null; table_name: string | null }[]> {
+    return this.datasets.findTableTargets(ids, tables, m);
+  }
+
+  /** A keyset page of a system's active datasets with their kind details. */
+  findSystemPage(
+    systemId: string,
+    afterId: string | null,
+    limit: number,
+    m?: EntityManager,
+  ): Promise<DatasetEntity[]> {
+    return this.datasets.findSystemPage(systemId, afterId, limit, m);
+  }
+}
