@@ -1,5 +1,13 @@
 import type { RouteDef } from '@aide/schemas';
-import { type FormEvent, type ReactNode, useId, useState } from 'react';
+import {
+  type FormEvent,
+  type KeyboardEvent,
+  type ReactNode,
+  useEffect,
+  useId,
+  useRef,
+  useState,
+} from 'react';
 import type { z } from 'zod';
 import { useCan } from '../session';
 import { ErrorMessage, Pager } from './common';
@@ -288,12 +296,14 @@ function EntityForm<T extends Row>(props: {
     }
   };
 
+  const panel = usePanel(() => props.onDone(false));
   return (
     <form
       className="panel editor"
       aria-labelledby={`${id}-title`}
       onSubmit={(e) => void submit(e)}
       noValidate
+      {...panel}
     >
       <h3 id={`${id}-title`}>{title}</h3>
       {admin.fields.map((f) => (
@@ -391,5 +401,25 @@ export function sdkCalls<T>(resource: {
     update: (id, body, ifMatch) => resource.update(id, body as never, { ifMatch }) as Promise<Row & T>,
     remove: (id) => resource.delete(id),
     get: (id) => resource.get(id) as Promise<Row & T>,
+  };
+}
+
+/**
+ * A panel that opens in the page (a form): focus moves to its first input when it opens, and Escape
+ * closes it. Spread the result on the panel's element.
+ */
+export function usePanel(onClose: () => void) {
+  const ref = useRef<HTMLFormElement>(null);
+  useEffect(() => {
+    ref.current?.querySelector<HTMLElement>('input, select, textarea, button')?.focus();
+  }, []);
+  return {
+    ref,
+    onKeyDown: (e: KeyboardEvent) => {
+      if (e.key === 'Escape') {
+        e.preventDefault();
+        onClose();
+      }
+    },
   };
 }

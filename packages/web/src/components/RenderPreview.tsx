@@ -3,7 +3,7 @@ import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import { z } from 'zod';
 import { type Session, useSession } from '../session';
 import { ErrorMessage } from './common';
-import { type FieldSpec, FormField, issuesByField } from './EntityEditor';
+import { type FieldSpec, FormField, issuesByField, usePanel } from './EntityEditor';
 
 const DEBOUNCE_MS = 250;
 
@@ -141,6 +141,7 @@ export function RenderPreview({ type, onClose }: { type: DataType; onClose: () =
   const errors = checked && !checked.success ? issuesByField(checked.error) : {};
   const valid = !checked || checked.success;
   const key = JSON.stringify(params);
+  const panel = usePanel(onClose);
 
   useEffect(() => {
     if (!valid) return;
@@ -162,7 +163,12 @@ export function RenderPreview({ type, onClose }: { type: DataType; onClose: () =
   }, [key, valid, type.id, session]);
 
   return (
-    <form className="panel preview" aria-labelledby={`${id}-title`} onSubmit={(e) => e.preventDefault()}>
+    <form
+      className="panel preview"
+      aria-labelledby={`${id}-title`}
+      onSubmit={(e) => e.preventDefault()}
+      {...panel}
+    >
       <h3 id={`${id}-title`}>Render preview of {type.code}</h3>
       {specs.length === 0 && <p className="muted">This type takes no parameters.</p>}
       {specs.map((spec) => (

@@ -2,7 +2,7 @@
 // concurrent change answered by VERSION_CONFLICT, then reloaded), creates, previews and deletes a data
 // type, tags a field with a reason and opens column lineage; a regular user sees no control the API
 // would refuse. axe checks each new view; screenshots (laptop and phone) are artifacts, not assertions.
-import { AideClient } from '@aide/sdk';
+import { AideClient, PermissionDeniedError } from '@aide/sdk';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { axeViolations, launch, PHONE, shot, sidewaysOverflow, signIn } from './browser';
@@ -90,6 +90,7 @@ describe('a superuser', () => {
     await page.getByRole('button', { name: 'Preview ascii_fixed' }).click();
     const preview = page.getByRole('form', { name: 'Render preview of ascii_fixed' });
     const output = preview.locator('output');
+    expect(await preview.getByLabel('length').evaluate((el) => el === document.activeElement)).toBe(true);
     await preview.getByLabel('length').fill('0');
     await preview.getByText('Too small').waitFor();
     expect(await output.textContent()).toBe('(fix the parameters)');
@@ -98,7 +99,9 @@ describe('a superuser', () => {
     await preview.locator('output', { hasText: 'ascii_fixed(12)' }).waitFor();
     expect(await axeViolations(page)).toEqual([]);
     await shot(page, 'type-preview');
-    await preview.getByRole('button', { name: 'Close preview' }).click();
+    // Keyboard: the preview took the focus when it opened; Escape closes it.
+    await page.keyboard.press('Escape');
+    await preview.waitFor({ state: 'detached' });
 
     await page.getByRole('button', { name: 'Delete ascii_fixed' }).click();
     await page.getByRole('button', { name: 'Yes, delete ascii_fixed' }).click();
@@ -150,19 +153,33 @@ describe('a regular user', () => {
     await page?.close();
   });
 
-  it('sees no control the API would refuse', async () => {
+  it('sees no control the API would refuse, and the API does refuse them', async () => {
     expect(await page.locator('.user').textContent()).not.toContain('superuser');
     await page.getByRole('link', { name: 'Reference data' }).click();
-    await page.getByRole('link', { name: 'System flavors' }).click();
-    await page.getByRole('rowheader', { name: 'postgres14' }).waitFor();
-    expect(
-      await page
-        .getByRole('button')
-        .filter({ hasText: /^(New|Edit|Delete)/ })
-        .count(),
-    ).toBe(0);
+    const controls = page.getByRole('button').filter({ hasText: /^(New|Edit|Delete)/ });
+    for (const [tab, row] of [
+      ['System kinds', 'rdbms'],
+      ['Cast rules', 'postgres14.numeric'],
+      ['System flavors', 'postgres14'],
+    ] as const) {
+      await page.getByRole('link', { name: tab }).click();
+      await page.getByRole('rowheader', { name: row }).first().waitFor();
+      expect(await controls.count()).toBe(0);
+    }
     expect(await axeViolations(page)).toEqual([]);
     await shot(page, 'reference-reader');
+    const api = new AideClient({ baseUrl, username: reader.email, password: reader.password, fetch });
+    try {
+      const flavor = (await api.systemFlavors.list({ code: 'postgres14' })).items[0];
+      if (!flavor) throw new Error('no postgres14');
+      const refused = await api.systemFlavors
+        .update(flavor.id, { note: 'x' }, { ifMatch: flavor.row_version })
+        .catch((e: unknown) => e);
+      expect(refused).toBeInstanceOf(PermissionDeniedError);
+      expect((refused as PermissionDeniedError).errorCode).toBe('FORBIDDEN');
+    } finally {
+      await api.close();
+    }
     // Systems: any user may create and edit one; deleting is for superusers.
     await page.getByRole('link', { name: 'Systems', exact: true }).last().click();
     await page.getByRole('button', { name: 'Edit shop_pg' }).waitFor();
