@@ -189,6 +189,10 @@ export function RenderPreview({ type, onClose }: { type: DataType; onClose: () =
         </output>
       </p>
       {valid && result.error !== undefined && <ErrorMessage error={result.error} />}
+      <details>
+        <summary>Params schema of {type.code}</summary>
+        <pre className="schema">{JSON.stringify(type.params_schema, null, 2)}</pre>
+      </details>
       <button type="button" onClick={onClose}>
         Close preview
       </button>
