@@ -1,3 +1,4 @@
+import type { RouteDef } from '@aide/schemas';
 import { AideClient, type User } from '@aide/sdk';
 import { createContext, useContext } from 'react';
 
@@ -8,7 +9,23 @@ import { createContext, useContext } from 'react';
  */
 export interface Session {
   client: AideClient;
+  /** `GET /users/me` at sign-in: its `is_superuser` decides which controls the pages show. */
   user: User;
+  /**
+   * The type instance the type catalogue's render preview reuses (created on the first preview, then
+   * patched): one per session, deleted at sign-out when the user may delete (ADR 0027).
+   */
+  scratch: { typeInstanceId: string | null; rowVersion: number };
+}
+
+/**
+ * Whether the signed-in user may call a route, from the route's declared `auth` (the contract is the
+ * one source of truth): the UI hides a control exactly when the API would refuse it with FORBIDDEN.
+ */
+export function can(user: Pick<User, 'is_superuser'>, route: Pick<RouteDef, 'auth'> | undefined): boolean {
+  if (!route) return false;
+  // No route of the UI is `technical`; a browser user is never a service account, so only superusers.
+  return route.auth === 'superuser' || route.auth === 'technical' ? user.is_superuser : true;
 }
 
 const baseUrl = () => window.location.origin;
@@ -20,10 +37,13 @@ export async function logIn(username: string, password: string): Promise<Session
   await login.close();
   const client = new AideClient({ baseUrl: baseUrl(), token: pair.access_token, fetch: browserFetch });
   client.auth.setTokens(pair);
-  return { client, user: await client.users.me() };
+  return { client, user: await client.users.me(), scratch: { typeInstanceId: null, rowVersion: 0 } };
 }
 
 export async function logOut(session: Session): Promise<void> {
+  const scratch = session.scratch.typeInstanceId;
+  if (scratch && session.user.is_superuser)
+    await session.client.typeInstances.delete(scratch).catch(() => undefined);
   await session.client.auth.logout().catch(() => undefined);
   await session.client.close();
 }
@@ -34,4 +54,10 @@ export function useSession(): Session {
   const session = useContext(SessionContext);
   if (!session) throw new Error('useSession outside a signed-in page');
   return session;
+}
+
+/** `can` for the signed-in user. */
+export function useCan(): (route: Pick<RouteDef, 'auth'> | undefined) => boolean {
+  const { user } = useSession();
+  return (route) => can(user, route);
 }
