@@ -11,11 +11,6 @@ export interface Session {
   client: AideClient;
   /** `GET /users/me` at sign-in: its `is_superuser` decides which controls the pages show. */
   user: User;
-  /**
-   * The type instance the type catalogue's render preview reuses (created on the first preview, then
-   * patched): one per session, deleted at sign-out when the user may delete (ADR 0027).
-   */
-  scratch: { typeInstanceId: string | null; rowVersion: number };
 }
 
 /**
@@ -37,13 +32,10 @@ export async function logIn(username: string, password: string): Promise<Session
   await login.close();
   const client = new AideClient({ baseUrl: baseUrl(), token: pair.access_token, fetch: browserFetch });
   client.auth.setTokens(pair);
-  return { client, user: await client.users.me(), scratch: { typeInstanceId: null, rowVersion: 0 } };
+  return { client, user: await client.users.me() };
 }
 
 export async function logOut(session: Session): Promise<void> {
-  const scratch = session.scratch.typeInstanceId;
-  if (scratch && session.user.is_superuser)
-    await session.client.typeInstances.delete(scratch).catch(() => undefined);
   await session.client.auth.logout().catch(() => undefined);
   await session.client.close();
 }

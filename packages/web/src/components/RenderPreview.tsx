@@ -1,4 +1,4 @@
-import { ConflictError, type DataType } from '@aide/sdk';
+import type { DataType } from '@aide/sdk';
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import { z } from 'zod';
 import { type Session, useSession } from '../session';
@@ -95,36 +95,15 @@ export function paramsValidator(schema: Record<string, unknown>): z.ZodType | nu
 }
 
 /**
- * Renders `params` for a data type through the API: the session's scratch type instance is created on
- * the first call and patched afterwards (with its row_version as If-Match), then rendered by
- * `GET /type-instances/{id}/render` (ADR 0027).
+ * Renders `params` for a data type through the API without storing anything
+ * (`POST /type-instances/render`, ADR 0027): the spec names the type by code in its flavor.
  */
-export async function renderThroughApi(
-  session: Session,
-  dataTypeId: string,
-  params: Record<string, unknown>,
-) {
-  const { client, scratch } = session;
-  const body = { data_type_id: dataTypeId, type_params: params };
-  if (!scratch.typeInstanceId) {
-    const created = await client.typeInstances.create(body);
-    scratch.typeInstanceId = created.id;
-    scratch.rowVersion = created.row_version;
-  } else {
-    try {
-      scratch.rowVersion = (
-        await client.typeInstances.update(scratch.typeInstanceId, body, { ifMatch: scratch.rowVersion })
-      ).row_version;
-    } catch (e) {
-      // Another tab of the same session moved it on: read the current version once and retry.
-      if (!(e instanceof ConflictError && e.errorCode === 'VERSION_CONFLICT')) throw e;
-      const current = await client.typeInstances.get(scratch.typeInstanceId);
-      scratch.rowVersion = (
-        await client.typeInstances.update(scratch.typeInstanceId, body, { ifMatch: current.row_version })
-      ).row_version;
-    }
-  }
-  return (await client.typeInstances.render(scratch.typeInstanceId)).rendered;
+export async function renderThroughApi(session: Session, type: DataType, params: Record<string, unknown>) {
+  const rendered = await session.client.typeInstances.renderSpec({
+    system_flavor_id: type.system_flavor_id,
+    type: { data_type: type.code, params },
+  });
+  return rendered.rendered;
 }
 
 /** Parameters for a type, checked against its params schema as they are typed, and the rendered text. */
@@ -148,9 +127,9 @@ export function RenderPreview({ type, onClose }: { type: DataType; onClose: () =
     let live = true;
     setResult((r) => ({ ...r, busy: true }));
     const timer = setTimeout(() => {
-      // One request at a time: each patch needs the row_version the previous one returned.
+      // One request at a time, so an older answer never replaces a newer one.
       queue.current = queue.current
-        .then(() => renderThroughApi(session, type.id, JSON.parse(key) as Record<string, unknown>))
+        .then(() => renderThroughApi(session, type, JSON.parse(key) as Record<string, unknown>))
         .then(
           (rendered) => live && setResult({ rendered, busy: false }),
           (error: unknown) => live && setResult({ error, busy: false }),
@@ -160,7 +139,7 @@ export function RenderPreview({ type, onClose }: { type: DataType; onClose: () =
       live = false;
       clearTimeout(timer);
     };
-  }, [key, valid, type.id, session]);
+  }, [key, valid, type, session]);
 
   return (
     <form

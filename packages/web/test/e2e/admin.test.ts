@@ -111,12 +111,15 @@ describe('a superuser', () => {
     expect((await api.dataTypes.list({ code: 'ascii_fixed' })).total).toBe(0);
   });
 
-  it('previews a built-in type with and without its optional parameter', async () => {
+  it('previews a built-in type with and without its optional parameter, storing nothing', async () => {
+    const instancesBefore = (await api.typeInstances.list({ size: 1 })).total;
     await page.getByRole('button', { name: 'Preview varchar' }).click();
     const preview = page.getByRole('form', { name: 'Render preview of varchar' });
     await preview.locator('output', { hasText: /^varchar$/ }).waitFor();
     await preview.getByLabel('length').fill('20');
     await preview.locator('output', { hasText: 'varchar(20)' }).waitFor();
+    // Rendered by POST /type-instances/render: no type instance is created for a preview.
+    expect((await api.typeInstances.list({ size: 1 })).total).toBe(instancesBefore);
   });
 
   it('tags a field as PII with a reason, shown in the history', async () => {
