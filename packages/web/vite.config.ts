@@ -38,6 +38,18 @@ export default defineConfig({
           fileParallelism: false,
         },
       },
+      {
+        // `pnpm bench:pages` only (not part of `pnpm test`): page times against 10,000 datasets.
+        extends: true,
+        test: {
+          name: 'pages',
+          environment: 'node',
+          include: ['test/bench/**/*.test.ts'],
+          globalSetup: ['test/e2e/global-setup.ts'],
+          testTimeout: 1_800_000,
+          hookTimeout: 1_800_000,
+        },
+      },
     ],
   },
 });

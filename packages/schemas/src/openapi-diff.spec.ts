@@ -120,6 +120,10 @@ const INTENDED: Record<string, string> = {
   '/paths/~api~v1~workspaces~{workspace_id}~dataflows~{dataflow_id}: added': 'new route',
   '/paths/~api~v1~workspaces~{workspace_id}~schema-hints: added': 'new route',
   '/paths/~api~v1~workspaces~{workspace_id}~watermarks~{dataflow_id}: added': 'new route',
+  // A type spec rendered without storing it (issue 12: the type catalogue's live render preview).
+  '/paths/~api~v1~type-instances~render: added': 'new route',
+  '/components/schemas/RenderTypeSpecRequest: added': 'new route',
+  '/components/schemas/RenderedTypeSpec: added': 'new route',
 };
 
 describe('OpenAPI document generated from the route contract', () => {

@@ -181,6 +181,20 @@ describe('type instances', () => {
       }),
     ).rejects.toMatchObject({ status: 422, errorCode: 'TYPE_INSTANCE_PARAMS_INVALID' });
 
+    // A spec rendered without storing it: the preview of a column type.
+    expect(
+      await client.typeInstances.renderSpec({
+        system_flavor_id: postgres.id,
+        type: {
+          data_type: 'array',
+          children: [{ slot: 'item', type: { data_type: 'numeric', params: { precision: 9 } } }],
+        },
+      }),
+    ).toEqual({ rendered: 'numeric(9)[]' });
+    await expect(
+      client.typeInstances.renderSpec({ system_flavor_id: postgres.id, type: { data_type: 'no_such_type' } }),
+    ).rejects.toMatchObject({ status: 404, errorCode: 'DATA_TYPE_NOT_FOUND' });
+
     // A hard delete: gone, no restore.
     expect((await client.typeInstances.delete(numeric.id)).id).toBe(numeric.id);
     await expect(client.typeInstances.get(numeric.id)).rejects.toBeInstanceOf(NotFoundError);

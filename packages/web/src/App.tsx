@@ -3,6 +3,7 @@ import { SearchBox } from './components/SearchBox';
 import { CrawlRuns } from './pages/CrawlRuns';
 import { DatasetPage } from './pages/Dataset';
 import { Login } from './pages/Login';
+import { Reference } from './pages/Reference';
 import { SystemPage } from './pages/System';
 import { Systems } from './pages/Systems';
 import { Types } from './pages/Types';
@@ -23,6 +24,7 @@ export function App() {
           <Link to="/systems">Systems</Link>
           <Link to="/types">Types</Link>
           <Link to="/crawl-runs">Crawl runs</Link>
+          <Link to="/reference">Reference data</Link>
         </nav>
         <SearchBox />
         <div className="user">
@@ -45,6 +47,7 @@ export function App() {
         {route.page === 'dataset' && <DatasetPage id={route.id} key={route.id} />}
         {route.page === 'types' && <Types />}
         {route.page === 'crawl-runs' && <CrawlRuns />}
+        {route.page === 'reference' && <Reference section={route.section} />}
         {route.page === 'not-found' && <h1>Page not found</h1>}
       </main>
     </SessionContext.Provider>

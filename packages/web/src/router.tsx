@@ -9,7 +9,11 @@ export type Route =
   | { page: 'dataset'; id: string }
   | { page: 'types' }
   | { page: 'crawl-runs' }
+  | { page: 'reference'; section: ReferenceSection }
   | { page: 'not-found' };
+
+export const REFERENCE_SECTIONS = ['kinds', 'flavors', 'types', 'casts', 'systems'] as const;
+export type ReferenceSection = (typeof REFERENCE_SECTIONS)[number];
 
 export function parseRoute(pathname: string): Route {
   const path = pathname.startsWith(BASE) ? pathname.slice(BASE.length) : pathname;
@@ -19,6 +23,11 @@ export function parseRoute(pathname: string): Route {
   if (parts[0] === 'datasets' && parts[1]) return { page: 'dataset', id: parts[1] };
   if (parts[0] === 'types') return { page: 'types' };
   if (parts[0] === 'crawl-runs') return { page: 'crawl-runs' };
+  if (parts[0] === 'reference') {
+    const section = parts[1] ?? 'kinds';
+    const known = REFERENCE_SECTIONS.find((s) => s === section);
+    if (known && parts.length <= 2) return { page: 'reference', section: known };
+  }
   return { page: 'not-found' };
 }
 
@@ -37,14 +46,19 @@ export function usePathname(): string {
   return path;
 }
 
-export function Link(props: { to: string; children: ReactNode; className?: string }) {
+export function Link(props: { to: string; children: ReactNode; className?: string; current?: boolean }) {
   const onClick = (e: MouseEvent) => {
     if (e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
     e.preventDefault();
     navigate(props.to);
   };
   return (
-    <a href={`${BASE}${props.to}`} onClick={onClick} className={props.className}>
+    <a
+      href={`${BASE}${props.to}`}
+      onClick={onClick}
+      className={props.className}
+      aria-current={props.current ? 'page' : undefined}
+    >
       {props.children}
     </a>
   );

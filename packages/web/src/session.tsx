@@ -1,3 +1,4 @@
+import type { RouteDef } from '@aide/schemas';
 import { AideClient, type User } from '@aide/sdk';
 import { createContext, useContext } from 'react';
 
@@ -8,7 +9,18 @@ import { createContext, useContext } from 'react';
  */
 export interface Session {
   client: AideClient;
+  /** `GET /users/me` at sign-in: its `is_superuser` decides which controls the pages show. */
   user: User;
+}
+
+/**
+ * Whether the signed-in user may call a route, from the route's declared `auth` (the contract is the
+ * one source of truth): the UI hides a control exactly when the API would refuse it with FORBIDDEN.
+ */
+export function can(user: Pick<User, 'is_superuser'>, route: Pick<RouteDef, 'auth'> | undefined): boolean {
+  if (!route) return false;
+  // No route of the UI is `technical`; a browser user is never a service account, so only superusers.
+  return route.auth === 'superuser' || route.auth === 'technical' ? user.is_superuser : true;
 }
 
 const baseUrl = () => window.location.origin;
@@ -34,4 +46,10 @@ export function useSession(): Session {
   const session = useContext(SessionContext);
   if (!session) throw new Error('useSession outside a signed-in page');
   return session;
+}
+
+/** `can` for the signed-in user. */
+export function useCan(): (route: Pick<RouteDef, 'auth'> | undefined) => boolean {
+  const { user } = useSession();
+  return (route) => can(user, route);
 }

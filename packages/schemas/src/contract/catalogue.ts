@@ -15,6 +15,8 @@ import { FieldSchema, FieldTreeSchema, fieldResource } from '../entities/field.j
 import {
   PublishResultSchema,
   PublishSchemaVersionSchema,
+  RenderedTypeSpecSchema,
+  RenderTypeSpecRequestSchema,
   SchemaVersionDiffQuerySchema,
   SchemaVersionDiffSchema,
   SchemaVersionSchema,
@@ -86,6 +88,28 @@ export const typeInstanceRoutes = {
     ],
     auth: 'user',
     summary: 'Render the type text of a type tree',
+    tag: 'Type instances',
+  }),
+  renderSpec: defineRoute({
+    method: 'POST',
+    path: '/api/v1/type-instances/render',
+    body: RenderTypeSpecRequestSchema,
+    responses: { 200: RenderedTypeSpecSchema },
+    errors: [
+      'SYSTEM_FLAVOR_NOT_FOUND',
+      'DATA_TYPE_NOT_FOUND',
+      'TYPE_INSTANCE_PARAMS_INVALID',
+      'TYPE_INSTANCE_SLOT_ALREADY_EXISTS',
+      'TYPE_INSTANCE_TREE_TOO_LARGE',
+      'TYPE_INSTANCE_RENDER_FAILED',
+      'TEMPLATE_RENDER_LIMIT',
+    ],
+    auth: 'user',
+    safe: true,
+    summary: 'Render a type spec without storing it (a preview of a column type)',
+    description:
+      'The spec names data types of the flavor by code, as a published column does; its params are ' +
+      "validated against each data type's params schema. Nothing is written.",
     tag: 'Type instances',
   }),
 };

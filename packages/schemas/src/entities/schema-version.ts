@@ -30,6 +30,20 @@ export const TypeSpecSchema: z.ZodType<TypeSpec, TypeSpec> = z
   })
   .meta({ id: 'TypeSpec' });
 
+/** A type tree rendered without being stored: what a column of that type would print as. */
+export const RenderTypeSpecRequestSchema = z
+  .strictObject({
+    system_flavor_id: z.uuid().describe('The flavor whose data types the spec names by code'),
+    type: TypeSpecSchema,
+  })
+  .meta({ id: 'RenderTypeSpecRequest' });
+export type RenderTypeSpecRequest = z.infer<typeof RenderTypeSpecRequestSchema>;
+
+export const RenderedTypeSpecSchema = z
+  .object({ rendered: z.string().describe('The type text, e.g. `numeric(12,2)` or `integer[]`') })
+  .meta({ id: 'RenderedTypeSpec' });
+export type RenderedTypeSpec = z.infer<typeof RenderedTypeSpecSchema>;
+
 export const PublishColumnSchema = z
   .strictObject({
     name: longText(1000).min(1),

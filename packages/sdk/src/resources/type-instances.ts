@@ -2,6 +2,8 @@ import {
   contract,
   type CreateTypeInstance,
   type RenderedType,
+  type RenderedTypeSpec,
+  type RenderTypeSpecRequest,
   type TypeInstance,
   type TypeInstanceTree,
   type UpdateTypeInstance,
@@ -19,7 +21,11 @@ export class TypeInstancesResource extends CrudResource<
   CreateTypeInstance,
   UpdateTypeInstance
 > {
-  static readonly operations = [contract.typeInstances.tree, contract.typeInstances.render];
+  static readonly operations = [
+    contract.typeInstances.tree,
+    contract.typeInstances.render,
+    contract.typeInstances.renderSpec,
+  ];
 
   /**
    * `GET /type-instances/{id}/tree` — the instance and everything under it, each node with its data
@@ -36,5 +42,15 @@ export class TypeInstancesResource extends CrudResource<
    */
   render(id: string, options?: RequestOptions): Promise<RenderedType> {
     return this.api.invoke(contract.typeInstances.render, { params: { id }, options });
+  }
+
+  /**
+   * `POST /type-instances/render` — the type text a spec would render to, without storing anything:
+   * `{ system_flavor_id, type: { data_type: 'numeric', params: { precision: 12, scale: 2 } } }` →
+   * `{ rendered: 'numeric(12,2)' }`. Unknown codes and invalid params throw `ValidationError`/`NotFoundError`
+   * with the codes a publish would give.
+   */
+  renderSpec(input: RenderTypeSpecRequest, options?: RequestOptions): Promise<RenderedTypeSpec> {
+    return this.api.invoke(contract.typeInstances.renderSpec, { body: input, options });
   }
 }

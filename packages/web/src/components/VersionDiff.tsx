@@ -98,29 +98,31 @@ export function VersionDiff({
                   ? 'No column changes.'
                   : `${rows.filter((r) => r.change !== 'same').length} column changes, ${breaking} breaking.`}
               </p>
-              <table className="diff">
-                <thead>
-                  <tr>
-                    <th scope="col">Column</th>
-                    <th scope="col">v{p[0].version_num}</th>
-                    <th scope="col">v{p[1].version_num}</th>
-                    <th scope="col">Change</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {rows.map((r) => (
-                    <tr key={r.name} className={`diff-${r.change}`}>
-                      <th scope="row">{r.name}</th>
-                      <td>{r.from ?? '—'}</td>
-                      <td>{r.to ?? '—'}</td>
-                      <td>
-                        {r.change === 'same' ? '' : r.change}
-                        {r.breaking && <strong className="breaking"> breaking</strong>}
-                      </td>
+              <div className="scroll">
+                <table className="diff">
+                  <thead>
+                    <tr>
+                      <th scope="col">Column</th>
+                      <th scope="col">v{p[0].version_num}</th>
+                      <th scope="col">v{p[1].version_num}</th>
+                      <th scope="col">Change</th>
                     </tr>
-                  ))}
-                </tbody>
-              </table>
+                  </thead>
+                  <tbody>
+                    {rows.map((r) => (
+                      <tr key={r.name} className={`diff-${r.change}`}>
+                        <th scope="row">{r.name}</th>
+                        <td>{r.from ?? '—'}</td>
+                        <td>{r.to ?? '—'}</td>
+                        <td>
+                          {r.change === 'same' ? '' : r.change}
+                          {r.breaking && <strong className="breaking"> breaking</strong>}
+                        </td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </div>
             </>
           );
         }}

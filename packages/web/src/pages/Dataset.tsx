@@ -1,10 +1,11 @@
+import { contract } from '@aide/schemas';
 import type { SchemaVersion } from '@aide/sdk';
 import { type FormEvent, useState } from 'react';
-import { Loaded, when } from '../components/common';
-import { Lineage } from '../components/Lineage';
+import { ErrorMessage, Loaded, when } from '../components/common';
+import { FieldLineage, Lineage } from '../components/Lineage';
 import { VersionDiff } from '../components/VersionDiff';
 import { Link } from '../router';
-import { useSession } from '../session';
+import { useCan, useSession } from '../session';
 import { useAsync } from '../use-async';
 
 /** A dataset: current schema, version history with a side-by-side diff, PII, crawl runs, lineage. */
@@ -17,6 +18,12 @@ export function DatasetPage({ id }: { id: string }) {
     async () => (current ? client.datasets.schemaVersion(id, current.version_num) : null),
     [id, current?.version_num, client],
   );
+  // Column lineage on demand: a column's Lineage button, or `?field=` when arriving from a field node.
+  const [field, setField] = useState<string | null>(() =>
+    new URLSearchParams(window.location.search).get('field'),
+  );
+  const columns = schema.state === 'done' && schema.value ? schema.value.columns : [];
+  const fieldName = columns.find((c) => c.field_id === field)?.name ?? 'the field';
   return (
     <section>
       <Loaded value={dataset}>
@@ -33,7 +40,13 @@ export function DatasetPage({ id }: { id: string }) {
       </Loaded>
       <h2>Current schema</h2>
       <Loaded value={schema}>
-        {(v) => (v ? <SchemaTable version={v} onTagged={reloadSchema} /> : <p>No published version yet.</p>)}
+        {(v) =>
+          v ? (
+            <SchemaTable version={v} onTagged={reloadSchema} onLineage={setField} />
+          ) : (
+            <p>No published version yet.</p>
+          )
+        }
       </Loaded>
       <h2>Version history</h2>
       <Loaded value={versions}>{(list) => <VersionDiff datasetId={id} versions={list} />}</Loaded>
@@ -43,11 +56,26 @@ export function DatasetPage({ id }: { id: string }) {
       <Loaded value={dataset}>{(d) => <SystemCrawlRuns systemId={d.system_id} />}</Loaded>
       <h2>Lineage</h2>
       <Lineage datasetId={id} />
+      {field && (
+        <section aria-labelledby="field-lineage">
+          <h3 id="field-lineage">Column lineage of {fieldName}</h3>
+          <button type="button" onClick={() => setField(null)}>
+            Hide column lineage
+          </button>
+          <FieldLineage fieldId={field} fieldName={fieldName} key={field} />
+        </section>
+      )}
     </section>
   );
 }
 
-function SchemaTable({ version, onTagged }: { version: SchemaVersion; onTagged: () => void }) {
+function SchemaTable(props: {
+  version: SchemaVersion;
+  onTagged: () => void;
+  onLineage: (fieldId: string) => void;
+}) {
+  const { version, onTagged } = props;
+  const mayTag = useCan()(contract.fieldClassifications.create);
   const pk = new Set(
     ((version as unknown as { primary_key?: { columns: string[] } | null }).primary_key?.columns ?? []).map(
       String,
@@ -70,6 +98,9 @@ function SchemaTable({ version, onTagged }: { version: SchemaVersion; onTagged: 
               <th scope="col">Keys</th>
               <th scope="col">Comment</th>
               <th scope="col">PII tags</th>
+              <th scope="col">
+                <span className="visually-hidden">Lineage</span>
+              </th>
             </tr>
           </thead>
           <tbody>
@@ -101,11 +132,18 @@ function SchemaTable({ version, onTagged }: { version: SchemaVersion; onTagged: 
                           {t}
                         </span>
                       ))}{' '}
-                      <button type="button" className="link" onClick={() => setEditing(c.field_id)}>
-                        Tag<span className="visually-hidden"> {c.name}</span>
-                      </button>
+                      {mayTag && (
+                        <button type="button" className="link" onClick={() => setEditing(c.field_id)}>
+                          Tag<span className="visually-hidden"> {c.name}</span>
+                        </button>
+                      )}
                     </>
                   )}
+                </td>
+                <td>
+                  <button type="button" className="link" onClick={() => props.onLineage(c.field_id)}>
+                    Lineage<span className="visually-hidden"> of {c.name}</span>
+                  </button>
                 </td>
               </tr>
             ))}
@@ -116,7 +154,10 @@ function SchemaTable({ version, onTagged }: { version: SchemaVersion; onTagged: 
   );
 }
 
-/** Appends a classification (the history is append-only); any signed-in user may, as in the API. */
+/**
+ * Appends a classification with an optional reason (the history is append-only; an empty tag list
+ * records "reviewed, no PII"). Shown to whoever the API lets classify: every signed-in user today.
+ */
 function TagForm(props: {
   fieldId: string;
   name: string;
@@ -125,18 +166,27 @@ function TagForm(props: {
 }) {
   const { client } = useSession();
   const [text, setText] = useState(props.tags.join(', '));
-  const [error, setError] = useState<string | null>(null);
+  const [reason, setReason] = useState('');
+  const [error, setError] = useState<unknown>(null);
+  const [busy, setBusy] = useState(false);
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     const pii_tags = text
       .split(',')
       .map((t) => t.trim())
       .filter(Boolean);
+    setBusy(true);
+    setError(null);
     try {
-      await client.fieldClassifications.create({ field_id: props.fieldId, pii_tags });
+      await client.fieldClassifications.create({
+        field_id: props.fieldId,
+        pii_tags,
+        ...(reason.trim() ? { reason: reason.trim() } : {}),
+      });
       props.onDone(true);
     } catch (err) {
-      setError(err instanceof Error ? err.message : String(err));
+      setError(err);
+      setBusy(false);
     }
   };
   return (
@@ -145,15 +195,17 @@ function TagForm(props: {
         <span className="visually-hidden">PII tags of {props.name} (comma-separated)</span>
         <input value={text} onChange={(e) => setText(e.target.value)} placeholder="email, phone" autoFocus />
       </label>
-      <button type="submit">Save</button>
+      <label>
+        <span className="visually-hidden">Reason for the classification of {props.name}</span>
+        <input value={reason} onChange={(e) => setReason(e.target.value)} placeholder="reason (optional)" />
+      </label>
+      <button type="submit" disabled={busy}>
+        Save
+      </button>
       <button type="button" onClick={() => props.onDone(false)}>
         Cancel
       </button>
-      {error && (
-        <span role="alert" className="error">
-          {error}
-        </span>
-      )}
+      {error !== null && <ErrorMessage error={error} />}
     </form>
   );
 }
@@ -181,24 +233,28 @@ function PiiHistory({ version }: { version: SchemaVersion }) {
         items.length === 0 ? (
           <p>No field has been classified.</p>
         ) : (
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">When</th>
-                <th scope="col">Column</th>
-                <th scope="col">Tags</th>
-              </tr>
-            </thead>
-            <tbody>
-              {items.map((h) => (
-                <tr key={h.id}>
-                  <td>{when(h.created_at)}</td>
-                  <td>{names.get(h.field_id)}</td>
-                  <td>{h.pii_tags.length ? h.pii_tags.join(', ') : '(none)'}</td>
+          <div className="scroll">
+            <table>
+              <thead>
+                <tr>
+                  <th scope="col">When</th>
+                  <th scope="col">Column</th>
+                  <th scope="col">Tags</th>
+                  <th scope="col">Reason</th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
+              </thead>
+              <tbody>
+                {items.map((h) => (
+                  <tr key={h.id}>
+                    <td>{when(h.created_at)}</td>
+                    <td>{names.get(h.field_id)}</td>
+                    <td>{h.pii_tags.length ? h.pii_tags.join(', ') : '(none)'}</td>
+                    <td>{h.reason ?? ''}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
         )
       }
     </Loaded>
@@ -218,33 +274,35 @@ export function SystemCrawlRuns({ systemId }: { systemId?: string }) {
         p.items.length === 0 ? (
           <p>No crawl runs.</p>
         ) : (
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Started</th>
-                <th scope="col">Finished</th>
-                <th scope="col">Status</th>
-                <th scope="col">Summary</th>
-              </tr>
-            </thead>
-            <tbody>
-              {p.items.map((r) => (
-                <tr key={r.id}>
-                  <td>{when(r.started_at)}</td>
-                  <td>{when(r.finished_at)}</td>
-                  <td>
-                    <span className={`badge status-${r.status}`}>{r.status}</span>
-                  </td>
-                  <td>
-                    {r.error_message ??
-                      Object.entries(r.summary ?? {})
-                        .map(([k, v]) => `${k}: ${typeof v === 'object' ? JSON.stringify(v) : String(v)}`)
-                        .join(' · ')}
-                  </td>
+          <div className="scroll">
+            <table>
+              <thead>
+                <tr>
+                  <th scope="col">Started</th>
+                  <th scope="col">Finished</th>
+                  <th scope="col">Status</th>
+                  <th scope="col">Summary</th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
+              </thead>
+              <tbody>
+                {p.items.map((r) => (
+                  <tr key={r.id}>
+                    <td>{when(r.started_at)}</td>
+                    <td>{when(r.finished_at)}</td>
+                    <td>
+                      <span className={`badge status-${r.status}`}>{r.status}</span>
+                    </td>
+                    <td>
+                      {r.error_message ??
+                        Object.entries(r.summary ?? {})
+                          .map(([k, v]) => `${k}: ${typeof v === 'object' ? JSON.stringify(v) : String(v)}`)
+                          .join(' · ')}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
         )
       }
     </Loaded>

@@ -69,28 +69,30 @@ export function SystemPage({ id }: { id: string }) {
       <Loaded value={datasets}>
         {(p) => (
           <>
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">Dataset</th>
-                  <th scope="col">Kind</th>
-                  <th scope="col">Layer</th>
-                  <th scope="col">Comment</th>
-                </tr>
-              </thead>
-              <tbody>
-                {p.items.map((d) => (
-                  <tr key={d.id}>
-                    <td>
-                      <Link to={`/datasets/${d.id}`}>{d.object_name}</Link>
-                    </td>
-                    <td>{d.kind}</td>
-                    <td>{d.layer ?? '—'}</td>
-                    <td>{d.note ?? ''}</td>
+            <div className="scroll">
+              <table>
+                <thead>
+                  <tr>
+                    <th scope="col">Dataset</th>
+                    <th scope="col">Kind</th>
+                    <th scope="col">Layer</th>
+                    <th scope="col">Comment</th>
                   </tr>
-                ))}
-              </tbody>
-            </table>
+                </thead>
+                <tbody>
+                  {p.items.map((d) => (
+                    <tr key={d.id}>
+                      <td>
+                        <Link to={`/datasets/${d.id}`}>{d.object_name}</Link>
+                      </td>
+                      <td>{d.kind}</td>
+                      <td>{d.layer ?? '—'}</td>
+                      <td>{d.note ?? ''}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
             <Pager page={p.page} pages={p.pages} total={p.total} onPage={setPage} />
           </>
         )}

@@ -34,28 +34,30 @@ export function Systems() {
       <Loaded value={data}>
         {({ systems, rows }) => (
           <>
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">Code</th>
-                  <th scope="col">Name</th>
-                  <th scope="col">Flavor</th>
-                  <th scope="col">Datasets</th>
-                </tr>
-              </thead>
-              <tbody>
-                {rows.map(({ s, flavor, count }) => (
-                  <tr key={s.id}>
-                    <td>
-                      <Link to={`/systems/${s.id}`}>{s.code}</Link>
-                    </td>
-                    <td>{s.name}</td>
-                    <td>{flavor}</td>
-                    <td className="num">{count}</td>
+            <div className="scroll">
+              <table>
+                <thead>
+                  <tr>
+                    <th scope="col">Code</th>
+                    <th scope="col">Name</th>
+                    <th scope="col">Flavor</th>
+                    <th scope="col">Datasets</th>
                   </tr>
-                ))}
-              </tbody>
-            </table>
+                </thead>
+                <tbody>
+                  {rows.map(({ s, flavor, count }) => (
+                    <tr key={s.id}>
+                      <td>
+                        <Link to={`/systems/${s.id}`}>{s.code}</Link>
+                      </td>
+                      <td>{s.name}</td>
+                      <td>{flavor}</td>
+                      <td className="num">{count}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
             <Pager page={systems.page} pages={systems.pages} total={systems.total} onPage={setPage} />
           </>
         )}

@@ -16,11 +16,13 @@ const here = fileURLToPath(new URL('.', import.meta.url));
 const backendDir = join(here, '..', '..', '..', 'backend');
 const webDist = join(here, '..', '..', 'dist');
 export const ADMIN = { email: 'web-admin@example.com', password: 'web-admin-password-1' };
+export const READER = { email: 'web-reader@example.com', password: 'web-reader-password-1' };
 
 declare module 'vitest' {
   export interface ProvidedContext {
     baseUrl: string;
     admin: { email: string; password: string };
+    reader: { email: string; password: string };
     datasetName: string;
   }
 }
@@ -39,7 +41,10 @@ async function waitForReady(url: string, child: ChildProcess, output: () => stri
   throw new Error(`backend not ready within 60 s:\n${output()}`);
 }
 
-/** Two systems' worth of catalogue: versions to compare, a lineage hop, a classified field. */
+/**
+ * A small catalogue: versions to compare, a lineage hop with a column link (orders.id to
+ * orders_copy.id), and a regular (non-superuser) user.
+ */
 async function seed(baseUrl: string): Promise<string> {
   // fetch: the undici alias of vite.config.ts applies here too.
   const client = new AideClient({ baseUrl, username: ADMIN.email, password: ADMIN.password, fetch });
@@ -79,12 +84,20 @@ async function seed(baseUrl: string): Promise<string> {
     columns: [{ name: 'id', nullable: false, type: { data_type: 'bigint' } }],
   });
   const current = await client.datasets.schemaVersions(orders.id);
-  await client.datasetLinks.create({
+  const link = await client.datasetLinks.create({
     source_dataset_id: orders.id,
     target_dataset_id: copy.id,
     source_schema_id: current[0]?.dataset_schema_id ?? first.version.dataset_schema_id,
     target_schema_id: copyVersion.version.dataset_schema_id,
   });
+  const idOf = async (datasetId: string, num: number) =>
+    (await client.datasets.schemaVersion(datasetId, num)).columns.find((c) => c.name === 'id')?.field_id ??
+    '';
+  await client.datasetLinks.addFieldLink(link.id, {
+    source_field_id: await idOf(orders.id, current[0]?.version_num ?? 2),
+    target_field_id: await idOf(copy.id, copyVersion.version.version_num),
+  });
+  await client.users.create({ email: READER.email, password: READER.password, is_superuser: false });
   for (let i = 0; i < 30; i++) await dataset(`events_${String(i).padStart(2, '0')}`, 'raw');
   await client.close();
   return orders.object_name;
@@ -165,6 +178,7 @@ export default async function setup(project: TestProject) {
     const datasetName = await seed(baseUrl);
     project.provide('baseUrl', baseUrl);
     project.provide('admin', ADMIN);
+    project.provide('reader', READER);
     project.provide('datasetName', datasetName);
   } catch (error) {
     await teardown();

@@ -2,61 +2,19 @@
 // log in, search with the `/` shortcut, open a dataset, compare two versions, follow lineage, tag a
 // field as PII, log out. Screenshots of the main pages go to test-results/ (artifacts, not assertions);
 // axe-core checks each main page for serious or critical accessibility violations.
-import { mkdirSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import { type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-
-const CHROMIUM = process.env['AIDE_CHROMIUM'] ?? '/usr/bin/chromium';
-const SHOTS = fileURLToPath(new URL('../../test-results/', import.meta.url));
-const axeSource = (createRequire(import.meta.url)('axe-core') as { source: string }).source;
+import { axeViolations as axeOf, launch, shot as shotOf } from './browser';
 
 let browser: Browser;
 let page: Page;
 const baseUrl = inject('baseUrl');
 const admin = inject('admin');
-
-async function shot(name: string) {
-  await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
-}
-
-/** Serious and critical axe violations of the current page, as `id: targets` lines. */
-async function axeViolations(): Promise<string[]> {
-  // Through the DevTools protocol, which the page's Content-Security-Policy (no inline scripts) allows.
-  await page.evaluate(axeSource);
-  const result = await page.evaluate(async () => {
-    const axe = (
-      window as unknown as {
-        axe: {
-          run(): Promise<{
-            violations: { id: string; impact: string | null; nodes: { target: unknown[] }[] }[];
-          }>;
-        };
-      }
-    ).axe;
-    return (await axe.run()).violations;
-  });
-  return result
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-}
+const shot = (name: string) => shotOf(page, name);
+const axeViolations = () => axeOf(page);
 
 beforeAll(async () => {
-  mkdirSync(SHOTS, { recursive: true });
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-    ],
-  });
+  browser = await launch();
   page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
 });
 afterAll(async () => {

@@ -675,3 +675,75 @@ describe('type instances: every seeded type renders', () => {
     ).toBe('varchar(255)');
   });
 });
+
+describe('type specs rendered without storing them (POST /type-instances/render)', () => {
+  const flavorOf = (map: Map<string, Row>): string => [...map.values()][0]?.system_flavor_id as string;
+  const preview = (body: unknown, token: string | null = ctx.userToken) =>
+    ctx.request('POST', `${base}/render`, { token, body });
+
+  it('renders one node and nested trees of the flavor, writing nothing', async () => {
+    const before = ok(await ctx.request('GET', `${base}?size=1`, { token: ctx.userToken })).total;
+    const flavor = flavorOf(pg);
+    expect(
+      ok(
+        await preview({
+          system_flavor_id: flavor,
+          type: { data_type: 'numeric', params: { precision: 12, scale: 2 } },
+        }),
+      ),
+    ).toEqual({ rendered: 'numeric(12,2)' });
+    expect(
+      ok(
+        await preview({
+          system_flavor_id: flavor,
+          type: {
+            data_type: 'array',
+            children: [{ slot: 'item', type: { data_type: 'varchar', params: { length: 10 } } }],
+          },
+        }),
+      ),
+    ).toEqual({ rendered: 'varchar(10)[]' });
+    // The same spec renders as a stored instance of it does.
+    const stored = await instance({ data_type_id: typeId(pg, 'varchar'), type_params: { length: 40 } });
+    expect(
+      ok(await preview({ system_flavor_id: flavor, type: { data_type: 'varchar', params: { length: 40 } } })),
+    ).toEqual({ rendered: await rendered(stored.id) });
+    const after = ok(await ctx.request('GET', `${base}?size=1`, { token: ctx.userToken })).total;
+    expect(after).toBe(before + 1); // the one stored above, none from the previews
+  });
+
+  it('answers the codes a publish gives for the same spec, and 401 without a token', async () => {
+    const flavor = flavorOf(pg);
+    expectEnvelope(
+      await preview({ system_flavor_id: flavor, type: { data_type: 'nope' } }),
+      404,
+      'DATA_TYPE_NOT_FOUND',
+    );
+    const invalid = expectEnvelope(
+      await preview({ system_flavor_id: flavor, type: { data_type: 'varchar', params: { length: -1 } } }),
+      422,
+      'TYPE_INSTANCE_PARAMS_INVALID',
+    );
+    expect(issuePaths(invalid)).toContain('type.params.length');
+    expectEnvelope(
+      await preview({ system_flavor_id: UNKNOWN_ID, type: { data_type: 'integer' } }),
+      404,
+      'SYSTEM_FLAVOR_NOT_FOUND',
+    );
+    // iceberg's types are not postgres14's: the spec names codes of the flavor given.
+    expectEnvelope(
+      await preview({
+        system_flavor_id: flavorOf(iceberg),
+        type: { data_type: 'varchar', params: { length: 5 } },
+      }),
+      404,
+      'DATA_TYPE_NOT_FOUND',
+    );
+    expectEnvelope(await preview({ type: { data_type: 'integer' } }), 422, 'VALIDATION_ERROR');
+    expectEnvelope(
+      await preview({ system_flavor_id: flavor, type: { data_type: 'integer' } }, null),
+      401,
+      'UNAUTHORIZED',
+    );
+  });
+});

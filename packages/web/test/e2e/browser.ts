@@ -1,0 +1,89 @@
+// Shared by the browser tests: Debian's Chromium through playwright-core, axe-core run in the page,
+// screenshots kept in test-results/ as artifacts (never compared).
+import { mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { type Browser, chromium, type Page } from 'playwright-core';
+
+const CHROMIUM = process.env['AIDE_CHROMIUM'] ?? '/usr/bin/chromium';
+const SHOTS = fileURLToPath(new URL('../../test-results/', import.meta.url));
+const axeSource = (createRequire(import.meta.url)('axe-core') as { source: string }).source;
+
+export const PHONE = { width: 390, height: 844 };
+
+export async function launch(): Promise<Browser> {
+  mkdirSync(SHOTS, { recursive: true });
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
+  });
+}
+
+export async function shot(page: Page, name: string): Promise<void> {
+  await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
+}
+
+/** Serious and critical axe violations of the current page, as `id: targets` lines. */
+export async function axeViolations(page: Page): Promise<string[]> {
+  // Through the DevTools protocol, which the page's Content-Security-Policy (no inline scripts) allows.
+  await page.evaluate(axeSource);
+  const result = await page.evaluate(async () => {
+    const axe = (
+      window as unknown as {
+        axe: {
+          run(): Promise<{
+            violations: { id: string; impact: string | null; nodes: { target: unknown[] }[] }[];
+          }>;
+        };
+      }
+    ).axe;
+    return (await axe.run()).violations;
+  });
+  return result
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+}
+
+/** Signs in through the login form and waits for the systems page. */
+export async function signIn(page: Page, baseUrl: string, user: { email: string; password: string }) {
+  await page.goto(`${baseUrl}/ui/`);
+  await page.getByLabel('Email').fill(user.email);
+  await page.getByLabel('Password').fill(user.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('heading', { name: 'Systems' }).waitFor();
+}
+
+/**
+ * The elements that stick out of the viewport sideways (outermost only; what scrolls inside its own
+ * `.scroll` box does not count), as `tag.class` strings: empty when the page needs no sideways scroll.
+ */
+export async function sidewaysOverflow(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const width = document.documentElement.clientWidth;
+    const out: string[] = [];
+    const walk = (el: Element) => {
+      if (el.closest('.scroll') && !el.classList.contains('scroll')) return;
+      if (el.getBoundingClientRect().right > width + 1) {
+        const inner = [...el.children].some((c) => c.getBoundingClientRect().right > width + 1);
+        if (!inner || el.classList.contains('scroll'))
+          out.push(
+            `${el.tagName.toLowerCase()}.${[...el.classList].join('.')} "${(el.textContent ?? '').slice(0, 30)}"`,
+          );
+      }
+      for (const c of el.children) walk(c);
+    };
+    walk(document.body);
+    const scroll = document.documentElement.scrollWidth;
+    if (out.length === 0 && scroll > width) out.push(`the document: ${scroll}px wide for ${width}px`);
+    return out;
+  });
+}
