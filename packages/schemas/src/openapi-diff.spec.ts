@@ -68,6 +68,11 @@ const INTENDED: Record<string, string> = {
   '/components/schemas/UpdateTechFieldTemplate: added': 'new resource',
   '/components/schemas/ApplyTechTemplate: added': 'new route',
   '/components/schemas/ApplyTechTemplateResult: added': 'new route',
+  // Issue 10: impact analysis of a would-be schema version (ADR 0021).
+  '/paths/~api~v1~datasets~{id}~schema-versions~impact: added': 'new route',
+  '/components/schemas/SchemaVersionImpact: added': 'new route',
+  '/components/schemas/ImpactLink: added': 'new route',
+  '/components/schemas/ImpactFieldLink: added': 'new route',
 };
 
 describe('OpenAPI document generated from the route contract', () => {

@@ -125,6 +125,31 @@ describe('dataset links and field links', () => {
   });
 });
 
+describe('impact analysis', () => {
+  it('previews what a version would break downstream, writing nothing', async () => {
+    const source = await versioned('source');
+    const target = await versioned('raw');
+    const link = await linkOf(source, target);
+    await client.datasetLinks.addFieldLinks(link.id, [
+      { source_field_id: source.fields.get('id')!, target_field_id: target.fields.get('id')! },
+      { source_field_id: source.fields.get('name')!, target_field_id: target.fields.get('name')! },
+    ]);
+    const impact = await client.datasets.previewSchemaVersionImpact(source.dataset.id, {
+      columns: [{ name: 'id', nullable: false, type: { data_type: 'integer' } }],
+    });
+    expect(impact.summary).toEqual({ links: 1, breaking_links: 1, breaking_field_links: 1 });
+    expect(impact.links[0]).toMatchObject({ dataset_link_id: link.id, side: 'source', breaks: true });
+    const name = impact.links[0]!.field_links.find((f) => f.source_field.name === 'name');
+    expect(name).toMatchObject({ severity_now: 'ok', issues_after: ['source_unbound'], breaks: true });
+    expect(await client.datasets.schemaVersions(source.dataset.id)).toHaveLength(1);
+    await expect(
+      client.datasets.previewSchemaVersionImpact(source.dataset.id, {
+        columns: [{ name: 'id', type: { data_type: 'no_such_type' } }],
+      }),
+    ).rejects.toMatchObject({ errorCode: 'DATA_TYPE_NOT_FOUND', status: 404 });
+  });
+});
+
 describe('lineage graph', () => {
   it('reads a graph page by page, with for await, and whole', async () => {
     const a = await versioned('source');
