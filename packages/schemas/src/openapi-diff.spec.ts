@@ -73,6 +73,10 @@ const INTENDED: Record<string, string> = {
   '/components/schemas/SchemaVersionImpact: added': 'new route',
   '/components/schemas/ImpactLink: added': 'new route',
   '/components/schemas/ImpactFieldLink: added': 'new route',
+  // Issue 10: OpenLineage RunEvent intake (ADR 0022).
+  '/paths/~api~v1~lineage~openlineage: added': 'new route',
+  '/components/schemas/OpenLineageRunEvent: added': 'new route',
+  '/components/schemas/OpenLineageIntakeResult: added': 'new route',
 };
 
 describe('OpenAPI document generated from the route contract', () => {

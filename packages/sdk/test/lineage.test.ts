@@ -1,5 +1,6 @@
 // Lineage against the real backend: engines (polymorphic, soft delete and restore), dataset links and
 // the field links inside them.
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { type AideClient, ConflictError, ValidationError } from '../src/index.js';
 import { adminClient, unique } from './helpers/backend.js';
@@ -147,6 +148,73 @@ describe('impact analysis', () => {
         columns: [{ name: 'id', type: { data_type: 'no_such_type' } }],
       }),
     ).rejects.toMatchObject({ errorCode: 'DATA_TYPE_NOT_FOUND', status: 404 });
+  });
+});
+
+describe('OpenLineage intake', () => {
+  it('sends a RunEvent: datasets matched by namespace and name, links created, a repeat answered once', async () => {
+    const namespace = `postgres://${unique('sdk-host')}:5432`;
+    const { items } = await client.systemFlavors.list({ code: 'postgres14' });
+    const system = await client.systems.create({
+      code: unique('ol-db'),
+      name: 'OpenLineage source',
+      flavor_id: items[0]!.id,
+      extra: { openlineage_namespace: namespace },
+    });
+    const table = async (name: string, layer: 'source' | 'raw') => {
+      const dataset = await client.datasets.create({
+        kind: 'rdbms',
+        system_id: system.id,
+        object_name: `public.${name}`,
+        schema_name: 'public',
+        table_name: name,
+        layer,
+      });
+      await client.datasets.publishSchemaVersion(dataset.id, {
+        columns: [{ name: 'id', nullable: false, type: { data_type: 'integer' } }],
+      });
+      return dataset;
+    };
+    const orders = await table(unique('orders'), 'source');
+    const copy = await table(unique('copy'), 'raw');
+    const event = {
+      eventType: 'COMPLETE' as const,
+      eventTime: new Date().toISOString(),
+      producer: 'https://github.com/OpenLineage/OpenLineage/tree/1.24.2/client/python',
+      schemaURL: 'https://openlineage.io/spec/2-0-2/OpenLineage.json#/$defs/RunEvent',
+      run: { runId: randomUUID() },
+      job: { namespace: 'sdk', name: 'copy_orders' },
+      inputs: [{ namespace, name: `app.${orders.object_name}` }],
+      outputs: [
+        {
+          namespace,
+          name: `app.${copy.object_name}`,
+          facets: {
+            columnLineage: {
+              _producer: 'p',
+              _schemaURL: 's',
+              fields: {
+                id: { inputFields: [{ namespace, name: `app.${orders.object_name}`, field: 'id' }] },
+              },
+            },
+          },
+        },
+      ],
+    };
+    const result = await client.lineage.sendOpenLineageEvent(event);
+    expect(result).toMatchObject({ duplicate: false, applied: true, unknown_datasets: [] });
+    expect(result.dataset_links).toEqual([
+      expect.objectContaining({
+        source_dataset_id: orders.id,
+        target_dataset_id: copy.id,
+        status: 'created',
+      }),
+    ]);
+    expect(result.field_links).toEqual([expect.objectContaining({ source_field: 'id', target_field: 'id' })]);
+    expect(await client.lineage.sendOpenLineageEvent(event)).toEqual({ ...result, duplicate: true });
+    await expect(
+      client.lineage.sendOpenLineageEvent({ ...event, run: { runId: 'not-a-uuid' } }),
+    ).rejects.toMatchObject({ errorCode: 'VALIDATION_ERROR', status: 422 });
   });
 });
 

@@ -24,6 +24,7 @@ import {
   FieldLineageGraphSchema,
   LineageQuerySchema,
 } from '../entities/lineage.js';
+import { OpenLineageIntakeResultSchema, OpenLineageRunEventSchema } from '../entities/openlineage.js';
 import { crudRoutes } from './crud.js';
 import { defineRoute, idParams } from './route.js';
 
@@ -133,6 +134,28 @@ export const lineageRoutes = {
     paging: 'page',
     summary:
       'The lineage graph around a dataset: reachable datasets and links, depth-limited, cycle-safe, paged',
+    tag: 'Lineage',
+  }),
+  openLineage: defineRoute({
+    method: 'POST',
+    path: '/api/v1/lineage/openlineage',
+    body: OpenLineageRunEventSchema,
+    responses: { 201: OpenLineageIntakeResultSchema, 200: OpenLineageIntakeResultSchema },
+    responseDescriptions: {
+      201: 'Received: datasets matched, links created or confirmed',
+      200: 'Received before (same run id and event type): the first answer, nothing done again',
+    },
+    errors: [],
+    auth: 'user',
+    summary: 'Take an OpenLineage RunEvent: match its datasets, create or confirm dataset and field links',
+    description:
+      'Inputs and outputs are matched to registered datasets by namespace and name (docs/openlineage.md: a ' +
+      "system declares its namespaces in `extra.openlineage_namespaces`; names follow OpenLineage's naming " +
+      'conventions per kind, symlinks facets are tried next). Each matched input → output pair becomes a ' +
+      'dataset link pinned to both current versions, or confirms the active one; `columnLineage` facets ' +
+      'become field links. Unmatched datasets and links left out are listed with the reason. FAIL and ' +
+      'ABORT events are recorded and matched but write no link. An event is processed once per run id ' +
+      'and event type (ADR 0022).',
     tag: 'Lineage',
   }),
   fields: defineRoute({
