@@ -77,6 +77,9 @@ const INTENDED: Record<string, string> = {
   '/paths/~api~v1~lineage~openlineage: added': 'new route',
   '/components/schemas/OpenLineageRunEvent: added': 'new route',
   '/components/schemas/OpenLineageIntakeResult: added': 'new route',
+  // Issue 10: render-sql (AIDE v2 §9.5).
+  '/paths/~api~v1~dataset-links~{id}~render-sql: added': 'new route',
+  '/components/schemas/RenderSqlResult: added': 'new route',
 };
 
 describe('OpenAPI document generated from the route contract', () => {

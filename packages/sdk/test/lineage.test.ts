@@ -121,6 +121,10 @@ describe('dataset links and field links', () => {
       summaries.push(s.dataset_link_id);
     }
     expect(summaries).toEqual([link.id]);
+    await expect(client.datasetLinks.renderSql(link.id)).rejects.toMatchObject({
+      errorCode: 'ENGINE_NOT_ATTACHED',
+      status: 409,
+    });
     await client.datasetLinks.delete(link.id);
     expect((await client.datasetLinks.restore(link.id)).deleted_at).toBeNull();
   });
@@ -148,6 +152,55 @@ describe('impact analysis', () => {
         columns: [{ name: 'id', type: { data_type: 'no_such_type' } }],
       }),
     ).rejects.toMatchObject({ errorCode: 'DATA_TYPE_NOT_FOUND', status: 404 });
+  });
+});
+
+describe('render-sql', () => {
+  it('renders the INSERT … SELECT of a hop driven by a compute engine', async () => {
+    const { items } = await client.systemFlavors.list({ code: 'iceberg_v2' });
+    const lake = await client.systems.create({ code: unique('lake'), name: 'Lake', flavor_id: items[0]!.id });
+    const table = async (db: string, layer: 'raw' | 'core') => {
+      const dataset = await client.datasets.create({
+        kind: 'hive',
+        system_id: lake.id,
+        object_name: `${db}.${unique('t')}`,
+        catalog_uri: 'thrift://hms:9083',
+        db_name: db,
+        table_name: 'orders',
+        file_format: 'iceberg',
+        layer,
+      });
+      const { version } = await client.datasets.publishSchemaVersion(dataset.id, {
+        columns: [{ name: 'id', nullable: false, type: { data_type: 'long' } }],
+      });
+      return { dataset, version, db };
+    };
+    const raw = await table(unique('raw'), 'raw');
+    const core = await table(unique('core'), 'core');
+    const engine = await client.engines.create({
+      kind: 'impala',
+      code: unique('impala'),
+      name: 'Impala',
+      version: '4.x',
+    });
+    const link = await client.datasetLinks.create({
+      source_dataset_id: raw.dataset.id,
+      target_dataset_id: core.dataset.id,
+      source_schema_id: raw.version.dataset_schema_id,
+      target_schema_id: core.version.dataset_schema_id,
+      engine_id: engine.id,
+    });
+    await client.datasetLinks.addFieldLink(link.id, {
+      source_field_id: raw.version.columns[0]!.field_id,
+      target_field_id: core.version.columns[0]!.field_id,
+    });
+    const result = await client.datasetLinks.renderSql(link.id);
+    expect(result).toEqual({
+      engine_id: engine.id,
+      engine_kind: 'impala',
+      sql: `INSERT INTO \`${core.db}\`.\`orders\` (\`id\`)\nSELECT\n  CAST(\`id\` AS BIGINT) AS \`id\`\nFROM \`${raw.db}\`.\`orders\`;`,
+      warnings: [],
+    });
   });
 });
 

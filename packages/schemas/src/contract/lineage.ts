@@ -4,6 +4,7 @@ import {
   DatasetLinkCompatQuerySchema,
   DatasetLinkCompatReportSchema,
   DatasetLinkCompatSummarySchema,
+  RenderSqlResultSchema,
 } from '../entities/compat.js';
 import {
   BulkFieldLinksSchema,
@@ -80,6 +81,31 @@ export const datasetLinkRoutes = {
     errors: ['DATASET_LINK_NOT_FOUND', 'TEMPLATE_RENDER_LIMIT', 'TYPE_INSTANCE_TREE_TOO_LARGE'],
     auth: 'user',
     summary: 'ETL pre-flight of one link: pin drift, per-field issues (types compared structurally), status',
+    tag: 'Dataset links',
+  }),
+  renderSql: defineRoute({
+    method: 'POST',
+    path: '/api/v1/dataset-links/:id/render-sql',
+    pathParams: idParams,
+    responses: { 200: RenderSqlResultSchema },
+    errors: [
+      'DATASET_LINK_NOT_FOUND',
+      'ENGINE_NOT_FOUND',
+      'ENGINE_NOT_ATTACHED',
+      'ENGINE_NOT_RENDERABLE',
+      'DATASET_NOT_FOUND',
+      'TEMPLATE_RENDER_LIMIT',
+      'TYPE_INSTANCE_RENDER_FAILED',
+      'TYPE_INSTANCE_TREE_TOO_LARGE',
+    ],
+    auth: 'user',
+    safe: true,
+    summary: "Render the hop's INSERT … SELECT for its compute engine (Spark or Impala); nothing is stored",
+    description:
+      'One projection per field link, ordered by the target column position in the pinned target version: ' +
+      "the source column (read through the upstream CDC engine's envelope when the source is a Kafka " +
+      "topic) cast to the target column's type, rendered from the pinned binding's type tree with the " +
+      "target flavor's sandboxed templates and written in the engine's dialect.",
     tag: 'Dataset links',
   }),
   fieldLinks: defineRoute({

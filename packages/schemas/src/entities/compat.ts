@@ -160,3 +160,29 @@ export const SchemaVersionImpactSchema = z
   })
   .meta({ id: 'SchemaVersionImpact' });
 export type SchemaVersionImpact = z.infer<typeof SchemaVersionImpactSchema>;
+
+/** Why a column of a rendered statement is left out or left uncast. */
+export const RENDER_SQL_WARNINGS = [
+  'FIELD_LINK_BROKEN',
+  'TYPE_NOT_CASTABLE',
+  'NO_CDC_ENGINE',
+  'CDC_ENGINE_AMBIGUOUS',
+] as const;
+
+/** `POST /dataset-links/{id}/render-sql`: the hop's INSERT … SELECT in the engine's dialect (AIDE v2 §9.5). */
+export const RenderSqlResultSchema = z
+  .object({
+    engine_id: z.uuid(),
+    engine_kind: z.string(),
+    sql: z.string().describe('Deterministic: the same link, versions and engine give the same text'),
+    warnings: z.array(
+      z.object({
+        code: z.enum(RENDER_SQL_WARNINGS),
+        field_link_id: z.uuid().nullable(),
+        field_name: z.string().nullable().describe('The target column'),
+        detail: z.string(),
+      }),
+    ),
+  })
+  .meta({ id: 'RenderSqlResult' });
+export type RenderSqlResult = z.infer<typeof RenderSqlResultSchema>;
