@@ -124,6 +124,18 @@ const INTENDED: Record<string, string> = {
   '/paths/~api~v1~type-instances~render: added': 'new route',
   '/components/schemas/RenderTypeSpecRequest: added': 'new route',
   '/components/schemas/RenderedTypeSpec: added': 'new route',
+  // Issue 10: impact analysis of a would-be schema version (ADR 0021).
+  '/paths/~api~v1~datasets~{id}~schema-versions~impact: added': 'new route',
+  '/components/schemas/SchemaVersionImpact: added': 'new route',
+  '/components/schemas/ImpactLink: added': 'new route',
+  '/components/schemas/ImpactFieldLink: added': 'new route',
+  // Issue 10: OpenLineage RunEvent intake (ADR 0022).
+  '/paths/~api~v1~lineage~openlineage: added': 'new route',
+  '/components/schemas/OpenLineageRunEvent: added': 'new route',
+  '/components/schemas/OpenLineageIntakeResult: added': 'new route',
+  // Issue 10: render-sql (AIDE v2 §9.5).
+  '/paths/~api~v1~dataset-links~{id}~render-sql: added': 'new route',
+  '/components/schemas/RenderSqlResult: added': 'new route',
 };
 
 describe('OpenAPI document generated from the route contract', () => {

@@ -1,5 +1,6 @@
 // Lineage against the real backend: engines (polymorphic, soft delete and restore), dataset links and
 // the field links inside them; tech-field templates applied to a dataset.
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { type AideClient, ConflictError, ValidationError } from '../src/index.js';
 import { adminClient, unique } from './helpers/backend.js';
@@ -120,8 +121,153 @@ describe('dataset links and field links', () => {
       summaries.push(s.dataset_link_id);
     }
     expect(summaries).toEqual([link.id]);
+    await expect(client.datasetLinks.renderSql(link.id)).rejects.toMatchObject({
+      errorCode: 'ENGINE_NOT_ATTACHED',
+      status: 409,
+    });
     await client.datasetLinks.delete(link.id);
     expect((await client.datasetLinks.restore(link.id)).deleted_at).toBeNull();
+  });
+});
+
+describe('impact analysis', () => {
+  it('previews what a version would break downstream, writing nothing', async () => {
+    const source = await versioned('source');
+    const target = await versioned('raw');
+    const link = await linkOf(source, target);
+    await client.datasetLinks.addFieldLinks(link.id, [
+      { source_field_id: source.fields.get('id')!, target_field_id: target.fields.get('id')! },
+      { source_field_id: source.fields.get('name')!, target_field_id: target.fields.get('name')! },
+    ]);
+    const impact = await client.datasets.previewSchemaVersionImpact(source.dataset.id, {
+      columns: [{ name: 'id', nullable: false, type: { data_type: 'integer' } }],
+    });
+    expect(impact.summary).toEqual({ links: 1, breaking_links: 1, breaking_field_links: 1 });
+    expect(impact.links[0]).toMatchObject({ dataset_link_id: link.id, side: 'source', breaks: true });
+    const name = impact.links[0]!.field_links.find((f) => f.source_field.name === 'name');
+    expect(name).toMatchObject({ severity_now: 'ok', issues_after: ['source_unbound'], breaks: true });
+    expect(await client.datasets.schemaVersions(source.dataset.id)).toHaveLength(1);
+    await expect(
+      client.datasets.previewSchemaVersionImpact(source.dataset.id, {
+        columns: [{ name: 'id', type: { data_type: 'no_such_type' } }],
+      }),
+    ).rejects.toMatchObject({ errorCode: 'DATA_TYPE_NOT_FOUND', status: 404 });
+  });
+});
+
+describe('render-sql', () => {
+  it('renders the INSERT … SELECT of a hop driven by a compute engine', async () => {
+    const { items } = await client.systemFlavors.list({ code: 'iceberg_v2' });
+    const lake = await client.systems.create({ code: unique('lake'), name: 'Lake', flavor_id: items[0]!.id });
+    const table = async (db: string, layer: 'raw' | 'core') => {
+      const dataset = await client.datasets.create({
+        kind: 'hive',
+        system_id: lake.id,
+        object_name: `${db}.${unique('t')}`,
+        catalog_uri: 'thrift://hms:9083',
+        db_name: db,
+        table_name: 'orders',
+        file_format: 'iceberg',
+        layer,
+      });
+      const { version } = await client.datasets.publishSchemaVersion(dataset.id, {
+        columns: [{ name: 'id', nullable: false, type: { data_type: 'long' } }],
+      });
+      return { dataset, version, db };
+    };
+    const raw = await table(unique('raw'), 'raw');
+    const core = await table(unique('core'), 'core');
+    const engine = await client.engines.create({
+      kind: 'impala',
+      code: unique('impala'),
+      name: 'Impala',
+      version: '4.x',
+    });
+    const link = await client.datasetLinks.create({
+      source_dataset_id: raw.dataset.id,
+      target_dataset_id: core.dataset.id,
+      source_schema_id: raw.version.dataset_schema_id,
+      target_schema_id: core.version.dataset_schema_id,
+      engine_id: engine.id,
+    });
+    await client.datasetLinks.addFieldLink(link.id, {
+      source_field_id: raw.version.columns[0]!.field_id,
+      target_field_id: core.version.columns[0]!.field_id,
+    });
+    const result = await client.datasetLinks.renderSql(link.id);
+    expect(result).toEqual({
+      engine_id: engine.id,
+      engine_kind: 'impala',
+      sql: `INSERT INTO \`${core.db}\`.\`orders\` (\`id\`)\nSELECT\n  CAST(\`id\` AS BIGINT) AS \`id\`\nFROM \`${raw.db}\`.\`orders\`;`,
+      warnings: [],
+    });
+  });
+});
+
+describe('OpenLineage intake', () => {
+  it('sends a RunEvent: datasets matched by namespace and name, links created, a repeat answered once', async () => {
+    const namespace = `postgres://${unique('sdk-host')}:5432`;
+    const { items } = await client.systemFlavors.list({ code: 'postgres14' });
+    const system = await client.systems.create({
+      code: unique('ol-db'),
+      name: 'OpenLineage source',
+      flavor_id: items[0]!.id,
+      extra: { openlineage_namespace: namespace },
+    });
+    const table = async (name: string, layer: 'source' | 'raw') => {
+      const dataset = await client.datasets.create({
+        kind: 'rdbms',
+        system_id: system.id,
+        object_name: `public.${name}`,
+        schema_name: 'public',
+        table_name: name,
+        layer,
+      });
+      await client.datasets.publishSchemaVersion(dataset.id, {
+        columns: [{ name: 'id', nullable: false, type: { data_type: 'integer' } }],
+      });
+      return dataset;
+    };
+    const orders = await table(unique('orders'), 'source');
+    const copy = await table(unique('copy'), 'raw');
+    const event = {
+      eventType: 'COMPLETE' as const,
+      eventTime: new Date().toISOString(),
+      producer: 'https://github.com/OpenLineage/OpenLineage/tree/1.24.2/client/python',
+      schemaURL: 'https://openlineage.io/spec/2-0-2/OpenLineage.json#/$defs/RunEvent',
+      run: { runId: randomUUID() },
+      job: { namespace: 'sdk', name: 'copy_orders' },
+      inputs: [{ namespace, name: `app.${orders.object_name}` }],
+      outputs: [
+        {
+          namespace,
+          name: `app.${copy.object_name}`,
+          facets: {
+            columnLineage: {
+              _producer: 'p',
+              _schemaURL: 's',
+              fields: {
+                id: { inputFields: [{ namespace, name: `app.${orders.object_name}`, field: 'id' }] },
+              },
+            },
+          },
+        },
+      ],
+    };
+    const result = await client.lineage.sendOpenLineageEvent(event);
+    expect(result).toMatchObject({ duplicate: false, applied: true, unknown_datasets: [] });
+    expect(result.dataset_links).toEqual([
+      expect.objectContaining({
+        source_dataset_id: orders.id,
+        target_dataset_id: copy.id,
+        status: 'created',
+      }),
+    ]);
+    expect(result.field_links).toEqual([expect.objectContaining({ source_field: 'id', target_field: 'id' })]);
+    expect(await client.lineage.sendOpenLineageEvent(event)).toEqual({ ...result, duplicate: true });
+    await expect(
+      client.lineage.sendOpenLineageEvent({ ...event, run: { runId: 'not-a-uuid' } }),
+    ).rejects.toMatchObject({ errorCode: 'VALIDATION_ERROR', status: 422 });
   });
 });
 

@@ -28,6 +28,7 @@ import { SystemFlavorEntity } from '../modules/system-flavors/system-flavor.enti
 import { SystemKindEntity } from '../modules/system-kinds/system-kind.entity.js';
 import { SystemEntity } from '../modules/systems/system.entity.js';
 import { TechFieldTemplateEntity } from '../modules/tech-field-templates/tech-field-template.entity.js';
+import { OpenLineageEventEntity } from '../modules/lineage/openlineage-event.entity.js';
 import { TypeInstanceEntity } from '../modules/type-instances/type-instance.entity.js';
 import { UserEntity } from '../modules/users/user.entity.js';
 import { ApiKeyEntity } from '../modules/api-keys/api-key.entity.js';
@@ -76,4 +77,5 @@ export const ENTITIES = [
   WatermarkEntity,
   WatermarkHistoryEntity,
   ApiKeyEntity,
+  OpenLineageEventEntity,
 ];

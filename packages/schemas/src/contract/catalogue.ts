@@ -4,6 +4,7 @@ import {
   ResolveCastResultSchema,
   castRuleResource,
 } from '../entities/cast-rule.js';
+import { SchemaVersionImpactSchema } from '../entities/compat.js';
 import { crawlRunResource } from '../entities/crawl-run.js';
 import { credentialRefResource } from '../entities/credential-ref.js';
 import { dataTypeResource } from '../entities/data-type.js';
@@ -53,6 +54,17 @@ export const PUBLISH_ERRORS: ErrorCode[] = [
   'TEMPLATE_RENDER_LIMIT',
   'DATASET_SCHEMA_ALREADY_EXISTS',
   'DATASET_SCHEMA_VERSION_NOT_NEXT',
+];
+
+/** The checks a preview shares with a publish (no version number is taken: nothing is written). */
+const PUBLISH_PREVIEW_ERRORS: ErrorCode[] = [
+  'DATASET_NOT_FOUND',
+  'DATA_TYPE_NOT_FOUND',
+  'TYPE_INSTANCE_PARAMS_INVALID',
+  'TYPE_INSTANCE_TREE_TOO_LARGE',
+  'TYPE_INSTANCE_SLOT_ALREADY_EXISTS',
+  'TYPE_INSTANCE_RENDER_FAILED',
+  'TEMPLATE_RENDER_LIMIT',
 ];
 
 export const systemKindRoutes = crudRoutes(systemKindResource);
@@ -205,6 +217,23 @@ export const schemaVersionRoutes = {
     auth: 'user',
     idempotent: true,
     summary: 'Publish a whole schema version atomically',
+    tag: versionsTag,
+  }),
+  impact: defineRoute({
+    method: 'POST',
+    path: '/api/v1/datasets/:id/schema-versions/impact',
+    pathParams: idParams,
+    body: PublishSchemaVersionSchema,
+    responses: { 200: SchemaVersionImpactSchema },
+    errors: PUBLISH_PREVIEW_ERRORS,
+    auth: 'user',
+    safe: true,
+    summary: 'Preview what publishing this version would break downstream (dry run: nothing is written)',
+    description:
+      'Takes the body of a publish. Every active dataset link with the dataset on either side is compared ' +
+      'as it is now and as it would be re-pinned to the would-be version (the compat rules of ' +
+      '`GET /dataset-links/{id}/compat`); a field link breaks when it would be `error` and is not now. ' +
+      'A CI job or a crawler report calls it before `POST /datasets/{id}/schema-versions`.',
     tag: versionsTag,
   }),
   history: defineRoute({

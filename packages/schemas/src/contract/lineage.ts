@@ -4,6 +4,7 @@ import {
   DatasetLinkCompatQuerySchema,
   DatasetLinkCompatReportSchema,
   DatasetLinkCompatSummarySchema,
+  RenderSqlResultSchema,
 } from '../entities/compat.js';
 import {
   BulkFieldLinksSchema,
@@ -24,6 +25,7 @@ import {
   FieldLineageGraphSchema,
   LineageQuerySchema,
 } from '../entities/lineage.js';
+import { OpenLineageIntakeResultSchema, OpenLineageRunEventSchema } from '../entities/openlineage.js';
 import { crudRoutes } from './crud.js';
 import { defineRoute, idParams } from './route.js';
 
@@ -81,6 +83,31 @@ export const datasetLinkRoutes = {
     summary: 'ETL pre-flight of one link: pin drift, per-field issues (types compared structurally), status',
     tag: 'Dataset links',
   }),
+  renderSql: defineRoute({
+    method: 'POST',
+    path: '/api/v1/dataset-links/:id/render-sql',
+    pathParams: idParams,
+    responses: { 200: RenderSqlResultSchema },
+    errors: [
+      'DATASET_LINK_NOT_FOUND',
+      'ENGINE_NOT_FOUND',
+      'ENGINE_NOT_ATTACHED',
+      'ENGINE_NOT_RENDERABLE',
+      'DATASET_NOT_FOUND',
+      'TEMPLATE_RENDER_LIMIT',
+      'TYPE_INSTANCE_RENDER_FAILED',
+      'TYPE_INSTANCE_TREE_TOO_LARGE',
+    ],
+    auth: 'user',
+    safe: true,
+    summary: "Render the hop's INSERT … SELECT for its compute engine (Spark or Impala); nothing is stored",
+    description:
+      'One projection per field link, ordered by the target column position in the pinned target version: ' +
+      "the source column (read through the upstream CDC engine's envelope when the source is a Kafka " +
+      "topic) cast to the target column's type, rendered from the pinned binding's type tree with the " +
+      "target flavor's sandboxed templates and written in the engine's dialect.",
+    tag: 'Dataset links',
+  }),
   fieldLinks: defineRoute({
     method: 'GET',
     path: '/api/v1/dataset-links/:id/field-links',
@@ -133,6 +160,28 @@ export const lineageRoutes = {
     paging: 'page',
     summary:
       'The lineage graph around a dataset: reachable datasets and links, depth-limited, cycle-safe, paged',
+    tag: 'Lineage',
+  }),
+  openLineage: defineRoute({
+    method: 'POST',
+    path: '/api/v1/lineage/openlineage',
+    body: OpenLineageRunEventSchema,
+    responses: { 201: OpenLineageIntakeResultSchema, 200: OpenLineageIntakeResultSchema },
+    responseDescriptions: {
+      201: 'Received: datasets matched, links created or confirmed',
+      200: 'Received before (same run id and event type): the first answer, nothing done again',
+    },
+    errors: [],
+    auth: 'user',
+    summary: 'Take an OpenLineage RunEvent: match its datasets, create or confirm dataset and field links',
+    description:
+      'Inputs and outputs are matched to registered datasets by namespace and name (docs/openlineage.md: a ' +
+      "system declares its namespaces in `extra.openlineage_namespaces`; names follow OpenLineage's naming " +
+      'conventions per kind, symlinks facets are tried next). Each matched input → output pair becomes a ' +
+      'dataset link pinned to both current versions, or confirms the active one; `columnLineage` facets ' +
+      'become field links. Unmatched datasets and links left out are listed with the reason. FAIL and ' +
+      'ABORT events are recorded and matched but write no link. An event is processed once per run id ' +
+      'and event type (ADR 0022).',
     tag: 'Lineage',
   }),
   fields: defineRoute({

@@ -108,3 +108,81 @@ export const DatasetLinkCompatQuerySchema = z
   })
   .meta({ id: 'DatasetLinkCompatQuery' });
 export type DatasetLinkCompatQuery = z.output<typeof DatasetLinkCompatQuerySchema>;
+
+/**
+ * One field link of a link that the previewed version touches: its ETL pre-flight now and as it would
+ * be with the link re-pinned to the would-be version. `breaks`: `error` after, not `error` now.
+ */
+export const ImpactFieldLinkSchema = z
+  .object({
+    field_link_id: z.uuid(),
+    source_field: ref,
+    target_field: ref,
+    severity_now: z.enum(COMPAT_SEVERITIES),
+    severity_after: z.enum(COMPAT_SEVERITIES),
+    issues_after: z.array(z.enum(FIELD_COMPAT_ISSUES)),
+    source_type_after: z.string().nullable(),
+    target_type_after: z.string().nullable(),
+    breaks: z.boolean(),
+  })
+  .meta({ id: 'ImpactFieldLink' });
+export type ImpactFieldLink = z.infer<typeof ImpactFieldLinkSchema>;
+
+/** A link with the dataset on one side, before and after the would-be version (re-pinned to it). */
+export const ImpactLinkSchema = z
+  .object({
+    dataset_link_id: z.uuid(),
+    side: z
+      .enum(['source', 'target'])
+      .describe('`source`: the dataset feeds this link (a downstream hop); `target`: it is fed by it'),
+    source_dataset: datasetRef,
+    target_dataset: datasetRef,
+    status_now: z.enum(COMPAT_SEVERITIES),
+    status_after: z.enum(COMPAT_SEVERITIES),
+    summary_after: CompatSummarySchema,
+    breaks: z.boolean().describe('Some field link is `error` after and was not before'),
+    field_links: z.array(ImpactFieldLinkSchema),
+  })
+  .meta({ id: 'ImpactLink' });
+export type ImpactLink = z.infer<typeof ImpactLinkSchema>;
+
+/** What publishing a version would break (ADR 0021). Nothing is written to compute it. */
+export const SchemaVersionImpactSchema = z
+  .object({
+    dataset_id: z.uuid(),
+    current_version_num: z.int().nullable().describe('The current version (highest with bindings)'),
+    summary: z.object({
+      links: z.int(),
+      breaking_links: z.int(),
+      breaking_field_links: z.int(),
+    }),
+    links: z.array(ImpactLinkSchema).describe('Downstream links (`side: source`) first, then upstream'),
+  })
+  .meta({ id: 'SchemaVersionImpact' });
+export type SchemaVersionImpact = z.infer<typeof SchemaVersionImpactSchema>;
+
+/** Why a column of a rendered statement is left out or left uncast. */
+export const RENDER_SQL_WARNINGS = [
+  'FIELD_LINK_BROKEN',
+  'TYPE_NOT_CASTABLE',
+  'NO_CDC_ENGINE',
+  'CDC_ENGINE_AMBIGUOUS',
+] as const;
+
+/** `POST /dataset-links/{id}/render-sql`: the hop's INSERT … SELECT in the engine's dialect (AIDE v2 §9.5). */
+export const RenderSqlResultSchema = z
+  .object({
+    engine_id: z.uuid(),
+    engine_kind: z.string(),
+    sql: z.string().describe('Deterministic: the same link, versions and engine give the same text'),
+    warnings: z.array(
+      z.object({
+        code: z.enum(RENDER_SQL_WARNINGS),
+        field_link_id: z.uuid().nullable(),
+        field_name: z.string().nullable().describe('The target column'),
+        detail: z.string(),
+      }),
+    ),
+  })
+  .meta({ id: 'RenderSqlResult' });
+export type RenderSqlResult = z.infer<typeof RenderSqlResultSchema>;

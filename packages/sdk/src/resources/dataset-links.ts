@@ -7,6 +7,7 @@ import {
   type CreateLinkFieldLink,
   type DatasetLink,
   type FieldLink,
+  type RenderSqlResult,
   type UpdateDatasetLink,
 } from '@aide/schemas';
 import { PagePromise } from '../core/pagination.js';
@@ -38,7 +39,18 @@ export class DatasetLinksResource extends CrudResource<DatasetLink, CreateDatase
     routes.bulkFieldLinks,
     routes.compat,
     routes.compatSummaries,
+    routes.renderSql,
   ];
+
+  /**
+   * `POST /dataset-links/{id}/render-sql` — the hop's `INSERT … SELECT` for its compute engine (Spark or
+   * Impala): one CAST per field link to the pinned target column's type, in the engine's dialect; a Kafka
+   * source is read through the upstream CDC engine's envelope. `warnings` name the columns left out or
+   * uncast. `ConflictError` (`ENGINE_NOT_ATTACHED`, `ENGINE_NOT_RENDERABLE`) without a compute engine.
+   */
+  renderSql(linkId: string, options?: RequestOptions): Promise<RenderSqlResult> {
+    return this.api.invoke(routes.renderSql, { params: { id: linkId }, options });
+  }
 
   /** `GET /dataset-links/{id}/field-links` — the link's column lineage, oldest first. */
   fieldLinks(linkId: string, options?: RequestOptions): Promise<FieldLink[]> {

@@ -10,6 +10,7 @@ import {
   type PublishSchemaVersion,
   type SchemaVersion,
   type SchemaVersionDiff,
+  type SchemaVersionImpact,
   type SchemaVersionSummary,
   type UpdateDataset,
 } from '@aide/schemas';
@@ -52,6 +53,7 @@ function versionPath(num: number): string {
 export class DatasetsResource extends CrudResource<Dataset, CreateDataset, UpdateDataset> {
   static readonly operations = [
     versions.publish,
+    versions.impact,
     versions.history,
     versions.get,
     versions.diff,
@@ -120,6 +122,20 @@ export class DatasetsResource extends CrudResource<Dataset, CreateDataset, Updat
     options?: RequestOptions,
   ): Promise<PublishResult> {
     return this.api.invoke(versions.publish, { params: { id: datasetId }, body, options });
+  }
+
+  /**
+   * `POST /datasets/{id}/schema-versions/impact` — a dry run of `publishSchemaVersion` with the same
+   * body: every active link with the dataset on either side, its pre-flight now and re-pinned to the
+   * would-be version, and which field links would break (`error` after, not before). Nothing is
+   * written; a CI job fails the build on `summary.breaking_links > 0`.
+   */
+  previewSchemaVersionImpact(
+    datasetId: string,
+    body: PublishSchemaVersion,
+    options?: RequestOptions,
+  ): Promise<SchemaVersionImpact> {
+    return this.api.invoke(versions.impact, { params: { id: datasetId }, body, options });
   }
 
   /** `GET /datasets/{id}/schema-versions` — the version history, newest first, with column counts. */

@@ -4,6 +4,8 @@ import {
   type DatasetLineageGraph,
   type FieldLineageGraph,
   type LineageDirection,
+  type OpenLineageIntakeResult,
+  type OpenLineageRunEvent,
 } from '@aide/schemas';
 import type { RequestOptions } from '../core/request-options.js';
 import type { ApiClient } from '../internal/api.js';
@@ -39,7 +41,25 @@ export class LineageResource {
   }
 
   /** The contract routes this client calls. */
-  readonly operations: readonly RouteDef[] = [contract.lineage.datasets, contract.lineage.fields];
+  readonly operations: readonly RouteDef[] = [
+    contract.lineage.datasets,
+    contract.lineage.fields,
+    contract.lineage.openLineage,
+  ];
+
+  /**
+   * `POST /lineage/openlineage` — sends an OpenLineage `RunEvent` (as an OpenLineage integration emits
+   * it): its inputs and outputs are matched to registered datasets by namespace and name, dataset links
+   * created or confirmed, `columnLineage` facets turned into field links. The answer lists what was
+   * matched, linked and skipped (with the reason) and the datasets no registered one answers to. The
+   * same run id and event type sent again is answered with the first result (`duplicate: true`).
+   */
+  sendOpenLineageEvent(
+    event: OpenLineageRunEvent,
+    options?: RequestOptions,
+  ): Promise<OpenLineageIntakeResult> {
+    return this.#api.invoke(contract.lineage.openLineage, { body: event, options });
+  }
 
   async *#pages<G extends GraphPage>(read: (page: number) => Promise<G>, first: number): AsyncGenerator<G> {
     for (let page = first, pages = first; page <= pages; page++) {

@@ -9,6 +9,7 @@ import { SearchColumns1765550000000 } from './1765550000000-SearchColumns.js';
 import { Provider1765600000000 } from './1765600000000-Provider.js';
 import { TokenStateNotify1765700000000 } from './1765700000000-TokenStateNotify.js';
 import { TechFieldTemplates1765800000000 } from './1765800000000-TechFieldTemplates.js';
+import { OpenLineageEvents1766000000000 } from './1766000000000-OpenLineageEvents.js';
 
 /** Every migration in order. Listed explicitly: ESM builds cannot rely on TypeORM's glob loading. */
 export const MIGRATIONS = [
@@ -23,4 +24,5 @@ export const MIGRATIONS = [
   Provider1765600000000,
   TokenStateNotify1765700000000,
   TechFieldTemplates1765800000000,
+  OpenLineageEvents1766000000000,
 ];

@@ -4,6 +4,7 @@ import { Route, type RouteInput } from '../../common/contract/route.decorator.js
 import { CrudController } from '../../common/crud/crud-controller.js';
 import { DatasetLinkCompatService } from './dataset-link-compat.service.js';
 import { DatasetLinksService } from './dataset-links.service.js';
+import { RenderSqlService } from './render-sql.service.js';
 
 const routes = contract.datasetLinks;
 
@@ -12,6 +13,7 @@ export class DatasetLinksController extends CrudController(datasetLinkResource, 
   constructor(
     @Inject(DatasetLinksService) links: DatasetLinksService,
     @Inject(DatasetLinkCompatService) private readonly compat: DatasetLinkCompatService,
+    @Inject(RenderSqlService) private readonly sql: RenderSqlService,
   ) {
     super(links);
   }
@@ -26,5 +28,11 @@ export class DatasetLinksController extends CrudController(datasetLinkResource, 
   @Route(routes.compat)
   report({ params }: RouteInput<typeof routes.compat>) {
     return this.compat.report(params.id);
+  }
+
+  /** The hop's INSERT … SELECT for its compute engine (Spark, Impala); nothing is stored. */
+  @Route(routes.renderSql)
+  renderSql({ params }: RouteInput<typeof routes.renderSql>) {
+    return this.sql.render(params.id);
   }
 }

@@ -15,4 +15,9 @@ export class DatasetSchemasLookup extends ParentLookup<DatasetSchemaEntity> {
   hasBindings(schemaId: string, m?: EntityManager): Promise<boolean> {
     return this.schemas.hasBindings(schemaId, m);
   }
+
+  /** The current (newest) version of each dataset that has one, in one query. */
+  findCurrentOfMany(datasetIds: readonly string[], m: EntityManager): Promise<DatasetSchemaEntity[]> {
+    return this.schemas.findCurrentOfMany(datasetIds, m);
+  }
 }

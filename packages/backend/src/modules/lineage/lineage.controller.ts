@@ -1,14 +1,25 @@
 import { contract } from '@aide/schemas';
 import { Controller } from '@nestjs/common';
-import { Route, type RouteInput } from '../../common/contract/route.decorator.js';
+import { respond, Route, type RouteInput } from '../../common/contract/route.decorator.js';
 import { LineageService } from './lineage.service.js';
+import { OpenLineageService } from './openlineage.service.js';
 
 const routes = contract.lineage;
 
 /** The lineage graph (beyond the original): upstream / downstream / both, depth-limited, paged. */
 @Controller()
 export class LineageController {
-  constructor(private readonly lineage: LineageService) {}
+  constructor(
+    private readonly lineage: LineageService,
+    private readonly openLineage: OpenLineageService,
+  ) {}
+
+  /** OpenLineage intake: 201 the first time a run id and event type is received, 200 after. */
+  @Route(routes.openLineage)
+  async intake({ body, user }: RouteInput<typeof routes.openLineage>) {
+    const { created, result } = await this.openLineage.intake(body, user);
+    return respond(routes.openLineage, created ? 201 : 200, result);
+  }
 
   @Route(routes.datasets)
   datasets({ params, query }: RouteInput<typeof routes.datasets>) {

@@ -1,0 +1,286 @@
+import type { OpenLineageEventType } from '@aide/schemas';
+import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import type { NameLookup, SystemNaming } from './openlineage-naming.js';
+
+/** One name to look up in one system. */
+export interface DatasetRequest {
+  key: number;
+  systemId: string;
+  lookup: NameLookup;
+}
+
+/** A dataset a request found, and how: `object_name` (exact) or a kind's attributes. */
+export interface DatasetHit {
+  key: number;
+  dataset_id: string;
+  exact: boolean;
+}
+
+export interface PinnedDataset {
+  id: string;
+  /** The current version (highest with bindings); null when the dataset has none. */
+  schema_id: string | null;
+}
+
+export interface ActiveLink {
+  id: string;
+  source_dataset_id: string;
+  target_dataset_id: string;
+  source_schema_id: string;
+  target_schema_id: string;
+}
+
+export interface NamedField {
+  id: string;
+  dataset_id: string;
+  name: string;
+  origin: string;
+}
+
+export interface LinkedField {
+  id: string;
+  dataset_link_id: string;
+  source_field_id: string;
+  target_field_id: string;
+}
+
+/**
+ * The reads and writes of the OpenLineage intake (ADR 0022), each one statement whatever the size of the
+ * event: the event row (the idempotency claim), systems by namespace, datasets by name, their current
+ * versions, links and field links written with ON CONFLICT so that a concurrent writer is not an error.
+ */
+@Injectable()
+export class OpenLineageRepository {
+  /** Claims (run id, event type): false when it was received before (the other claim has committed). */
+  async claim(
+    event: {
+      runId: string;
+      eventType: OpenLineageEventType;
+      eventTime: string;
+      jobNamespace: string;
+      jobName: string;
+      producer: string;
+    },
+    actorId: string,
+    m: EntityManager,
+  ): Promise<boolean> {
+    const rows: unknown[] = await m.query(
+      `INSERT INTO openlineage_events (run_id, event_type, event_time, job_namespace, job_name, producer, received_by)
+       VALUES ($1, $2, $3, $4, $5, $6, $7)
+       ON CONFLICT (run_id, event_type) DO NOTHING RETURNING run_id`,
+      [
+        event.runId,
+        event.eventType,
+        event.eventTime,
+        event.jobNamespace,
+        event.jobName,
+        event.producer,
+        actorId,
+      ],
+    );
+    return rows.length > 0;
+  }
+
+  async storedResult(
+    runId: string,
+    eventType: OpenLineageEventType,
+    m: EntityManager,
+  ): Promise<Record<string, unknown> | null> {
+    const rows: { result: Record<string, unknown> | null }[] = await m.query(
+      'SELECT result FROM openlineage_events WHERE run_id = $1 AND event_type = $2',
+      [runId, eventType],
+    );
+    return rows[0]?.result ?? null;
+  }
+
+  async saveResult(
+    runId: string,
+    eventType: OpenLineageEventType,
+    result: unknown,
+    m: EntityManager,
+  ): Promise<void> {
+    await m.query('UPDATE openlineage_events SET result = $3 WHERE run_id = $1 AND event_type = $2', [
+      runId,
+      eventType,
+      JSON.stringify(result),
+    ]);
+  }
+
+  /** Active systems that declare an OpenLineage namespace, or whose code is one of `codes`. */
+  systems(codes: readonly string[], m: EntityManager): Promise<SystemNaming[]> {
+    return m.query(
+      `SELECT id, code, extra FROM systems
+       WHERE deleted_at IS NULL
+         AND (extra ?| array['openlineage_namespace', 'openlineage_namespaces'] OR lower(code) = ANY($1::text[]))`,
+      [codes],
+    );
+  }
+
+  /**
+   * The active datasets each request names in its system: by `object_name` (the name or a shorter dotted
+   * suffix of it), or by a kind's attributes — rdbms `[catalog.]schema.table`, hive `db.table` or its
+   * location, kafka topic, storage and sftp path (identifiers compared case-insensitively).
+   */
+  matchDatasets(requests: readonly DatasetRequest[], m: EntityManager): Promise<DatasetHit[]> {
+    if (requests.length === 0) return Promise.resolve([]);
+    const col = <T>(f: (r: DatasetRequest) => T) => requests.map(f);
+    return m.query(
+      `WITH r AS (
+         SELECT * FROM unnest($1::int[], $2::uuid[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[])
+           AS r(key, system_id, name, uri, object_names, last, second, third)
+       )
+       SELECT key, dataset_id, bool_or(exact) AS exact
+       FROM (
+         SELECT r.key, d.id AS dataset_id, d.object_name = r.name AS exact
+         FROM r JOIN datasets d ON d.system_id = r.system_id AND d.deleted_at IS NULL
+           AND d.object_name = ANY(string_to_array(r.object_names, chr(31)))
+         UNION ALL
+         SELECT r.key, d.id, false FROM r
+         JOIN dataset_rdbms x ON r.second IS NOT NULL AND lower(x.table_name) = lower(r.last)
+           AND lower(x.schema_name) = lower(r.second)
+           AND (r.third IS NULL OR x.catalog_name IS NULL OR lower(x.catalog_name) = lower(r.third))
+         JOIN datasets d ON d.id = x.id AND d.system_id = r.system_id AND d.deleted_at IS NULL
+         UNION ALL
+         SELECT r.key, d.id, false FROM r
+         JOIN dataset_hive x ON (r.second IS NOT NULL AND lower(x.table_name) = lower(r.last)
+                                 AND lower(x.db_name) = lower(r.second))
+                             OR rtrim(x.location, '/') = rtrim(r.uri, '/')
+         JOIN datasets d ON d.id = x.id AND d.system_id = r.system_id AND d.deleted_at IS NULL
+         UNION ALL
+         SELECT r.key, d.id, false FROM r
+         JOIN dataset_kafka x ON x.topic = r.name
+         JOIN datasets d ON d.id = x.id AND d.system_id = r.system_id AND d.deleted_at IS NULL
+         UNION ALL
+         SELECT r.key, d.id, false FROM r
+         JOIN dataset_storage x ON trim(both '/' from x.path) = trim(both '/' from r.name) OR x.path = r.uri
+         JOIN datasets d ON d.id = x.id AND d.system_id = r.system_id AND d.deleted_at IS NULL
+         UNION ALL
+         SELECT r.key, d.id, false FROM r
+         JOIN dataset_sftp x ON trim(both '/' from x.path) = trim(both '/' from r.name)
+         JOIN datasets d ON d.id = x.id AND d.system_id = r.system_id AND d.deleted_at IS NULL
+       ) hits
+       GROUP BY key, dataset_id
+       ORDER BY key, dataset_id`,
+      [
+        col((r) => r.key),
+        col((r) => r.systemId),
+        col((r) => r.lookup.name),
+        col((r) => r.lookup.uri),
+        col((r) => r.lookup.objectNames.join('\u001f')),
+        col((r) => r.lookup.last),
+        col((r) => r.lookup.second),
+        col((r) => r.lookup.third),
+      ],
+    );
+  }
+
+  /** The datasets, active, held FOR SHARE, with their current versions. */
+  async pinDatasets(ids: readonly string[], m: EntityManager): Promise<Map<string, PinnedDataset>> {
+    if (ids.length === 0) return new Map();
+    const rows: PinnedDataset[] = await m.query(
+      `SELECT d.id,
+              (SELECT v.id FROM dataset_schemas v
+               WHERE v.dataset_id = d.id AND EXISTS (SELECT 1 FROM field_bindings b WHERE b.dataset_schema_id = v.id)
+               ORDER BY v.version_num DESC LIMIT 1) AS schema_id
+       FROM datasets d WHERE d.id = ANY($1::uuid[]) AND d.deleted_at IS NULL
+       FOR SHARE OF d`,
+      [ids],
+    );
+    return new Map(rows.map((r) => [r.id, r]));
+  }
+
+  /** The active links of the given (source, target) pairs. */
+  activeLinks(pairs: readonly [string, string][], m: EntityManager): Promise<ActiveLink[]> {
+    if (pairs.length === 0) return Promise.resolve([]);
+    return m.query(
+      `SELECT l.id, l.source_dataset_id, l.target_dataset_id, l.source_schema_id, l.target_schema_id
+       FROM unnest($1::uuid[], $2::uuid[]) AS p(s, t)
+       JOIN dataset_links l ON l.source_dataset_id = p.s AND l.target_dataset_id = p.t AND l.deleted_at IS NULL`,
+      [pairs.map((p) => p[0]), pairs.map((p) => p[1])],
+    );
+  }
+
+  /** Inserts the links whose pair has no active link yet; a pair taken meanwhile is left out. */
+  insertLinks(
+    links: readonly Omit<ActiveLink, 'id'>[],
+    note: string,
+    actorId: string,
+    m: EntityManager,
+  ): Promise<ActiveLink[]> {
+    if (links.length === 0) return Promise.resolve([]);
+    const col = (f: (l: Omit<ActiveLink, 'id'>) => string) => links.map(f);
+    return m.query(
+      `INSERT INTO dataset_links (source_dataset_id, target_dataset_id, source_schema_id, target_schema_id,
+                                  note, created_by, updated_by)
+       SELECT s, t, ss, ts, $5, $6, $6 FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::uuid[]) AS p(s, t, ss, ts)
+       ON CONFLICT (source_dataset_id, target_dataset_id) WHERE deleted_at IS NULL DO NOTHING
+       RETURNING id, source_dataset_id, target_dataset_id, source_schema_id, target_schema_id`,
+      [
+        col((l) => l.source_dataset_id),
+        col((l) => l.target_dataset_id),
+        col((l) => l.source_schema_id),
+        col((l) => l.target_schema_id),
+        note,
+        actorId,
+      ],
+    );
+  }
+
+  /** Root fields of the datasets by name (case-insensitive), held FOR SHARE (origin checks). */
+  fieldsByName(
+    wanted: readonly { datasetId: string; name: string }[],
+    m: EntityManager,
+  ): Promise<NamedField[]> {
+    if (wanted.length === 0) return Promise.resolve([]);
+    return m.query(
+      `SELECT f.id, f.dataset_id, f.name, f.origin FROM fields f
+       JOIN unnest($1::uuid[], $2::text[]) AS w(dataset_id, name)
+         ON f.dataset_id = w.dataset_id AND lower(f.name) = lower(w.name)
+       WHERE f.parent_id IS NULL
+       FOR SHARE OF f`,
+      [wanted.map((w) => w.datasetId), wanted.map((w) => w.name)],
+    );
+  }
+
+  /** Which of the (field, version) pairs have a binding: `fieldId/schemaId` keys. */
+  async bound(pairs: readonly [string, string][], m: EntityManager): Promise<Set<string>> {
+    if (pairs.length === 0) return new Set();
+    const rows: { field_id: string; dataset_schema_id: string }[] = await m.query(
+      `SELECT b.field_id, b.dataset_schema_id FROM unnest($1::uuid[], $2::uuid[]) AS p(f, s)
+       JOIN field_bindings b ON b.field_id = p.f AND b.dataset_schema_id = p.s`,
+      [pairs.map((p) => p[0]), pairs.map((p) => p[1])],
+    );
+    return new Set(rows.map((r) => `${r.field_id}/${r.dataset_schema_id}`));
+  }
+
+  fieldLinksOf(linkIds: readonly string[], m: EntityManager): Promise<LinkedField[]> {
+    if (linkIds.length === 0) return Promise.resolve([]);
+    return m.query(
+      `SELECT id, dataset_link_id, source_field_id, target_field_id FROM field_links
+       WHERE dataset_link_id = ANY($1::uuid[])`,
+      [linkIds],
+    );
+  }
+
+  /** Inserts field links; a target taken meanwhile in its link is left out. */
+  insertFieldLinks(
+    links: readonly Omit<LinkedField, 'id'>[],
+    actorId: string,
+    m: EntityManager,
+  ): Promise<LinkedField[]> {
+    if (links.length === 0) return Promise.resolve([]);
+    return m.query(
+      `INSERT INTO field_links (dataset_link_id, source_field_id, target_field_id, created_by, updated_by)
+       SELECT l, s, t, $4, $4 FROM unnest($1::uuid[], $2::uuid[], $3::uuid[]) AS p(l, s, t)
+       ON CONFLICT (dataset_link_id, target_field_id) DO NOTHING
+       RETURNING id, dataset_link_id, source_field_id, target_field_id`,
+      [
+        links.map((l) => l.dataset_link_id),
+        links.map((l) => l.source_field_id),
+        links.map((l) => l.target_field_id),
+        actorId,
+      ],
+    );
+  }
+}

@@ -1,0 +1,545 @@
+import type {
+  OpenLineageDataset,
+  OpenLineageEventType,
+  OpenLineageIntakeResult,
+  ParsedOpenLineageRunEvent,
+} from '@aide/schemas';
+import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import type { AuthUser } from '../../common/auth/current-user.js';
+import { Transactions } from '../../database/transactions.js';
+import {
+  databaseFits,
+  databaseOf,
+  lookupOf,
+  namespacesOf,
+  normalizeNamespace,
+  type SystemNaming,
+} from './openlineage-naming.js';
+import {
+  type ActiveLink,
+  type DatasetRequest,
+  type LinkedField,
+  type NamedField,
+  OpenLineageRepository,
+} from './openlineage.repository.js';
+
+type Role = 'input' | 'output';
+type Result = OpenLineageIntakeResult;
+type DatasetEntry = Result['datasets'][number];
+type Skip = Result['skipped'][number];
+
+/** An input or output of the event with the identities it may be registered under. */
+interface Entry {
+  role: Role;
+  namespace: string;
+  name: string;
+  /** The name first, then each symlink (SymlinksDatasetFacet). */
+  identities: { namespace: string; name: string; label: string }[];
+  dataset: OpenLineageDataset | null;
+  answer: DatasetEntry;
+}
+
+/** Runs that did not complete write nothing: their inputs and outputs are reported only. */
+const NOT_APPLIED: readonly OpenLineageEventType[] = ['FAIL', 'ABORT'];
+
+const key = (namespace: string, name: string) => `${normalizeNamespace(namespace)}\u0000${name}`;
+const ref = (e: { namespace: string; name: string }) => ({ namespace: e.namespace, name: e.name });
+
+/**
+ * OpenLineage intake (ADR 0022): a RunEvent's inputs and outputs are matched to registered datasets
+ * (`openlineage-naming.ts`, docs/openlineage.md), each matched input → output pair becomes a dataset
+ * link pinned to both current versions or confirms the active one, and `columnLineage` facets become
+ * field links under the original's field-link rules. What cannot be matched or linked is reported, with
+ * the reason. One transaction; the event row claimed first makes a repeated event (same run id and event
+ * type) answer the stored result instead of applying again.
+ */
+@Injectable()
+export class OpenLineageService {
+  constructor(
+    private readonly tx: Transactions,
+    private readonly repo: OpenLineageRepository,
+  ) {}
+
+  intake(
+    event: ParsedOpenLineageRunEvent,
+    actor: AuthUser,
+  ): Promise<{ created: boolean; result: OpenLineageIntakeResult }> {
+    const eventType: OpenLineageEventType = event.eventType ?? 'OTHER';
+    const runId = event.run.runId.toLowerCase();
+    return this.tx.run(async (m) => {
+      const claimed = await this.repo.claim(
+        {
+          runId,
+          eventType,
+          eventTime: event.eventTime,
+          jobNamespace: event.job.namespace,
+          jobName: event.job.name,
+          producer: event.producer,
+        },
+        actor.id,
+        m,
+      );
+      if (!claimed) {
+        const stored = (await this.repo.storedResult(runId, eventType, m)) as Result | null;
+        if (stored) return { created: false, result: { ...stored, duplicate: true } };
+      }
+      const result = await this.apply(event, eventType, runId, actor, m);
+      await this.repo.saveResult(runId, eventType, result, m);
+      return { created: true, result };
+    });
+  }
+
+  private async apply(
+    event: ParsedOpenLineageRunEvent,
+    eventType: OpenLineageEventType,
+    runId: string,
+    actor: AuthUser,
+    m: EntityManager,
+  ): Promise<Result> {
+    const entries = entriesOf(event);
+    await this.match(entries, m);
+    const result: Result = {
+      run_id: runId,
+      event_type: eventType,
+      job: ref(event.job),
+      event_time: event.eventTime,
+      duplicate: false,
+      applied: !NOT_APPLIED.includes(eventType),
+      datasets: entries.map((e) => e.answer),
+      dataset_links: [],
+      field_links: [],
+      skipped: [],
+      unknown_datasets: entries
+        .filter((e) => e.answer.status === 'unknown')
+        .map((e) => ({ role: e.role, ...ref(e) })),
+    };
+    if (!result.applied) return result;
+    const links = await this.links(entries, event, actor, m, result);
+    await this.fieldLinks(entries, links, actor, m, result);
+    return result;
+  }
+
+  /** Finds each entry's dataset: its name first, then its symlinks; one dataset or none is an answer. */
+  private async match(entries: Entry[], m: EntityManager): Promise<void> {
+    const namespaces = new Set(
+      entries.flatMap((e) => e.identities.map((i) => normalizeNamespace(i.namespace))),
+    );
+    const systems = await this.repo.systems([...namespaces], m);
+    const systemsOf = new Map<string, SystemNaming[]>();
+    for (const system of systems) {
+      for (const ns of namespacesOf(system)) systemsOf.set(ns, [...(systemsOf.get(ns) ?? []), system]);
+    }
+    const requests: DatasetRequest[] = [];
+    const requestsOf: number[][][] = entries.map((e) =>
+      e.identities.map((identity) => {
+        const lookup = lookupOf(identity.namespace, identity.name);
+        return (systemsOf.get(normalizeNamespace(identity.namespace)) ?? [])
+          .filter((s) => databaseFits(databaseOf(s), lookup))
+          .map((s) => {
+            requests.push({ key: requests.length, systemId: s.id, lookup });
+            return requests.length - 1;
+          });
+      }),
+    );
+    const hitsOf = new Map<number, { dataset_id: string; exact: boolean }[]>();
+    for (const hit of await this.repo.matchDatasets(requests, m)) {
+      hitsOf.set(hit.key, [...(hitsOf.get(hit.key) ?? []), hit]);
+    }
+    entries.forEach((entry, i) => {
+      for (const [j, keys] of (requestsOf[i] ?? []).entries()) {
+        const hits = new Map<string, boolean>();
+        for (const k of keys)
+          for (const h of hitsOf.get(k) ?? [])
+            hits.set(h.dataset_id, h.exact || hits.get(h.dataset_id) === true);
+        if (hits.size === 0) continue;
+        const exact = [...hits].filter(([, e]) => e).map(([id]) => id);
+        const chosen = hits.size === 1 ? [...hits.keys()] : exact.length === 1 ? exact : [];
+        const label = entry.identities[j]?.label ?? 'name';
+        entry.answer =
+          chosen.length === 1
+            ? { ...entry.answer, status: 'matched', dataset_id: chosen[0], matched_by: label }
+            : {
+                ...entry.answer,
+                status: 'ambiguous',
+                matched_by: label,
+                candidates: [...hits.keys()].sort(),
+              };
+        return;
+      }
+    });
+  }
+
+  /** Each matched input → output pair: the active link confirmed, or one created on current versions. */
+  private async links(
+    entries: readonly Entry[],
+    event: ParsedOpenLineageRunEvent,
+    actor: AuthUser,
+    m: EntityManager,
+    result: Result,
+  ): Promise<Map<string, ActiveLink>> {
+    const inputs = entries.filter((e) => e.role === 'input');
+    const outputs = entries.filter((e) => e.role === 'output');
+    const pairs = new Map<string, [Entry, Entry]>();
+    for (const output of outputs) {
+      for (const input of inputs) {
+        const s = input.answer.dataset_id;
+        const t = output.answer.dataset_id;
+        if (!s || !t) continue;
+        if (s === t) {
+          result.skipped.push(
+            skip('dataset_link', 'SELF_LINK', 'The job reads and writes the same dataset.', input, output),
+          );
+          continue;
+        }
+        if (!pairs.has(`${s}/${t}`)) pairs.set(`${s}/${t}`, [input, output]);
+      }
+    }
+    const reported = new Set<string>();
+    for (const entry of entries) {
+      if (entry.answer.status === 'matched') continue;
+      const reason = entry.answer.status === 'unknown' ? 'DATASET_UNKNOWN' : 'DATASET_AMBIGUOUS';
+      const others = entry.role === 'input' ? outputs : inputs;
+      for (const other of others) {
+        const [source, target] = entry.role === 'input' ? [entry, other] : [other, entry];
+        const pair = `${key(source.namespace, source.name)}\u0001${key(target.namespace, target.name)}`;
+        if (reported.has(pair)) continue;
+        reported.add(pair);
+        result.skipped.push(
+          skip(
+            'dataset_link',
+            reason,
+            `No link: ${entry.role} ${entry.namespace} ${entry.name} is ${entry.answer.status === 'unknown' ? 'not a registered dataset' : 'several registered datasets'}.`,
+            source,
+            target,
+          ),
+        );
+      }
+    }
+    const ids = [
+      ...new Set([...pairs.values()].flatMap(([s, t]) => [s.answer.dataset_id, t.answer.dataset_id])),
+    ];
+    const pinned = await this.repo.pinDatasets(ids as string[], m);
+    const pairList = [...pairs.values()].map(
+      ([s, t]) => [s.answer.dataset_id, t.answer.dataset_id] as [string, string],
+    );
+    const linkOf = new Map((await this.repo.activeLinks(pairList, m)).map((l) => [pairKey(l), l]));
+    const confirmed = new Set(linkOf.keys());
+    const toCreate: Omit<ActiveLink, 'id'>[] = [];
+    for (const [pair, [s, t]] of pairs) {
+      if (linkOf.has(pair)) continue;
+      const sourcePin = pinned.get(s.answer.dataset_id as string)?.schema_id;
+      const targetPin = pinned.get(t.answer.dataset_id as string)?.schema_id;
+      if (!sourcePin || !targetPin) {
+        const missing = sourcePin ? t : s;
+        result.skipped.push(
+          skip(
+            'dataset_link',
+            'NO_SCHEMA_VERSION',
+            `${missing.namespace} ${missing.name} has no published schema version to pin the link to.`,
+            s,
+            t,
+          ),
+        );
+        continue;
+      }
+      toCreate.push({
+        source_dataset_id: s.answer.dataset_id as string,
+        target_dataset_id: t.answer.dataset_id as string,
+        source_schema_id: sourcePin,
+        target_schema_id: targetPin,
+      });
+    }
+    const note = `OpenLineage: ${event.job.namespace} ${event.job.name}`.slice(0, 1000);
+    for (const link of await this.repo.insertLinks(toCreate, note, actor.id, m))
+      linkOf.set(pairKey(link), link);
+    // A pair linked by a concurrent writer since the read: that link is confirmed.
+    const raced = toCreate.filter((l) => !linkOf.has(pairKey(l)));
+    for (const link of await this.repo.activeLinks(
+      raced.map((l) => [l.source_dataset_id, l.target_dataset_id]),
+      m,
+    )) {
+      linkOf.set(pairKey(link), link);
+      confirmed.add(pairKey(link));
+    }
+    for (const pair of pairs.keys()) {
+      const link = linkOf.get(pair);
+      if (!link) continue;
+      result.dataset_links.push({
+        dataset_link_id: link.id,
+        source_dataset_id: link.source_dataset_id,
+        target_dataset_id: link.target_dataset_id,
+        status: confirmed.has(pair) ? 'confirmed' : 'created',
+      });
+    }
+    return linkOf;
+  }
+
+  /**
+   * `columnLineage` facets of the outputs: each output field ← input field inside the link of their two
+   * datasets becomes a field link under the original's rules (both fields exist as root fields, both
+   * bound in the link's pinned versions, the target `mapped`, one source per target in a link).
+   */
+  private async fieldLinks(
+    entries: readonly Entry[],
+    links: ReadonlyMap<string, ActiveLink>,
+    actor: AuthUser,
+    m: EntityManager,
+    result: Result,
+  ): Promise<void> {
+    const entryOf = new Map(
+      entries.filter((e) => e.role === 'input').map((e) => [key(e.namespace, e.name), e]),
+    );
+    interface Wanted {
+      link: ActiveLink;
+      source: Entry;
+      target: Entry;
+      sourceField: string;
+      targetField: string;
+    }
+    const wanted: Wanted[] = [];
+    const refOf = (e: Entry, field: string) => ({ ...ref(e), field });
+    for (const output of entries.filter((e) => e.role === 'output')) {
+      const facet = output.dataset?.facets?.columnLineage;
+      if (!facet || facet._deleted || !facet.fields) continue;
+      for (const [targetField, { inputFields }] of Object.entries(facet.fields)) {
+        for (const input of inputFields) {
+          const source = entryOf.get(key(input.namespace, input.name)) as Entry;
+          const s = source.answer.dataset_id;
+          const t = output.answer.dataset_id;
+          const link = s && t ? links.get(`${s}/${t}`) : undefined;
+          if (!link) {
+            const reason =
+              !s || !t
+                ? source.answer.status === 'ambiguous' || output.answer.status === 'ambiguous'
+                  ? 'DATASET_AMBIGUOUS'
+                  : 'DATASET_UNKNOWN'
+                : 'NO_DATASET_LINK';
+            result.skipped.push({
+              kind: 'field_link',
+              reason,
+              detail:
+                reason === 'NO_DATASET_LINK'
+                  ? 'The two datasets have no dataset link (see the dataset-link entries skipped).'
+                  : 'A dataset of this column lineage is not registered (or is several).',
+              source: refOf(source, input.field),
+              target: refOf(output, targetField),
+            });
+            continue;
+          }
+          wanted.push({ link, source, target: output, sourceField: input.field, targetField });
+        }
+      }
+    }
+    if (wanted.length === 0) return;
+    const fields = await this.repo.fieldsByName(
+      wanted.flatMap((w) => [
+        { datasetId: w.link.source_dataset_id, name: w.sourceField },
+        { datasetId: w.link.target_dataset_id, name: w.targetField },
+      ]),
+      m,
+    );
+    const fieldOf = (datasetId: string, name: string): NamedField | undefined => {
+      const found = fields.filter(
+        (f) => f.dataset_id === datasetId && f.name.toLowerCase() === name.toLowerCase(),
+      );
+      return found.find((f) => f.name === name) ?? (found.length === 1 ? found[0] : undefined);
+    };
+    const resolved = wanted.map((w) => ({
+      ...w,
+      sf: fieldOf(w.link.source_dataset_id, w.sourceField),
+      tf: fieldOf(w.link.target_dataset_id, w.targetField),
+    }));
+    const bound = await this.repo.bound(
+      resolved.flatMap((r) => [
+        ...(r.sf ? [[r.sf.id, r.link.source_schema_id] as [string, string]] : []),
+        ...(r.tf ? [[r.tf.id, r.link.target_schema_id] as [string, string]] : []),
+      ]),
+      m,
+    );
+    const existing = new Map(
+      (await this.repo.fieldLinksOf([...new Set(resolved.map((r) => r.link.id))], m)).map((l) => [
+        `${l.dataset_link_id}/${l.target_field_id}`,
+        l,
+      ]),
+    );
+    interface Plan {
+      dataset_link_id: string;
+      source_field_id: string;
+      target_field_id: string;
+      source: { namespace: string; name: string; field: string };
+      target: { namespace: string; name: string; field: string };
+    }
+    const toCreate = new Map<string, Plan>();
+    const answered = new Set<string>();
+    for (const r of resolved) {
+      const fail = (reason: Skip['reason'], detail: string) =>
+        result.skipped.push({
+          kind: 'field_link',
+          reason,
+          detail,
+          source: refOf(r.source, r.sourceField),
+          target: refOf(r.target, r.targetField),
+        });
+      if (!r.sf || !r.tf) {
+        fail(
+          'FIELD_NOT_FOUND',
+          `No field ${r.sf ? r.targetField : r.sourceField} in the ${r.sf ? 'output' : 'input'} dataset.`,
+        );
+        continue;
+      }
+      if (
+        !bound.has(`${r.sf.id}/${r.link.source_schema_id}`) ||
+        !bound.has(`${r.tf.id}/${r.link.target_schema_id}`)
+      ) {
+        fail('FIELD_BINDING_MISSING', "A field is not bound in the link's pinned schema version.");
+        continue;
+      }
+      if (r.tf.origin !== 'mapped') {
+        fail('FIELD_ORIGIN_CONFLICT', `The target field's origin is ${r.tf.origin}, not mapped.`);
+        continue;
+      }
+      const slot = `${r.link.id}/${r.tf.id}`;
+      const present = existing.get(slot);
+      if (present) {
+        if (present.source_field_id === r.sf.id) {
+          if (!answered.has(slot)) {
+            answered.add(slot);
+            result.field_links.push({
+              field_link_id: present.id,
+              dataset_link_id: r.link.id,
+              source_field: r.sf.name,
+              target_field: r.tf.name,
+              status: 'confirmed',
+            });
+          }
+        } else {
+          fail('FIELD_LINK_TARGET_OCCUPIED', 'The target field is fed by another source field in this link.');
+        }
+        continue;
+      }
+      const planned = toCreate.get(slot);
+      if (planned && planned.source_field_id !== r.sf.id) {
+        fail(
+          'FIELD_LINK_TARGET_OCCUPIED',
+          'The target field has another input field in this link: one source per target is kept (the first).',
+        );
+        continue;
+      }
+      toCreate.set(slot, {
+        dataset_link_id: r.link.id,
+        source_field_id: r.sf.id,
+        target_field_id: r.tf.id,
+        source: refOf(r.source, r.sf.name),
+        target: refOf(r.target, r.tf.name),
+      });
+    }
+    const plans = [...toCreate.values()];
+    const inserted = new Map(
+      (
+        await this.repo.insertFieldLinks(
+          plans.map(({ dataset_link_id, source_field_id, target_field_id }) => ({
+            dataset_link_id,
+            source_field_id,
+            target_field_id,
+          })),
+          actor.id,
+          m,
+        )
+      ).map((l) => [`${l.dataset_link_id}/${l.target_field_id}`, l]),
+    );
+    const raced = plans.some((p) => !inserted.has(`${p.dataset_link_id}/${p.target_field_id}`))
+      ? new Map(
+          (await this.repo.fieldLinksOf([...new Set(plans.map((p) => p.dataset_link_id))], m)).map((l) => [
+            `${l.dataset_link_id}/${l.target_field_id}`,
+            l,
+          ]),
+        )
+      : new Map<string, LinkedField>();
+    for (const p of plans) {
+      const slot = `${p.dataset_link_id}/${p.target_field_id}`;
+      const row = inserted.get(slot) ?? raced.get(slot);
+      const same = row && row.source_field_id === p.source_field_id;
+      if (!row || !same) {
+        result.skipped.push({
+          kind: 'field_link',
+          reason: 'FIELD_LINK_TARGET_OCCUPIED',
+          detail: 'The target field was linked to another source field meanwhile.',
+          source: p.source,
+          target: p.target,
+        });
+        continue;
+      }
+      result.field_links.push({
+        field_link_id: row.id,
+        dataset_link_id: p.dataset_link_id,
+        source_field: p.source.field,
+        target_field: p.target.field,
+        status: inserted.has(slot) ? 'created' : 'confirmed',
+      });
+    }
+  }
+}
+
+const pairKey = (l: { source_dataset_id: string; target_dataset_id: string }) =>
+  `${l.source_dataset_id}/${l.target_dataset_id}`;
+
+function skip(
+  kind: Skip['kind'],
+  reason: Skip['reason'],
+  detail: string,
+  source: { namespace: string; name: string },
+  target: { namespace: string; name: string },
+): Skip {
+  return { kind, reason, detail, source: ref(source), target: ref(target) };
+}
+
+/**
+ * The event's datasets, once each per role: its inputs, its outputs, and the datasets its column
+ * lineage reads that the inputs do not list (the spec allows it).
+ */
+function entriesOf(event: ParsedOpenLineageRunEvent): Entry[] {
+  const entries: Entry[] = [];
+  const seen = new Set<string>();
+  const add = (role: Role, namespace: string, name: string, dataset: OpenLineageDataset | null) => {
+    const k = `${role}\u0000${key(namespace, name)}`;
+    if (seen.has(k)) return;
+    seen.add(k);
+    const symlinks = dataset?.facets?.symlinks?._deleted
+      ? []
+      : (dataset?.facets?.symlinks?.identifiers ?? []);
+    entries.push({
+      role,
+      namespace,
+      name,
+      dataset,
+      identities: [
+        { namespace, name, label: 'name' },
+        ...symlinks.map((s) => ({
+          namespace: s.namespace,
+          name: s.name,
+          label: `symlink:${s.namespace}/${s.name}`,
+        })),
+      ],
+      answer: {
+        role,
+        namespace,
+        name,
+        status: 'unknown',
+        dataset_id: null,
+        matched_by: null,
+        candidates: [],
+      },
+    });
+  };
+  for (const input of event.inputs ?? []) add('input', input.namespace, input.name, input);
+  for (const output of event.outputs ?? []) add('output', output.namespace, output.name, output);
+  for (const output of event.outputs ?? []) {
+    const facet = output.facets?.columnLineage;
+    if (!facet || facet._deleted) continue;
+    for (const { inputFields } of Object.values(facet.fields ?? {})) {
+      for (const f of inputFields) add('input', f.namespace, f.name, null);
+    }
+  }
+  return entries;
+}
