@@ -21,11 +21,6 @@ import { SystemFlavorsRepository } from '../modules/system-flavors/system-flavor
 import { SystemKindsRepository } from '../modules/system-kinds/system-kinds.repository.js';
 import { SystemsRepository } from '../modules/systems/systems.repository.js';
 import { UsersRepository } from '../modules/users/users.repository.js';
-import { ApiKeysRepository } from '../modules/api-keys/api-keys.repository.js';
-import { ConnectionProfilesRepository } from '../modules/connection-profiles/connection-profiles.repository.js';
-import { DataflowsRepository } from '../modules/dataflows/dataflows.repository.js';
-import { WatermarksRepository } from '../modules/watermarks/watermarks.repository.js';
-import { WorkspacesRepository } from '../modules/workspaces/workspaces.repository.js';
 import { Transactions } from './transactions.js';
 
 /**
@@ -54,11 +49,6 @@ const REPOSITORIES = [
   DatasetLinksRepository,
   FieldLinksRepository,
   TechFieldTemplatesRepository,
-  WorkspacesRepository,
-  ConnectionProfilesRepository,
-  DataflowsRepository,
-  WatermarksRepository,
-  ApiKeysRepository,
 ];
 
 @Global()

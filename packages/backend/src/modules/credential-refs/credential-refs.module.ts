@@ -1,6 +1,11 @@
 import { Module } from '@nestjs/common';
+import { ConnectionProfilesModule } from '../connection-profiles/connection-profiles.module.js';
 import { CredentialRefsController } from './credential-refs.controller.js';
 import { CredentialRefsService } from './credential-refs.service.js';
 
-@Module({ controllers: [CredentialRefsController], providers: [CredentialRefsService] })
+@Module({
+  imports: [ConnectionProfilesModule],
+  controllers: [CredentialRefsController],
+  providers: [CredentialRefsService],
+})
 export class CredentialRefsModule {}

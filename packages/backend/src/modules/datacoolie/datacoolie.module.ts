@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { WatermarksModule } from '../watermarks/watermarks.module.js';
+import { WorkspacesModule } from '../workspaces/workspaces.module.js';
 import { DatacoolieApiService } from './datacoolie-api.service.js';
 import { DatacoolieController } from './datacoolie.controller.js';
 import { DatacoolieScopeRepository } from './datacoolie-scope.repository.js';
@@ -12,7 +13,7 @@ import { WorkspaceSnapshotService } from './workspace-snapshot.service.js';
  * workspace snapshot and DataCoolie's own REST contract.
  */
 @Module({
-  imports: [WatermarksModule],
+  imports: [WatermarksModule, WorkspacesModule],
   controllers: [DatacoolieController],
   providers: [
     DatacoolieApiService,
