@@ -7,7 +7,7 @@ import type { AideClient } from '../../src/index.js';
 
 export const suffix = (): string => randomBytes(4).toString('hex');
 
-async function flavorId(admin: AideClient, kindCode: string, flavorCode: string): Promise<string> {
+export async function flavorId(admin: AideClient, kindCode: string, flavorCode: string): Promise<string> {
   const flavors = await admin.systemFlavors.list({ code: flavorCode });
   if (flavors.items[0]) return flavors.items[0].id;
   const kinds = await admin.systemKinds.list({ code: kindCode });
@@ -16,7 +16,11 @@ async function flavorId(admin: AideClient, kindCode: string, flavorCode: string)
   return (await admin.systemFlavors.create({ code: flavorCode, name: flavorCode, kind_id: kind.id })).id;
 }
 
-async function ensureTypes(admin: AideClient, flavor: string, codes: readonly string[]): Promise<void> {
+export async function ensureTypes(
+  admin: AideClient,
+  flavor: string,
+  codes: readonly string[],
+): Promise<void> {
   for (const code of codes) {
     const found = await admin.dataTypes.list({ system_flavor_id: flavor, code });
     if (found.items.length === 0) {
