@@ -27,9 +27,13 @@ const SUITES = {
     file: 'packages/backend/bench/auth.mjs',
     about: 'access-token verification: jose (as the API uses it) vs a bare HMAC check',
   },
-  // Planned (DESIGN §10): provider (bulk load).
+  provider: {
+    file: 'packages/backend/bench/provider.mjs',
+    about:
+      'AideMetadataProvider bulk load of N dataflows × 20 hints, cold and revalidated (304), with request counts',
+  },
 };
-const PLANNED = ['provider'];
+const PLANNED = [];
 
 function usage() {
   const lines = [

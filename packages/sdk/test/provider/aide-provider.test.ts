@@ -2,28 +2,9 @@
 // request, revalidated with a 304; the cache-off hooks use DataCoolie's REST routes; watermarks are
 // raw text. Requests are counted by a dispatcher interceptor on the real connection.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { Agent, type Dispatcher } from 'undici';
-import { AideClient } from '../../src/index.js';
 import { AideMetadataProvider } from '../../src/provider/index.js';
-import { adminClient, backend } from '../helpers/backend.js';
-import { registryPipeline, type RegistryPipeline } from './registry-fixture.js';
-
-/** A client whose HTTP requests are counted by path. */
-function countingClient(): { client: AideClient; requests: string[]; agent: Agent } {
-  const requests: string[] = [];
-  const agent = new Agent();
-  const dispatcher = agent.compose((dispatch) => (options: Dispatcher.DispatchOptions, handler) => {
-    requests.push(`${options.method} ${String(options.path).split('?')[0]}`);
-    return dispatch(options, handler);
-  });
-  const client = new AideClient({
-    baseUrl: backend.baseUrl,
-    username: backend.username,
-    password: backend.password,
-    dispatcher,
-  });
-  return { client, requests, agent };
-}
+import { adminClient } from '../helpers/backend.js';
+import { countingClient, registryPipeline, type RegistryPipeline } from './registry-fixture.js';
 
 describe('AideMetadataProvider on the registry', () => {
   const admin = adminClient();
@@ -36,13 +17,15 @@ describe('AideMetadataProvider on the registry', () => {
   });
 
   it('loads the workspace in one snapshot request and serves DataCoolie models', async () => {
-    const { client, requests, agent } = countingClient();
+    const { client, requests: seen, agent } = countingClient();
     await client.workspaces.get(p.workspace.id); // logs in first: only the snapshot is counted below
-    requests.length = 0;
+    seen.length = 0;
     const provider = new AideMetadataProvider({ client, workspace: p.workspace.code });
     try {
       await provider.initialize();
-      expect(requests).toEqual([`GET /api/v1/workspaces/${p.workspace.code}/datacoolie/snapshot`]);
+      expect(seen.map((r) => r.line)).toEqual([
+        `GET /api/v1/workspaces/${p.workspace.code}/datacoolie/snapshot`,
+      ]);
       const connections = await provider.getConnections();
       expect(connections.map((c) => c.connection_id).sort()).toEqual([p.erp.id, p.bronze.id].sort());
       const [dataflow] = await provider.getDataflows();
@@ -68,7 +51,7 @@ describe('AideMetadataProvider on the registry', () => {
       expect((await provider.getDataflowById(p.inactive.id))?.is_active).toBe(false);
       expect((await provider.getConnectionByName(p.bronze.name))?.format).toBe('delta');
       expect(await provider.getSchemaHints(p.erp.id, p.table.toUpperCase(), 'SALES')).toHaveLength(3);
-      expect(requests).toHaveLength(1);
+      expect(seen).toHaveLength(1);
     } finally {
       await provider.close();
       await client.close();

@@ -3,11 +3,13 @@
 // version of each, so that the snapshot carries connections, dataflows and schema hints.
 import { randomBytes } from 'node:crypto';
 import type { ConnectionProfile, Dataflow, Dataset, Workspace } from '@aide/schemas';
-import type { AideClient } from '../../src/index.js';
+import { Agent, type Dispatcher } from 'undici';
+import { AideClient } from '../../src/index.js';
+import { backend } from '../helpers/backend.js';
 
 export const suffix = (): string => randomBytes(4).toString('hex');
 
-async function flavorId(admin: AideClient, kindCode: string, flavorCode: string): Promise<string> {
+export async function flavorId(admin: AideClient, kindCode: string, flavorCode: string): Promise<string> {
   const flavors = await admin.systemFlavors.list({ code: flavorCode });
   if (flavors.items[0]) return flavors.items[0].id;
   const kinds = await admin.systemKinds.list({ code: kindCode });
@@ -16,7 +18,11 @@ async function flavorId(admin: AideClient, kindCode: string, flavorCode: string)
   return (await admin.systemFlavors.create({ code: flavorCode, name: flavorCode, kind_id: kind.id })).id;
 }
 
-async function ensureTypes(admin: AideClient, flavor: string, codes: readonly string[]): Promise<void> {
+export async function ensureTypes(
+  admin: AideClient,
+  flavor: string,
+  codes: readonly string[],
+): Promise<void> {
   for (const code of codes) {
     const found = await admin.dataTypes.list({ system_flavor_id: flavor, code });
     if (found.items.length === 0) {
@@ -120,4 +126,39 @@ export async function registryPipeline(admin: AideClient): Promise<RegistryPipel
     destination_dataset_id: bronzeOrders.id,
   });
   return { workspace, erp, bronze, orders, bronzeOrders, table: `orders_${id}`, copy, inactive };
+}
+
+/** A request as the counting dispatcher saw it: `METHOD /path`, the query and the headers. */
+export interface SeenRequest {
+  line: string;
+  query: string;
+  headers: Record<string, string>;
+}
+
+/** A dispatcher that records every HTTP request (on a real connection); close `agent` when done. */
+export function countingDispatcher(): { dispatcher: Dispatcher; requests: SeenRequest[]; agent: Agent } {
+  const requests: SeenRequest[] = [];
+  const agent = new Agent();
+  const dispatcher = agent.compose((dispatch) => (options: Dispatcher.DispatchOptions, handler) => {
+    const [path = '', query = ''] = String(options.path).split('?');
+    requests.push({
+      line: `${options.method} ${path}`,
+      query,
+      headers: { ...(options.headers as Record<string, string> | undefined) },
+    });
+    return dispatch(options, handler);
+  });
+  return { dispatcher, requests, agent };
+}
+
+/** A superuser client whose HTTP requests are recorded. */
+export function countingClient(): { client: AideClient; requests: SeenRequest[]; agent: Agent } {
+  const { dispatcher, requests, agent } = countingDispatcher();
+  const client = new AideClient({
+    baseUrl: backend.baseUrl,
+    username: backend.username,
+    password: backend.password,
+    dispatcher,
+  });
+  return { client, requests, agent };
 }

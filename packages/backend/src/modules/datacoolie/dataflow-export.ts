@@ -40,10 +40,19 @@ export interface DataflowEnds {
   destinationAddress: DatasetAddress;
 }
 
-/** The DataCoolie document of a dataflow; throws DataCoolie's ConfigurationError / MetadataError. */
-export function exportDataflow(row: DataflowRow, ends: DataflowEnds): DataFlow {
-  classifySourceQuery(row.source_query);
-  return createDataflow({
+type End = { schema_name: string | null; table: string | null };
+
+/**
+ * A dataflow row in DataCoolie's dataflow shape, each end led by what names its connection (the
+ * connection itself, or its id in the snapshot) and its address.
+ */
+export function dataflowDocument<S extends End, D extends End>(
+  row: DataflowRow,
+  source: S,
+  destination: D,
+  partitionColumns: DataflowRow['partition_columns'] = row.partition_columns,
+) {
+  return {
     dataflow_id: row.id,
     workspace_id: row.workspace_id,
     name: row.name,
@@ -54,9 +63,7 @@ export function exportDataflow(row: DataflowRow, ends: DataflowEnds): DataFlow {
     processing_mode: row.processing_mode,
     is_active: row.is_active,
     source: {
-      connection: ends.source,
-      schema_name: ends.sourceAddress?.schema_name ?? null,
-      table: ends.sourceAddress?.table ?? null,
+      ...source,
       query: row.source_query,
       python_function: row.source_python_function,
       watermark_columns: row.source_watermark_columns,
@@ -64,15 +71,34 @@ export function exportDataflow(row: DataflowRow, ends: DataflowEnds): DataFlow {
       configure: row.source_configure,
     },
     destination: {
-      connection: ends.destination,
-      schema_name: ends.destinationAddress.schema_name,
-      table: ends.destinationAddress.table,
+      ...destination,
       load_type: row.load_type,
       merge_keys: row.merge_keys,
-      partition_columns: row.partition_columns.map((p) => ({ column: p.column, expression: p.expression })),
+      partition_columns: partitionColumns,
       configure: row.destination_configure,
     },
     transform: row.transform,
     configure: row.configure,
-  });
+  };
+}
+
+/** The DataCoolie document of a dataflow; throws DataCoolie's ConfigurationError / MetadataError. */
+export function exportDataflow(row: DataflowRow, ends: DataflowEnds): DataFlow {
+  classifySourceQuery(row.source_query);
+  return createDataflow(
+    dataflowDocument(
+      row,
+      {
+        connection: ends.source,
+        schema_name: ends.sourceAddress?.schema_name ?? null,
+        table: ends.sourceAddress?.table ?? null,
+      },
+      {
+        connection: ends.destination,
+        schema_name: ends.destinationAddress.schema_name,
+        table: ends.destinationAddress.table,
+      },
+      row.partition_columns.map((p) => ({ column: p.column, expression: p.expression })),
+    ),
+  );
 }

@@ -17,7 +17,7 @@ import type {
   ScopedProfile,
   SnapshotDataflowRow,
 } from './datacoolie-scope.repository.js';
-import { exportDataflow } from './dataflow-export.js';
+import { dataflowDocument, exportDataflow } from './dataflow-export.js';
 import { addressDataset, type AddressResult, type DatasetForAddress, hintKeyOf } from './dataset-address.js';
 import { flavorDialect, hintTypeOf, hintTypeSystem } from './schema-hint-types.js';
 
@@ -49,38 +49,15 @@ function snapshotDataflow(
   source: { schema_name: string | null; table: string | null },
   destination: { schema_name: string | null; table: string },
 ): DataCoolieSnapshotDataflow {
-  return {
-    dataflow_id: row.id,
-    workspace_id: row.workspace_id,
-    name: row.name,
-    description: row.description,
-    stage: row.stage,
-    group_number: row.group_number,
-    execution_order: row.execution_order,
-    processing_mode: row.processing_mode,
-    is_active: row.is_active,
-    source: {
-      connection_id: row.source_connection_id,
-      schema_name: source.schema_name,
-      table: source.table,
-      query: row.source_query,
-      python_function: row.source_python_function,
-      watermark_columns: row.source_watermark_columns,
-      filter_expression: row.source_filter_expression,
-      configure: row.source_configure,
-    },
-    destination: {
+  return dataflowDocument(
+    row,
+    { connection_id: row.source_connection_id, schema_name: source.schema_name, table: source.table },
+    {
       connection_id: row.destination_connection_id,
       schema_name: destination.schema_name,
       table: destination.table,
-      load_type: row.load_type,
-      merge_keys: row.merge_keys,
-      partition_columns: row.partition_columns,
-      configure: row.destination_configure,
     },
-    transform: row.transform,
-    configure: row.configure,
-  };
+  );
 }
 
 function exportConnections(rows: SnapshotRows, excluded: DataCoolieExclusion[]): Map<string, Connection> {

@@ -2,6 +2,9 @@
 // visible to their owner (and superusers), revocable at once.
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { pino } from 'pino';
+import { createApp } from '../../../src/app.factory.js';
+import { createDataSource } from '../../../src/database/data-source.js';
 import { API } from '../../helpers/catalogue.js';
 import { ok, unique } from '../../helpers/factories.js';
 import { createWorkspace } from '../../helpers/provider.js';
@@ -129,6 +132,32 @@ describe('/api/v1/api-keys', () => {
     ]);
     expectEnvelope(await asKey({ 'x-api-key': soon.key }), 401, 'UNAUTHORIZED');
     expect(await service.verify(key.key)).toBeUndefined();
+  });
+
+  it('a revocation through one replica refuses the key on the next request to another', async () => {
+    // A second API process on the same database: no state about keys is kept between requests.
+    const dataSource = createDataSource({ url: ctx.config.databaseUrl, poolSize: 2 });
+    await dataSource.initialize();
+    const other = await createApp(ctx.config, dataSource, pino({ level: 'silent' }));
+    try {
+      await other.listen({ port: 0, host: '127.0.0.1' });
+      const address = other.getHttpServer().address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      const ws = await createWorkspace(ctx);
+      const key = ok(await create({ name: 'replicas', workspace_ids: [ws.id] }), 201);
+      const onOther = () =>
+        fetch(`http://127.0.0.1:${port}${API}/workspaces/${ws.id}/connections`, {
+          headers: { 'x-api-key': key.key },
+        });
+      expect((await onOther()).status).toBe(200);
+      ok(await ctx.request('POST', `${API}/api-keys/${key.id}/revoke`, { token: ctx.userToken }));
+      const refused = await onOther();
+      expect(refused.status).toBe(401);
+      expect(((await refused.json()) as { error_code: string }).error_code).toBe('UNAUTHORIZED');
+    } finally {
+      await other.close();
+      await dataSource.destroy();
+    }
   });
 
   it("stops a deactivated owner's keys at once", async () => {

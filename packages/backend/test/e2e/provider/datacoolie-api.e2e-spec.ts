@@ -4,7 +4,7 @@
 // snapshot route (ETag / If-None-Match, gzip, cursor pages).
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { API, seedReference } from '../../helpers/catalogue.js';
-import { ok, unique } from '../../helpers/factories.js';
+import { createCredentialRef, ok, unique } from '../../helpers/factories.js';
 import {
   copyBody,
   createDataflowRequest,
@@ -117,6 +117,43 @@ describe('DataCoolie-compatible endpoints', () => {
     });
     expectEnvelope(await get('/connections/nope'), 404, 'CONNECTION_PROFILE_NOT_FOUND');
     expectEnvelope(await get('/connections?unknown=1'), 422, 'VALIDATION_ERROR');
+  });
+
+  it('serves the reference §1.10 connection example as DataCoolie would read it', async () => {
+    const store = 'https://aide-kv.vault.azure.net/';
+    const secret = async (path: string) => (await createCredentialRef(ctx, { provider: store, path })).id;
+    const name = unique('erp_postgres');
+    const profile = await createProfile(ctx, f.workspace.id, f.pgSystem.id, {
+      name,
+      database: 'erp',
+      configure: { read_options: { fetchsize: 10000 } },
+      secrets: [
+        { configure_field: 'username', credential_ref_id: await secret('aide-erp-reader-user') },
+        { configure_field: 'password', credential_ref_id: await secret('aide-erp-reader-password') },
+      ],
+    });
+    // §1.10, with the registry's ids: secret *names* in configure, their store in secrets_ref.
+    expect(ok(await get(`/connections/${profile.id}`))).toEqual({
+      connection_id: profile.id,
+      workspace_id: f.workspace.id,
+      name,
+      connection_type: 'database',
+      format: 'sql',
+      catalog: null,
+      database: 'erp',
+      configure: {
+        database_type: 'postgresql',
+        host: 'erp-db.internal.example.com',
+        port: 5432,
+        username: 'aide-erp-reader-user',
+        password: 'aide-erp-reader-password',
+        use_schema_hint: true,
+        schema_hint_type_system: 'postgresql',
+        read_options: { fetchsize: 10000 },
+      },
+      secrets_ref: { [store]: ['username', 'password'] },
+      is_active: true,
+    });
   });
 
   it('lists dataflows with their connections expanded, filtered by stage list and activity', async () => {

@@ -83,6 +83,44 @@ function metadataError(error: unknown): unknown {
   return error;
 }
 
+/** A workspace's complete DataCoolie scope at one revision, as models. */
+export interface WorkspaceSnapshot {
+  revision: string;
+  models: BulkLoadResult;
+}
+
+/**
+ * Reads a workspace's snapshot: the first page, then its cursor pages (all of one revision), mapped to
+ * models. `undefined` when `ifNoneMatch` names the current revision (304). Failures are MetadataErrors.
+ */
+export async function readWorkspaceSnapshot(
+  client: AideClient,
+  workspace: string,
+  {
+    pageSize = SNAPSHOT_MAX_PAGE_SIZE,
+    ifNoneMatch,
+  }: { pageSize?: number; ifNoneMatch?: string | undefined } = {},
+): Promise<WorkspaceSnapshot | undefined> {
+  try {
+    let page = await client.datacoolie.snapshotPage(workspace, { pageSize, ifNoneMatch });
+    if (page === undefined) return undefined;
+    const pages: DataCoolieSnapshotPage[] = [page];
+    while (page.next_cursor !== null) {
+      page = (await client.datacoolie.snapshotPage(workspace, { cursor: page.next_cursor }))!;
+      pages.push(page);
+    }
+    const models = snapshotModels({
+      connections: pages.flatMap((p) => p.connections),
+      dataflows: pages.flatMap((p) => p.dataflows),
+      schema_hints: pages.flatMap((p) => p.schema_hints),
+      hint_fields: pages[0]!.hint_fields,
+    });
+    return { revision: pages[0]!.revision, models };
+  } catch (error) {
+    throw metadataError(error);
+  }
+}
+
 export class AideMetadataProvider extends BaseMetadataProvider {
   readonly workspace: string;
   private readonly access: AideRegistryAccess;
@@ -166,33 +204,16 @@ export class AideMetadataProvider extends BaseMetadataProvider {
    * `clearCache()` the request names the revision held, and a 304 reuses its models.
    */
   protected override async _bulkLoad(): Promise<BulkLoadResult> {
-    const client = this.registry();
-    let page: DataCoolieSnapshotPage | undefined;
-    try {
-      page = await client.datacoolie.snapshotPage(this.workspace, {
-        pageSize: this.snapshotPageSize,
-        ifNoneMatch: this.last?.revision,
-      });
-      if (page === undefined) {
-        if (this.last === null) throw new MetadataError('Snapshot answered "not modified" to no revision');
-        return this.last.models;
-      }
-      const pages = [page];
-      while (page.next_cursor !== null) {
-        page = (await client.datacoolie.snapshotPage(this.workspace, { cursor: page.next_cursor }))!;
-        pages.push(page);
-      }
-      const models = snapshotModels({
-        connections: pages.flatMap((p) => p.connections),
-        dataflows: pages.flatMap((p) => p.dataflows),
-        schema_hints: pages.flatMap((p) => p.schema_hints),
-        hint_fields: pages[0]!.hint_fields,
-      });
-      this.last = { revision: pages[0]!.revision, models };
-      return models;
-    } catch (error) {
-      throw metadataError(error);
+    const read = await readWorkspaceSnapshot(this.registry(), this.workspace, {
+      pageSize: this.snapshotPageSize,
+      ifNoneMatch: this.last?.revision,
+    });
+    if (read === undefined) {
+      if (this.last === null) throw new MetadataError('Snapshot answered "not modified" to no revision');
+      return this.last.models;
     }
+    this.last = read;
+    return read.models;
   }
 
   /** Every page of a DataCoolie listing (the first tells how many there are; the rest in parallel). */
