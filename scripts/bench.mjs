@@ -27,6 +27,10 @@ const SUITES = {
     file: 'packages/backend/bench/auth.mjs',
     about: 'access-token verification: jose (as the API uses it) vs a bare HMAC check',
   },
+  scale: {
+    file: 'packages/backend/bench/scale.mjs',
+    about: 'registry operations at 1,000 / 10,000 / 100,000 datasets: p50/p99, SQL statements, plans',
+  },
   // Planned (DESIGN §10): provider (bulk load).
 };
 const PLANNED = ['provider'];

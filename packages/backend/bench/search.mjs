@@ -3,13 +3,13 @@
 // database on DATABASE_URL). Prints p50/p95 per representative search, next to a baseline measured
 // in the same run (the least a search can do: one full-text index probe, unranked), and the indexes
 // each plan uses (EXPLAIN). Everything it starts is stopped, on success, error or Ctrl-C.
-import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
+import { buildBackend, cleanupStack } from './harness.mjs';
 
 const BACKEND = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const REPO = resolve(BACKEND, '..', '..');
@@ -165,26 +165,9 @@ export async function run(argv = process.argv.slice(2)) {
     return 0;
   }
 
-  const cleanups = [];
-  const cleanup = async () => {
-    while (cleanups.length > 0)
-      await cleanups
-        .pop()()
-        .catch((e) => log(`clean-up failed: ${e.message}`));
-  };
-  const onSignal = () => void cleanup().finally(() => process.exit(130));
-  process.once('SIGINT', onSignal);
-  process.once('SIGTERM', onSignal);
+  const { cleanups, cleanup } = cleanupStack(log);
   try {
-    if (options.build) {
-      for (const pkg of ['@aide/schemas', '@aide/backend']) {
-        const r = spawnSync('pnpm', ['--filter', pkg, 'build'], {
-          cwd: REPO,
-          stdio: ['ignore', 'inherit', 'inherit'],
-        });
-        if (r.status !== 0) throw new Error(`pnpm --filter ${pkg} build failed`);
-      }
-    }
+    if (options.build) buildBackend(REPO);
     const dist = (path) => import(pathToFileURL(join(BACKEND, 'dist', path)).href);
     const { startEmbeddedPostgres, freePort } = await dist('database/embedded-postgres.js');
     const { withDatabase } = await dist('database/naming.js');

@@ -8,6 +8,7 @@ import { Search1765400000000 } from './1765400000000-Search.js';
 import { SearchColumns1765550000000 } from './1765550000000-SearchColumns.js';
 import { TokenStateNotify1765700000000 } from './1765700000000-TokenStateNotify.js';
 import { TechFieldTemplates1765800000000 } from './1765800000000-TechFieldTemplates.js';
+import { ScaleIndexes1766100000000 } from './1766100000000-ScaleIndexes.js';
 
 /** Every migration in order. Listed explicitly: ESM builds cannot rely on TypeORM's glob loading. */
 export const MIGRATIONS = [
@@ -21,4 +22,5 @@ export const MIGRATIONS = [
   SearchColumns1765550000000,
   TokenStateNotify1765700000000,
   TechFieldTemplates1765800000000,
+  ScaleIndexes1766100000000,
 ];

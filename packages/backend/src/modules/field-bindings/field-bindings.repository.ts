@@ -71,11 +71,13 @@ export class FieldBindingsRepository {
   async columnsOfSchemas(schemaIds: readonly string[], manager: EntityManager): Promise<VersionColumnRow[]> {
     if (schemaIds.length === 0) return [];
     return manager.query(
-      `SELECT b.dataset_schema_id, b.field_id, f.name AS field_name, b.position, b.is_nullable,
+      // The field's name by a scalar subquery: one primary-key probe per column read, never a hash
+      // join over every field of the catalogue (issue 13 §2: the cost follows the answer, not the table).
+      `SELECT b.dataset_schema_id, b.field_id, (SELECT f.name FROM fields f WHERE f.id = b.field_id) AS field_name,
+              b.position, b.is_nullable,
               b.type_instance_id, b.native_type, b.default_expression, b.comment, b.identity,
               b.generated_expression, b.collation_name, c.pii_tags
        FROM field_bindings b
-       JOIN fields f ON f.id = b.field_id
        LEFT JOIN LATERAL (
          SELECT fc.pii_tags FROM field_classifications fc WHERE fc.field_id = b.field_id
          ORDER BY fc.created_at DESC, fc.id DESC LIMIT 1

@@ -75,7 +75,8 @@ export class TypeInstancesRepository {
       `WITH RECURSIVE tree AS (
          SELECT t.id, t.parent_id, t.data_type_id, t.type_params, t.slot, t.ordinal, 0 AS depth
          FROM type_instances t
-         WHERE t.id IN (SELECT b.type_instance_id FROM field_bindings b WHERE b.dataset_schema_id = ANY($1::uuid[]))
+         -- ANY(ARRAY(…)): the roots are probed by primary key, never found by a hash join over every type instance.
+         WHERE t.id = ANY(ARRAY(SELECT b.type_instance_id FROM field_bindings b WHERE b.dataset_schema_id = ANY($1::uuid[])))
          UNION ALL
          SELECT c.id, c.parent_id, c.data_type_id, c.type_params, c.slot, c.ordinal, tree.depth + 1
          FROM type_instances c JOIN tree ON c.parent_id = tree.id WHERE tree.depth < $2
