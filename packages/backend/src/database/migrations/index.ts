@@ -9,6 +9,7 @@ import { SearchColumns1765550000000 } from './1765550000000-SearchColumns.js';
 import { TokenStateNotify1765700000000 } from './1765700000000-TokenStateNotify.js';
 import { TechFieldTemplates1765800000000 } from './1765800000000-TechFieldTemplates.js';
 import { ScaleIndexes1766100000000 } from './1766100000000-ScaleIndexes.js';
+import { FieldNameVocabulary1766110000000 } from './1766110000000-FieldNameVocabulary.js';
 
 /** Every migration in order. Listed explicitly: ESM builds cannot rely on TypeORM's glob loading. */
 export const MIGRATIONS = [
@@ -23,4 +24,5 @@ export const MIGRATIONS = [
   TokenStateNotify1765700000000,
   TechFieldTemplates1765800000000,
   ScaleIndexes1766100000000,
+  FieldNameVocabulary1766110000000,
 ];
