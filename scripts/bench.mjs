@@ -32,6 +32,10 @@ const SUITES = {
     about:
       'AideMetadataProvider bulk load of N dataflows × 20 hints, cold and revalidated (304), with request counts',
   },
+  scale: {
+    file: 'packages/backend/bench/scale.mjs',
+    about: 'registry operations at 1,000 / 10,000 / 100,000 datasets: p50/p99, SQL statements, plans',
+  },
 };
 const PLANNED = [];
 

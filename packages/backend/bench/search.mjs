@@ -3,13 +3,13 @@
 // database on DATABASE_URL). Prints p50/p95 per representative search, next to a baseline measured
 // in the same run (the least a search can do: one full-text index probe, unranked), and the indexes
 // each plan uses (EXPLAIN). Everything it starts is stopped, on success, error or Ctrl-C.
-import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
+import { buildBackend, cleanupStack } from './harness.mjs';
 
 const BACKEND = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const REPO = resolve(BACKEND, '..', '..');
@@ -22,6 +22,7 @@ const USAGE = `pnpm bench search [options]
   --datasets N   datasets to load (default 100000; fields: 20 per dataset)
   --runs N       measured runs per search (default 40, after 5 warm-up runs)
   --no-build     do not rebuild @aide/schemas and @aide/backend
+  --keep-db      keep the database (with DATABASE_URL) for EXPLAIN by hand; its name is printed
   -h, --help
 
 DATABASE_URL: use that server (a fresh database is created and dropped) instead of an embedded one.`;
@@ -109,17 +110,24 @@ const percentile = (sorted, p) =>
  * Runs one search as the API does (SearchService): a transaction with the search's settings, the
  * statement by words; by similar spellings too when the words match nothing.
  */
-async function timeSearch(client, statements, settings, lookForSimilar) {
+async function timeSearch(client, statements, settings, lookForSimilar, poolCap) {
   const start = process.hrtime.bigint();
   await client.query('BEGIN');
   for (const setting of settings) await client.query(setting);
-  let { rows } = await client.query(statements.words.sql, statements.words.params);
+  // A filter leaving few fields drives the field branch (SearchRepository.filterDriven).
+  let driven = false;
+  if (statements.pool) {
+    const { rows: counted } = await client.query(statements.pool.sql, statements.pool.params);
+    driven = counted[0].n <= poolCap;
+  }
+  const pick = (pair) => pair[driven ? 1 : 0];
+  let { rows } = await client.query(pick(statements.words).sql, pick(statements.words).params);
   const usedSimilar = lookForSimilar(rows.length > 0 ? Number(rows[0].total) : 0);
   if (usedSimilar) {
-    ({ rows } = await client.query(statements.similar.sql, statements.similar.params));
+    ({ rows } = await client.query(pick(statements.similar).sql, pick(statements.similar).params));
   }
   await client.query('COMMIT');
-  return { ms: Number(process.hrtime.bigint() - start) / 1e6, rows, usedSimilar };
+  return { ms: Number(process.hrtime.bigint() - start) / 1e6, rows, usedSimilar, driven };
 }
 
 async function measure(fn, runs) {
@@ -143,6 +151,7 @@ export async function run(argv = process.argv.slice(2)) {
         datasets: { type: 'string', default: '100000' },
         runs: { type: 'string', default: '40' },
         'no-build': { type: 'boolean', default: false },
+        'keep-db': { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
       },
     });
@@ -150,6 +159,7 @@ export async function run(argv = process.argv.slice(2)) {
       datasets: Number(values.datasets),
       runs: Number(values.runs),
       build: !values['no-build'],
+      keepDb: values['keep-db'],
       help: values.help,
     };
     if (!Number.isInteger(options.datasets) || options.datasets < 100)
@@ -165,31 +175,14 @@ export async function run(argv = process.argv.slice(2)) {
     return 0;
   }
 
-  const cleanups = [];
-  const cleanup = async () => {
-    while (cleanups.length > 0)
-      await cleanups
-        .pop()()
-        .catch((e) => log(`clean-up failed: ${e.message}`));
-  };
-  const onSignal = () => void cleanup().finally(() => process.exit(130));
-  process.once('SIGINT', onSignal);
-  process.once('SIGTERM', onSignal);
+  const { cleanups, cleanup } = cleanupStack(log);
   try {
-    if (options.build) {
-      for (const pkg of ['@aide/schemas', '@aide/backend']) {
-        const r = spawnSync('pnpm', ['--filter', pkg, 'build'], {
-          cwd: REPO,
-          stdio: ['ignore', 'inherit', 'inherit'],
-        });
-        if (r.status !== 0) throw new Error(`pnpm --filter ${pkg} build failed`);
-      }
-    }
+    if (options.build) buildBackend(REPO);
     const dist = (path) => import(pathToFileURL(join(BACKEND, 'dist', path)).href);
     const { startEmbeddedPostgres, freePort } = await dist('database/embedded-postgres.js');
     const { withDatabase } = await dist('database/naming.js');
     const { createDataSource } = await dist('database/data-source.js');
-    const { SearchRepository, SEARCH_SETTINGS, lookForSimilar } = await dist(
+    const { SearchRepository, SEARCH_SETTINGS, lookForSimilar, FILTER_POOL_CAP } = await dist(
       'modules/search/search.repository.js',
     );
     const { SearchQuerySchema } = await import('@aide/schemas');
@@ -211,7 +204,9 @@ export async function run(argv = process.argv.slice(2)) {
     version = (await admin.query('SHOW server_version')).rows[0].server_version;
     await admin.query(`CREATE DATABASE ${dbName}`);
     await admin.end();
+    if (options.keepDb) log(`keeping database ${dbName}`);
     cleanups.push(async () => {
+      if (options.keepDb) return;
       const c = new pg.Client({ connectionString: serverUrl });
       await c.connect();
       await c.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`).finally(() => c.end());
@@ -240,11 +235,12 @@ export async function run(argv = process.argv.slice(2)) {
         size: '50',
       });
       const statements = {
-        words: repository.statement(query, false),
-        similar: repository.statement(query, true),
+        pool: repository.poolStatement(query),
+        words: [repository.statement(query, false, false), repository.statement(query, false, true)],
+        similar: [repository.statement(query, true, false), repository.statement(query, true, true)],
       };
       const search = await measure(
-        () => timeSearch(client, statements, SEARCH_SETTINGS, lookForSimilar),
+        () => timeSearch(client, statements, SEARCH_SETTINGS, lookForSimilar, FILTER_POOL_CAP),
         options.runs,
       );
       log(`${label}: p50 ${search.p50.toFixed(1)} ms, p95 ${search.p95.toFixed(1)} ms`);
@@ -260,7 +256,9 @@ export async function run(argv = process.argv.slice(2)) {
       }, options.runs);
       await client.query('BEGIN');
       for (const setting of SEARCH_SETTINGS) await client.query(setting);
-      const statement = search.usedSimilar ? statements.similar : statements.words;
+      const statement = (search.usedSimilar ? statements.similar : statements.words)[
+        search.last.driven ? 1 : 0
+      ];
       const plan = (await client.query(`EXPLAIN ${statement.sql}`, statement.params)).rows
         .map((r) => r['QUERY PLAN'])
         .join('\n');

@@ -1,10 +1,12 @@
 import { describe, expect, it } from '@jest/globals';
 import { listQuerySchema } from './common/list-query.js';
+import { datasetResource } from './entities/dataset.js';
 import { systemResource } from './entities/system.js';
 import { buildOpenApiDocument } from './openapi.js';
 import { CATALOGUE_RESOURCES, LINEAGE_RESOURCES, RESOURCES } from './resources.js';
 
 const systems = listQuerySchema(systemResource.list);
+const datasets = listQuerySchema(datasetResource.list);
 
 describe('list query', () => {
   it('parses paging, sort and filter operators', () => {
@@ -46,6 +48,44 @@ describe('list query', () => {
 
   it('applies the default sort', () => {
     expect(systems.parse({}).sort).toEqual([{ field: 'code', direction: 'ASC' }]);
+  });
+});
+
+describe('list query of a large collection (cursor, total)', () => {
+  it('adds nothing to a query naming neither', () => {
+    expect(Object.keys(datasets.parse({})).sort()).toEqual([
+      'filters',
+      'include_deleted',
+      'page',
+      'size',
+      'sort',
+    ]);
+  });
+
+  it('passes the cursor (opaque) and the total mode on', () => {
+    expect(datasets.parse({ cursor: 'abc_-1', total: 'none', sort: '-created_at' })).toMatchObject({
+      cursor: 'abc_-1',
+      total: 'none',
+      page: 1,
+    });
+    expect(datasets.parse({ total: 'estimate' }).total).toBe('estimate');
+  });
+
+  it.each([
+    [{ cursor: 'abc', page: '2' }, 'page'],
+    [{ cursor: 'abc', sort: 'layer' }, 'cursor'],
+    [{ cursor: 'a b' }, 'cursor'],
+    [{ cursor: 'a'.repeat(2001) }, 'cursor'],
+    [{ total: 'all' }, 'total'],
+  ])('rejects %j', (query, path) => {
+    const result = datasets.safeParse(query);
+    expect(result.success).toBe(false);
+    expect(result.error?.issues.map((i) => i.path.join('.'))).toContain(path);
+  });
+
+  it('is refused by collections that do not declare it', () => {
+    expect(systems.safeParse({ total: 'none' }).success).toBe(false);
+    expect(systems.safeParse({ cursor: 'abc' }).success).toBe(false);
   });
 });
 

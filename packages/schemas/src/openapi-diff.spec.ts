@@ -136,6 +136,12 @@ const INTENDED: Record<string, string> = {
   // Issue 10: render-sql (AIDE v2 §9.5).
   '/paths/~api~v1~dataset-links~{id}~render-sql: added': 'new route',
   '/components/schemas/RenderSqlResult: added': 'new route',
+  // Keyset paging and a cheaper total on the dataset list (issue 13, ADR 0024): optional query keys,
+  // and a page field present only when a request names one of them.
+  '/paths/~api~v1~datasets/get/parameters/15: added': 'optional `cursor`',
+  '/paths/~api~v1~datasets/get/parameters/16: added': 'optional `total`',
+  '/paths/~api~v1~datasets/get/responses/200/content/application~json/schema/properties/next_cursor: added':
+    'optional, only with `cursor` or `total`',
 };
 
 describe('OpenAPI document generated from the route contract', () => {

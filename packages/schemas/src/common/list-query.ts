@@ -19,6 +19,12 @@ export interface ListSpec {
   /** e.g. `code` or `-created_at` */
   readonly defaultSort: string;
   readonly softDelete: boolean;
+  /**
+   * Large collections (ADR 0024): the sort fields a keyset `cursor` can follow (columns that are never
+   * NULL; `id` always can). Declaring it adds the `cursor` and `total` query keys, and `next_cursor`
+   * to the pages of requests that name either.
+   */
+  readonly cursorSortable?: readonly string[];
 }
 
 export interface SortTerm {
@@ -32,6 +38,14 @@ export interface FilterTerm {
   readonly value: string | number | boolean | readonly (string | number | boolean)[];
 }
 
+/**
+ * How a page counts its collection (ADR 0024): `exact` counts every matching row (the default);
+ * `estimate` is exact on the last page and the planner's row estimate before it; `none` counts nothing,
+ * `total` and `pages` are then lower bounds (the rows up to this page, plus one when more follow).
+ */
+export const TOTAL_MODES = ['exact', 'estimate', 'none'] as const;
+export type TotalMode = (typeof TOTAL_MODES)[number];
+
 /** A parsed list query, ready for the repository. */
 export interface ListQuery {
   readonly page: number;
@@ -39,6 +53,10 @@ export interface ListQuery {
   readonly sort: readonly SortTerm[];
   readonly filters: readonly FilterTerm[];
   readonly include_deleted: boolean;
+  /** Absent: `exact`. */
+  readonly total?: TotalMode;
+  /** Keyset paging: the `next_cursor` of the previous page (opaque; decoded by the server). */
+  readonly cursor?: string;
 }
 
 export const MAX_PAGE_SIZE = 100;
@@ -119,6 +137,18 @@ function parseSort(raw: string | undefined, spec: ListSpec, ctx: z.RefinementCtx
   return terms;
 }
 
+/** The sort terms a page is ordered by: the requested ones, then `id` ascending unless sorted by it. */
+export function withIdTiebreak(sort: readonly SortTerm[]): SortTerm[] {
+  return sort.some((t) => t.field === 'id') ? [...sort] : [...sort, { field: 'id', direction: 'ASC' }];
+}
+
+/** `-created_at,id`: the sort terms as written in a query string (a cursor is bound to it). */
+export function sortKey(sort: readonly SortTerm[]): string {
+  return sort.map((t) => `${t.direction === 'DESC' ? '-' : ''}${t.field}`).join(',');
+}
+
+const MAX_CURSOR_LENGTH = 2000;
+
 /**
  * The query-string schema of a collection: `page`, `size`, `sort`, `include_deleted` (soft-delete
  * collections) and the declared filters. Unknown keys are rejected; the output is a `ListQuery`.
@@ -143,19 +173,54 @@ export function listQuerySchema(spec: ListSpec) {
       filterKeys.push({ key, field, op });
     }
   }
+  // After the filters: the query parameters of older clients keep their positions.
+  const keyset = spec.cursorSortable;
+  if (keyset) {
+    shape['cursor'] = z
+      .string()
+      .max(MAX_CURSOR_LENGTH)
+      .regex(/^[A-Za-z0-9_-]+$/, { message: 'must be a next_cursor of a previous page' })
+      .optional()
+      .describe(
+        'Keyset paging: the `next_cursor` of the previous page, with the same sort and filters (`page` stays 1). Costs the same on every page.',
+      );
+    shape['total'] = z
+      .enum(TOTAL_MODES)
+      .optional()
+      .describe(
+        "`exact` (default) counts every matching row; `estimate`: exact on the last page, the planner's estimate before it; `none`: no count, `total` and `pages` are lower bounds.",
+      );
+  }
   return z.strictObject(shape).transform((raw, ctx): ListQuery => {
     const filters: FilterTerm[] = [];
     for (const { key, field, op } of filterKeys) {
       const value = raw[key];
       if (value !== undefined) filters.push({ field, op, value: value as FilterTerm['value'] });
     }
-    return {
+    const sort = parseSort(raw['sort'] as string | undefined, spec, ctx);
+    const query: ListQuery = {
       page: raw['page'] as number,
       size: raw['size'] as number,
-      sort: parseSort(raw['sort'] as string | undefined, spec, ctx),
+      sort,
       filters,
       include_deleted: (raw['include_deleted'] as boolean | undefined) ?? false,
     };
+    if (!keyset) return query;
+    const cursor = raw['cursor'] as string | undefined;
+    const total = raw['total'] as TotalMode | undefined;
+    if (cursor === undefined) return total ? { ...query, total } : query;
+    if (query.page !== 1) {
+      ctx.addIssue({ code: 'custom', path: ['page'], message: 'must be 1 (or absent) with a cursor' });
+    }
+    const unkeyed = sort.find((t) => t.field !== 'id' && !keyset.includes(t.field));
+    if (unkeyed) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['cursor'],
+        message: `Cursor paging cannot follow a sort by '${unkeyed.field}'. Allowed: ${['id', ...keyset].sort().join(', ')}`,
+      });
+    }
+    return { ...query, ...(total ? { total } : {}), cursor };
   });
 }
 
@@ -170,12 +235,27 @@ export function pageOf<T extends z.ZodType>(item: T) {
   });
 }
 
+/** The page of a large collection (`ListSpec.cursorSortable`): the envelope plus `next_cursor`. */
+export function keysetPageOf<T extends z.ZodType>(item: T) {
+  return pageOf(item).extend({
+    next_cursor: z
+      .string()
+      .nullable()
+      .optional()
+      .describe(
+        'Present when the request names `cursor` or `total`: pass as `cursor` for the next page (keyset paging); null on the last page',
+      ),
+  });
+}
+
 export interface Page<T> {
   items: T[];
   total: number;
   page: number;
   size: number;
   pages: number;
+  /** Large collections only (`keysetPageOf`). */
+  next_cursor?: string | null;
 }
 
 /** Batch create bodies: `{items: [...]}`, 1..500 items, all-or-nothing. */

@@ -1,4 +1,4 @@
-import { batchOf, batchResultOf, listQuerySchema, pageOf } from '../common/list-query.js';
+import { batchOf, batchResultOf, keysetPageOf, listQuerySchema, pageOf } from '../common/list-query.js';
 import type { ErrorCode } from '../errors/error-codes.js';
 import type { ResourceDef } from '../resource.js';
 import { defineRoute, idParams } from './route.js';
@@ -36,7 +36,7 @@ export function crudRoutes<R extends ResourceDef>(r: R) {
       method: 'GET',
       path: base,
       query: listQuerySchema(r.list),
-      responses: { 200: pageOf(read) },
+      responses: { 200: r.list.cursorSortable ? keysetPageOf(read) : pageOf(read) },
       errors: r.softDelete || readAuth === 'superuser' ? ['FORBIDDEN'] : [],
       auth: readAuth,
       paging: 'page',

@@ -10,6 +10,8 @@ import { Provider1765600000000 } from './1765600000000-Provider.js';
 import { TokenStateNotify1765700000000 } from './1765700000000-TokenStateNotify.js';
 import { TechFieldTemplates1765800000000 } from './1765800000000-TechFieldTemplates.js';
 import { OpenLineageEvents1766000000000 } from './1766000000000-OpenLineageEvents.js';
+import { ScaleIndexes1766100000000 } from './1766100000000-ScaleIndexes.js';
+import { FieldNameVocabulary1766110000000 } from './1766110000000-FieldNameVocabulary.js';
 
 /** Every migration in order. Listed explicitly: ESM builds cannot rely on TypeORM's glob loading. */
 export const MIGRATIONS = [
@@ -25,4 +27,6 @@ export const MIGRATIONS = [
   TokenStateNotify1765700000000,
   TechFieldTemplates1765800000000,
   OpenLineageEvents1766000000000,
+  ScaleIndexes1766100000000,
+  FieldNameVocabulary1766110000000,
 ];

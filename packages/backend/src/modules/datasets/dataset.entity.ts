@@ -12,6 +12,12 @@ import { SystemEntity } from '../systems/system.entity.js';
 @Index('ix_datasets_kind', ['kind'])
 @Index('ix_datasets_layer', ['layer'])
 @Index('ix_datasets_system_id_active', ['system_id', 'id'], { where: 'deleted_at IS NULL' })
+// The list's sort indexes (ADR 0024); the migration orders created_at DESC.
+@Index('ix_datasets_object_name_active', ['object_name', 'id'], { where: 'deleted_at IS NULL' })
+@Index('ix_datasets_created_active', ['created_at', 'id'], { where: 'deleted_at IS NULL' })
+@Index('ix_datasets_system_created_active', ['system_id', 'created_at', 'id'], {
+  where: 'deleted_at IS NULL',
+})
 @Check('datasets_kind_check', "kind IN ('rdbms', 'kafka', 'storage', 'sftp', 'hive')")
 export class DatasetEntity extends SoftDeletableEntity {
   /** Search text (ADR 0018), kept by a trigger from the names and note; never read or written here. */
@@ -45,6 +51,8 @@ export class DatasetEntity extends SoftDeletableEntity {
 }
 
 @Entity('dataset_rdbms')
+// Foreign keys name their target table by name (ADR 0024 migration: a publish finds it by index).
+@Index('ix_dataset_rdbms_table_name', ['table_name'])
 export class DatasetRdbmsEntity {
   @PrimaryColumn({ type: 'uuid' })
   @ForeignKey(() => DatasetEntity, { name: 'fk_dataset_rdbms_dataset', onDelete: 'CASCADE' })

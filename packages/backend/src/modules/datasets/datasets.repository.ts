@@ -46,7 +46,7 @@ export class DatasetsRepository {
       notFound: 'DATASET_NOT_FOUND',
       softDelete: true,
     });
-    this.reads = new PolymorphicReads(this.crud, DATASET_KIND_ENTITIES);
+    this.reads = new PolymorphicReads(this.crud, DATASET_KIND_ENTITIES, true);
   }
 
   findPage(query: ListQuery): Promise<Page<DatasetEntity>> {
@@ -118,12 +118,18 @@ export class DatasetsRepository {
     tables: readonly { system_id: string; table: string }[],
     manager: EntityManager,
   ): Promise<{ id: string; system_id: string; schema_name: string | null; table_name: string | null }[]> {
+    if (ids.length === 0 && tables.length === 0) return [];
+    // Two index reads (by id; by table name through ix_dataset_rdbms_table_name), not one OR that
+    // only a scan of every dataset can answer.
     return manager.query(
       `SELECT d.id, d.system_id, r.schema_name, r.table_name
        FROM datasets d LEFT JOIN dataset_rdbms r ON r.id = d.id
-       WHERE d.deleted_at IS NULL
-         AND (d.id = ANY($1::uuid[])
-              OR (d.system_id, r.table_name) IN (SELECT * FROM unnest($2::uuid[], $3::text[])))`,
+       WHERE d.deleted_at IS NULL AND d.id = ANY($1::uuid[])
+       UNION
+       SELECT d.id, d.system_id, r.schema_name, r.table_name
+       FROM unnest($2::uuid[], $3::text[]) AS t(system_id, table_name)
+       JOIN dataset_rdbms r ON r.table_name = t.table_name
+       JOIN datasets d ON d.id = r.id AND d.system_id = t.system_id AND d.deleted_at IS NULL`,
       [ids, tables.map((t) => t.system_id), tables.map((t) => t.table)],
     );
   }
@@ -138,12 +144,21 @@ export class DatasetsRepository {
     limit: number,
     manager?: EntityManager,
   ): Promise<DatasetEntity[]> {
+    // The page's ids from ix_datasets_system_id_active first, then only those rows joined to the kind
+    // tables (by primary key): the cost follows the page, not the catalogue.
+    const ids = this.crud
+      .repo(manager)
+      .createQueryBuilder('s')
+      .select('s.id')
+      .where('s.system_id = :systemId AND s.deleted_at IS NULL', { systemId })
+      .orderBy('s.id')
+      .limit(limit);
+    if (afterId) ids.andWhere('s.id > :afterId', { afterId });
     const qb = this.reads
       .withDetails('d', manager)
-      .where('d.system_id = :systemId AND d.deleted_at IS NULL', { systemId })
-      .orderBy('d.id')
-      .limit(limit);
-    if (afterId) qb.andWhere('d.id > :afterId', { afterId });
+      .where(`d.id = ANY(ARRAY(${ids.getQuery()}))`)
+      .setParameters(ids.getParameters())
+      .orderBy('d.id');
     return this.reads.getManyRaw(qb, 'd');
   }
 

@@ -62,6 +62,16 @@ const NULL_COLUMNS = {
  */
 export const CANDIDATES_PER_BRANCH = 500;
 
+/**
+ * A filtered field search (`pii` tags, `system_id`) whose filter leaves at most this many fields is
+ * driven by the filter (ADR 0025): those fields are read by primary key and matched one by one, rather
+ * than walking the name and word indexes of the whole catalogue and rejecting what the filter excludes.
+ */
+export const FILTER_POOL_CAP = 10_000;
+
+/** Distinct field names a similar-spelling search looks for fields under, most similar first (ADR 0025). */
+export const SIMILAR_FIELD_NAMES = 100;
+
 const KIND_ORDER: Record<SearchKind, number> = { system: 0, dataset: 1, field: 2 };
 
 /**
@@ -79,12 +89,52 @@ export class SearchRepository {
   /** Runs in the caller's transaction, with SEARCH_SETTINGS set for it alone (SET LOCAL). */
   async search(query: SearchQuery, manager: EntityManager, similar: boolean): Promise<SearchRow[]> {
     for (const setting of SEARCH_SETTINGS) await manager.query(setting);
-    const { sql, params } = this.statement(query, similar);
+    const { sql, params } = this.statement(query, similar, await this.filterDriven(query, manager));
     return manager.query<SearchRow[]>(sql, params);
   }
 
+  /** Whether the field branch is driven by the query's filter: it leaves at most FILTER_POOL_CAP fields. */
+  async filterDriven(query: SearchQuery, manager: EntityManager): Promise<boolean> {
+    const pool = this.poolStatement(query);
+    if (!pool) return false;
+    const [row] = await manager.query<{ n: number }[]>(pool.sql, pool.params);
+    return (row?.n ?? Infinity) <= FILTER_POOL_CAP;
+  }
+
+  /**
+   * How many fields (up to FILTER_POOL_CAP + 1) the query's filter leaves, read from the filter's own
+   * index (the PII history's GIN, ix_fields_dataset): undefined when fields are not searched or not
+   * filtered by a tag list or a system.
+   */
+  poolStatement(query: SearchQuery): { sql: string; params: unknown[] } | undefined {
+    const params: unknown[] = [];
+    const pool = this.poolSource(query, (value, type) => {
+      params.push(value);
+      return `$${params.length}::${type}`;
+    });
+    if (pool === undefined) return undefined;
+    return { sql: `SELECT count(*)::int AS n FROM (${pool} LIMIT ${FILTER_POOL_CAP + 1}) p`, params };
+  }
+
+  /** The ids of the fields the filter leaves (a tag list is rarer than a system's fields: it goes first). */
+  private poolSource(query: SearchQuery, bind: (value: unknown, type: string) => string): string | undefined {
+    if (!query.kinds.includes('field')) return undefined;
+    if (Array.isArray(query.pii)) {
+      return `SELECT DISTINCT t.field_id AS id FROM field_classifications t WHERE t.pii_tags && ${bind(query.pii, 'text[]')}`;
+    }
+    if (query.system_id !== undefined) {
+      return `SELECT f.id FROM fields f WHERE f.dataset_id = ANY(ARRAY(
+        SELECT d.id FROM datasets d WHERE d.system_id = ${bind(query.system_id, 'uuid')} AND d.deleted_at IS NULL))`;
+    }
+    return undefined;
+  }
+
   /** The statement and its parameters (public for EXPLAIN in tests and the bench). */
-  statement(query: SearchQuery, similarNames: boolean): { sql: string; params: unknown[] } {
+  statement(
+    query: SearchQuery,
+    similarNames: boolean,
+    filterDriven = false,
+  ): { sql: string; params: unknown[] } {
     const lq = query.q.toLowerCase();
     const words = searchWords(query.q).slice(0, MAX_SEARCH_WORDS);
     // Only the parameters the statement uses are bound: PostgreSQL must infer the type of each.
@@ -117,8 +167,18 @@ export class SearchRepository {
     const byName = (doc: SearchDocument) =>
       `(${doc.names.map((n) => `${n} LIKE ${prefix} ESCAPE '\\'`).join(' OR ')})`;
     // Any other match: words, or for 3+ characters (in the second pass) the trigram similarity of the name.
+    // The similar-spelling pass runs only when the words matched nothing (lookForSimilar), so it tests
+    // similarity alone. Fields: their names among the most similar distinct names (similar_field_names,
+    // a trigram probe of the vocabulary, not of every field), found through the name btree.
     const other = (doc: SearchDocument) =>
-      `(${doc.tsvector} @@ ${tsq}${similar ? ` OR ${q} <% ${doc.trigram}` : ''})`;
+      !similar
+        ? `(${doc.tsvector} @@ ${tsq})`
+        : doc === fields
+          ? `(${doc.names[0]} = ANY(ARRAY(SELECT n.name COLLATE "C" FROM similar_field_names n)))`
+          : `(${q} <% ${doc.trigram})`;
+    // The same test row by row, on the stored vector (filter-driven branches: no index involved).
+    const otherStored = (doc: SearchDocument) =>
+      similar ? `(${q} <% ${doc.trigram})` : `(${doc.vector} @@ ${tsq})`;
     const rank = (doc: SearchDocument) =>
       `CASE WHEN ${doc.names.map((n) => `${n} = ${q}`).join(' OR ')} THEN 0
             WHEN ${byName(doc)} THEN 1
@@ -126,11 +186,41 @@ export class SearchRepository {
     const score = (doc: SearchDocument) =>
       `(ts_rank(${doc.vector}, ${tsq}) + word_similarity(${q}, ${doc.trigram}))::float8`;
 
+    const fields = fieldDocument('f');
     const branches: string[] = [];
     const MATCH = '/*match*/';
     // Names first: per name, the first CANDIDATES_PER_BRANCH matches in name order (an index range read
     // that stops; the exact match sorts first). Other matches only while the names leave room.
     const capped = (
+      name: string,
+      sql: string,
+      doc: SearchDocument,
+      own: { alias: string; table: string; where: string; pool?: string },
+    ) => {
+      if (own.pool !== undefined) {
+        // Filter-driven: the pool's fields (at most FILTER_POOL_CAP) read by primary key — `= ANY(ARRAY(…))`
+        // with an OR of the name and word tests leaves the planner no name or word index to walk
+        // instead — and matched row by row on the stored vector; then ranked among themselves.
+        const inPool = `${own.alias}.id = ANY(ARRAY(SELECT id FROM ${own.pool}))`;
+        ctes.push(`${name}_matched AS MATERIALIZED (
+          SELECT ${own.alias}.id, ${byName(doc)} AS by_name FROM ${own.table} ${own.alias}
+          WHERE ${inPool} AND ${own.where}(${byName(doc)} OR ${otherStored(doc)}))`);
+        ctes.push(`${name}_names AS MATERIALIZED (
+          ${sql.replace(MATCH, `${own.alias}.id IN (SELECT id FROM ${name}_matched WHERE by_name)`)}
+          ORDER BY match_rank, name LIMIT ${cap})`);
+        ctes.push(`${name}_other AS MATERIALIZED (
+          SELECT id FROM ${name}_matched WHERE NOT by_name LIMIT ${cap})`);
+      } else {
+        indexed(name, sql, doc, own);
+      }
+      ctes.push(`${name} AS (
+        (SELECT * FROM ${name}_names)
+        UNION ALL
+        (${sql.replace(MATCH, `${own.alias}.id IN (SELECT id FROM ${name}_other)`)})
+        LIMIT ${cap})`);
+      branches.push(`SELECT * FROM ${name}`);
+    };
+    const indexed = (
       name: string,
       sql: string,
       doc: SearchDocument,
@@ -148,14 +238,8 @@ export class SearchRepository {
       ctes.push(`${name}_other AS MATERIALIZED (
         SELECT ${own.alias}.id FROM ${own.table} ${own.alias}
         WHERE ${own.where}${other(doc)} AND NOT ${byName(doc)} LIMIT ${cap})`);
-      // Append reads its parts in order and the LIMIT stops it: once the names fill the cap, the other
-      // part is never started (a CTE is computed when first read).
-      ctes.push(`${name} AS (
-        (SELECT * FROM ${name}_names)
-        UNION ALL
-        (${sql.replace(MATCH, `${own.alias}.id IN (SELECT id FROM ${name}_other)`)})
-        LIMIT ${cap})`);
-      branches.push(`SELECT * FROM ${name}`);
+      // (Then, in `capped`:) Append reads its parts in order and the LIMIT stops it: once the names
+      // fill the cap, the other part is never started (a CTE is computed when first read).
     };
     // Every branch names every column (the first branch alone would name them for the UNION).
     type Columns = Omit<Record<keyof SearchRow, string>, 'total'>;
@@ -209,7 +293,12 @@ export class SearchRepository {
       });
     }
     if (query.kinds.includes('field')) {
-      const doc = fieldDocument('f');
+      const doc = fields;
+      if (similar) {
+        ctes.push(`similar_field_names AS MATERIALIZED (
+          SELECT n.name FROM field_names n WHERE ${q} <% n.name
+          ORDER BY word_similarity(${q}, n.name) DESC, n.name LIMIT ${SIMILAR_FIELD_NAMES})`);
+      }
       const columns = {
         kind: `'field'::text`,
         id: 'f.id',
@@ -225,9 +314,12 @@ export class SearchRepository {
       const sql = `${select({ ...columns, match_rank: rank(doc), score: score(doc) })}
         FROM fields f ${live}
         WHERE ${MATCH}${inSystem('d.system_id')}${piiFilter}`;
+      const pool = filterDriven ? this.poolSource(query, bind) : undefined;
+      if (pool !== undefined) ctes.push(`field_pool AS MATERIALIZED (${pool})`);
       capped('field_hits', sql, doc, {
         alias: 'f',
         table: 'fields',
+        ...(pool === undefined ? {} : { pool: 'field_pool' }),
         where:
           (systemId === undefined
             ? ''
