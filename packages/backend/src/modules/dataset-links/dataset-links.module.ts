@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { CompatRepository } from './compat.repository.js';
 import { DataflowLineage } from './dataflow-lineage.js';
+import { DatasetLinkBatch } from './dataset-link-batch.js';
 import { DatasetLinkCompatService } from './dataset-link-compat.service.js';
 import { DatasetLinksController } from './dataset-links.controller.js';
 import { DatasetLinksService } from './dataset-links.service.js';
@@ -25,9 +26,10 @@ import { TypeInstancesModule } from '../type-instances/type-instances.module.js'
     DatasetLinkCompatService,
     CompatRepository,
     DataflowLineage,
+    DatasetLinkBatch,
     SchemaVersionImpactService,
     RenderSqlService,
   ],
-  exports: [DatasetLinksLookup, DataflowLineage],
+  exports: [DatasetLinksLookup, DataflowLineage, DatasetLinkBatch],
 })
 export class DatasetLinksModule {}

@@ -19,4 +19,12 @@ export class FieldsLookup extends ParentLookup<FieldEntity> {
   lockForClassification(id: string, m: EntityManager): Promise<FieldEntity> {
     return this.fields.crud.getActive(id, m, 'update');
   }
+
+  /** Root fields of the datasets by name (case-insensitive), held FOR SHARE until the caller commits. */
+  lockRootsByName(
+    wanted: readonly { datasetId: string; name: string }[],
+    m: EntityManager,
+  ): Promise<{ id: string; dataset_id: string; name: string; origin: string }[]> {
+    return this.fields.lockRootsByName(wanted, m);
+  }
 }

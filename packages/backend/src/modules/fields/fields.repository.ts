@@ -146,4 +146,20 @@ export class FieldsRepository {
   ): Promise<FieldEntity[]> {
     return this.crud.insertMany(rows, actorId, manager);
   }
+
+  /** Root fields of the datasets by name (case-insensitive), held FOR SHARE (origin checks). */
+  lockRootsByName(
+    wanted: readonly { datasetId: string; name: string }[],
+    m: EntityManager,
+  ): Promise<{ id: string; dataset_id: string; name: string; origin: string }[]> {
+    if (wanted.length === 0) return Promise.resolve([]);
+    return m.query(
+      `SELECT f.id, f.dataset_id, f.name, f.origin FROM fields f
+       JOIN unnest($1::uuid[], $2::text[]) AS w(dataset_id, name)
+         ON f.dataset_id = w.dataset_id AND lower(f.name) = lower(w.name)
+       WHERE f.parent_id IS NULL
+       FOR SHARE OF f`,
+      [wanted.map((w) => w.datasetId), wanted.map((w) => w.name)],
+    );
+  }
 }

@@ -3,6 +3,14 @@ import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import type { NameLookup, SystemNaming } from './openlineage-naming.js';
 
+/** A root field found by name. */
+export interface NamedField {
+  id: string;
+  dataset_id: string;
+  name: string;
+  origin: string;
+}
+
 /** One name to look up in one system. */
 export interface DatasetRequest {
   key: number;
@@ -23,32 +31,11 @@ export interface PinnedDataset {
   schema_id: string | null;
 }
 
-export interface ActiveLink {
-  id: string;
-  source_dataset_id: string;
-  target_dataset_id: string;
-  source_schema_id: string;
-  target_schema_id: string;
-}
-
-export interface NamedField {
-  id: string;
-  dataset_id: string;
-  name: string;
-  origin: string;
-}
-
-export interface LinkedField {
-  id: string;
-  dataset_link_id: string;
-  source_field_id: string;
-  target_field_id: string;
-}
-
 /**
  * The reads and writes of the OpenLineage intake (ADR 0022), each one statement whatever the size of the
  * event: the event row (the idempotency claim), systems by namespace, datasets by name, their current
- * versions, links and field links written with ON CONFLICT so that a concurrent writer is not an error.
+ * versions and bindings. Links and field links are written by their own modules (`DatasetLinkBatch`,
+ * `FieldLinkBatch`, with ON CONFLICT so that a concurrent writer is not an error; ADR 0026).
  */
 @Injectable()
 export class OpenLineageRepository {
@@ -190,59 +177,6 @@ export class OpenLineageRepository {
     return new Map(rows.map((r) => [r.id, r]));
   }
 
-  /** The active links of the given (source, target) pairs. */
-  activeLinks(pairs: readonly [string, string][], m: EntityManager): Promise<ActiveLink[]> {
-    if (pairs.length === 0) return Promise.resolve([]);
-    return m.query(
-      `SELECT l.id, l.source_dataset_id, l.target_dataset_id, l.source_schema_id, l.target_schema_id
-       FROM unnest($1::uuid[], $2::uuid[]) AS p(s, t)
-       JOIN dataset_links l ON l.source_dataset_id = p.s AND l.target_dataset_id = p.t AND l.deleted_at IS NULL`,
-      [pairs.map((p) => p[0]), pairs.map((p) => p[1])],
-    );
-  }
-
-  /** Inserts the links whose pair has no active link yet; a pair taken meanwhile is left out. */
-  insertLinks(
-    links: readonly Omit<ActiveLink, 'id'>[],
-    note: string,
-    actorId: string,
-    m: EntityManager,
-  ): Promise<ActiveLink[]> {
-    if (links.length === 0) return Promise.resolve([]);
-    const col = (f: (l: Omit<ActiveLink, 'id'>) => string) => links.map(f);
-    return m.query(
-      `INSERT INTO dataset_links (source_dataset_id, target_dataset_id, source_schema_id, target_schema_id,
-                                  note, created_by, updated_by)
-       SELECT s, t, ss, ts, $5, $6, $6 FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::uuid[]) AS p(s, t, ss, ts)
-       ON CONFLICT (source_dataset_id, target_dataset_id) WHERE deleted_at IS NULL DO NOTHING
-       RETURNING id, source_dataset_id, target_dataset_id, source_schema_id, target_schema_id`,
-      [
-        col((l) => l.source_dataset_id),
-        col((l) => l.target_dataset_id),
-        col((l) => l.source_schema_id),
-        col((l) => l.target_schema_id),
-        note,
-        actorId,
-      ],
-    );
-  }
-
-  /** Root fields of the datasets by name (case-insensitive), held FOR SHARE (origin checks). */
-  fieldsByName(
-    wanted: readonly { datasetId: string; name: string }[],
-    m: EntityManager,
-  ): Promise<NamedField[]> {
-    if (wanted.length === 0) return Promise.resolve([]);
-    return m.query(
-      `SELECT f.id, f.dataset_id, f.name, f.origin FROM fields f
-       JOIN unnest($1::uuid[], $2::text[]) AS w(dataset_id, name)
-         ON f.dataset_id = w.dataset_id AND lower(f.name) = lower(w.name)
-       WHERE f.parent_id IS NULL
-       FOR SHARE OF f`,
-      [wanted.map((w) => w.datasetId), wanted.map((w) => w.name)],
-    );
-  }
-
   /** Which of the (field, version) pairs have a binding: `fieldId/schemaId` keys. */
   async bound(pairs: readonly [string, string][], m: EntityManager): Promise<Set<string>> {
     if (pairs.length === 0) return new Set();
@@ -252,35 +186,5 @@ export class OpenLineageRepository {
       [pairs.map((p) => p[0]), pairs.map((p) => p[1])],
     );
     return new Set(rows.map((r) => `${r.field_id}/${r.dataset_schema_id}`));
-  }
-
-  fieldLinksOf(linkIds: readonly string[], m: EntityManager): Promise<LinkedField[]> {
-    if (linkIds.length === 0) return Promise.resolve([]);
-    return m.query(
-      `SELECT id, dataset_link_id, source_field_id, target_field_id FROM field_links
-       WHERE dataset_link_id = ANY($1::uuid[])`,
-      [linkIds],
-    );
-  }
-
-  /** Inserts field links; a target taken meanwhile in its link is left out. */
-  insertFieldLinks(
-    links: readonly Omit<LinkedField, 'id'>[],
-    actorId: string,
-    m: EntityManager,
-  ): Promise<LinkedField[]> {
-    if (links.length === 0) return Promise.resolve([]);
-    return m.query(
-      `INSERT INTO field_links (dataset_link_id, source_field_id, target_field_id, created_by, updated_by)
-       SELECT l, s, t, $4, $4 FROM unnest($1::uuid[], $2::uuid[], $3::uuid[]) AS p(l, s, t)
-       ON CONFLICT (dataset_link_id, target_field_id) DO NOTHING
-       RETURNING id, dataset_link_id, source_field_id, target_field_id`,
-      [
-        links.map((l) => l.dataset_link_id),
-        links.map((l) => l.source_field_id),
-        links.map((l) => l.target_field_id),
-        actorId,
-      ],
-    );
   }
 }

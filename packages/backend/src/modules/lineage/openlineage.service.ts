@@ -16,13 +16,10 @@ import {
   normalizeNamespace,
   type SystemNaming,
 } from './openlineage-naming.js';
-import {
-  type ActiveLink,
-  type DatasetRequest,
-  type LinkedField,
-  type NamedField,
-  OpenLineageRepository,
-} from './openlineage.repository.js';
+import { type ActiveLink, DatasetLinkBatch } from '../dataset-links/dataset-link-batch.js';
+import { FieldLinkBatch, type LinkedField } from '../field-links/field-link-batch.js';
+import { FieldsLookup } from '../fields/fields.lookup.js';
+import { type DatasetRequest, type NamedField, OpenLineageRepository } from './openlineage.repository.js';
 
 type Role = 'input' | 'output';
 type Result = OpenLineageIntakeResult;
@@ -59,6 +56,9 @@ export class OpenLineageService {
   constructor(
     private readonly tx: Transactions,
     private readonly repo: OpenLineageRepository,
+    private readonly linkBatch: DatasetLinkBatch,
+    private readonly fieldLinkBatch: FieldLinkBatch,
+    private readonly fieldsLookup: FieldsLookup,
   ) {}
 
   intake(
@@ -223,7 +223,7 @@ export class OpenLineageService {
     const pairList = [...pairs.values()].map(
       ([s, t]) => [s.answer.dataset_id, t.answer.dataset_id] as [string, string],
     );
-    const linkOf = new Map((await this.repo.activeLinks(pairList, m)).map((l) => [pairKey(l), l]));
+    const linkOf = new Map((await this.linkBatch.activeOfPairs(pairList, m)).map((l) => [pairKey(l), l]));
     const confirmed = new Set(linkOf.keys());
     const toCreate: Omit<ActiveLink, 'id'>[] = [];
     for (const [pair, [s, t]] of pairs) {
@@ -251,11 +251,11 @@ export class OpenLineageService {
       });
     }
     const note = `OpenLineage: ${event.job.namespace} ${event.job.name}`.slice(0, 1000);
-    for (const link of await this.repo.insertLinks(toCreate, note, actor.id, m))
+    for (const link of await this.linkBatch.insertPinned(toCreate, note, actor.id, m))
       linkOf.set(pairKey(link), link);
     // A pair linked by a concurrent writer since the read: that link is confirmed.
     const raced = toCreate.filter((l) => !linkOf.has(pairKey(l)));
-    for (const link of await this.repo.activeLinks(
+    for (const link of await this.linkBatch.activeOfPairs(
       raced.map((l) => [l.source_dataset_id, l.target_dataset_id]),
       m,
     )) {
@@ -332,7 +332,7 @@ export class OpenLineageService {
       }
     }
     if (wanted.length === 0) return;
-    const fields = await this.repo.fieldsByName(
+    const fields = await this.fieldsLookup.lockRootsByName(
       wanted.flatMap((w) => [
         { datasetId: w.link.source_dataset_id, name: w.sourceField },
         { datasetId: w.link.target_dataset_id, name: w.targetField },
@@ -358,7 +358,7 @@ export class OpenLineageService {
       m,
     );
     const existing = new Map(
-      (await this.repo.fieldLinksOf([...new Set(resolved.map((r) => r.link.id))], m)).map((l) => [
+      (await this.fieldLinkBatch.ofLinks([...new Set(resolved.map((r) => r.link.id))], m)).map((l) => [
         `${l.dataset_link_id}/${l.target_field_id}`,
         l,
       ]),
@@ -437,7 +437,7 @@ export class OpenLineageService {
     const plans = [...toCreate.values()];
     const inserted = new Map(
       (
-        await this.repo.insertFieldLinks(
+        await this.fieldLinkBatch.insertMany(
           plans.map(({ dataset_link_id, source_field_id, target_field_id }) => ({
             dataset_link_id,
             source_field_id,
@@ -450,10 +450,9 @@ export class OpenLineageService {
     );
     const raced = plans.some((p) => !inserted.has(`${p.dataset_link_id}/${p.target_field_id}`))
       ? new Map(
-          (await this.repo.fieldLinksOf([...new Set(plans.map((p) => p.dataset_link_id))], m)).map((l) => [
-            `${l.dataset_link_id}/${l.target_field_id}`,
-            l,
-          ]),
+          (await this.fieldLinkBatch.ofLinks([...new Set(plans.map((p) => p.dataset_link_id))], m)).map(
+            (l) => [`${l.dataset_link_id}/${l.target_field_id}`, l],
+          ),
         )
       : new Map<string, LinkedField>();
     for (const p of plans) {
