@@ -1,6 +1,7 @@
 import type { OpenLineageEventType } from '@aide/schemas';
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
+import { registerConstraintCodes } from '../../common/errors/db-error.js';
 import type { NameLookup, SystemNaming } from './openlineage-naming.js';
 
 /** A root field found by name. */
@@ -10,6 +11,8 @@ export interface NamedField {
   name: string;
   origin: string;
 }
+
+registerConstraintCodes({ fk_openlineage_events_user: 'USER_NOT_FOUND' });
 
 /** One name to look up in one system. */
 export interface DatasetRequest {
