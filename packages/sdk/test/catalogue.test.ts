@@ -358,6 +358,39 @@ describe('datasets', () => {
     const pages = recorder.requests.slice(before).filter((r) => r.startsWith('GET /api/v1/datasets?'));
     expect(pages).toHaveLength(4);
   });
+
+  it('pages datasets by keyset cursor without a count (total=none), ADR 0024', async () => {
+    const system = await systemFor('storage');
+    const created: string[] = [];
+    for (let i = 0; i < 5; i++) {
+      const dataset = await client.datasets.create({
+        kind: 'storage',
+        system_id: system.id,
+        object_name: `cursor/part-${i}`,
+        path: `s3://cursor/${i}/`,
+        file_format: 'parquet',
+      });
+      created.push(dataset.id);
+    }
+    const seen: string[] = [];
+    let cursor: string | undefined;
+    for (;;) {
+      const page = await client.datasets.list({
+        system_id: system.id,
+        sort: '-created_at',
+        size: 2,
+        total: 'none',
+        ...(cursor ? { cursor } : {}),
+      });
+      seen.push(...page.items.map((d) => d.id));
+      if (!page.next_cursor) break;
+      cursor = page.next_cursor;
+    }
+    expect(new Set(seen)).toEqual(new Set(created));
+    expect(seen).toHaveLength(created.length);
+    // A request naming neither `cursor` nor `total` is answered as before: no `next_cursor`.
+    expect(await client.datasets.list({ system_id: system.id, size: 2 })).not.toHaveProperty('next_cursor');
+  });
 });
 
 describe('schema versions, fields and PII', () => {

@@ -166,8 +166,8 @@ export class SearchRepository {
           : ` AND f.pii_tags && ${piiTags} AND f.id IN (SELECT field_id FROM pii_filter)`;
     const byName = (doc: SearchDocument) =>
       `(${doc.names.map((n) => `${n} LIKE ${prefix} ESCAPE '\\'`).join(' OR ')})`;
-    // Any other match: words, or for 3+ characters (in the second pass) the trigram similarity of the name.
-    // The similar-spelling pass runs only when the words matched nothing (lookForSimilar), so it tests
+    // Any other match: words; or, in the similar-spelling pass (3+ characters), trigram similarity of the
+    // name. That pass runs only when the words matched nothing (lookForSimilar), so it tests
     // similarity alone. Fields: their names among the most similar distinct names (similar_field_names,
     // a trigram probe of the vocabulary, not of every field), found through the name btree.
     const other = (doc: SearchDocument) =>
@@ -189,8 +189,8 @@ export class SearchRepository {
     const fields = fieldDocument('f');
     const branches: string[] = [];
     const MATCH = '/*match*/';
-    // Names first: per name, the first CANDIDATES_PER_BRANCH matches in name order (an index range read
-    // that stops; the exact match sorts first). Other matches only while the names leave room.
+    // A branch: its names, then its other matches only while the names leave room (at most
+    // CANDIDATES_PER_BRANCH). Found through the indexes (`indexed`) or, filter-driven, in the pool.
     const capped = (
       name: string,
       sql: string,
@@ -220,6 +220,8 @@ export class SearchRepository {
         LIMIT ${cap})`);
       branches.push(`SELECT * FROM ${name}`);
     };
+    // Names first: per name, the first CANDIDATES_PER_BRANCH matches in name order (an index range read
+    // that stops; the exact match sorts first).
     const indexed = (
       name: string,
       sql: string,
