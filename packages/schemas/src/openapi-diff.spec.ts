@@ -80,6 +80,10 @@ const INTENDED: Record<string, string> = {
   // Issue 10: render-sql (AIDE v2 §9.5).
   '/paths/~api~v1~dataset-links~{id}~render-sql: added': 'new route',
   '/components/schemas/RenderSqlResult: added': 'new route',
+  // Issue 10: lake-sync (AIDE v2 §9.4).
+  '/paths/~api~v1~datasets~{id}~lake-sync: added': 'new route',
+  '/components/schemas/LakeSyncRequest: added': 'new route',
+  '/components/schemas/LakeSyncResult: added': 'new route',
 };
 
 describe('OpenAPI document generated from the route contract', () => {

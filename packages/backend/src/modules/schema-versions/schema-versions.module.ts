@@ -19,5 +19,6 @@ import { SystemSnapshotService } from './system-snapshot.service.js';
     SchemaVersionReader,
     TypeTreeWriter,
   ],
+  exports: [SchemaVersionPublisher],
 })
 export class SchemaVersionsModule {}

@@ -6,5 +6,6 @@ import { TechFieldTemplatesService } from './tech-field-templates.service.js';
 @Module({
   controllers: [TechFieldTemplatesController],
   providers: [TechFieldTemplatesService, TechFieldTemplateApplyService],
+  exports: [TechFieldTemplatesService],
 })
 export class TechFieldTemplatesModule {}
