@@ -1,7 +1,10 @@
 import type { OpenLineageEventType } from '@aide/schemas';
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
+import { registerConstraintCodes } from '../../common/errors/db-error.js';
 import type { NameLookup, SystemNaming } from './openlineage-naming.js';
+
+registerConstraintCodes({ fk_openlineage_events_user: 'USER_NOT_FOUND' });
 
 /** A stored location as `normalizeNamespace` writes URIs: s3a/s3n read as s3, no trailing slash. */
 const LOCATION = (column: string) => `regexp_replace(rtrim(${column}, '/'), '^s3[an]://', 's3://')`;
