@@ -20,6 +20,7 @@ import { EnginesModule } from './modules/engines/engines.module.js';
 import { TechFieldTemplatesModule } from './modules/tech-field-templates/tech-field-templates.module.js';
 import { DatasetLinksModule } from './modules/dataset-links/dataset-links.module.js';
 import { FieldLinksModule } from './modules/field-links/field-links.module.js';
+import { LakeSyncModule } from './modules/lake-sync/lake-sync.module.js';
 import { LineageModule } from './modules/lineage/lineage.module.js';
 import { FieldBindingsModule } from './modules/field-bindings/field-bindings.module.js';
 import { FieldClassificationsModule } from './modules/field-classifications/field-classifications.module.js';
@@ -85,6 +86,7 @@ export class AppModule {
         DatasetLinksModule,
         FieldLinksModule,
         LineageModule,
+        LakeSyncModule,
         SearchModule,
         WorkspacesModule,
         ConnectionProfilesModule,

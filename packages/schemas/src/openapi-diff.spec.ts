@@ -142,6 +142,10 @@ const INTENDED: Record<string, string> = {
   '/paths/~api~v1~datasets/get/parameters/16: added': 'optional `total`',
   '/paths/~api~v1~datasets/get/responses/200/content/application~json/schema/properties/next_cursor: added':
     'optional, only with `cursor` or `total`',
+  // Issue 10: lake-sync (AIDE v2 §9.4).
+  '/paths/~api~v1~datasets~{id}~lake-sync: added': 'new route',
+  '/components/schemas/LakeSyncRequest: added': 'new route',
+  '/components/schemas/LakeSyncResult: added': 'new route',
 };
 
 describe('OpenAPI document generated from the route contract', () => {

@@ -204,6 +204,28 @@ describe('render-sql', () => {
   });
 });
 
+describe('lake-sync', () => {
+  it('mirrors a dataset into a new Iceberg table, linked column by column', async () => {
+    const source = await versioned('source');
+    const { items } = await client.systemFlavors.list({ code: 'iceberg_v2' });
+    const lake = await client.systems.create({ code: unique('lake'), name: 'Lake', flavor_id: items[0]!.id });
+    const result = await client.datasets.lakeSync(source.dataset.id, {
+      target_system_id: lake.id,
+      target_layer: 'raw',
+      db_name: 'raw',
+      table_name: unique('orders'),
+      catalog_uri: 'thrift://hms:9083',
+    });
+    expect(result).toMatchObject({ mapped_field_count: 2, tech_field_count: 0, warnings: [] });
+    const version = await client.datasets.schemaVersion(result.target_dataset_id, 1);
+    expect(version.columns.map((c) => [c.name, c.rendered_type])).toEqual([
+      ['id', 'int'],
+      ['name', 'string'],
+    ]);
+    expect(await client.datasetLinks.fieldLinks(result.dataset_link_id)).toHaveLength(2);
+  });
+});
+
 describe('OpenLineage intake', () => {
   it('sends a RunEvent: datasets matched by namespace and name, links created, a repeat answered once', async () => {
     const namespace = `postgres://${unique('sdk-host')}:5432`;

@@ -25,6 +25,7 @@ import {
   FieldLineageGraphSchema,
   LineageQuerySchema,
 } from '../entities/lineage.js';
+import { LakeSyncRequestSchema, LakeSyncResultSchema } from '../entities/lake-sync.js';
 import { OpenLineageIntakeResultSchema, OpenLineageRunEventSchema } from '../entities/openlineage.js';
 import { crudRoutes } from './crud.js';
 import { defineRoute, idParams } from './route.js';
@@ -81,6 +82,41 @@ export const datasetLinkRoutes = {
     errors: ['DATASET_LINK_NOT_FOUND', 'TEMPLATE_RENDER_LIMIT', 'TYPE_INSTANCE_TREE_TOO_LARGE'],
     auth: 'user',
     summary: 'ETL pre-flight of one link: pin drift, per-field issues (types compared structurally), status',
+    tag: 'Dataset links',
+  }),
+  lakeSync: defineRoute({
+    method: 'POST',
+    path: '/api/v1/datasets/:id/lake-sync',
+    pathParams: idParams,
+    body: LakeSyncRequestSchema,
+    responses: { 201: LakeSyncResultSchema },
+    responseDescriptions: { 201: 'Created: the Iceberg dataset, its version 1, the link and field links' },
+    errors: [
+      'DATASET_NOT_FOUND',
+      'LAKE_SYNC_NO_SOURCE_SCHEMA',
+      'SYSTEM_NOT_FOUND',
+      'LAKE_SYNC_TARGET_FLAVOR_MISMATCH',
+      'DATASET_ALREADY_EXISTS',
+      'TECH_FIELD_TEMPLATE_NOT_FOUND',
+      'TECH_FIELD_TEMPLATE_LAYER_MISMATCH',
+      'LAKE_SYNC_UNKNOWN_OVERRIDE_FIELD',
+      'DATA_TYPE_NOT_FOUND',
+      'TYPE_INSTANCE_PARAMS_INVALID',
+      'LAKE_SYNC_AMBIGUOUS_CAST',
+      'TECH_TYPE_CODE_NOT_RESOLVABLE',
+      'DATASET_LINK_LAYER_MISSING',
+      'DATASET_LINK_LAYER_ORDER',
+      'TYPE_INSTANCE_TREE_TOO_LARGE',
+    ],
+    auth: 'user',
+    idempotent: true,
+    summary: "Mirror a dataset's current version into a new Iceberg table, linked column by column",
+    description:
+      'All or nothing (AIDE v2 §9.4): the hive dataset `<db_name>.<table_name>` in the target Iceberg ' +
+      "system, its version 1 (each source column's type cast through the cast rules, or overridden; the " +
+      "template's technical columns after them), the dataset link pinned to the source's current version " +
+      'and version 1, one field link per mapped column. Unlike the original, the target layer must be a ' +
+      'layer after the source one, a deleted target system is not found, and unsafe casts are reported.',
     tag: 'Dataset links',
   }),
   renderSql: defineRoute({

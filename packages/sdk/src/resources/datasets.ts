@@ -6,6 +6,8 @@ import {
   type CreateDataset,
   type Dataset,
   type DatasetKind,
+  type LakeSyncRequest,
+  type LakeSyncResult,
   type PublishResult,
   type PublishSchemaVersion,
   type SchemaVersion,
@@ -59,7 +61,18 @@ export class DatasetsResource extends CrudResource<Dataset, CreateDataset, Updat
     versions.diff,
     versions.bulkPublish,
     contract.datasets.bulkCreate,
+    contract.datasetLinks.lakeSync,
   ];
+
+  /**
+   * `POST /datasets/{id}/lake-sync` — mirrors the dataset's current version into a new Iceberg table of
+   * `target_system_id` (flavor `iceberg_v2`), all or nothing: the hive dataset, its version 1 (types
+   * through the cast rules, or `overrides`; a template's technical columns after them), the link and a
+   * field link per column. `warnings` name overrides, fallbacks to `string` and unsafe casts.
+   */
+  lakeSync(datasetId: string, body: LakeSyncRequest, options?: RequestOptions): Promise<LakeSyncResult> {
+    return this.api.invoke(contract.datasetLinks.lakeSync, { params: { id: datasetId }, body, options });
+  }
 
   /**
    * `POST /datasets` — 201 with the created dataset, of the body's kind. `ConflictError`

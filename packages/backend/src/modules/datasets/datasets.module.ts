@@ -9,6 +9,6 @@ import { SystemsModule } from '../systems/systems.module.js';
   imports: [SystemsModule],
   controllers: [DatasetsController],
   providers: [DatasetsRepository, DatasetsLookup, DatasetsService],
-  exports: [DatasetsLookup],
+  exports: [DatasetsLookup, DatasetsService],
 })
 export class DatasetsModule {}

@@ -63,13 +63,16 @@ export class DatasetsService implements CrudService<Dataset, CreateDataset, Upda
   }
 
   create(input: CreateDataset, actor: AuthUser): Promise<Dataset> {
+    return this.tx.run((m) => this.createIn(input, actor, m));
+  }
+
+  /** `create` in the caller's transaction (lake-sync writes a dataset with its version and link). */
+  async createIn(input: CreateDataset, actor: AuthUser, m: EntityManager): Promise<Dataset> {
     const { common, details } = splitByKind(input.kind, input);
-    return this.tx.run(async (m) => {
-      await this.assertSystem(input.system_id, input.kind, m);
-      const row = await this.datasets.crud.insert({ ...common, kind: input.kind }, actor.id, m);
-      await this.datasets.insertDetails(input.kind, row.id, details, m);
-      return toDataset(await this.datasets.getWithDetails(row.id, m));
-    });
+    await this.assertSystem(input.system_id, input.kind, m);
+    const row = await this.datasets.crud.insert({ ...common, kind: input.kind }, actor.id, m);
+    await this.datasets.insertDetails(input.kind, row.id, details, m);
+    return toDataset(await this.datasets.getWithDetails(row.id, m));
   }
 
   /**

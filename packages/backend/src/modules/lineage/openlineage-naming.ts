@@ -71,7 +71,7 @@ export function lookupOf(namespace: string, name: string): NameLookup {
   const trimmed = name.replace(/^\/+/, '');
   return {
     name,
-    uri: `${namespace.replace(/\/+$/, '')}/${trimmed}`,
+    uri: `${normalizeNamespace(namespace)}/${trimmed}`,
     objectNames: [...new Set([name, trimmed, ...objectNames])],
     last: parts[parts.length - 1] ?? name,
     second: parts.length >= 2 ? (parts[parts.length - 2] ?? null) : null,

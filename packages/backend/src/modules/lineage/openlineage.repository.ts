@@ -14,6 +14,9 @@ export interface NamedField {
 
 registerConstraintCodes({ fk_openlineage_events_user: 'USER_NOT_FOUND' });
 
+/** A stored location as `normalizeNamespace` writes URIs: s3a/s3n read as s3, no trailing slash. */
+const LOCATION = (column: string) => `regexp_replace(rtrim(${column}, '/'), '^s3[an]://', 's3://')`;
+
 /** One name to look up in one system. */
 export interface DatasetRequest {
   key: number;
@@ -135,7 +138,7 @@ export class OpenLineageRepository {
          SELECT r.key, d.id, false FROM r
          JOIN dataset_hive x ON (r.second IS NOT NULL AND lower(x.table_name) = lower(r.last)
                                  AND lower(x.db_name) = lower(r.second))
-                             OR rtrim(x.location, '/') = rtrim(r.uri, '/')
+                             OR ${LOCATION('x.location')} = rtrim(r.uri, '/')
          JOIN datasets d ON d.id = x.id AND d.system_id = r.system_id AND d.deleted_at IS NULL
          UNION ALL
          SELECT r.key, d.id, false FROM r
@@ -143,7 +146,8 @@ export class OpenLineageRepository {
          JOIN datasets d ON d.id = x.id AND d.system_id = r.system_id AND d.deleted_at IS NULL
          UNION ALL
          SELECT r.key, d.id, false FROM r
-         JOIN dataset_storage x ON trim(both '/' from x.path) = trim(both '/' from r.name) OR x.path = r.uri
+         JOIN dataset_storage x ON trim(both '/' from x.path) = trim(both '/' from r.name)
+                                OR ${LOCATION('x.path')} = rtrim(r.uri, '/')
          JOIN datasets d ON d.id = x.id AND d.system_id = r.system_id AND d.deleted_at IS NULL
          UNION ALL
          SELECT r.key, d.id, false FROM r

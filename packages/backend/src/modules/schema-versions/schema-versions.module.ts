@@ -33,5 +33,6 @@ import { SystemSnapshotService } from './system-snapshot.service.js';
     SchemaVersionReader,
     VersionColumns,
   ],
+  exports: [SchemaVersionPublisher],
 })
 export class SchemaVersionsModule {}

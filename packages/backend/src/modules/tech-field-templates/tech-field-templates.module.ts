@@ -11,5 +11,6 @@ import { FieldsModule } from '../fields/fields.module.js';
   imports: [DatasetsModule, DataTypesModule, FieldsModule],
   controllers: [TechFieldTemplatesController],
   providers: [TechFieldTemplatesRepository, TechFieldTemplatesService, TechFieldTemplateApplyService],
+  exports: [TechFieldTemplatesService],
 })
 export class TechFieldTemplatesModule {}

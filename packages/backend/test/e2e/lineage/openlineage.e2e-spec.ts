@@ -410,6 +410,17 @@ describe('OpenLineage intake: Spark', () => {
       matched_by: `symlink:${HMS}/raw.orders`,
     });
     expect(linked.dataset_links[0].status).toBe('confirmed');
+    // Hadoop's s3a:// scheme for the same bucket: the same location.
+    const viaS3a = structuredClone(event);
+    viaS3a.run.runId = randomUUID();
+    viaS3a.outputs[0].namespace = 's3a://lake-bucket/';
+    delete (viaS3a.outputs[0].facets as Record<string, unknown>)['symlinks'];
+    const s3a = ok(await post(viaS3a), 201);
+    expect(s3a.datasets[1]).toMatchObject({
+      status: 'matched',
+      dataset_id: rawOrders.dataset.id,
+      matched_by: 'name',
+    });
   });
 });
 
