@@ -138,6 +138,11 @@ export const OpenLineageIntakeResultSchema = z
         dataset_id: z.uuid().nullable(),
         matched_by: z.string().nullable().describe('`name`, or `symlink:<namespace>/<name>`'),
         candidates: z.array(z.uuid()).describe('Every dataset the name fits, when ambiguous'),
+        schema_fields_unknown: z
+          .array(z.string())
+          .describe(
+            "Fields of the event's schema facet that the matched dataset's current version has no column of",
+          ),
       }),
     ),
     dataset_links: z.array(

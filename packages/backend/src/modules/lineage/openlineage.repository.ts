@@ -184,6 +184,25 @@ export class OpenLineageRepository {
     return new Map(rows.map((r) => [r.id, r]));
   }
 
+  /** The root columns of each dataset's current version (highest with bindings), by name. */
+  currentColumnNames(
+    datasetIds: readonly string[],
+    m: EntityManager,
+  ): Promise<{ dataset_id: string; name: string }[]> {
+    if (datasetIds.length === 0) return Promise.resolve([]);
+    return m.query(
+      `SELECT d.id AS dataset_id, f.name
+       FROM unnest($1::uuid[]) AS d(id)
+       CROSS JOIN LATERAL (
+         SELECT v.id FROM dataset_schemas v
+         WHERE v.dataset_id = d.id AND EXISTS (SELECT 1 FROM field_bindings b WHERE b.dataset_schema_id = v.id)
+         ORDER BY v.version_num DESC LIMIT 1) cur
+       JOIN field_bindings b ON b.dataset_schema_id = cur.id
+       JOIN fields f ON f.id = b.field_id AND f.parent_id IS NULL`,
+      [datasetIds],
+    );
+  }
+
   /** Which of the (field, version) pairs have a binding: `fieldId/schemaId` keys. */
   async bound(pairs: readonly [string, string][], m: EntityManager): Promise<Set<string>> {
     if (pairs.length === 0) return new Set();

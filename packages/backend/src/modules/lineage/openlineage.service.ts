@@ -99,6 +99,7 @@ export class OpenLineageService {
   ): Promise<Result> {
     const entries = entriesOf(event);
     await this.match(entries, m);
+    await this.compareSchemas(entries, m);
     const result: Result = {
       run_id: runId,
       event_type: eventType,
@@ -168,6 +169,31 @@ export class OpenLineageService {
         return;
       }
     });
+  }
+
+  /**
+   * A matched dataset's schema facet against its current version: the facet's fields without a column
+   * of that name (case-insensitive) are reported, a sign that the registry is behind the data.
+   */
+  private async compareSchemas(entries: Entry[], m: EntityManager): Promise<void> {
+    const withSchema = entries.filter(
+      (e) => e.answer.dataset_id && e.dataset?.facets?.schema?.fields && !e.dataset.facets.schema._deleted,
+    );
+    const columns = new Map<string, Set<string>>();
+    for (const c of await this.repo.currentColumnNames(
+      [...new Set(withSchema.map((e) => e.answer.dataset_id as string))],
+      m,
+    )) {
+      const names = columns.get(c.dataset_id) ?? new Set<string>();
+      names.add(c.name.toLowerCase());
+      columns.set(c.dataset_id, names);
+    }
+    for (const e of withSchema) {
+      const known = columns.get(e.answer.dataset_id as string) ?? new Set<string>();
+      e.answer.schema_fields_unknown = (e.dataset?.facets?.schema?.fields ?? [])
+        .map((f) => f.name)
+        .filter((name) => !known.has(name.toLowerCase()));
+    }
   }
 
   /** Each matched input → output pair: the active link confirmed, or one created on current versions. */
@@ -528,6 +554,7 @@ function entriesOf(event: ParsedOpenLineageRunEvent): Entry[] {
         dataset_id: null,
         matched_by: null,
         candidates: [],
+        schema_fields_unknown: [],
       },
     });
   };

@@ -2,7 +2,7 @@
 // version would break, upstream and downstream, with the compat rules of the ETL pre-flight, and writes
 // nothing.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { API, createPgSystem, type Row, seedReference } from '../../helpers/catalogue.js';
+import { API, createPgSystem, type Row, seedReference, sqlCounter } from '../../helpers/catalogue.js';
 import { ok, UNKNOWN_ID } from '../../helpers/factories.js';
 import {
   type ColumnSpec,
@@ -188,6 +188,30 @@ describe('schema version impact', () => {
       summary: { links: 0, breaking_links: 0, breaking_field_links: 0 },
       links: [],
     });
+  });
+
+  it('costs the same statements for one downstream link or four', async () => {
+    const cols: ColumnSpec[] = [
+      ['id', 'integer'],
+      ['name', 'varchar', { length: 50 }],
+    ];
+    const producer = await versionedDataset(ctx, system.id, 'raw', cols);
+    const consumer = async () => {
+      const target = await versionedDataset(ctx, system.id, 'core', cols);
+      await fieldLinks(await createLink(ctx, producer, target), producer, target, ['id', 'name']);
+    };
+    const body = { columns: [column('id', 'integer')] }; // `name` dropped: every consumer breaks
+    const counter = sqlCounter(ctx);
+    await consumer();
+    counter.start();
+    const one = ok(await preview(producer.dataset.id, body));
+    const forOne = counter.stop().length;
+    for (let i = 0; i < 3; i++) await consumer();
+    counter.start();
+    const four = ok(await preview(producer.dataset.id, body));
+    expect(counter.stop().length).toBe(forOne);
+    expect(one.summary).toEqual({ links: 1, breaking_links: 1, breaking_field_links: 1 });
+    expect(four.summary).toEqual({ links: 4, breaking_links: 4, breaking_field_links: 4 });
   });
 
   it('checks the body as a publish does: the catalogue codes, with paths', async () => {

@@ -387,7 +387,10 @@ describe('OpenLineage intake: Spark', () => {
       role: 'output',
       status: 'matched',
       dataset_id: rawOrders.dataset.id,
+      // The schema facet has a column the registered version lacks: the registry is behind.
+      schema_fields_unknown: ['tags'],
     });
+    expect(body.datasets[0]).toMatchObject({ dataset_id: orders.dataset.id, schema_fields_unknown: [] });
     expect(body.dataset_links).toEqual([
       expect.objectContaining({
         source_dataset_id: orders.dataset.id,
