@@ -174,6 +174,29 @@ describe('crawl → apply → crawl on PostgreSQL', () => {
     expect(text.stdout).toContain('changes: 2 (1 compatible, 1 breaking)');
   });
 
+  it('prints registry types with their params in order: numeric(10,2) → numeric(12,2)', async () => {
+    await db.exec(`CREATE TABLE public.priced (id int PRIMARY KEY, amount numeric(10,2), tags varchar(8)[])`);
+    const crawl = [
+      'crawl',
+      '--system-code',
+      'shop_pg',
+      '--connection-url',
+      db.url,
+      '--tables',
+      'public.priced',
+    ];
+    const report = join(tmp, 'priced.json');
+    expect((await run([...crawl, '--format', 'json', '-o', report])).code).toBe(ExitCode.OK);
+    expect((await run(['apply', report])).code).toBe(ExitCode.OK);
+    await db.exec(`ALTER TABLE public.priced ALTER amount TYPE numeric(12,2), ALTER tags TYPE varchar(9)[]`);
+    const text = await run(crawl);
+    expect(text.code).toBe(ExitCode.OK);
+    expect(text.stdout).toContain('column amount type numeric(10,2) → numeric(12,2)');
+    expect(text.stdout).toContain('widens numeric(10,2) (numeric(10,2)) to numeric(12,2) (numeric(12,2))');
+    expect(text.stdout).toMatch(/column tags type varchar\(8\)\[\] → character varying\(9\)\[\]/);
+    expect(text.stdout).not.toContain('numeric(2,');
+  });
+
   it('records an unreachable database as a failed crawl run, with the error and no password', async () => {
     const password = 'N0t-t0-b3-sh0wn';
     const before = (await crawlRuns('shop_pg')).length;

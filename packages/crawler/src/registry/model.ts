@@ -19,6 +19,11 @@ export interface VersionColumn {
   /** The normalised type; null when the native type has no mapping (kept by `native_type`). */
   type: TypeNode | null;
   native_type: string;
+  /**
+   * The registry's own text of the type (its flavor's render template), read from the snapshot;
+   * absent on the database's side, where `native_type` is the text.
+   */
+  rendered_type?: string | null;
   default: string | null;
   comment: string | null;
   identity: 'always' | 'by_default' | null;
