@@ -5,6 +5,8 @@ import { MAX_DIFF_PAYLOAD_BYTES } from '../src/commands/crawl.js';
 
 const item = (n: number, action: ApplyItem['action']): ApplyItem => ({
   object_name: `schema_${n % 10}.table_${n}`,
+  schema: `schema_${n % 10}`,
+  table: `table_${n}`,
   action,
   dataset_id: `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`,
   base_version_num: 1,

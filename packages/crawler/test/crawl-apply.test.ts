@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { ExitCode } from '../src/errors.js';
 import { main } from '../src/program.js';
+import { objectName } from '../src/registry/model.js';
 import { readRegistry } from '../src/registry/snapshot.js';
 import type { CrawlReport } from '../src/report/report.js';
 import { startBackend, type TestBackend } from './helpers/backend.js';
@@ -172,6 +173,74 @@ describe('crawl → apply → crawl on PostgreSQL', () => {
     expect(text.stdout).toMatch(/compatible {2}column name type varchar\(20\)/);
     expect(text.stdout).toMatch(/BREAKING {4}column added: code integer NOT NULL/);
     expect(text.stdout).toContain('changes: 2 (1 compatible, 1 breaking)');
+  });
+
+  it('prints registry types with their params in order: numeric(10,2) → numeric(12,2)', async () => {
+    await db.exec(`CREATE TABLE public.priced (id int PRIMARY KEY, amount numeric(10,2), tags varchar(8)[])`);
+    const crawl = [
+      'crawl',
+      '--system-code',
+      'shop_pg',
+      '--connection-url',
+      db.url,
+      '--tables',
+      'public.priced',
+    ];
+    const report = join(tmp, 'priced.json');
+    expect((await run([...crawl, '--format', 'json', '-o', report])).code).toBe(ExitCode.OK);
+    expect((await run(['apply', report])).code).toBe(ExitCode.OK);
+    await db.exec(`ALTER TABLE public.priced ALTER amount TYPE numeric(12,2), ALTER tags TYPE varchar(9)[]`);
+    const text = await run(crawl);
+    expect(text.code).toBe(ExitCode.OK);
+    expect(text.stdout).toContain('column amount type numeric(10,2) → numeric(12,2)');
+    expect(text.stdout).toContain('widens numeric(10,2) (numeric(10,2)) to numeric(12,2) (numeric(12,2))');
+    expect(text.stdout).toMatch(/column tags type varchar\(8\)\[\] → character varying\(9\)\[\]/);
+    expect(text.stdout).not.toContain('numeric(2,');
+  });
+
+  it('keeps "x.y".z and x."y.z" apart: two datasets, quoted object names, no differences after apply', async () => {
+    await db.exec(`CREATE SCHEMA "x.y"; CREATE SCHEMA x;
+      CREATE TABLE "x.y".z (id int PRIMARY KEY, a text);
+      CREATE TABLE x."y.z" (id int PRIMARY KEY, b int);
+      CREATE TABLE x."q""t" (id int)`);
+    const crawl = ['crawl', '--system-code', 'shop_pg', '--connection-url', db.url, '--schemas', 'x.y,x'];
+    const report = join(tmp, 'dotted.json');
+    expect((await run([...crawl, '--format', 'json', '-o', report])).code).toBe(ExitCode.OK);
+    const written = readJson<CrawlReport>(report);
+    expect(written.datasets.map((d) => [d.object_name, d.schema, d.table, d.status])).toEqual([
+      ['x."q""t"', 'x', 'q"t', 'new'],
+      ['x."y.z"', 'x', 'y.z', 'new'],
+      ['"x.y".z', 'x.y', 'z', 'new'],
+    ]);
+    const applied = await run(['apply', report]);
+    expect(applied.code).toBe(ExitCode.OK);
+    expect(applied.stdout).toContain('3 created, 0 published');
+    expect(applied.stdout).toMatch(/created\s+"x\.y"\.z v1/);
+    expect(applied.stdout).toMatch(/created\s+x\."y\.z" v1/);
+    const again = await run([...crawl, '--check']);
+    expect(again.stdout).toContain('No differences');
+    expect(again.code).toBe(ExitCode.OK);
+    const only = await run(['apply', report, '--only', '"x.y".z', '--dry-run']);
+    expect(only.stdout).toMatch(/would be already applied\s+"x\.y"\.z v1/);
+    expect(only.stdout).not.toContain('x."y.z"');
+    // Every other name keeps the object name it always had: quotes only where a part holds . or ".
+    expect(
+      ['public.orders', 'Sales.Order Lines', 'a-b.$x'].map((n) =>
+        objectName(...(n.split('.') as [string, string])),
+      ),
+    ).toEqual(['public.orders', 'Sales.Order Lines', 'a-b.$x']);
+    const client = backend.client();
+    try {
+      const system = (await client.systems.list({ code: 'shop_pg', size: 1 })).items[0];
+      const datasets = (await readRegistry(client, system.id)).filter((d) => ['x', 'x.y'].includes(d.schema));
+      expect(datasets.map((d) => [d.object_name, d.schema, d.table, d.version_num]).sort()).toEqual([
+        ['"x.y".z', 'x.y', 'z', 1],
+        ['x."q""t"', 'x', 'q"t', 1],
+        ['x."y.z"', 'x', 'y.z', 1],
+      ]);
+    } finally {
+      await client.close();
+    }
   });
 
   it('records an unreachable database as a failed crawl run, with the error and no password', async () => {

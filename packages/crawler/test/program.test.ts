@@ -244,6 +244,36 @@ describe('aide-crawler executable (dist/bin.js)', () => {
     expect(result.status).toBe(ExitCode.FAILURE);
   });
 
+  it.each(['disable', 'prefer', 'allow'])(
+    'inspects with sslmode=%s on a server without TLS: no warning on stderr',
+    (sslmode) => {
+      const result = runBin([
+        'inspect',
+        '--connection-url',
+        `${db.as('postgres', PASSWORD)}?sslmode=${sslmode}`,
+      ]);
+      expect(result.stderr).toBe('');
+      expect(result.stdout).toMatch(/public\.customers {2}table, 2 columns/);
+      expect(result.status).toBe(ExitCode.OK);
+    },
+  );
+
+  it.each([
+    [
+      'an unreachable host',
+      `postgresql://postgres:${PASSWORD}@127.0.0.1:${port}/x?sslmode=require`,
+      'connection refused',
+    ],
+    ['a server without TLS', () => `${db.as('postgres', PASSWORD)}?sslmode=require`, 'does not support SSL'],
+  ])('exits 1 with sslmode=require on %s, one line on stderr', (_label, url, message) => {
+    const result = runBin(['inspect', '--connection-url', typeof url === 'function' ? url() : url]);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toContain(message);
+    expect(result.stderr).not.toContain('WARNING');
+    expect(result.stderr.trim().split('\n')).toHaveLength(1);
+    expect(result.status).toBe(ExitCode.FAILURE);
+  });
+
   it('exits 2 on a usage error, with the message on stderr', () => {
     const result = runBin(['frobnicate']);
     expect(result.stderr).toContain("unknown command 'frobnicate'");

@@ -1,13 +1,111 @@
-import { describe, expect, it } from '@jest/globals';
-import { describeFailure } from '../src/connection/catalog.js';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from '@jest/globals';
+import { describeFailure, fallbackOf, knexConfig } from '../src/connection/catalog.js';
 import { parseConnectionUrl, redact } from '../src/connection/url.js';
 import { ExitCode } from '../src/errors.js';
 import { globToLike, globToSqliteGlob, parseTablePattern, splitList } from '../src/inspect/filters.js';
 
+describe('sslmode in PostgreSQL URLs: libpq semantics as pg options', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'aide-crawler-tls-'));
+  const ca = join(dir, 'root.crt');
+  writeFileSync(ca, 'ROOT CERT');
+  writeFileSync(join(dir, 'client.crt'), 'CLIENT CERT');
+  writeFileSync(join(dir, 'client.key'), 'CLIENT KEY');
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  /** The `connection` knex gives pg for a URL. */
+  const pgConnection = (url: string) =>
+    knexConfig(parseConnectionUrl(url)).connection as {
+      connectionString: string;
+      ssl?: false | { rejectUnauthorized?: boolean; checkServerIdentity?: unknown; ca?: string };
+    };
+  const base = 'postgresql://app:pw@db.example.com:5432/sales';
+
+  it('passes no TLS parameter to pg, and no ssl option when the URL names none', () => {
+    expect(pgConnection(`${base}?application_name=x`)).toMatchObject({
+      connectionString: `${base}?application_name=x`,
+    });
+    expect(pgConnection(base).ssl).toBeUndefined();
+    const stripped = pgConnection(`${base}?sslmode=require&options=-c%20x%3D1&sslrootcert=${ca}&ssl=true`);
+    expect(stripped.connectionString).toBe(`${base}?options=-c%20x%3D1`);
+  });
+
+  it('disable: no TLS', () => {
+    expect(pgConnection(`${base}?sslmode=disable`)).toMatchObject({ connectionString: base, ssl: false });
+    expect(parseConnectionUrl(`${base}?sslmode=disable`).postgres?.fallback).toBeUndefined();
+  });
+
+  it('allow: without TLS first, then TLS without verification when the server requires it', () => {
+    const target = parseConnectionUrl(`${base}?sslmode=allow`);
+    expect(pgConnection(`${base}?sslmode=allow`).ssl).toBe(false);
+    expect(target.postgres?.fallback).toEqual({ ssl: { rejectUnauthorized: false }, when: 'tls_required' });
+    const hba = Object.assign(
+      new Error('no pg_hba.conf entry for host "h", user "u", database "d", no encryption'),
+      {
+        code: '28000',
+      },
+    );
+    expect(fallbackOf(target, hba)?.postgres).toEqual({
+      connectionString: base,
+      sslmode: 'allow',
+      ssl: { rejectUnauthorized: false },
+    });
+    expect(fallbackOf(target, new Error('connect ECONNREFUSED'))).toBeNull();
+  });
+
+  it('prefer: TLS without verification first, then without TLS when the server refuses TLS', () => {
+    const target = parseConnectionUrl(`${base}?sslmode=prefer`);
+    expect(pgConnection(`${base}?sslmode=prefer`).ssl).toEqual({ rejectUnauthorized: false });
+    const refused = new Error('The server does not support SSL connections');
+    expect(fallbackOf(target, refused)?.postgres).toEqual({
+      connectionString: base,
+      sslmode: 'prefer',
+      ssl: false,
+    });
+    expect(fallbackOf(target, new Error('self-signed certificate'))).toBeNull();
+    expect(fallbackOf(parseConnectionUrl(`${base}?sslmode=require`), refused)).toBeNull();
+  });
+
+  it('require: TLS without certificate verification; with a root certificate, as verify-ca', () => {
+    expect(pgConnection(`${base}?sslmode=require`).ssl).toEqual({ rejectUnauthorized: false });
+    const withCa = pgConnection(`${base}?sslmode=require&sslrootcert=${ca}`).ssl;
+    expect(withCa).toMatchObject({ ca: 'ROOT CERT', rejectUnauthorized: true });
+    expect(withCa && typeof withCa.checkServerIdentity).toBe('function');
+  });
+
+  it('verify-ca: the chain, not the host name; verify-full: both', () => {
+    const chain = pgConnection(`${base}?sslmode=verify-ca&sslrootcert=${ca}`).ssl;
+    expect(chain).toMatchObject({ ca: 'ROOT CERT', rejectUnauthorized: true });
+    expect(chain && (chain.checkServerIdentity as () => unknown)()).toBeUndefined();
+    const full = pgConnection(`${base}?sslmode=verify-full&sslrootcert=${ca}`).ssl;
+    expect(full).toEqual({ ca: 'ROOT CERT', rejectUnauthorized: true });
+  });
+
+  it('reads client certificate and key files; a missing file or an unknown mode is a usage error', () => {
+    const url = `${base}?sslmode=verify-full&sslcert=${join(dir, 'client.crt')}&sslkey=${join(dir, 'client.key')}`;
+    expect(pgConnection(url).ssl).toEqual({
+      cert: 'CLIENT CERT',
+      key: 'CLIENT KEY',
+      rejectUnauthorized: true,
+    });
+    expect(() => parseConnectionUrl(`${base}?sslmode=require&sslrootcert=${join(dir, 'none.crt')}`)).toThrow(
+      expect.objectContaining({ exitCode: ExitCode.USAGE, message: expect.stringContaining('sslrootcert') }),
+    );
+    expect(() => parseConnectionUrl(`${base}?sslmode=verify_full`)).toThrow(
+      expect.objectContaining({
+        exitCode: ExitCode.USAGE,
+        message: expect.stringContaining("invalid sslmode 'verify_full'"),
+      }),
+    );
+  });
+});
+
 describe('connection URLs', () => {
   it.each([
     ['postgres://u:p@h:5433/db', 'postgresql', 'postgresql://u:p@h:5433/db'],
-    ['postgresql://u@h/db?sslmode=require', 'postgresql', 'postgresql://u@h/db?sslmode=require'],
+    ['postgresql://u@h/db?sslmode=require', 'postgresql', 'postgresql://u@h/db'],
     ['postgresql+psycopg://u:p@h/db', 'postgresql', 'postgresql://u:p@h/db'],
     ['postgresql+psycopg2://u:p@h/db', 'postgresql', 'postgresql://u:p@h/db'],
   ])('%s is PostgreSQL', (url, dialect, connectionString) => {

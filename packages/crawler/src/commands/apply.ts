@@ -30,6 +30,8 @@ export type ApplyAction =
 
 export interface ApplyItem {
   object_name: string;
+  schema: string;
+  table: string;
   action: ApplyAction;
   dataset_id: string | null;
   base_version_num: number | null;
@@ -101,6 +103,8 @@ export function planApply(
     const now = current.get(key(diff.schema, diff.table));
     const base = {
       object_name: diff.object_name,
+      schema: diff.schema,
+      table: diff.table,
       dataset_id: now?.dataset_id ?? diff.dataset_id,
       base_version_num: diff.base_version_num,
     };
@@ -172,7 +176,7 @@ const ACTION_TEXT: Record<ApplyAction, string> = {
 function renderApply(result: ApplyResult, failures: ReadonlyMap<string, string>): string {
   const lines: string[] = [];
   for (const item of result.items) {
-    const name = item.object_name.split('.').map(quoteName).join('.');
+    const name = `${quoteName(item.schema)}.${quoteName(item.table)}`;
     const failure = failures.get(item.object_name);
     const action =
       failure !== undefined

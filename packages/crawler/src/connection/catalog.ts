@@ -39,6 +39,7 @@ function dialectConfig(target: ConnectionTarget): Knex.Config {
         client: 'pg',
         connection: {
           connectionString: target.postgres!.connectionString,
+          ...(target.postgres!.ssl === undefined ? {} : { ssl: target.postgres!.ssl }),
           application_name: 'aide-crawler',
           connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
         },
@@ -136,10 +137,33 @@ export async function withCatalog<T>(
     });
   } catch (error) {
     if (error instanceof CrawlerError) throw error;
+    const retry = answered === 0 ? fallbackOf(target, error) : null;
+    if (retry !== null) {
+      await knex.destroy().catch(() => undefined);
+      return withCatalog(retry, work, onKnex);
+    }
     throw new CrawlerError(describeFailure(target, error, answered > 0), { cause: error });
   } finally {
     await knex.destroy().catch(() => undefined);
   }
+}
+
+/**
+ * libpq's second attempt of `sslmode=prefer` (the server refused TLS: connect without) and of
+ * `sslmode=allow` (the server refused a connection without TLS: connect with it); null otherwise.
+ */
+export function fallbackOf(target: ConnectionTarget, error: unknown): ConnectionTarget | null {
+  const fallback = target.postgres?.fallback;
+  if (fallback === undefined || !errorLike(error)) return null;
+  const first = Array.isArray(error.errors) && errorLike(error.errors[0]) ? error.errors[0] : error;
+  const refused =
+    fallback.when === 'tls_refused'
+      ? first.message.includes('does not support SSL')
+      : first.code === '28000' && /no encryption|SSL off/.test(first.message);
+  if (!refused) return null;
+  const postgres = { ...target.postgres!, ssl: fallback.ssl };
+  delete postgres.fallback;
+  return { ...target, postgres };
 }
 
 function rowsOf<Row>(dialect: Dialect, result: unknown): Row[] {

@@ -105,13 +105,22 @@ function columnAdded(column: VersionColumn): Change {
   };
 }
 
+/** A column's type as a type change records it: the tree, the native text, the registry's text. */
+const typeSide = (column: VersionColumn) => ({
+  type: column.type,
+  native_type: column.native_type,
+  ...(column.rendered_type === undefined || column.rendered_type === null
+    ? {}
+    : { rendered_type: column.rendered_type }),
+});
+
 function typeChange(before: VersionColumn, after: VersionColumn): Change | null {
   if (sameType(before.type, after.type) && before.native_type === after.native_type) return null;
   const change = {
     category: 'type_changed' as const,
     name: after.name,
-    before: { type: before.type, native_type: before.native_type },
-    after: { type: after.type, native_type: after.native_type },
+    before: typeSide(before),
+    after: typeSide(after),
   };
   if (before.type !== null && after.type !== null && sameType(before.type, after.type)) {
     return { ...change, ...compatible('the same type; only the native text differs') };

@@ -22,9 +22,29 @@ const qualified = (schema: string, name: string) => `${quoteName(schema)}.${quot
 const list = (names: readonly string[]) => names.map(quoteName).join(', ');
 const plural = (n: number, [one, many]: [string, string]) => `${n} ${n === 1 ? one : many}`;
 
+/**
+ * The order the data types' params schemas declare their params in (the seeds: `numeric(precision,
+ * scale)`, `varchar(length)`, `interval(precision, interval_fields)`, …); params read back from the
+ * registry come in any key order, so they are never printed by object key order. Params not listed
+ * follow, by name.
+ */
+const PARAM_ORDER = ['name', 'length', 'precision', 'scale', 'interval_fields', 'labels'];
+
+function paramRank(key: string): number {
+  const rank = PARAM_ORDER.indexOf(key);
+  return rank === -1 ? PARAM_ORDER.length : rank;
+}
+
+/** A type's param values in their declared order. */
+export function orderedParams(params: TypeNode['params']): (string | number | boolean)[] {
+  return Object.entries(params ?? {})
+    .sort(([a], [b]) => paramRank(a) - paramRank(b) || (a < b ? -1 : a > b ? 1 : 0))
+    .map(([, value]) => value);
+}
+
 /** `varchar(40)`, `array<integer>`, `composite(public.address)<street: text, zip: varchar(10)>`. */
 export function renderTypeNode(type: TypeNode): string {
-  const params = Object.values(type.params ?? {});
+  const params = orderedParams(type.params);
   let text = params.length > 0 ? `${type.data_type}(${params.join(',')})` : type.data_type;
   if (type.children !== undefined && type.children.length > 0) {
     const children = type.children.map(({ slot, type: child }) =>

@@ -19,6 +19,11 @@ export interface VersionColumn {
   /** The normalised type; null when the native type has no mapping (kept by `native_type`). */
   type: TypeNode | null;
   native_type: string;
+  /**
+   * The registry's own text of the type (its flavor's render template), read from the snapshot;
+   * absent on the database's side, where `native_type` is the text.
+   */
+  rendered_type?: string | null;
   default: string | null;
   comment: string | null;
   identity: 'always' | 'by_default' | null;
@@ -56,9 +61,17 @@ export interface RegistryDataset {
   version: TableVersion | null;
 }
 
-/** The registry's `object_name` of a table: `schema.table`, as the original crawler named them. */
+/**
+ * The registry's `object_name` of a table: `schema.table`, as the original crawler named them, with a
+ * part double-quoted (a `"` inside doubled) only when it holds a `.` or a `"`, so that `"x.y".z` and
+ * `x."y.z"` stay two names while every other name keeps its plain form (`Sales.Order Lines` too).
+ */
 export function objectName(schema: string, table: string): string {
-  return `${schema}.${table}`;
+  return `${objectNamePart(schema)}.${objectNamePart(table)}`;
+}
+
+function objectNamePart(name: string): string {
+  return /[."]/.test(name) ? `"${name.replaceAll('"', '""')}"` : name;
 }
 
 function versionColumn(column: InspectedColumn): VersionColumn {

@@ -29,6 +29,7 @@ function versionColumn(column: SchemaVersion['columns'][number]): VersionColumn 
     nullable: column.nullable,
     type: column.type === null ? null : typeNodeOf(column.type),
     native_type: column.native_type ?? '',
+    rendered_type: column.rendered_type,
     default: column.default,
     comment: column.comment,
     identity: column.identity,

@@ -16,8 +16,23 @@ const quoted = (value: unknown): string =>
 const names = (list: readonly string[] | null) => (list ?? []).map(quoteName).join(', ');
 const key = (k: KeyConstraint | null) => (k === null ? '(none)' : `(${names(k.columns)})`);
 
+type TypeSide = Pick<VersionColumn, 'type' | 'native_type' | 'rendered_type'>;
+
+/**
+ * A type as people read it: the registry's own text (`rendered_type`) on the registry's side, the
+ * native text as the database prints it on the database's side; the normalised tree (params in
+ * their declared order) only when neither is known.
+ */
+export function typeLabel(side: TypeSide): string {
+  if (side.type === null) return `${side.native_type} (unmapped)`;
+  if (side.rendered_type !== undefined && side.rendered_type !== null && side.rendered_type !== '')
+    return side.rendered_type;
+  if (side.native_type !== '') return side.native_type;
+  return renderTypeNode(side.type);
+}
+
 function columnText(column: VersionColumn): string {
-  const type = column.type === null ? `${column.native_type} (unmapped)` : renderTypeNode(column.type);
+  const type = typeLabel(column);
   const parts = [quoteName(column.name), type, column.nullable ? 'NULL' : 'NOT NULL'];
   if (column.default !== null) parts.push(`DEFAULT ${column.default}`);
   if (column.identity !== null) parts.push(`IDENTITY ${column.identity.toUpperCase().replace('_', ' ')}`);
@@ -25,9 +40,11 @@ function columnText(column: VersionColumn): string {
   return parts.join(' ');
 }
 
-function typeOf(value: unknown): string {
-  const { type, native_type } = value as Pick<VersionColumn, 'type' | 'native_type'>;
-  return type === null ? `${native_type} (unmapped)` : `${renderTypeNode(type)} [${native_type}]`;
+/** Both sides of a type change; the native texts added when the two labels alone read the same. */
+function typeChangeText(before: TypeSide, after: TypeSide): string {
+  const [from, to] = [typeLabel(before), typeLabel(after)];
+  if (from !== to) return `${from} → ${to}`;
+  return `${from} [${before.native_type}] → ${to} [${after.native_type}]`;
 }
 
 const fkText = (fk: VersionForeignKey) =>
@@ -63,7 +80,7 @@ export function describeChange(change: Change): string {
     case 'column_moved':
       return `column ${name} moved from position ${show(before)} to ${show(after)}`;
     case 'type_changed':
-      return `column ${name} type ${typeOf(before)} → ${typeOf(after)}`;
+      return `column ${name} type ${typeChangeText(before as TypeSide, after as TypeSide)}`;
     case 'nullability_changed':
       return `column ${name} ${before ? 'NULL' : 'NOT NULL'} → ${after ? 'NULL' : 'NOT NULL'}`;
     case 'default_changed':
