@@ -30,6 +30,10 @@ CREATE VIEW shop.names AS SELECT id FROM shop.customers;
 CREATE TABLE shop.moving (a int, b int, c int);
 CREATE TABLE shop.renaming (id int, old_name text, tail int);
 CREATE TABLE shop.untouched (id int PRIMARY KEY, body jsonb);
+CREATE TABLE shop.guarded (id int PRIMARY KEY,
+  customer_id integer CONSTRAINT guarded_customer_fk REFERENCES shop.customers (id),
+  qty int CONSTRAINT guarded_qty_check CHECK (qty > 0),
+  price int CONSTRAINT guarded_price_check CHECK (price >= 0));
 `;
 
 const AFTER = `
@@ -69,6 +73,10 @@ CREATE TABLE shop.fresh (id int);
 DROP TABLE shop.moving;
 CREATE TABLE shop.moving (b int, a int, c int);
 ALTER TABLE shop.renaming RENAME COLUMN old_name TO new_name;
+ALTER TABLE shop.guarded DROP CONSTRAINT guarded_customer_fk;
+ALTER TABLE shop.guarded DROP CONSTRAINT guarded_qty_check;
+ALTER TABLE shop.guarded DROP CONSTRAINT guarded_price_check,
+  ADD CONSTRAINT guarded_price_check CHECK (price > 0);
 `;
 
 beforeAll(async () => {
@@ -194,6 +202,23 @@ describe('the diff of a changed PostgreSQL schema', () => {
       compatibility: 'breaking',
     });
     expect(change(orders, 'check_added', 'orders_amount_check').compatibility).toBe('breaking');
+  });
+
+  it('classes a removed foreign key, a removed check and a changed check as breaking', () => {
+    const guarded = table('guarded');
+    expect(change(guarded, 'foreign_key_removed', 'guarded_customer_fk')).toMatchObject({
+      before: { columns: ['customer_id'], referenced: { table: 'customers', columns: ['id'] } },
+      after: null,
+      compatibility: 'breaking',
+    });
+    expect(change(guarded, 'check_removed', 'guarded_qty_check')).toMatchObject({
+      after: null,
+      compatibility: 'breaking',
+    });
+    const changed = change(guarded, 'check_changed', 'guarded_price_check');
+    expect(changed.compatibility).toBe('breaking');
+    expect(changed.before).not.toEqual(changed.after);
+    expect(guarded.compatibility).toBe('breaking');
   });
 
   it('classes index changes as compatible', () => {
