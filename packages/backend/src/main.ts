@@ -5,7 +5,7 @@ import { loadOrCreateJwtSecret } from './bootstrap/jwt-secret.js';
 import { ensureSuperuser } from './bootstrap/superuser.js';
 import { createLogger } from './common/http/logger.js';
 import { ConfigError, loadConfig, type ResolvedConfig } from './config/config.js';
-import { createDataSource } from './database/data-source.js';
+import { createDataSource, guardCheckedOutClients } from './database/data-source.js';
 import { EmbeddedPostgresError } from './database/embedded-postgres.js';
 import { runSeeders } from './seeds/run-seeders.js';
 
@@ -26,6 +26,9 @@ async function main(): Promise<void> {
     onPoolError: (error) => logger.warn({ err: error }, 'database connection lost; the pool reconnects'),
   });
   await dataSource.initialize();
+  guardCheckedOutClients(dataSource, (error) =>
+    logger.warn({ err: error }, 'database connection lost while in use; the pool reconnects'),
+  );
   if (config.migrateOnStart) {
     const applied = await dataSource.runMigrations({ transaction: 'each' });
     logger.info({ applied: applied.map((m) => m.name) }, 'migrations applied');

@@ -43,6 +43,29 @@ export function createDataSource(config: DataSourceConfig): DataSource {
   return new DataSource(options);
 }
 
+/**
+ * A pooled client that is checked out but between statements (a transaction waiting on the service,
+ * a prepared read about to be released) has no 'error' listener of the pool's: when PostgreSQL ends
+ * its session then (a restart, `pg_terminate_backend`), pg emits 'error' on the client and, unheard,
+ * it kills the process. Every client gets a listener as it is acquired; the holder's next statement
+ * fails as usual and the pool drops the broken client on release. Call after `initialize()`.
+ */
+export function guardCheckedOutClients(dataSource: DataSource, onError: (error: Error) => void): void {
+  const pool = (
+    dataSource.driver as unknown as { master?: { on(event: string, fn: (c: unknown) => void): void } }
+  ).master;
+  if (!pool) return;
+  const guarded = new WeakSet<object>();
+  const guard = (client: unknown) => {
+    const c = client as { on(event: 'error', fn: (error: Error) => void): void };
+    if (guarded.has(c)) return;
+    guarded.add(c);
+    c.on('error', onError);
+  };
+  pool.on('connect', guard);
+  pool.on('acquire', guard);
+}
+
 /** For the TypeORM CLI (`pnpm db:migration:generate`): reads DATABASE_URL. */
 export default createDataSource({
   url: process.env['DATABASE_URL'] ?? 'postgres://postgres@127.0.0.1:5432/aide',
