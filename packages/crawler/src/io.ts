@@ -5,6 +5,11 @@ export interface Io {
   env: Readonly<Record<string, string | undefined>>;
   /** The stream behind `stderr`, for a progress bar when it is a terminal; absent in tests. */
   stderrStream?: NodeJS.WriteStream;
+  /**
+   * Aborted when the command must stop (the entry point aborts it on SIGINT/SIGTERM, with an
+   * InterruptedError as the reason); absent when nothing can interrupt.
+   */
+  signal?: AbortSignal;
 }
 
 export const processIo: Io = {

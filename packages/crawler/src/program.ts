@@ -20,20 +20,48 @@ Filters take comma-separated lists of glob patterns (* any characters, ? one cha
 case-sensitively against the names as stored; "double quotes" keep dots and commas literal.
 --tables and --exclude-tables take table or schema.table. Filtering happens in the catalog queries.`;
 
-const INSPECT_HELP = `${FILTER_HELP}
-
-Reads the catalog with a fixed number of queries (PostgreSQL: pg_catalog; MySQL/MariaDB:
-information_schema; SQLite: pragma functions), so a SELECT-only role is enough. Connection URLs:
-  postgresql://user:password@host:5432/db   (also postgres://, postgresql+psycopg://)
+const CONNECTION_HELP = `Connection URLs (--connection-url, or env ${CONNECTION_URL_ENV}):
+  postgresql://user:password@host:5432/db   (also postgres://, postgresql+psycopg://; ?sslmode=…)
   mysql://user:password@host:3306/db        (also mariadb://, mysql+pymysql://)
   sqlite:///relative/path.db, sqlite:////absolute/path.db
 With a MySQL URL naming a database, only that database is inspected unless --schemas is given.
+A SQLite file is one schema, main. Prefer the env var when the URL holds a password.`;
 
-Exit codes: 0 ok, 1 runtime failure (message on stderr), 2 usage error.
+const DEBUG_HELP = `Env AIDE_CRAWLER_DEBUG=1 adds the stack trace to an unexpected error.`;
+
+const INSPECT_HELP = `${FILTER_HELP}
+
+Reads the catalog with a fixed number of queries (PostgreSQL: pg_catalog; MySQL/MariaDB:
+information_schema; SQLite: pragma functions), so a SELECT-only role is enough. Needs no registry.
+
+${CONNECTION_HELP}
+
+Exit codes: 0 ok, 1 runtime failure (message on stderr), 2 usage error, 130/143 interrupted by
+SIGINT/SIGTERM (the catalog query in flight is cancelled). ${DEBUG_HELP}
 
 Examples:
   aide-crawler inspect --connection-url postgresql://reader@db/shop --schemas 'sales,hr_*'
+  aide-crawler inspect --connection-url mysql://reader@db/shop --tables 'orders*' --exclude-tables '*_log'
   AIDE_CRAWLER_CONNECTION_URL=sqlite:///app.db aide-crawler inspect --format json -o app.json`;
+
+const PROGRAM_HELP = `
+Environment:
+  ${CONNECTION_URL_ENV}   the database URL (instead of --connection-url)
+  ${METASTORE_URL_ENV}            the registry (default ${DEFAULT_METASTORE_URL})
+  ${METASTORE_USER_ENV}, ${METASTORE_PASSWORD_ENV}
+                                the registry login (or ${METASTORE_TOKEN_ENV}, a bearer token)
+  AIDE_CRAWLER_DEBUG=1          the stack trace of an unexpected error
+
+A first crawl (register the system once, with the flavor of its database: postgres14, mysql8, sqlite3):
+  export ${CONNECTION_URL_ENV}=postgresql://reader@db/shop
+  export ${METASTORE_URL_ENV}=https://aide.internal ${METASTORE_USER_ENV}=me@example.com ${METASTORE_PASSWORD_ENV}=…
+  aide-crawler inspect                                  # what the database holds
+  aide-crawler crawl --system-code shop_pg              # what differs from the registry
+  aide-crawler crawl --system-code shop_pg --format json -o shop.json
+  aide-crawler apply shop.json --dry-run && aide-crawler apply shop.json
+
+Run aide-crawler <command> --help for a command's flags, exit codes and examples; docs/crawler.md has
+the report format and the compatible/breaking rules.`;
 
 const REGISTRY_HELP = `The registry: --metastore-url (env ${METASTORE_URL_ENV}, default ${DEFAULT_METASTORE_URL}),
 --metastore-user and --metastore-password (env ${METASTORE_USER_ENV}, ${METASTORE_PASSWORD_ENV}), or a bearer
@@ -50,10 +78,13 @@ foreign key, index and check changes. The rules are in docs/crawler.md.
 It writes nothing to the registry but the crawl-run audit record (running, then completed with the
 summary or failed with the error). Review the report, then publish it with apply.
 
+${CONNECTION_HELP}
+
 ${REGISTRY_HELP}
 
 Exit codes: 0 ok, 1 runtime failure (message on stderr; the crawl run is marked failed),
-2 usage error, 3 differences found with --check.
+2 usage error, 3 differences found with --check, 130/143 interrupted by SIGINT/SIGTERM (the crawl
+run is marked failed with "interrupted by SIGINT"; a second signal stops at once). ${DEBUG_HELP}
 
 Examples:
   aide-crawler crawl --system-code shop_pg --connection-url postgresql://reader@db/shop
@@ -70,10 +101,13 @@ nothing. Removed tables are reported only: apply never deletes. The run is recor
 
 ${REGISTRY_HELP}
 
-Exit codes: 0 ok, 1 a dataset was refused or failed, or a runtime failure, 2 usage error.
+Exit codes: 0 ok, 1 a dataset was refused or failed, or a runtime failure, 2 usage error,
+130/143 interrupted by SIGINT/SIGTERM: the batch in flight is written, then the apply stops and its
+run is marked failed with what was done; apply the report again to finish. ${DEBUG_HELP}
 
 Examples:
   aide-crawler apply shop-report.json --dry-run
+  aide-crawler apply shop-report.json
   aide-crawler apply shop-report.json --only 'sales.orders,sales.customers'`;
 
 function registryOptions(command: Command): Command {
@@ -113,9 +147,10 @@ function outputOptions(command: Command, what: string): Command {
 export function createProgram(io: Io, onExitCode: (code: ExitCode) => void = () => undefined): Command {
   const program = new Command('aide-crawler')
     .description(
-      'Keeps the AIDE Metastore registry true to a database (PostgreSQL, MySQL/MariaDB, SQLite):\n' +
+      'Keeps the AIDE Metastore registry true to a database (PostgreSQL, MySQL/MariaDB, SQLite): ' +
         'inspect it, compare it with the registry (crawl), publish a reviewed report (apply).',
     )
+    .addHelpText('after', PROGRAM_HELP)
     .version(VERSION, '-V, --version', 'print the version')
     .helpOption('-h, --help', 'show this help')
     .helpCommand('help [command]', 'show the help of a command')

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { ExitCode } from '../src/errors.js';
-import { main } from '../src/program.js';
+import { createProgram, main } from '../src/program.js';
 import { MYSQL_URL } from './helpers/mysql.js';
 import { createPgDatabase, type TestPgDatabase } from './helpers/postgres.js';
 
@@ -118,6 +118,42 @@ describe('aide-crawler', () => {
     expect(apply.code).toBe(ExitCode.OK);
     for (const text of ['<report.json>', '--only', '--dry-run', '--metastore-url', 'refused', 'Exit codes']) {
       expect(apply.stdout).toContain(text);
+    }
+  });
+
+  it('describes every flag of every command, and gives each command env vars, exit codes and examples', async () => {
+    const program = createProgram({ stdout: () => undefined, stderr: () => undefined, env: {} });
+    for (const command of program.commands) {
+      if (command.name() === 'help') continue;
+      for (const option of command.options) {
+        expect([command.name(), option.flags, option.description.length > 10]).toEqual([
+          command.name(),
+          option.flags,
+          true,
+        ]);
+      }
+      const help = await run([command.name(), '--help']);
+      for (const text of ['Exit codes', '130/143', 'Examples:', 'AIDE_CRAWLER_DEBUG']) {
+        expect([command.name(), help.stdout.includes(text)]).toEqual([command.name(), true]);
+      }
+      // Every example names this command.
+      const examples = help.stdout.slice(help.stdout.indexOf('Examples:')).split('\n').slice(1);
+      expect(
+        examples.filter((l) => l.trim() !== '').every((l) => l.includes(`aide-crawler ${command.name()}`)),
+      ).toBe(true);
+    }
+    const top = await run(['--help']);
+    for (const text of [
+      'AIDE_CRAWLER_CONNECTION_URL',
+      'AIDE_METASTORE_URL',
+      'AIDE_METASTORE_USER',
+      'AIDE_METASTORE_PASSWORD',
+      'AIDE_METASTORE_TOKEN',
+      'AIDE_CRAWLER_DEBUG',
+      'aide-crawler crawl --system-code',
+      'aide-crawler apply',
+    ]) {
+      expect(top.stdout).toContain(text);
     }
   });
 

@@ -4,7 +4,7 @@
 // A dataset that already holds the report's version is skipped, so re-running a report does nothing.
 import { readFile } from 'node:fs/promises';
 import { diffVersions, type DatasetDiff } from '../diff/diff.js';
-import { CrawlerError, ExitCode } from '../errors.js';
+import { CrawlerError, ExitCode, throwIfInterrupted } from '../errors.js';
 import { MAX_DIFF_PAYLOAD_BYTES } from './crawl.js';
 import { globMatches } from '../inspect/filters.js';
 import type { Io } from '../io.js';
@@ -209,12 +209,15 @@ export async function apply(reportPath: string, options: ApplyCommandOptions, io
   const selected = selectDatasets(report, options.only);
   const registry = connectRegistry(options, io);
   const { client } = registry;
+  const { signal } = io;
   try {
     const system = await registryCall(`read system '${report.system.code}'`, () =>
-      client.systems.get(report.system.id),
-    );
-    const registered = await readRegistry(client, system.id);
+      client.systems.get(report.system.id, { signal }),
+    ).catch(interrupted(signal));
+    const registered = await readRegistry(client, system.id, signal).catch(interrupted(signal));
     const items = planApply(selected, registered);
+    // Interrupted before anything is written: nothing to record.
+    throwIfInterrupted(signal);
     const failures = new Map<string, string>();
     const dryRun = options.dryRun ?? false;
     let run: CrawlRunRecord | null = null;
@@ -225,10 +228,13 @@ export async function apply(reportPath: string, options: ApplyCommandOptions, io
         only: options.only ?? null,
       });
       try {
-        const outcome: PublishOutcome = await applyItems(client, system.id, report, items);
+        // A batch in flight is not cut short (its datasets are written or not, each on its own);
+        // an interrupt stops the apply before the next batch.
+        const outcome: PublishOutcome = await applyItems(client, system.id, report, items, failures, signal);
         for (const [name, message] of outcome.failures) failures.set(name, message);
+        throwIfInterrupted(signal);
       } catch (error) {
-        await run.fail(error, io);
+        await run.fail(error, io, appliedPayload(items, failures));
         throw error;
       }
     }
@@ -262,6 +268,14 @@ export async function apply(reportPath: string, options: ApplyCommandOptions, io
   } finally {
     await registry.close();
   }
+}
+
+/** Rethrows a failure as the interrupt when the signal caused it (an aborted registry read). */
+function interrupted(signal: AbortSignal | undefined): (error: unknown) => never {
+  return (error) => {
+    throwIfInterrupted(signal);
+    throw error;
+  };
 }
 
 export async function runApply(reportPath: string, options: ApplyCommandOptions, io: Io): Promise<ExitCode> {

@@ -3,7 +3,7 @@
 // record; `apply` publishes a reviewed report.
 import { parseConnectionUrl, redact } from '../connection/url.js';
 import { diffSystem, type DatasetDiff } from '../diff/diff.js';
-import { ExitCode } from '../errors.js';
+import { ExitCode, throwIfInterrupted } from '../errors.js';
 import { VERSION } from '../version.js';
 import { parseFilters, schemaSelected, tableSelected } from '../inspect/filters.js';
 import { inspectDatabase } from '../inspect/inspect.js';
@@ -76,8 +76,11 @@ export async function crawl(options: CrawlCommandOptions, io: Io): Promise<Crawl
   const registry = connectRegistry(options, io);
   const { client } = registry;
   const progress = createProgress(io);
+  const { signal } = io;
   try {
     const system = await resolveSystem(client, options.systemCode, target.dialect);
+    // Interrupted before anything is recorded: nothing to mark.
+    throwIfInterrupted(signal);
     const run = await CrawlRunRecord.start(client, system.id, {
       connection_url: redact(connectionUrl),
       dialect: target.dialect,
@@ -85,6 +88,7 @@ export async function crawl(options: CrawlCommandOptions, io: Io): Promise<Crawl
       check: options.check ?? false,
     });
     try {
+      throwIfInterrupted(signal);
       // The database and the registry are read at the same time: neither read needs the other, so a
       // crawl waits for the slower of the two, not for their sum.
       progress.phase('inspecting the database and reading the registry', 2);
@@ -92,10 +96,11 @@ export async function crawl(options: CrawlCommandOptions, io: Io): Promise<Crawl
       let inspected = started;
       let read = started;
       let done = 0;
-      // A database that cannot be read ends the crawl: the registry read stops with it.
+      // A database that cannot be read ends the crawl: the registry read stops with it. An interrupt
+      // stops both (the catalog statement in flight is cancelled on the server).
       const registryRead = new AbortController();
       const [inspection, snapshot] = await Promise.allSettled([
-        inspectDatabase({ connectionUrl, filters })
+        inspectDatabase({ connectionUrl, filters, signal })
           .catch((error: unknown) => {
             registryRead.abort();
             throw error;
@@ -104,12 +109,18 @@ export async function crawl(options: CrawlCommandOptions, io: Io): Promise<Crawl
             inspected = performance.now();
             progress.update(++done);
           }),
-        readRegistry(client, system.id, registryRead.signal).finally(() => {
+        readRegistry(
+          client,
+          system.id,
+          signal === undefined ? registryRead.signal : AbortSignal.any([registryRead.signal, signal]),
+        ).finally(() => {
           read = performance.now();
           progress.update(++done);
         }),
       ]);
-      // Both settled, nothing left running: the database's failure first, as when they ran in turn.
+      // Both settled, nothing left running: an interrupt first, then the database's failure, as when
+      // they ran in turn.
+      throwIfInterrupted(signal);
       if (inspection.status === 'rejected') throw inspection.reason;
       if (snapshot.status === 'rejected') throw snapshot.reason;
       const db = inspection.value;
@@ -123,6 +134,7 @@ export async function crawl(options: CrawlCommandOptions, io: Io): Promise<Crawl
         diff: performance.now() - compared,
       };
       progress.stop();
+      throwIfInterrupted(signal);
       const report = buildReport({ db, system, crawlRunId: run.id, diffs, crawlerVersion: VERSION });
       const text =
         options.format === 'json' ? `${JSON.stringify(report, null, 2)}\n` : renderReportText(report);

@@ -20,6 +20,7 @@ export async function runInspect(options: InspectCommandOptions, io: Io): Promis
   const db = await inspectDatabase({
     connectionUrl: connectionUrlOf(options, io),
     filters: filtersOf(options),
+    signal: io.signal,
   });
   const text = options.format === 'json' ? `${JSON.stringify(db, null, 2)}\n` : renderText(db);
   await writeOutput(options.output, text, 'Inspection', io);

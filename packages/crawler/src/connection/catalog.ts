@@ -2,7 +2,7 @@
 // read-only work, driver errors turned into one clear line without secrets.
 import { existsSync } from 'node:fs';
 import knexFactory, { type Knex } from 'knex';
-import { CrawlerError } from '../errors.js';
+import { CrawlerError, throwIfInterrupted } from '../errors.js';
 import type { Dialect } from '../model.js';
 import type { ConnectionTarget } from './url.js';
 
@@ -89,13 +89,19 @@ function dialectConfig(target: ConnectionTarget): Knex.Config {
  * has transactional catalogs (PostgreSQL: one consistent snapshot; SQLite: one read transaction).
  * The connection is closed afterwards in every case.
  *
+ * When `signal` aborts, the statement in flight is cancelled on the server (PostgreSQL
+ * `pg_cancel_backend`, MySQL `KILL QUERY`, from a second short-lived connection; SQLite's statements
+ * are synchronous and end first), no further statement starts, and the signal's reason is thrown.
+ *
  * @throws CrawlerError with a one-line message (no secrets) when connecting or a query fails.
  */
 export async function withCatalog<T>(
   target: ConnectionTarget,
   work: (catalog: Catalog) => Promise<T>,
   onKnex?: (knex: Knex) => void,
+  signal?: AbortSignal,
 ): Promise<T> {
+  throwIfInterrupted(signal);
   if (target.dialect === 'sqlite') {
     const filename = target.sqlite!.filename;
     if (filename !== ':memory:' && !existsSync(filename)) {
@@ -106,6 +112,23 @@ export async function withCatalog<T>(
   onKnex?.(knex);
   let queries = 0;
   let answered = 0;
+  // The pooled connection (the pool holds one), and whether a statement runs on it: when the signal
+  // aborts, that statement is cancelled on the server.
+  let connection: unknown = null;
+  let running = false;
+  (
+    knex.client as {
+      pool?: { on(event: 'acquireSuccess', listener: (id: number, c: unknown) => void): void };
+    }
+  ).pool?.on('acquireSuccess', (_id, acquired) => (connection = acquired));
+  const cancel = () => {
+    if (running && connection !== null && target.dialect !== 'sqlite') {
+      (knex.client as { cancelQuery(connection: unknown): Promise<unknown> })
+        .cancelQuery(connection)
+        .catch(() => undefined);
+    }
+  };
+  signal?.addEventListener('abort', cancel, { once: true });
   try {
     const run = async (runner: Knex | Knex.Transaction): Promise<T> => {
       const catalog: Catalog = {
@@ -114,17 +137,22 @@ export async function withCatalog<T>(
           return queries;
         },
         async query<Row>(sql: string, bindings: readonly unknown[] = []): Promise<Row[]> {
+          throwIfInterrupted(signal);
           queries++;
+          running = true;
           try {
             const result: unknown = await runner.raw(sql, bindings as Knex.RawBinding[]);
             answered++;
             return rowsOf<Row>(target.dialect, result);
           } catch (error) {
+            throwIfInterrupted(signal);
             // knex prefixes a failed statement's message with the whole SQL: keep the reason only.
             if (error instanceof Error && error.message.includes(' - ')) {
               error.message = error.message.slice(error.message.lastIndexOf(' - ') + 3);
             }
             throw error;
+          } finally {
+            running = false;
           }
         },
       };
@@ -137,13 +165,15 @@ export async function withCatalog<T>(
     });
   } catch (error) {
     if (error instanceof CrawlerError) throw error;
+    throwIfInterrupted(signal);
     const retry = answered === 0 ? fallbackOf(target, error) : null;
     if (retry !== null) {
       await knex.destroy().catch(() => undefined);
-      return withCatalog(retry, work, onKnex);
+      return withCatalog(retry, work, onKnex, signal);
     }
     throw new CrawlerError(describeFailure(target, error, answered > 0), { cause: error });
   } finally {
+    signal?.removeEventListener('abort', cancel);
     await knex.destroy().catch(() => undefined);
   }
 }

@@ -30,6 +30,8 @@ export interface InspectOptions {
   filters?: Partial<InspectionFilters>;
   /** Called with the knex instance before any query (tests count queries through its events). */
   onKnex?: (knex: Knex) => void;
+  /** Stops the inspection: the statement in flight is cancelled and the signal's reason thrown. */
+  signal?: AbortSignal;
 }
 
 /**
@@ -55,6 +57,7 @@ export async function inspectDatabase(options: InspectOptions): Promise<Inspecte
       return { inspection, queries: catalog.queries };
     },
     options.onKnex,
+    options.signal,
   );
   return {
     format: INSPECTION_FORMAT,

@@ -175,11 +175,18 @@ export class CrawlRunRecord {
     await this.update({ status: 'completed', summary, diff_payload: diffPayload });
   }
 
-  /** Marks the run failed with the error's message; a failure to do so is reported, not thrown. */
-  async fail(error: unknown, io: Io): Promise<void> {
+  /**
+   * Marks the run failed with the error's message (and what was done before, when given); a failure
+   * to do so is reported, not thrown.
+   */
+  async fail(error: unknown, io: Io, diffPayload?: Record<string, unknown>): Promise<void> {
     const message = error instanceof Error ? error.message : String(error);
     try {
-      await this.update({ status: 'failed', error_message: message.slice(0, 20_000) });
+      await this.update({
+        status: 'failed',
+        error_message: message.slice(0, 20_000),
+        ...(diffPayload === undefined ? {} : { diff_payload: diffPayload }),
+      });
     } catch (recordError) {
       io.stderr(`aide-crawler: ${(recordError as Error).message}\n`);
     }

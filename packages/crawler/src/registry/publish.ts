@@ -7,11 +7,15 @@ import type { AideClient } from '@aide/sdk';
 import type { ApplyItem } from '../commands/apply.js';
 import type { DatasetDiff } from '../diff/diff.js';
 import type { CrawlReport } from '../report/report.js';
+import { throwIfInterrupted } from '../errors.js';
 import { registryCall } from './client.js';
 import type { TableVersion } from './model.js';
 
 export interface PublishOutcome {
-  /** object_name → why it failed (other than a stale base, which turns the item `stale`). */
+  /**
+   * object_name → why it failed (other than a stale base, which turns the item `stale`): the map
+   * given, which also holds the failures so far when an interrupt stops the publishing.
+   */
   failures: Map<string, string>;
 }
 
@@ -73,8 +77,9 @@ export async function applyItems(
   systemId: string,
   report: CrawlReport,
   items: ApplyItem[],
+  failures = new Map<string, string>(),
+  signal?: AbortSignal,
 ): Promise<PublishOutcome> {
-  const failures = new Map<string, string>();
   const diffs = new Map(report.datasets.map((d) => [d.object_name, d]));
   const diffOf = (item: ApplyItem) => diffs.get(item.object_name) as DatasetDiff;
 
@@ -93,6 +98,8 @@ export async function applyItems(
     });
   }
 
+  // Interrupted between the two batches: the datasets created so far stay (and are recorded).
+  throwIfInterrupted(signal);
   const toPublish = items.filter(
     (i) =>
       (i.action === 'create' || i.action === 'publish') &&

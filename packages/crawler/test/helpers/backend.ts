@@ -15,6 +15,8 @@ const backendMain = fileURLToPath(new URL('../../../backend/dist/main.js', impor
 
 export interface TestBackend {
   baseUrl: string;
+  /** The registry's own database (tests take locks in it). */
+  databaseUrl: string;
   username: string;
   password: string;
   /** The env vars `crawl` and `apply` read the registry settings from. */
@@ -111,6 +113,7 @@ export async function startBackend(label: string): Promise<TestBackend> {
   const client = () => new AideClient({ baseUrl, username, password });
   return {
     baseUrl,
+    databaseUrl: databaseUrl.toString(),
     username,
     password,
     env: { AIDE_METASTORE_URL: baseUrl, AIDE_METASTORE_USER: username, AIDE_METASTORE_PASSWORD: password },

@@ -1,0 +1,231 @@
+// SIGINT and SIGTERM during crawl and apply, for real: the executable (dist/bin.js) against the real
+// registry (the backend, started by this file) and a real PostgreSQL database. The crawl is held in a
+// catalog query by a lock the test takes (pg_get_expr waits for a table's ACCESS EXCLUSIVE lock); once
+// PostgreSQL shows the crawler waiting on it — so the crawl run is recorded — the signal is sent. The
+// run ends `failed` with "interrupted by SIGINT", the waiting statement is cancelled and its
+// connection closed (while the lock is still held), and the exit code is 130 (SIGINT) or 143 (SIGTERM).
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import pg from 'pg';
+import { InterruptedError } from '../src/errors.js';
+import { main } from '../src/program.js';
+import { startBackend, type TestBackend } from './helpers/backend.js';
+import { createPgDatabase, type TestPgDatabase } from './helpers/postgres.js';
+
+const bin = fileURLToPath(new URL('../dist/bin.js', import.meta.url));
+
+let backend: TestBackend;
+let db: TestPgDatabase;
+let tmp: string;
+
+beforeAll(async () => {
+  backend = await startBackend('interrupt');
+  db = await createPgDatabase('interrupt');
+  await db.exec(`CREATE TABLE public.held (id int PRIMARY KEY, amount int NOT NULL DEFAULT 0);
+    CREATE TABLE public.other (id int PRIMARY KEY, held_id int REFERENCES public.held (id))`);
+  await backend.createSystem('held_pg', 'postgres14');
+  tmp = mkdtempSync(join(tmpdir(), 'aide-crawler-interrupt-'));
+}, 180_000);
+
+afterAll(async () => {
+  await db?.drop();
+  await backend?.stop();
+  rmSync(tmp, { recursive: true, force: true });
+}, 60_000);
+
+/** A session of the test's own holding `lock` (in `url`'s database) until `release()`. */
+async function holdLock(url: string, lock: string) {
+  const client = new pg.Client({ connectionString: url });
+  client.on('error', () => undefined);
+  await client.connect();
+  await client.query('BEGIN');
+  await client.query(lock);
+  return {
+    async release() {
+      await client.query('ROLLBACK');
+      await client.end();
+    },
+  };
+}
+
+/**
+ * Resolves when `probe` answers true, probing again after each answer: the wait is for an event the
+ * database shows (a session waiting on a lock), never for a fixed time. Fails if `child` exits first.
+ */
+async function until(probe: () => Promise<boolean>, child?: ChildProcess, what?: string): Promise<void> {
+  for (;;) {
+    if (child !== undefined && child.exitCode !== null)
+      throw new Error(`the crawler exited (${child.exitCode}) before ${what}`);
+    if (await probe()) return;
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+}
+
+/** Sessions of `application` in `database` (pg_stat_activity), and whether each waits on a lock. */
+async function sessions(database: string, application?: string): Promise<{ waiting: boolean }[]> {
+  return db.exec<{ waiting: boolean }>(
+    `SELECT wait_event_type = 'Lock' AS waiting FROM pg_stat_activity
+     WHERE datname = $1 AND ($2::text IS NULL OR application_name = $2) AND pid <> pg_backend_pid()`,
+    [database, application ?? null],
+  );
+}
+
+function start(args: string[]) {
+  const child = spawn(process.execPath, [bin, ...args], {
+    env: { ...process.env, ...backend.env, AIDE_CRAWLER_DEBUG: '' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once('close', (code, signal) => resolve({ code, signal })),
+  );
+  return { child, exited, output: () => ({ stdout, stderr }) };
+}
+
+async function crawlRuns() {
+  const client = backend.client();
+  try {
+    const system = (await client.systems.list({ code: 'held_pg', size: 1 })).items[0];
+    if (system === undefined) throw new Error('no system held_pg');
+    return (await client.crawlRuns.list({ system_id: system.id, size: 100, sort: 'started_at' })).items;
+  } finally {
+    await client.close();
+  }
+}
+
+describe('an interrupted crawl', () => {
+  it.each([
+    ['SIGINT', 130],
+    ['SIGTERM', 143],
+  ] as const)(
+    '%s: the crawl run is marked failed, the catalog query cancelled, the exit code %i',
+    async (signal, exitCode) => {
+      const before = await crawlRuns();
+      const lock = await holdLock(db.url, 'LOCK TABLE public.held IN ACCESS EXCLUSIVE MODE');
+      try {
+        const crawl = start(['crawl', '--system-code', 'held_pg', '--connection-url', db.url]);
+        // The crawler's catalog query waits for the lock: its crawl run is recorded by then.
+        await until(
+          async () => (await sessions(db.name, 'aide-crawler')).some((s) => s.waiting),
+          crawl.child,
+          'waiting on the lock',
+        );
+        const running = await crawlRuns();
+        expect(running).toHaveLength(before.length + 1);
+        expect(running[running.length - 1]).toMatchObject({ status: 'running' });
+
+        crawl.child.kill(signal);
+        const { code } = await crawl.exited;
+        expect(code).toBe(exitCode);
+        expect(crawl.output()).toEqual({
+          stdout: '',
+          stderr:
+            `aide-crawler: ${signal} received, stopping (send it again to stop at once)\n` +
+            `aide-crawler: interrupted by ${signal}\n`,
+        });
+
+        const runs = await crawlRuns();
+        expect(runs).toHaveLength(before.length + 1);
+        expect(runs[runs.length - 1]).toMatchObject({
+          status: 'failed',
+          error_message: `interrupted by ${signal}`,
+        });
+        expect(runs[runs.length - 1]?.finished_at).not.toBeNull();
+        // The lock is still held: a statement not cancelled would still be waiting on it. The
+        // crawler's sessions end (the server notices the closed connection on its own time).
+        await until(async () => (await sessions(db.name, 'aide-crawler')).length === 0);
+      } finally {
+        await lock.release();
+      }
+    },
+    120_000,
+  );
+
+  it('a signal before the run is recorded records nothing and still exits 130', async () => {
+    const before = await crawlRuns();
+    const interrupt = new AbortController();
+    interrupt.abort(new InterruptedError('SIGINT'));
+    let stderr = '';
+    const code = await main(['crawl', '--system-code', 'held_pg', '--connection-url', db.url], {
+      stdout: () => undefined,
+      stderr: (s) => (stderr += s),
+      env: backend.env,
+      signal: interrupt.signal,
+    });
+    expect(code).toBe(130);
+    expect(stderr).toBe('aide-crawler: interrupted by SIGINT\n');
+    expect(await crawlRuns()).toHaveLength(before.length);
+  });
+});
+
+describe('an interrupted apply', () => {
+  it('SIGINT while a batch is written: the batch completes, the apply run is marked failed, exit 130', async () => {
+    const report = join(tmp, 'held.json');
+    const crawled = start([
+      'crawl',
+      '--system-code',
+      'held_pg',
+      '--connection-url',
+      db.url,
+      '--format',
+      'json',
+      '-o',
+      report,
+    ]);
+    expect((await crawled.exited).code).toBe(0);
+
+    // The registry's datasets table refuses inserts (SHARE mode lets the snapshot's reads through): the
+    // apply records its run, then its batch creation waits on the lock in the backend.
+    const lock = await holdLock(backend.databaseUrl, 'LOCK TABLE datasets IN SHARE MODE');
+    const apply = start(['apply', report]);
+    let released = false;
+    try {
+      const registryDatabase = new URL(backend.databaseUrl).pathname.slice(1);
+      await until(
+        async () => (await sessions(registryDatabase)).some((s) => s.waiting),
+        apply.child,
+        'the batch waiting on the lock',
+      );
+      apply.child.kill('SIGINT');
+      // Once the crawler acknowledges the signal (it still waits for its batch), let the batch go.
+      await new Promise<void>((resolve) => {
+        const seen = () => apply.output().stderr.includes('SIGINT received');
+        if (seen()) resolve();
+        else apply.child.stderr?.on('data', () => seen() && resolve());
+      });
+      await lock.release();
+      released = true;
+      const { code } = await apply.exited;
+      expect(apply.output().stderr).toBe(
+        'aide-crawler: SIGINT received, stopping (send it again to stop at once)\n' +
+          'aide-crawler: interrupted by SIGINT\n',
+      );
+      expect(code).toBe(130);
+    } finally {
+      if (!released) await lock.release();
+    }
+    const runs = await crawlRuns();
+    const applyRun = runs[runs.length - 1];
+    expect(applyRun).toMatchObject({
+      status: 'failed',
+      error_message: 'interrupted by SIGINT',
+      config: { command: 'apply' },
+    });
+    // The created datasets are recorded with their ids; their versions were not published.
+    const applied = (applyRun?.diff_payload as { applied: { action: string; dataset_id: string | null }[] })
+      .applied;
+    expect(applied.map((a) => a.action)).toEqual(['create', 'create']);
+    expect(applied.every((a) => typeof a.dataset_id === 'string')).toBe(true);
+    // Applying again publishes what was left.
+    const again = start(['apply', report]);
+    expect((await again.exited).code).toBe(0);
+    expect(again.output().stdout).toContain('0 created, 2 published');
+  }, 120_000);
+});
