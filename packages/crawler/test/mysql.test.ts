@@ -6,6 +6,7 @@ import type { Knex } from 'knex';
 import { inspectDatabase } from '../src/inspect/inspect.js';
 import type { InspectedDatabase, InspectedTable } from '../src/model.js';
 import { connectMysql, type TestMysql } from './helpers/mysql.js';
+import { mysqlCatalogShape, shapeOf, totals } from './helpers/coverage.js';
 import { SeedCatalogue } from './helpers/seeds.js';
 
 let my: TestMysql;
@@ -33,6 +34,30 @@ const table = (schema: string, name: string): InspectedTable => {
 };
 
 describe('a realistic MySQL/MariaDB schema', () => {
+  it('has 100 % of the tables, columns, keys and indexes information_schema lists', async () => {
+    const catalog = await mysqlCatalogShape((sql) => my.exec(sql), `${my.prefix}\\_%`);
+    const shape = shapeOf(inspected);
+    expect(totals(shape)).toEqual(totals(catalog));
+    expect(shape).toEqual(catalog);
+    // Dozens of tables in five databases, keys within and across them.
+    expect(totals(catalog).tables).toBeGreaterThanOrEqual(30);
+    expect(inspected.schemas).toHaveLength(5);
+    const crossSchema = inspected.tables.flatMap((t) =>
+      t.foreign_keys.filter((f) => f.referenced.schema !== t.schema).map((f) => f.name),
+    );
+    // Every check constraint but MariaDB's own json_valid() check of a JSON column.
+    const [checks] = await my.exec<{ n: number }>(`
+      SELECT COUNT(*) AS n FROM information_schema.CHECK_CONSTRAINTS
+      WHERE CONSTRAINT_SCHEMA LIKE '${my.prefix}\\_%' AND CHECK_CLAUSE NOT LIKE 'json\\_valid(%'`);
+    expect(inspected.summary.check_constraints).toBe(Number(checks.n));
+    expect(crossSchema.sort()).toEqual([
+      'Order_Customer',
+      'employees_store_fk',
+      'fk_country_iso',
+      'fk_staff_employee',
+    ]);
+  });
+
   it('has every table and view of the selected databases, in order', async () => {
     const expected = await my.exec<{ s: string; t: string }>(`
       SELECT TABLE_SCHEMA AS s, TABLE_NAME AS t FROM information_schema.TABLES
@@ -41,9 +66,9 @@ describe('a realistic MySQL/MariaDB schema', () => {
       expected.map((r) => `${r.s}.${r.t}`).sort(),
     );
     expect(inspected.schemas).toEqual(
-      [`${my.prefix}_Reporting Ω`, `${my.prefix}_hr`, `${my.prefix}_shop`].sort(),
+      ['Reporting Ω', 'employees', 'hr', 'rental', 'shop'].map((s) => `${my.prefix}_${s}`).sort(),
     );
-    expect(inspected.summary.tables).toMatchObject({ table: 10, partitioned_table: 1, view: 2 });
+    expect(inspected.summary.tables).toMatchObject({ table: 33, partitioned_table: 2, view: 7 });
   });
 
   it('has every column, and every key with its columns in order', async () => {

@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { inspectDatabase } from '../src/inspect/inspect.js';
 import type { InspectedDatabase, InspectedTable } from '../src/model.js';
+import { postgresCatalogShape, shapeOf, totals } from './helpers/coverage.js';
 import { createPgDatabase, execAdmin, uniqueName, type TestPgDatabase } from './helpers/postgres.js';
 
 let db: TestPgDatabase;
@@ -38,6 +39,12 @@ const table = (schema: string, name: string): InspectedTable => {
 };
 
 describe('a realistic PostgreSQL schema', () => {
+  it('has 100 % of the tables, columns, keys and indexes pg_catalog lists', async () => {
+    const catalog = await postgresCatalogShape(<Row>(sql: string) => db.exec<Row>(sql));
+    expect(shapeOf(owner)).toEqual(catalog);
+    expect(totals(catalog).tables).toBeGreaterThanOrEqual(25);
+  });
+
   it('has every table, view, materialized view and foreign table, partitions only under their parent', async () => {
     const expected = await db.exec<{ schema: string; name: string; kind: string }>(`
       SELECT table_schema AS schema, table_name AS name, table_type AS kind FROM information_schema.tables
