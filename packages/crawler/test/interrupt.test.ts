@@ -148,6 +148,29 @@ describe('an interrupted crawl', () => {
     120_000,
   );
 
+  it('inspect: SIGINT cancels the catalog query and exits 130', async () => {
+    const lock = await holdLock(db.url, 'LOCK TABLE public.held IN ACCESS EXCLUSIVE MODE');
+    try {
+      const inspect = start(['inspect', '--connection-url', db.url]);
+      await until(
+        async () => (await sessions(db.name, 'aide-crawler')).some((s) => s.waiting),
+        inspect.child,
+        'waiting on the lock',
+      );
+      inspect.child.kill('SIGINT');
+      expect((await inspect.exited).code).toBe(130);
+      expect(inspect.output()).toEqual({
+        stdout: '',
+        stderr:
+          'aide-crawler: SIGINT received, stopping (send it again to stop at once)\n' +
+          'aide-crawler: interrupted by SIGINT\n',
+      });
+      await until(async () => (await sessions(db.name, 'aide-crawler')).length === 0);
+    } finally {
+      await lock.release();
+    }
+  }, 120_000);
+
   it('a signal before the run is recorded records nothing and still exits 130', async () => {
     const before = await crawlRuns();
     const interrupt = new AbortController();
