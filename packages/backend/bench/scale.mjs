@@ -25,6 +25,8 @@ const RESULTS = join(REPO, 'bench-results', 'scale.json');
 const COLUMNS = 20;
 const WIDE = 1000; // columns of the version published at each size
 const SYSTEMS = 10;
+// The seed's layers in turn (one in six without a layer), so that a sort by layer has ties and NULLs.
+const LAYERS = ['source', 'cdc', 'kafka', 'raw', 'core', null];
 const USER = { email: 'scale@aide.local', password: 'scale-password-1' };
 const SECRET = 'scale-bench-secret-that-is-long-enough-0123456789';
 
@@ -89,6 +91,16 @@ class Api {
     this.base = base;
     this.token = undefined;
   }
+  /** Signs in (again: copying to 100,000 datasets outlasts an access token's 30 minutes). */
+  async login() {
+    const response = await fetch(`${this.base}/api/v1/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ username: USER.email, password: USER.password }),
+    });
+    if (!response.ok) throw new Error(`login: HTTP ${response.status}`);
+    this.token = (await response.json()).access_token;
+  }
   async call(method, path, body) {
     const response = await fetch(`${this.base}${path}`, {
       method,
@@ -127,7 +139,7 @@ async function buildSeed(api, client, n) {
         kind: 'rdbms',
         system_id: systems[i % SYSTEMS].id,
         object_name: name,
-        layer: 'raw',
+        layer: LAYERS[i % LAYERS.length],
         schema_name: 'sales',
         table_name: name.split('.')[1],
         is_view: false,
@@ -366,12 +378,7 @@ export async function run(argv = process.argv.slice(2)) {
     cleanups.push(() => app.close());
     const address = app.getHttpServer().address();
     const api = new Api(`http://127.0.0.1:${address.port}`);
-    const login = await fetch(`${api.base}/api/v1/login`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ username: USER.email, password: USER.password }),
-    });
-    api.token = (await login.json()).access_token;
+    await api.login();
     const recorder = statementRecorder(dataSource);
     const client = new pg.Client({ connectionString: url });
     await client.connect();
@@ -398,6 +405,7 @@ export async function run(argv = process.argv.slice(2)) {
       log(
         `size ${size}: ${JSON.stringify(counts)} (copied in ${((performance.now() - t0) / 1000).toFixed(0)} s)`,
       );
+      await api.login();
 
       const system = seed.systems[0];
       const perSystem = Number(
@@ -422,24 +430,59 @@ export async function run(argv = process.argv.slice(2)) {
           })),
         })
       ).items.map((item) => item.dataset.id);
-      // The cursor of the deep page, walked to once (keyset paging: the same sort and filter).
-      const byCreated = `/api/v1/datasets?system_id=${system}&sort=-created_at&size=50`;
-      let deepCursor = null;
-      for (let p = 1; p < deepPage; p++) {
-        const pageResult = await api.call(
-          'GET',
-          `${byCreated}&total=none${deepCursor ? `&cursor=${deepCursor}` : ''}`,
-        );
-        deepCursor = pageResult.next_cursor;
-      }
+      // The cursor of the deep page of a list, walked to once (keyset paging: the same sort and filter).
+      const cursorOf = async (list) => {
+        let cursor = null;
+        for (let p = 1; p < deepPage; p++) {
+          cursor = (await api.call('GET', `${list}&total=none${cursor ? `&cursor=${cursor}` : ''}`))
+            .next_cursor;
+        }
+        return cursor ? `&cursor=${cursor}` : '';
+      };
+      const bySystem = (sort) => `/api/v1/datasets?system_id=${system}&sort=${sort}&size=50`;
+      const byCreated = bySystem('-created_at');
+      const deepCursor = await cursorOf(byCreated);
+      // The other sorts the list offers (migration 1766230000000): kind, layer, newest-changed first.
+      const byKind = bySystem('kind');
+      const byUpdated = bySystem('-updated_at');
+      const byLayer = bySystem('layer');
+      const kindCursor = await cursorOf(byKind);
+      const updatedCursor = await cursorOf(byUpdated);
       const operations = [
         ['list by system, first page', () => api.call('GET', byCreated)],
         [`list by system, page ${deepPage}`, () => api.call('GET', `${byCreated}&page=${deepPage}`)],
         [
           `list by system, page ${deepPage} by cursor, total=none`,
-          () => api.call('GET', `${byCreated}&total=none${deepCursor ? `&cursor=${deepCursor}` : ''}`),
+          () => api.call('GET', `${byCreated}&total=none${deepCursor}`),
         ],
         ['list by system, total=estimate', () => api.call('GET', `${byCreated}&total=estimate`)],
+        ['list by system, sort=kind', () => api.call('GET', byKind)],
+        [
+          `list by system, sort=kind, page ${deepPage} by cursor`,
+          () => api.call('GET', `${byKind}&total=none${kindCursor}`),
+        ],
+        ['list by system, sort=-updated_at', () => api.call('GET', byUpdated)],
+        [
+          `list by system, sort=-updated_at, page ${deepPage} by cursor`,
+          () => api.call('GET', `${byUpdated}&total=none${updatedCursor}`),
+        ],
+        ['list by system, sort=layer', () => api.call('GET', byLayer)],
+        [
+          `list by system, sort=layer, page ${deepPage}`,
+          () => api.call('GET', `${byLayer}&page=${deepPage}`),
+        ],
+        [
+          'list all, sort=kind, total=none',
+          () => api.call('GET', `/api/v1/datasets?sort=kind&size=50&total=none`),
+        ],
+        [
+          'list all, sort=-updated_at, total=none',
+          () => api.call('GET', `/api/v1/datasets?sort=-updated_at&size=50&total=none`),
+        ],
+        [
+          'list all, sort=layer, total=none',
+          () => api.call('GET', `/api/v1/datasets?sort=layer&size=50&total=none`),
+        ],
         ['list all, first page', () => api.call('GET', `/api/v1/datasets?size=50`)],
         ['list all, total=none', () => api.call('GET', `/api/v1/datasets?size=50&total=none`)],
         ['object_name__like', () => api.call('GET', `/api/v1/datasets?object_name__like=refund_42&size=50`)],
@@ -530,14 +573,14 @@ export async function run(argv = process.argv.slice(2)) {
     ];
     out.push(
       [
-        'operation'.padEnd(46),
+        'operation'.padEnd(58),
         ...results.map((r) => `${r.size}: p50 / p99 ms (stmts, rows)`.padStart(40)),
       ].join(''),
     );
     for (const [i, name] of names.entries()) {
       out.push(
         [
-          name.replace(/page \d+/, 'deep page').padEnd(46),
+          name.replace(/page \d+/, 'deep page').padEnd(58),
           ...results.map((r) => {
             const o = r.operations[i];
             return `${o.p50.toFixed(1)} / ${o.p99.toFixed(1)} (${o.statements}, ${o.rows})`.padStart(40);

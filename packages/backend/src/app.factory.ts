@@ -48,6 +48,19 @@ function acceptsBody(route: string | undefined, contentType: string): boolean {
   );
 }
 
+/** `ETag: "<row_version>"` on a success of a route declaring `etag` (bound by the onRoute hook). */
+function setEtag(
+  _request: FastifyRequest,
+  reply: FastifyReply,
+  payload: unknown,
+  done: (error: null, payload: unknown) => void,
+): void {
+  if (reply.statusCode < 300 && payload && typeof payload === 'object' && 'row_version' in payload) {
+    void reply.header('ETag', `"${String(payload.row_version)}"`);
+  }
+  done(null, payload);
+}
+
 const routeTables = new WeakMap<NestFastifyApplication, RouteTable>();
 
 /** The routes an application registered (for the route-contract test and diagnostics). */
@@ -87,7 +100,20 @@ export async function createApp(
   useJsonBodyParser(adapter, config.bodyLimitBytes);
   const fastify = adapter.getInstance();
   fastify.setChildLoggerFactory(lazyChildLogger);
-  fastify.addHook('onRoute', (route) => routes.add(route.method, route.url));
+  fastify.addHook('onRoute', (route) => {
+    routes.add(route.method, route.url);
+    // Routes declaring `etag` answer with `ETag: "<row_version>"` of the entity, which `If-Match`
+    // accepts back on update. A hook rather than the handler, so that idempotent replays carry it too;
+    // bound to those routes only, when they are registered, so that no request works out whether its
+    // route is one.
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    if (
+      methods.some((method) => ETAG_ROUTES.has(routeKey({ method: method as HttpMethod, path: route.url })))
+    ) {
+      const own = route.preSerialization;
+      route.preSerialization = [...(own === undefined ? [] : Array.isArray(own) ? own : [own]), setEtag];
+    }
+  });
   fastify.addHook('onRequest', (request, reply, done) => {
     void reply.header('X-Request-ID', request.id).header('X-Content-Type-Options', 'nosniff');
     done();
@@ -113,30 +139,24 @@ export async function createApp(
     void discardUnreadBody(request.raw).then(() => done(null, payload));
   });
   const metrics = createMetrics();
+  // The histogram's child per label set, kept: prom-client would otherwise validate and hash the
+  // labels object on every observation. Bounded as the labels are (methods × route patterns × statuses).
+  const observers = new Map<string, { observe(seconds: number): void }>();
   fastify.addHook('onResponse', (request, reply, done) => {
     // The route pattern, not the URL: label cardinality stays bounded.
     const route = request.routeOptions.url ?? 'unmatched';
-    metrics.requestDuration.observe(
-      { method: request.method, route, status: String(reply.statusCode) },
-      reply.elapsedTime / 1000,
-    );
-    done();
-  });
-  // Routes declaring `etag` answer with `ETag: "<row_version>"` of the entity, which `If-Match` accepts
-  // back on update. A hook rather than the handler, so that idempotent replays carry it too.
-  fastify.addHook('preSerialization', (request, reply, payload: unknown, done) => {
-    const url = request.routeOptions.url;
-    if (
-      url !== undefined &&
-      reply.statusCode < 300 &&
-      ETAG_ROUTES.has(routeKey({ method: request.method as HttpMethod, path: url })) &&
-      payload &&
-      typeof payload === 'object' &&
-      'row_version' in payload
-    ) {
-      void reply.header('ETag', `"${String(payload.row_version)}"`);
+    const key = `${reply.statusCode} ${request.method} ${route}`;
+    let observer = observers.get(key);
+    if (observer === undefined) {
+      observer = metrics.requestDuration.labels({
+        method: request.method,
+        route,
+        status: String(reply.statusCode),
+      });
+      observers.set(key, observer);
     }
-    done(null, payload);
+    observer.observe(reply.elapsedTime / 1000);
+    done();
   });
   fastify.addHook('preParsing', (request, _reply, payload, done) => {
     const type = request.headers['content-type'];

@@ -117,8 +117,12 @@ function decodeCursor(cursor: string, terms: readonly SortTerm[]): string[] {
 }
 
 /**
- * Rows after the cursor's row in the order of `terms`: (t1 > v1) OR (t1 = v1 AND t2 > v2) OR …
- * (`<` for descending terms), with `t1 >= v1` spelled out so that an index on the sort columns seeks.
+ * Rows after the cursor's row in the order of `terms`. The leading terms that share the first term's
+ * direction are compared as one row value — `(t1, t2) > (v1, v2)` (`<` when descending) — which a
+ * b-tree index on those columns answers with a seek, so a cursor page is an index range read even when
+ * the first sort value repeats over many rows (`kind`, `layer`). When every term has that direction the
+ * row comparison is the whole condition; otherwise it is the prefix's `>=`, and the rest is spelled out:
+ * (t1 > v1) OR (t1 = v1 AND t2 > v2) OR … (`<` for descending terms).
  */
 function applyAfter<E extends ObjectLiteral>(
   qb: SelectQueryBuilder<E>,
@@ -127,16 +131,25 @@ function applyAfter<E extends ObjectLiteral>(
   values: readonly string[],
 ): void {
   const params: Record<string, string> = {};
+  terms.forEach((_, i) => (params[`k${i}`] = values[i]));
   const col = (i: number) => `${alias}.${terms[i]?.field}`;
   const op = (i: number, strict: boolean) =>
     (terms[i]?.direction === 'DESC' ? '<' : '>') + (strict ? '' : '=');
-  terms.forEach((_, i) => (params[`k${i}`] = values[i]));
+  let run = 1;
+  while (run < terms.length && terms[run]?.direction === terms[0]?.direction) run++;
+  const prefix = (n: number) => Array.from({ length: n }, (_, i) => i);
+  const seek = (n: number, strict: boolean) =>
+    `(${prefix(n).map(col).join(', ')}) ${op(0, strict)} (${prefix(n)
+      .map((i) => `:k${i}`)
+      .join(', ')})`;
+  if (run === terms.length) {
+    qb.andWhere(seek(run, true), params);
+    return;
+  }
   const branches = terms.map((_, i) =>
-    [...terms.slice(0, i).map((__, j) => `${col(j)} = :k${j}`), `${col(i)} ${op(i, true)} :k${i}`].join(
-      ' AND ',
-    ),
+    [...prefix(i).map((j) => `${col(j)} = :k${j}`), `${col(i)} ${op(i, true)} :k${i}`].join(' AND '),
   );
-  qb.andWhere(`${col(0)} ${op(0, false)} :k0`, params).andWhere(`(${branches.join(' OR ')})`);
+  qb.andWhere(seek(run, false), params).andWhere(`(${branches.join(' OR ')})`);
 }
 
 /**

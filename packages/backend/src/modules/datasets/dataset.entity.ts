@@ -18,6 +18,15 @@ import { SystemEntity } from '../systems/system.entity.js';
 @Index('ix_datasets_system_created_active', ['system_id', 'created_at', 'id'], {
   where: 'deleted_at IS NULL',
 })
+// Migration 1766230000000: kind, layer, newest-changed first (updated_at DESC), within a system and over all.
+@Index('ix_datasets_system_kind_active', ['system_id', 'kind', 'id'], { where: 'deleted_at IS NULL' })
+@Index('ix_datasets_system_layer_active', ['system_id', 'layer', 'id'], { where: 'deleted_at IS NULL' })
+@Index('ix_datasets_system_updated_active', ['system_id', 'updated_at', 'id'], {
+  where: 'deleted_at IS NULL',
+})
+@Index('ix_datasets_kind_active', ['kind', 'id'], { where: 'deleted_at IS NULL' })
+@Index('ix_datasets_layer_active', ['layer', 'id'], { where: 'deleted_at IS NULL' })
+@Index('ix_datasets_updated_active', ['updated_at', 'id'], { where: 'deleted_at IS NULL' })
 @Check('datasets_kind_check', "kind IN ('rdbms', 'kafka', 'storage', 'sftp', 'hive')")
 export class DatasetEntity extends SoftDeletableEntity {
   /** Search text (ADR 0018), kept by a trigger from the names and note; never read or written here. */

@@ -51,6 +51,8 @@ describe('dataset list paging', () => {
     '-created_at',
     'created_at',
     'kind,-object_name',
+    'kind',
+    '-updated_at,-id',
     '-is_active',
     'updated_at',
     'id',
@@ -164,6 +166,24 @@ describe('dataset list paging', () => {
       expect(await plan(pageOf('', 'd.created_at DESC, d.id ASC'), [])).toContain(
         'ix_datasets_created_active',
       );
+      // The other sorts (migration 1766230000000), within a system and over all.
+      for (const [order, within, over] of [
+        ['d.kind ASC, d.id ASC', 'ix_datasets_system_kind_active', 'ix_datasets_kind_active'],
+        ['d.layer ASC, d.id ASC', 'ix_datasets_system_layer_active', 'ix_datasets_layer_active'],
+        ['d.updated_at DESC, d.id ASC', 'ix_datasets_system_updated_active', 'ix_datasets_updated_active'],
+      ] as const) {
+        expect(await plan(pageOf('AND d.system_id = $1', order), [systems[0]?.id])).toContain(within);
+        expect(await plan(pageOf('', order), [])).toContain(over);
+      }
+      // A cursor page of a sort whose first value repeats (every row here is 'rdbms') seeks to the
+      // cursor's row in the index: the row comparison is an index condition, not a filter.
+      expect(
+        await plan(pageOf('AND d.system_id = $1 AND (d.kind, d.id) > ($2, $3)', 'd.kind ASC, d.id ASC'), [
+          systems[0]?.id,
+          'rdbms',
+          '80000000-0000-0000-0000-000000000000',
+        ]),
+      ).toMatch(/Index Cond: .*ROW\(\(?kind\)?(::text)?, id\) > ROW\(/);
       expect(
         await plan(
           pageOf(`AND lower(d.object_name) LIKE lower($1) ESCAPE '\\'`, 'd.object_name ASC, d.id ASC'),
