@@ -21,12 +21,13 @@ const BACKEND = join(ROOT, 'packages', 'backend');
 const require = createRequire(join(CRAWLER, 'package.json'));
 const pg = require('pg');
 
-const HELP = `usage: pnpm bench crawler [--tables N] [--runs R] [--no-build] [--profile]
+const HELP = `usage: pnpm bench crawler [--tables N] [--runs R] [--no-build] [--profile] [--keep]
 
   --tables N   tables in the generated database (default 1000), 20 columns each, in 10 schemas
   --runs R     timed repetitions of each phase; the median is reported (default 3)
   --no-build   use the existing dist/ of schemas, sdk, backend and crawler
   --profile    run the backend under node --cpu-prof (profiles in bench-results/profiles/)
+  --keep       keep the source and registry databases (their names are printed), e.g. for EXPLAIN
 
 The PostgreSQL server is AIDE_TEST_PG_URL (default postgres://postgres@127.0.0.1:5432/postgres);
 pg_dump must be on PATH. Results are printed and written to bench-results/crawler.json.`;
@@ -205,6 +206,7 @@ export async function run(argv) {
       runs: { type: 'string', default: '3' },
       'no-build': { type: 'boolean', default: false },
       profile: { type: 'boolean', default: false },
+      keep: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
@@ -306,7 +308,8 @@ export async function run(argv) {
           `${phase.padEnd(24)}${ms.toFixed(0).padStart(10)}${String(r).padStart(11)}${String(q).padStart(11)}${String(req).padStart(14)}`,
       ),
       '',
-      `first crawl ${firstCrawlMs.toFixed(0)} ms, apply ${applyMs.toFixed(0)} ms; re-crawl phases: ` +
+      `first crawl ${firstCrawlMs.toFixed(0)} ms, apply ${applyMs.toFixed(0)} ms; re-crawl runs ` +
+        `${recrawl.times.map((t) => t.toFixed(0)).join(', ')} ms; the last one's phases: ` +
         `inspect ${again.timings.inspect.toFixed(0)} ms, registry snapshot ${again.timings.registry.toFixed(0)} ms, ` +
         `diff ${again.timings.diff.toFixed(0)} ms`,
       `registry requests per 500 datasets on re-crawl: ${((again.registryRequests * 500) / tables).toFixed(2)}; ` +
@@ -346,8 +349,12 @@ export async function run(argv) {
     return 1;
   } finally {
     await backend?.stop();
-    await admin(`DROP DATABASE IF EXISTS ${sourceDb} WITH (FORCE)`, serverUrl).catch(() => undefined);
-    await admin(`DROP DATABASE IF EXISTS ${registryDb} WITH (FORCE)`, serverUrl).catch(() => undefined);
+    if (values.keep) {
+      process.stdout.write(`kept the databases ${sourceDb} and ${registryDb}\n`);
+    } else {
+      await admin(`DROP DATABASE IF EXISTS ${sourceDb} WITH (FORCE)`, serverUrl).catch(() => undefined);
+      await admin(`DROP DATABASE IF EXISTS ${registryDb} WITH (FORCE)`, serverUrl).catch(() => undefined);
+    }
     rmSync(dir, { recursive: true, force: true });
   }
 }

@@ -24,6 +24,7 @@ import { FieldLinkEntity } from '../modules/field-links/field-link.entity.js';
 import { FieldBindingEntity } from '../modules/field-bindings/field-binding.entity.js';
 import { FieldClassificationEntity } from '../modules/field-classifications/field-classification.entity.js';
 import { FieldEntity } from '../modules/fields/field.entity.js';
+import { SchemaVersionReadShapeEntity } from '../modules/schema-versions/read-shape.entity.js';
 import { SystemFlavorEntity } from '../modules/system-flavors/system-flavor.entity.js';
 import { SystemKindEntity } from '../modules/system-kinds/system-kind.entity.js';
 import { SystemEntity } from '../modules/systems/system.entity.js';
@@ -78,4 +79,5 @@ export const ENTITIES = [
   WatermarkHistoryEntity,
   ApiKeyEntity,
   OpenLineageEventEntity,
+  SchemaVersionReadShapeEntity,
 ];

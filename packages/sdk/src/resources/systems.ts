@@ -44,8 +44,10 @@ export class SystemsResource extends CrudResource<System, CreateSystem, UpdateSy
   }
 
   /**
-   * Every page of a system's snapshot, requested one after the other as the loop asks for them: 10,000
-   * datasets are 20 requests at the default 500 per page, or 10 with `limit: 1000`.
+   * Every page of a system's snapshot: 10,000 datasets are 20 requests at the default 500 per page, or
+   * 10 with `limit: 1000`. The next page is requested as soon as a page has arrived, before it is
+   * handed to the loop, so that the server prepares it while the loop works on this one (at most two
+   * pages are held at once; leaving the loop early leaves that one request's answer unread).
    *
    * ```ts
    * for await (const page of client.systems.snapshot(systemId)) {
@@ -58,11 +60,17 @@ export class SystemsResource extends CrudResource<System, CreateSystem, UpdateSy
     params: Omit<SnapshotParams, 'cursor'> = {},
     options?: RequestOptions,
   ): AsyncGenerator<SystemSnapshotPage, void, undefined> {
-    let cursor: string | undefined;
-    do {
-      const page = await this.snapshotPage(systemId, { ...params, cursor }, options);
-      yield page;
-      cursor = page.next_cursor ?? undefined;
-    } while (cursor);
+    let next: Promise<SystemSnapshotPage> | undefined = this.snapshotPage(systemId, params, options);
+    try {
+      while (next) {
+        const page: SystemSnapshotPage = await next;
+        const cursor = page.next_cursor;
+        next = cursor ? this.snapshotPage(systemId, { ...params, cursor }, options) : undefined;
+        yield page;
+      }
+    } finally {
+      // A loop left early: the request already sent must not end as an unhandled rejection.
+      next?.catch(() => undefined);
+    }
   }
 }

@@ -37,8 +37,30 @@ function isRouteResponse(value: unknown): value is RouteResponse {
   return typeof value === 'object' && value !== null && RESPONSE in value;
 }
 
-/** What a handler bound to `R` may return: the body of a declared status, or `respond(...)`. */
-export type RouteResult<R extends RouteDef> = RouteResponseBody<R> | RouteResponse<R>;
+const RAW_JSON = Symbol('aide:raw-json');
+
+/** The route's first declared body, already serialised (see `rawJson`). */
+export interface RawJson<R extends RouteDef = RouteDef> {
+  readonly [RAW_JSON]: true;
+  readonly route: R;
+  readonly text: string;
+}
+
+/**
+ * Answers with the route's first status and a body already serialised: `text` must be exactly what
+ * `JSON.stringify` gives for a body the route declares (it is sent as it is, never parsed). For bulk
+ * reads assembled from stored JSON texts (the system snapshot, ADR 0029).
+ */
+export function rawJson<R extends RouteDef>(route: R, text: string): RawJson<R> {
+  return { [RAW_JSON]: true, route, text };
+}
+
+function isRawJson(value: unknown): value is RawJson {
+  return typeof value === 'object' && value !== null && RAW_JSON in value;
+}
+
+/** What a handler bound to `R` may return: the body of a declared status, `respond(...)` or `rawJson(...)`. */
+export type RouteResult<R extends RouteDef> = RouteResponseBody<R> | RouteResponse<R> | RawJson<R>;
 
 export type RouteHandler<R extends RouteDef> = (
   input: RouteInput<R>,
@@ -66,6 +88,10 @@ export function Route<R extends RouteDef>(route: R) {
     const status = defaultStatus(route);
     const bound = async function (this: unknown, input: RouteInput<R>): Promise<unknown> {
       const result = await handler.call(this, input);
+      if (isRawJson(result)) {
+        void input.reply.status(status).type('application/json; charset=utf-8');
+        return result.text;
+      }
       if (isRouteResponse(result)) {
         void input.reply.status(result.status).headers(result.headers);
         return result.body;

@@ -12,6 +12,7 @@ import { TechFieldTemplates1765800000000 } from './1765800000000-TechFieldTempla
 import { OpenLineageEvents1766000000000 } from './1766000000000-OpenLineageEvents.js';
 import { ScaleIndexes1766100000000 } from './1766100000000-ScaleIndexes.js';
 import { FieldNameVocabulary1766110000000 } from './1766110000000-FieldNameVocabulary.js';
+import { SchemaVersionReadShapes1766200000000 } from './1766200000000-SchemaVersionReadShapes.js';
 import { ListSortIndexes1766230000000 } from './1766230000000-ListSortIndexes.js';
 
 /** Every migration in order. Listed explicitly: ESM builds cannot rely on TypeORM's glob loading. */
@@ -30,5 +31,6 @@ export const MIGRATIONS = [
   OpenLineageEvents1766000000000,
   ScaleIndexes1766100000000,
   FieldNameVocabulary1766110000000,
+  SchemaVersionReadShapes1766200000000,
   ListSortIndexes1766230000000,
 ];

@@ -2,7 +2,9 @@ import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { ParentLookup } from '../../common/crud/parent-lookup.js';
 import type { DataTypeEntity } from './data-type.entity.js';
-import { DataTypesRepository } from './data-types.repository.js';
+import { type DataTypeRenderInfo, DataTypesRepository } from './data-types.repository.js';
+
+export type { DataTypeRenderInfo };
 
 /** What other modules may ask about data types (ADR 0026); exported by `DataTypesModule`. */
 @Injectable()
@@ -24,11 +26,11 @@ export class DataTypesLookup extends ParentLookup<DataTypeEntity> {
     return this.dataTypes.byCodeOfFlavors(flavorIds, m);
   }
 
-  /** What rendering needs of data types, by id (deleted ones included: stored trees may use them). */
-  renderInfoOf(
-    ids: readonly string[],
-    m: EntityManager,
-  ): Promise<Map<string, { code: string; render_template: string | null }>> {
+  /**
+   * What rendering needs of data types, by id (deleted ones included: stored trees may use them), with
+   * the row_version they were read at: a text rendered from them stays true while it is unchanged.
+   */
+  renderInfoOf(ids: readonly string[], m: EntityManager): Promise<Map<string, DataTypeRenderInfo>> {
     return this.dataTypes.renderInfoOf(ids, m);
   }
 }

@@ -12,6 +12,13 @@ registerConstraintCodes({
   fk_cast_rules_target: 'DATA_TYPE_NOT_FOUND',
 });
 
+/** What rendering a type tree reads of a data type, and the row_version it was read at. */
+export interface DataTypeRenderInfo {
+  code: string;
+  render_template: string | null;
+  row_version: number;
+}
+
 @Injectable()
 export class DataTypesRepository {
   readonly crud: CrudRepository<DataTypeEntity>;
@@ -62,10 +69,10 @@ export class DataTypesRepository {
   async renderInfoOf(
     ids: readonly string[],
     manager: EntityManager,
-  ): Promise<Map<string, { code: string; render_template: string | null }>> {
+  ): Promise<Map<string, DataTypeRenderInfo>> {
     if (ids.length === 0) return new Map();
-    const rows: { id: string; code: string; render_template: string | null }[] = await manager.query(
-      'SELECT id, code, render_template FROM data_types WHERE id = ANY($1::uuid[])',
+    const rows: ({ id: string } & DataTypeRenderInfo)[] = await manager.query(
+      'SELECT id, code, render_template, row_version FROM data_types WHERE id = ANY($1::uuid[])',
       [ids],
     );
     return new Map(rows.map((r) => [r.id, r]));

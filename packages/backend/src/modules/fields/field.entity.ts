@@ -11,6 +11,7 @@ import { DatasetEntity } from '../datasets/dataset.entity.js';
 })
 @Index('ix_fields_parent', ['parent_id'])
 @Index('ix_fields_dataset', ['dataset_id'])
+@Index('ix_fields_classified', ['dataset_id'], { where: 'pii_tags IS NOT NULL' })
 @Check('fields_origin_check', "origin IN ('mapped', 'tech', 'deprecated')")
 export class FieldEntity extends AuditedEntity {
   /** Search text (ADR 0018), kept by a trigger from the names and note; never read or written here. */

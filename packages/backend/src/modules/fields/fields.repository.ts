@@ -119,6 +119,22 @@ export class FieldsRepository {
    * Inbound field links of a field through active dataset links (the origin lifecycle counts only
    * those: a soft-deleted link feeds nothing).
    */
+  /**
+   * The current PII tags of the classified fields of the given datasets (those never classified
+   * aside), through the partial index `ix_fields_classified`.
+   */
+  currentPiiTagsOfDatasets(
+    datasetIds: readonly string[],
+    manager: EntityManager,
+  ): Promise<{ id: string; dataset_id: string; pii_tags: string[] }[]> {
+    if (datasetIds.length === 0) return Promise.resolve([]);
+    return manager.query(
+      `SELECT f.id, f.dataset_id, f.pii_tags FROM fields f
+       WHERE f.dataset_id = ANY($1::uuid[]) AND f.pii_tags IS NOT NULL`,
+      [[...new Set(datasetIds)]],
+    );
+  }
+
   async countActiveInboundLinks(fieldId: string, manager: EntityManager): Promise<number> {
     const rows: { n: number }[] = await manager.query(
       `SELECT count(*)::int AS n FROM field_links fl

@@ -21,6 +21,8 @@ import type { TypeTreeRow } from '../type-instances/type-instances.lookup.js';
 import { buildTypeTrees, typeSignature } from '../type-instances/type-tree.js';
 import { TypeTreeWriter } from '../type-instances/type-tree.writer.js';
 import { type ResolvedTypeSpec, resolveTypeSpec } from '../type-instances/type-spec-resolver.js';
+import { ReadShapesRepository } from './read-shapes.repository.js';
+import { SchemaVersionReader } from './schema-version.reader.js';
 import { VersionColumns } from './version-columns.js';
 import {
   type ColumnAttributes,
@@ -108,6 +110,8 @@ export class SchemaVersionPublisher {
     private readonly versionColumns: VersionColumns,
     private readonly typeTrees: TypeTreeWriter,
     private readonly dataTypes: DataTypesLookup,
+    private readonly reader: SchemaVersionReader,
+    private readonly readShapes: ReadShapesRepository,
   ) {}
 
   async publishAll(
@@ -246,7 +250,10 @@ export class SchemaVersionPublisher {
     return outcomes as PublishOutcome[];
   }
 
-  /** The writes of the items that passed: headers, missing root fields, new type trees, bindings. */
+  /**
+   * The writes of the items that passed: headers, missing root fields, new type trees, bindings, and
+   * the versions' read shapes.
+   */
   private async write(
     pending: readonly Pending[],
     actor: AuthUser,
@@ -318,6 +325,13 @@ export class SchemaVersionPublisher {
         })),
       ),
       actor.id,
+      m,
+    );
+
+    // Each new version's read shape (ADR 0029), read back as any version read would answer it.
+    const read = await this.reader.withShapes(headers, m);
+    await this.readShapes.store(
+      [...read.values()].map((r) => r.shape),
       m,
     );
     return headers;

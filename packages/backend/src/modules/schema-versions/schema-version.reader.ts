@@ -3,10 +3,30 @@ import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import type { DatasetSchemaEntity } from '../dataset-schemas/dataset-schema.entity.js';
 import type { VersionColumnRow } from '../field-bindings/field-bindings.repository.js';
-import { buildTypeTrees, toTypeInstanceTree } from '../type-instances/type-tree.js';
+import { buildTypeTrees, toTypeInstanceTree, type TypeTreeNode } from '../type-instances/type-tree.js';
+import type { ReadShape } from './read-shapes.repository.js';
 import { VersionColumns } from './version-columns.js';
 import { VersionTypeTexts } from './version-type-texts.js';
 import { columnAttributesRead, tableStructureOfEntity } from './version-structure.js';
+
+/** A version as read, with the stored form of it (ADR 0029). */
+export interface VersionWithShape {
+  version: SchemaVersion;
+  shape: ReadShape;
+}
+
+/**
+ * The text a version's read shape stores: the version's JSON as the routes answer it, its columns'
+ * PII tags left out (null), since classifications change after the version is published.
+ */
+export function readShapeJson(version: SchemaVersion): string {
+  return JSON.stringify({ ...version, columns: version.columns.map((c) => ({ ...c, pii_tags: null })) });
+}
+
+function collectTypeIds(node: TypeTreeNode, into: Set<string>): void {
+  into.add(node.data_type_id);
+  for (const child of node.children) collectTypeIds(child, into);
+}
 
 /**
  * Whole versions read set-based: any number of versions costs three queries (`VersionColumns`), so a
@@ -29,8 +49,21 @@ export class SchemaVersionReader {
     schemas: readonly DatasetSchemaEntity[],
     m: EntityManager = this.dataSource.manager,
   ): Promise<Map<string, SchemaVersion>> {
+    const read = await this.withShapes(schemas, m);
+    return new Map([...read].map(([id, r]) => [id, r.version]));
+  }
+
+  /**
+   * The versions keyed by dataset_schema id, each with its read shape: the stored text and the
+   * row_version of every data type its types were rendered from, read in the same statement as the
+   * templates, so that the text is known true while those row_versions are current.
+   */
+  async withShapes(
+    schemas: readonly DatasetSchemaEntity[],
+    m: EntityManager = this.dataSource.manager,
+  ): Promise<Map<string, VersionWithShape>> {
     const ids = schemas.map((s) => s.id);
-    const { columns: rows, nodes } = await this.versionColumns.read(ids, m);
+    const { columns: rows, nodes, typeVersions } = await this.versionColumns.read(ids, m);
     const trees = buildTypeTrees(nodes);
     const bySchema = new Map<string, VersionColumnRow[]>();
     for (const row of rows) {
@@ -39,7 +72,7 @@ export class SchemaVersionReader {
       else bySchema.set(row.dataset_schema_id, [row]);
     }
     const typeTexts = new VersionTypeTexts();
-    const versions = new Map<string, SchemaVersion>();
+    const versions = new Map<string, VersionWithShape>();
     for (const schema of schemas) {
       const columns = bySchema.get(schema.id) ?? [];
       const treeOf = columns.map((r) => {
@@ -48,7 +81,9 @@ export class SchemaVersionReader {
         return tree;
       });
       const texts = typeTexts.of(treeOf);
-      versions.set(schema.id, {
+      const typeIds = new Set<string>();
+      for (const tree of treeOf) if (tree) collectTypeIds(tree, typeIds);
+      const version: SchemaVersion = {
         dataset_schema_id: schema.id,
         dataset_id: schema.dataset_id,
         version_num: schema.version_num,
@@ -68,6 +103,12 @@ export class SchemaVersionReader {
           };
         }),
         ...tableStructureOfEntity(schema),
+      };
+      const dataTypes: Record<string, number> = {};
+      for (const id of [...typeIds].sort()) dataTypes[id] = typeVersions.get(id) as number;
+      versions.set(schema.id, {
+        version,
+        shape: { dataset_schema_id: schema.id, version_json: readShapeJson(version), data_types: dataTypes },
       });
     }
     return versions;

@@ -7,6 +7,7 @@ import { FieldsModule } from '../fields/fields.module.js';
 import { SystemsModule } from '../systems/systems.module.js';
 import { TypeInstancesModule } from '../type-instances/type-instances.module.js';
 import { SchemaVersionPublisher } from './schema-version-publisher.js';
+import { ReadShapesRepository } from './read-shapes.repository.js';
 import { SchemaVersionReader } from './schema-version.reader.js';
 import { VersionColumns } from './version-columns.js';
 import { SchemaVersionsBulkController } from './schema-versions-bulk.controller.js';
@@ -32,6 +33,7 @@ import { SystemSnapshotService } from './system-snapshot.service.js';
     SystemSnapshotService,
     SchemaVersionReader,
     VersionColumns,
+    ReadShapesRepository,
   ],
   exports: [SchemaVersionPublisher],
 })

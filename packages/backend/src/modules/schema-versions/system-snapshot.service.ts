@@ -1,12 +1,22 @@
-import { DEFAULT_SNAPSHOT_LIMIT, type SystemSnapshotPage, type SystemSnapshotQuery } from '@aide/schemas';
-import { Injectable } from '@nestjs/common';
+import {
+  contract,
+  DEFAULT_SNAPSHOT_LIMIT,
+  type SchemaVersion,
+  type SystemSnapshotQuery,
+} from '@aide/schemas';
+import { Injectable, Logger } from '@nestjs/common';
+import { rawJson, type RawJson } from '../../common/contract/route.decorator.js';
 import { validationError } from '../../common/errors/app-error.js';
 import { Transactions } from '../../database/transactions.js';
+import { DataTypesLookup } from '../data-types/data-types.lookup.js';
+import type { DatasetSchemaEntity } from '../dataset-schemas/dataset-schema.entity.js';
 import { DatasetSchemasRepository } from '../dataset-schemas/dataset-schemas.repository.js';
 import { toDataset } from '../datasets/dataset.mapper.js';
 import { DatasetsLookup } from '../datasets/datasets.lookup.js';
+import { FieldsRepository } from '../fields/fields.repository.js';
 import { SystemsLookup } from '../systems/systems.lookup.js';
-import { SchemaVersionReader } from './schema-version.reader.js';
+import { type ReadShape, ReadShapesRepository } from './read-shapes.repository.js';
+import { SchemaVersionReader, type VersionWithShape } from './schema-version.reader.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
@@ -26,26 +36,53 @@ function decodeCursor(cursor: string): string {
   return id;
 }
 
+/** A stored shape is true while every data type it was rendered from is at the row_version it records. */
+function isCurrent(shape: ReadShape, rowVersions: ReadonlyMap<string, number>): boolean {
+  return Object.entries(shape.data_types).every(([id, version]) => rowVersions.get(id) === version);
+}
+
+/** A stored shape's text with the current PII tags of its classified fields (the rare case: parsed). */
+function withPiiTags(shape: ReadShape, tags: ReadonlyMap<string, string[]>): string {
+  const version = JSON.parse(shape.version_json) as SchemaVersion;
+  for (const column of version.columns) column.pii_tags = tags.get(column.field_id) ?? null;
+  return JSON.stringify(version);
+}
+
 /**
  * A system's registry side for a crawler: every active dataset (is_active or not, deleted ones aside)
- * with its current version, by pages in dataset id order. A page costs the same six queries whatever
- * its size: system, datasets with details, current versions, bindings, type trees, PII tags; read in
- * one REPEATABLE READ transaction so a page is consistent.
+ * with its current version, by pages in dataset id order, read in one REPEATABLE READ transaction so a
+ * page is consistent. The versions are their stored read shapes (ADR 0029), sent as stored: the page
+ * is JSON text assembled from them, never parsed and serialised again. The live parts are joined per
+ * page: the datasets themselves, and the PII tags of the (few) classified fields. A version without a
+ * current shape (published before shapes existed, or a data type it uses edited since) is read column
+ * by column as before, and its shape stored after the page.
+ *
+ * A page costs the same statements whatever its size: system, datasets, current versions, shapes,
+ * their data types' row versions, classified fields (+ the three of a version read when some shape is
+ * missing).
  */
 @Injectable()
 export class SystemSnapshotService {
+  private readonly logger = new Logger(SystemSnapshotService.name);
+
   constructor(
     private readonly systems: SystemsLookup,
     private readonly datasets: DatasetsLookup,
     private readonly schemas: DatasetSchemasRepository,
+    private readonly fields: FieldsRepository,
+    private readonly dataTypes: DataTypesLookup,
+    private readonly readShapes: ReadShapesRepository,
     private readonly reader: SchemaVersionReader,
     private readonly tx: Transactions,
   ) {}
 
-  page(systemId: string, query: SystemSnapshotQuery): Promise<SystemSnapshotPage> {
+  async page(
+    systemId: string,
+    query: SystemSnapshotQuery,
+  ): Promise<RawJson<typeof contract.systems.snapshot>> {
     const after = query.cursor ? decodeCursor(query.cursor) : null;
     const limit = query.limit ?? DEFAULT_SNAPSHOT_LIMIT;
-    return this.tx.run(async (m) => {
+    const { text, rebuilt } = await this.tx.run(async (m) => {
       await this.systems.requireActive(systemId, m);
       // One row more than the page tells whether another page follows.
       const rows = await this.datasets.findSystemPage(systemId, after, limit + 1, m);
@@ -54,14 +91,68 @@ export class SystemSnapshotService {
         page.map((d) => d.id),
         m,
       );
-      const versions = await this.reader.many(headers, m);
-      const currentOf = new Map(headers.map((h) => [h.dataset_id, versions.get(h.id) ?? null]));
+      const shapes = await this.readShapes.of(
+        headers.map((h) => h.id),
+        m,
+      );
+      const rowVersions = new Map(
+        [
+          ...(await this.dataTypes.renderInfoOf(
+            [...new Set([...shapes.values()].flatMap((s) => Object.keys(s.data_types)))],
+            m,
+          )),
+        ].map(([id, info]) => [id, info.row_version]),
+      );
+      const stale: DatasetSchemaEntity[] = [];
+      for (const h of headers) {
+        const shape = shapes.get(h.id);
+        if (!shape || !isCurrent(shape, rowVersions)) stale.push(h);
+      }
+      const fresh: ReadonlyMap<string, VersionWithShape> =
+        stale.length > 0 ? await this.reader.withShapes(stale, m) : new Map();
+      const classified = await this.fields.currentPiiTagsOfDatasets(
+        headers.map((h) => h.dataset_id),
+        m,
+      );
+      const piiTags = new Map(classified.map((f) => [f.id, f.pii_tags]));
+      const tagged = new Set(classified.map((f) => f.dataset_id));
+      const versionText = new Map<string, string>();
+      for (const h of headers) {
+        const read = fresh.get(h.id);
+        const shape = shapes.get(h.id) as ReadShape;
+        versionText.set(
+          h.dataset_id,
+          read
+            ? JSON.stringify(read.version)
+            : tagged.has(h.dataset_id)
+              ? withPiiTags(shape, piiTags)
+              : shape.version_json,
+        );
+      }
+      const items = page.map(
+        (d) => `{"dataset":${JSON.stringify(toDataset(d))},"version":${versionText.get(d.id) ?? 'null'}}`,
+      );
       const last = page.at(-1);
+      const nextCursor = rows.length > limit && last ? encodeCursor(last.id) : null;
       return {
-        system_id: systemId,
-        items: page.map((d) => ({ dataset: toDataset(d), version: currentOf.get(d.id) ?? null })),
-        next_cursor: rows.length > limit && last ? encodeCursor(last.id) : null,
+        text: `{"system_id":${JSON.stringify(systemId)},"items":[${items.join(',')}],"next_cursor":${JSON.stringify(nextCursor)}}`,
+        rebuilt: [...fresh.values()].map((r) => r.shape),
       };
     }, 'REPEATABLE READ');
+    if (rebuilt.length > 0) await this.storeShapes(rebuilt);
+    return rawJson(contract.systems.snapshot, text);
+  }
+
+  /**
+   * Stores the shapes a page had to rebuild, after the page's transaction (a read's snapshot could
+   * conflict with a concurrent page storing the same ones). Best effort: a shape stored from data
+   * types edited meanwhile records their old row_versions and is rebuilt again on a later read.
+   */
+  private async storeShapes(shapes: readonly ReadShape[]): Promise<void> {
+    try {
+      await this.tx.run((m) => this.readShapes.store(shapes, m));
+    } catch (error) {
+      this.logger.warn(`storing ${shapes.length} rebuilt read shapes failed: ${String(error)}`);
+    }
   }
 }

@@ -12,7 +12,8 @@ import { TypeInstancesLookup, type TypeTreeRow } from '../type-instances/type-in
  * number of versions: the columns with the node each type starts at (most types are that node alone),
  * the nodes below those, and the data types met. The nodes are the rows `TypeInstancesLookup
  * .subtrees` returns for the bound nodes: each bound node once at depth 0, then the nodes below by
- * depth, ordinal and slot, at most MAX_TYPE_TREE_DEPTH levels down.
+ * depth, ordinal and slot, at most MAX_TYPE_TREE_DEPTH levels down. `typeVersions` is the row_version
+ * each data type met was read at (the stored read shapes record it, ADR 0029).
  */
 @Injectable()
 export class VersionColumns {
@@ -25,7 +26,7 @@ export class VersionColumns {
   async read(
     schemaIds: readonly string[],
     m: EntityManager,
-  ): Promise<{ columns: VersionColumnRow[]; nodes: TypeTreeRow[] }> {
+  ): Promise<{ columns: VersionColumnRow[]; nodes: TypeTreeRow[]; typeVersions: Map<string, number> }> {
     const columns = await this.bindings.columnsOfSchemas(schemaIds, m);
     const below = await this.typeInstances.descendantsOfSchemas(schemaIds, m);
     const types = await this.dataTypes.renderInfoOf(
@@ -61,6 +62,7 @@ export class VersionColumns {
       const type = typeOf(row.data_type_id);
       nodes.push({ ...row, data_type_code: type.code, render_template: type.render_template });
     }
-    return { columns, nodes };
+    const typeVersions = new Map([...types].map(([id, t]) => [id, t.row_version]));
+    return { columns, nodes, typeVersions };
   }
 }

@@ -1,0 +1,43 @@
+import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+
+/** A version's stored read shape (ADR 0029), see `SchemaVersionReadShapeEntity`. */
+export interface ReadShape {
+  dataset_schema_id: string;
+  /** The version's JSON text, PII tags null. */
+  version_json: string;
+  /** The row_version of each data type the text was rendered from, by data type id. */
+  data_types: Record<string, number>;
+}
+
+/** The stored read shapes of schema versions: written at publish, read by the system snapshot. */
+@Injectable()
+export class ReadShapesRepository {
+  /** The shapes of the given versions (those that have one), in one query. */
+  async of(schemaIds: readonly string[], m: EntityManager): Promise<Map<string, ReadShape>> {
+    if (schemaIds.length === 0) return new Map();
+    const rows: ReadShape[] = await m.query(
+      `SELECT r.dataset_schema_id, r.version_json, r.data_types
+       FROM unnest($1::uuid[]) AS s(id)
+       JOIN schema_version_read_shapes r ON r.dataset_schema_id = s.id`,
+      [[...new Set(schemaIds)]],
+    );
+    return new Map(rows.map((r) => [r.dataset_schema_id, r]));
+  }
+
+  /** Writes (or rewrites) shapes, one statement whatever their number. */
+  async store(shapes: readonly ReadShape[], m: EntityManager): Promise<void> {
+    if (shapes.length === 0) return;
+    await m.query(
+      `INSERT INTO schema_version_read_shapes (dataset_schema_id, version_json, data_types)
+       SELECT * FROM unnest($1::uuid[], $2::text[], $3::jsonb[])
+       ON CONFLICT (dataset_schema_id) DO UPDATE
+         SET version_json = EXCLUDED.version_json, data_types = EXCLUDED.data_types`,
+      [
+        shapes.map((s) => s.dataset_schema_id),
+        shapes.map((s) => s.version_json),
+        shapes.map((s) => JSON.stringify(s.data_types)),
+      ],
+    );
+  }
+}
