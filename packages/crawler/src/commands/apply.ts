@@ -229,10 +229,9 @@ export async function apply(reportPath: string, options: ApplyCommandOptions, io
       });
       try {
         // A batch in flight is not cut short (its datasets are written or not, each on its own);
-        // an interrupt stops the apply before the next batch.
+        // an interrupt stops the apply before the next batch. After the last one, it completes.
         const outcome: PublishOutcome = await applyItems(client, system.id, report, items, failures, signal);
         for (const [name, message] of outcome.failures) failures.set(name, message);
-        throwIfInterrupted(signal);
       } catch (error) {
         await run.fail(error, io, appliedPayload(items, failures));
         throw error;
