@@ -366,12 +366,16 @@ export async function run(argv = process.argv.slice(2)) {
     cleanups.push(() => app.close());
     const address = app.getHttpServer().address();
     const api = new Api(`http://127.0.0.1:${address.port}`);
-    const login = await fetch(`${api.base}/api/v1/login`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ username: USER.email, password: USER.password }),
-    });
-    api.token = (await login.json()).access_token;
+    // Signed in again after each size's copy: a copy can outlast the access token (30 min).
+    const signIn = async () => {
+      const login = await fetch(`${api.base}/api/v1/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ username: USER.email, password: USER.password }),
+      });
+      api.token = (await login.json()).access_token;
+    };
+    await signIn();
     const recorder = statementRecorder(dataSource);
     const client = new pg.Client({ connectionString: url });
     await client.connect();
@@ -389,6 +393,7 @@ export async function run(argv = process.argv.slice(2)) {
       const t0 = performance.now();
       for (; copies < size / opts.seed; copies++) await copySeed(client, seed.datasets, copies, seed.systems);
       await client.query('VACUUM ANALYZE');
+      await signIn();
       const counts = (
         await client.query(
           `SELECT (SELECT count(*) FROM datasets)::int AS datasets, (SELECT count(*) FROM fields)::int AS fields,
