@@ -146,6 +146,10 @@ const INTENDED: Record<string, string> = {
   '/paths/~api~v1~datasets~{id}~lake-sync: added': 'new route',
   '/components/schemas/LakeSyncRequest: added': 'new route',
   '/components/schemas/LakeSyncResult: added': 'new route',
+  // Issue 12: the systems list's dataset counts in one request.
+  '/paths/~api~v1~systems~dataset-counts: added': 'new route',
+  '/components/schemas/SystemDatasetCount: added': 'new route',
+  '/components/schemas/SystemDatasetCounts: added': 'new route',
 };
 
 describe('OpenAPI document generated from the route contract', () => {

@@ -131,6 +131,7 @@ export type {
   SchemaVersionDiff,
   SchemaVersionSummary,
   System,
+  SystemDatasetCount,
   SystemFlavor,
   SystemKind,
   TokenPair,

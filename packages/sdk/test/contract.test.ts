@@ -47,6 +47,7 @@ describe('the SDK and the route contract', () => {
         'POST /api/v1/systems/:id/restore',
         'POST /api/v1/systems/batch',
         'GET /api/v1/systems/:id/snapshot',
+        'GET /api/v1/systems/dataset-counts',
       ]),
     );
   });

@@ -9,6 +9,7 @@ import {
   unique,
   UNKNOWN_ID,
 } from '../helpers/factories.js';
+import { createDataset, createSystemFor } from '../helpers/catalogue.js';
 import { createTestContext, expectEnvelope, type TestContext, USER } from '../helpers/test-app.js';
 
 describe('/api/v1/systems', () => {
@@ -242,6 +243,55 @@ describe('/api/v1/systems', () => {
       const prefix = unique('clash');
       expectEnvelope(await batch([item(`${prefix}_1`), item(existing.code)]), 409, 'SYSTEM_ALREADY_EXISTS');
       expect(await countByPrefix(prefix)).toBe(0);
+    });
+  });
+  describe('GET /api/v1/systems/dataset-counts', () => {
+    const counts = (query: string) =>
+      ctx.request('GET', `/api/v1/systems/dataset-counts?${query}`, { token: ctx.userToken });
+
+    it('counts the active datasets of each system asked for, in one request and in the order asked', async () => {
+      const [a, b, empty, gone] = [
+        await createSystemFor(ctx, 'rdbms'),
+        await createSystemFor(ctx, 'rdbms'),
+        await createSystemFor(ctx, 'rdbms'),
+        await createSystemFor(ctx, 'rdbms'),
+      ];
+      for (let i = 0; i < 3; i++) await createDataset(ctx, a.id);
+      const deleted = await createDataset(ctx, a.id);
+      ok(await ctx.request('DELETE', `/api/v1/datasets/${deleted.id}`, { token: ctx.adminToken }));
+      await createDataset(ctx, b.id);
+      ok(await ctx.request('DELETE', `/api/v1/systems/${gone.id}`, { token: ctx.adminToken }));
+      const body = ok(await counts(`id__in=${[b.id, a.id, empty.id, gone.id, UNKNOWN_ID].join(',')}`));
+      // A deleted dataset is not counted; a deleted or unknown system is absent.
+      expect(body).toEqual({
+        items: [
+          { system_id: b.id, dataset_count: 1 },
+          { system_id: a.id, dataset_count: 3 },
+          { system_id: empty.id, dataset_count: 0 },
+        ],
+      });
+      // The same counts as the dataset list's totals.
+      for (const { system_id, dataset_count } of body.items as {
+        system_id: string;
+        dataset_count: number;
+      }[]) {
+        const page = ok(
+          await ctx.request('GET', `/api/v1/datasets?system_id=${system_id}&size=1`, {
+            token: ctx.userToken,
+          }),
+        );
+        expect(page.total).toBe(dataset_count);
+      }
+    });
+
+    it.each([
+      ['no id__in', ''],
+      ['an empty list', 'id__in='],
+      ['a malformed id', 'id__in=nope'],
+      ['more than 100 ids', `id__in=${Array.from({ length: 101 }, () => UNKNOWN_ID).join(',')}`],
+      ['an unknown key', `id__in=${UNKNOWN_ID}&size=5`],
+    ])('answers 422 VALIDATION_ERROR to %s', async (_, query) => {
+      expectEnvelope(await counts(query), 422, 'VALIDATION_ERROR');
     });
   });
 });

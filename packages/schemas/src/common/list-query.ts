@@ -88,20 +88,26 @@ function scalarSchema(spec: FilterSpec): z.ZodType<string | number | boolean, st
   }
 }
 
+/** The values an `__in` filter takes at most. */
+export const MAX_IN_LIST = 100;
+
+/** A comma-separated list as `__in` filters read it: trimmed, empty items dropped, 1..`max` items. */
+export function inListSchema<T extends z.ZodType<unknown, string>>(scalar: T, max = MAX_IN_LIST) {
+  return z
+    .string()
+    .max(4000)
+    .transform((v) =>
+      v
+        .split(',')
+        .map((item) => item.trim())
+        .filter((item) => item.length > 0),
+    )
+    .pipe(z.array(scalar).min(1).max(max));
+}
+
 function filterSchema(spec: FilterSpec, op: FilterOp): z.ZodType {
   const scalar = scalarSchema(spec);
-  if (op === 'in') {
-    return z
-      .string()
-      .max(4000)
-      .transform((v) =>
-        v
-          .split(',')
-          .map((item) => item.trim())
-          .filter((item) => item.length > 0),
-      )
-      .pipe(z.array(scalar).min(1).max(100));
-  }
+  if (op === 'in') return inListSchema(scalar);
   if (op === 'like') {
     return z
       .string()

@@ -26,7 +26,11 @@ import {
 import { SearchPageSchema, SearchQuerySchema } from '../entities/search.js';
 import { systemFlavorResource } from '../entities/system-flavor.js';
 import { systemKindResource } from '../entities/system-kind.js';
-import { systemResource } from '../entities/system.js';
+import {
+  SystemDatasetCountsQuerySchema,
+  SystemDatasetCountsSchema,
+  systemResource,
+} from '../entities/system.js';
 import {
   RenderedTypeSchema,
   TypeInstanceTreeSchema,
@@ -287,6 +291,16 @@ const perItem = (codes: readonly ErrorCode[]) => `Per item (in \`items[].error\`
 
 export const systemRoutes = {
   ...crudRoutes(systemResource),
+  datasetCounts: defineRoute({
+    method: 'GET',
+    path: '/api/v1/systems/dataset-counts',
+    query: SystemDatasetCountsQuerySchema,
+    responses: { 200: SystemDatasetCountsSchema },
+    errors: [],
+    auth: 'user',
+    summary: 'The number of active datasets of each of up to 100 systems, in one request',
+    tag: 'Systems',
+  }),
   snapshot: defineRoute({
     method: 'GET',
     path: '/api/v1/systems/:id/snapshot',

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { auditShape, noteShape, rowVersionShape, softDeleteShape } from '../common/audit.js';
 import { jsonObject, longText, text } from '../common/text.js';
 import { defineResource } from '../resource.js';
+import { inListSchema, MAX_IN_LIST } from '../common/list-query.js';
 
 /** A concrete external system: a database server, a Kafka cluster, an object store, ... */
 export const SystemSchema = z
@@ -83,3 +84,31 @@ export const systemResource = defineResource({
     'TYPE_INSTANCE_FLAVOR_MISMATCH',
   ],
 });
+
+/** The most systems one `GET /systems/dataset-counts` answers for (a page of the systems list). */
+export const MAX_DATASET_COUNT_SYSTEMS = MAX_IN_LIST;
+
+/** `GET /systems/dataset-counts?id__in=` — the systems to count the active datasets of. */
+export const SystemDatasetCountsQuerySchema = z.strictObject({
+  id__in: inListSchema(z.uuid(), MAX_DATASET_COUNT_SYSTEMS).describe(
+    `Comma-separated system ids, 1 to ${MAX_DATASET_COUNT_SYSTEMS}`,
+  ),
+});
+export type SystemDatasetCountsQuery = z.input<typeof SystemDatasetCountsQuerySchema>;
+
+export const SystemDatasetCountSchema = z
+  .object({
+    system_id: z.uuid(),
+    dataset_count: z.int().min(0).describe('Active (not soft-deleted) datasets of the system'),
+  })
+  .meta({ id: 'SystemDatasetCount' });
+export type SystemDatasetCount = z.infer<typeof SystemDatasetCountSchema>;
+
+export const SystemDatasetCountsSchema = z
+  .object({
+    items: z
+      .array(SystemDatasetCountSchema)
+      .describe('One per active system asked for, in the order asked; unknown or deleted systems are absent'),
+  })
+  .meta({ id: 'SystemDatasetCounts' });
+export type SystemDatasetCounts = z.infer<typeof SystemDatasetCountsSchema>;

@@ -2,6 +2,7 @@ import {
   contract,
   type CreateSystem,
   type System,
+  type SystemDatasetCount,
   type SystemSnapshotPage,
   type UpdateSystem,
 } from '@aide/schemas';
@@ -21,7 +22,25 @@ export interface SnapshotParams {
  * registry side. `restore` and `createMany` are added by the client.
  */
 export class SystemsResource extends CrudResource<System, CreateSystem, UpdateSystem> {
-  static readonly operations = [contract.systems.snapshot];
+  static readonly operations = [contract.systems.snapshot, contract.systems.datasetCounts];
+
+  /**
+   * `GET /systems/dataset-counts` — the number of active datasets of each system, for up to 100
+   * systems in one request (a page of `list`). Unknown and deleted systems are absent from the answer.
+   *
+   * ```ts
+   * const page = await client.systems.list({ size: 100 });
+   * const counts = await client.systems.datasetCounts(page.items.map((s) => s.id));
+   * ```
+   */
+  async datasetCounts(systemIds: readonly string[], options?: RequestOptions): Promise<SystemDatasetCount[]> {
+    if (systemIds.length === 0) return [];
+    const answer = await this.api.invoke(contract.systems.datasetCounts, {
+      query: { id__in: systemIds.join(',') },
+      options,
+    });
+    return answer.items;
+  }
 
   /**
    * `GET /systems/{id}/snapshot` — one page: datasets (deleted ones aside) in id order, each with its

@@ -1,5 +1,5 @@
-import { contract } from '@aide/schemas';
-import type { SchemaVersion } from '@aide/sdk';
+import { contract, MAX_IN_LIST, MAX_PAGE_SIZE } from '@aide/schemas';
+import type { FieldClassification, SchemaVersion } from '@aide/sdk';
 import { type FormEvent, useState } from 'react';
 import { ErrorMessage, Loaded, when } from '../components/common';
 import { FieldLineage, Lineage } from '../components/Lineage';
@@ -210,23 +210,40 @@ function TagForm(props: {
   );
 }
 
+/** `items` in runs of at most `size` (the list contract's `__in` takes 100 ids). */
+export function chunks<T>(items: readonly T[], size: number): T[][] {
+  return Array.from({ length: Math.ceil(items.length / size) }, (_, i) =>
+    items.slice(i * size, (i + 1) * size),
+  );
+}
+
+/** Newest first, then by id: the order of the merged histories of several `field_id__in` lists. */
+export const newestFirst = (a: { created_at: string; id: string }, b: { created_at: string; id: string }) =>
+  b.created_at.localeCompare(a.created_at) || b.id.localeCompare(a.id);
+
+/**
+ * The PII history of every field of the version: the field ids by 100 (`field_id__in`), each list
+ * read whole with the SDK's `for await` paging, merged newest first.
+ */
 function PiiHistory({ version }: { version: SchemaVersion }) {
   const { client } = useSession();
   const names = new Map(version.columns.map((c) => [c.field_id, c.name]));
-  const ids = [...names.keys()].slice(0, 100);
-  const [history] = useAsync(
-    async () =>
-      ids.length === 0
-        ? []
-        : (
-            await client.fieldClassifications.list({
-              field_id__in: ids.join(','),
-              sort: '-created_at',
-              size: 100,
-            })
-          ).items,
-    [ids.join(','), client],
-  );
+  const ids = [...names.keys()];
+  const [history] = useAsync(async () => {
+    const lists = await Promise.all(
+      chunks(ids, MAX_IN_LIST).map(async (part) => {
+        const entries: FieldClassification[] = [];
+        for await (const entry of client.fieldClassifications.iterate({
+          field_id__in: part.join(','),
+          sort: '-created_at',
+          size: MAX_PAGE_SIZE,
+        }))
+          entries.push(entry);
+        return entries;
+      }),
+    );
+    return lists.flat().sort(newestFirst);
+  }, [ids.join(','), client]);
   return (
     <Loaded value={history}>
       {(items) =>

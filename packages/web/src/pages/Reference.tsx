@@ -5,6 +5,7 @@ import {
   CreateSystemFlavorSchema,
   CreateSystemKindSchema,
   CreateSystemSchema,
+  MAX_IN_LIST,
   UpdateCastRuleSchema,
   UpdateSystemFlavorSchema,
   UpdateSystemKindSchema,
@@ -152,24 +153,86 @@ function useFlavorOptions(client: AideClient) {
   );
 }
 
+/**
+ * The cast-rule list filters for a source and a target flavor (either may be unset): the ids of the
+ * flavor's data types, as `source_data_type_id__in` / `target_data_type_id__in`. `null` when a chosen
+ * flavor has no data types (no rule can match it: nothing to ask).
+ */
+export function castRuleFilters(
+  types: readonly { id: string; system_flavor_id: string }[],
+  sourceFlavorId: string,
+  targetFlavorId: string,
+): { source_data_type_id__in?: string; target_data_type_id__in?: string } | null {
+  const idsOf = (flavorId: string) => {
+    const ids = types.filter((t) => t.system_flavor_id === flavorId).map((t) => t.id);
+    if (ids.length > MAX_IN_LIST)
+      throw new Error(`This flavor has ${ids.length} data types: the filter takes at most ${MAX_IN_LIST}.`);
+    return ids;
+  };
+  const filters: { source_data_type_id__in?: string; target_data_type_id__in?: string } = {};
+  for (const [key, flavorId] of [
+    ['source_data_type_id__in', sourceFlavorId],
+    ['target_data_type_id__in', targetFlavorId],
+  ] as const) {
+    if (flavorId === '') continue;
+    const ids = idsOf(flavorId);
+    if (ids.length === 0) return null;
+    filters[key] = ids.join(',');
+  }
+  return filters;
+}
+
 function CastRules() {
   const { client } = useSession();
   const [page, setPage] = useState(1);
-  const [data, reload] = useAsync(async () => {
-    const [rules, types, flavors] = await Promise.all([
-      client.castRules.list({ page, size: SIZE, sort: 'created_at' }),
+  const [source, setSource] = useState('');
+  const [target, setTarget] = useState('');
+  const [reference] = useAsync(async () => {
+    const [types, flavors] = await Promise.all([
       all((n) => client.dataTypes.list({ page: n, size: 100, sort: 'code' })),
       all((n) => client.systemFlavors.list({ page: n, size: 100, sort: 'code' })),
     ]);
+    return { types, flavors };
+  }, [client]);
+  const [data, reload] = useAsync(async () => {
+    if (reference.state !== 'done') return null;
+    const { types, flavors } = reference.value;
+    const filters = castRuleFilters(types, source, target);
+    const rules =
+      filters === null
+        ? { items: [], total: 0, page: 1, size: SIZE, pages: 0 }
+        : await client.castRules.list({ ...filters, page, size: SIZE, sort: 'created_at' });
     const flavorCode = new Map(flavors.map((f) => [f.id, f.code]));
     const options = types
       .map((t) => ({ value: t.id, label: `${flavorCode.get(t.system_flavor_id) ?? '?'}.${t.code}` }))
       .sort((a, b) => a.label.localeCompare(b.label));
     return { rules, options };
-  }, [page, client]);
-  return (
+  }, [reference, source, target, page, client]);
+  const flavorChoices = reference.state === 'done' ? reference.value.flavors : [];
+  const flavorSelect = (label: string, value: string, set: (v: string) => void) => (
+    <label>
+      {label}{' '}
+      <select
+        value={value}
+        onChange={(e) => {
+          set(e.target.value);
+          setPage(1);
+        }}
+      >
+        <option value="">any</option>
+        {flavorChoices.map((f) => (
+          <option key={f.id} value={f.id}>
+            {f.code}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+  const table = (
     <Loaded value={data}>
-      {({ rules, options }) => {
+      {(loaded) => {
+        if (loaded === null) return null;
+        const { rules, options } = loaded;
         const typeLabel = new Map(options.map((o) => [o.value, o.label]));
         const admin: EntityAdmin<CastRule> = {
           singular: 'cast rule',
@@ -206,6 +269,14 @@ function CastRules() {
         return <EntityTable admin={admin} page={rules} onPage={setPage} onChanged={reload} />;
       }}
     </Loaded>
+  );
+  return (
+    <>
+      <div className="toolbar" role="group" aria-label="Filter cast rules by flavor">
+        {flavorSelect('Source flavor', source, setSource)} {flavorSelect('Target flavor', target, setTarget)}
+      </div>
+      {reference.state === 'error' ? <Loaded value={reference}>{() => null}</Loaded> : table}
+    </>
   );
 }
 

@@ -15,16 +15,20 @@ export function Systems() {
       client.systems.list({ page, size: SIZE, sort: 'code' }),
       client.systemFlavors.list({ size: 100 }),
     ]);
-    const counts = await Promise.all(
-      systems.items.map((s) => client.datasets.list({ system_id: s.id, size: 1 }).then((p) => p.total)),
+    // One request for the page's counts (GET /systems/dataset-counts), not one per system.
+    const counts = new Map(
+      (await client.systems.datasetCounts(systems.items.map((s) => s.id))).map((c) => [
+        c.system_id,
+        c.dataset_count,
+      ]),
     );
     const flavor = new Map(flavors.items.map((f) => [f.id, f.code]));
     return {
       systems,
-      rows: systems.items.map((s, i) => ({
+      rows: systems.items.map((s) => ({
         s,
         flavor: flavor.get(s.flavor_id) ?? '?',
-        count: counts[i] ?? 0,
+        count: counts.get(s.id) ?? 0,
       })),
     };
   }, [page, client]);

@@ -159,6 +159,88 @@ describe('a superuser', () => {
     await page.getByRole('heading', { name: 'public.orders_copy', exact: true }).waitFor();
     await page.getByRole('link', { name: 'Field public.orders.id' }).waitFor();
   });
+
+  it('shows the PII history of every column of a wide dataset, past the first 100', async () => {
+    // A system of its own: the other tests count shop_pg's datasets.
+    const flavor = (await api.systemFlavors.list({ code: 'postgres14' })).items[0];
+    if (!flavor) throw new Error('no postgres14');
+    const system = await api.systems.create({ code: 'wide_pg', name: 'Wide tables', flavor_id: flavor.id });
+    const wide = await api.datasets.create({
+      kind: 'rdbms',
+      system_id: system.id,
+      object_name: 'public.wide_events',
+      schema_name: 'public',
+      table_name: 'wide_events',
+    });
+    const names = Array.from({ length: 130 }, (_, i) => `attr_${String(i).padStart(3, '0')}`);
+    const published = await api.datasets.publishSchemaVersion(wide.id, {
+      columns: names.map((name) => ({ name, type: { data_type: 'text' } })),
+    });
+    const fieldOf = new Map(published.version.columns.map((c) => [c.name, c.field_id]));
+    // Columns 1 and 125 (beyond the first 100 field ids), and 125 twice: 3 entries in all.
+    for (const [name, tags, reason] of [
+      ['attr_001', ['email'], 'first column'],
+      ['attr_125', ['phone'], 'wide column, first review'],
+      ['attr_125', [], 'wide column, reviewed again'],
+    ] as const) {
+      await api.fieldClassifications.create({
+        field_id: fieldOf.get(name) ?? '',
+        pii_tags: [...tags],
+        reason,
+      });
+    }
+    await page.getByRole('combobox', { name: 'Search systems, datasets and fields' }).fill('wide_events');
+    await page.getByRole('option').filter({ hasText: 'wide_events' }).first().click();
+    await page.getByRole('heading', { name: 'public.wide_events', exact: true }).waitFor();
+    const history = page.locator('h2:has-text("PII classification history") + *').locator('tbody tr');
+    await page.getByRole('cell', { name: 'wide column, reviewed again' }).waitFor();
+    expect(await history.count()).toBe(3);
+    // Newest first.
+    expect(await history.locator('td:nth-child(4)').allTextContents()).toEqual([
+      'wide column, reviewed again',
+      'wide column, first review',
+      'first column',
+    ]);
+    expect(await history.locator('td:nth-child(2)').allTextContents()).toEqual([
+      'attr_125',
+      'attr_125',
+      'attr_001',
+    ]);
+  });
+
+  it('filters the cast rules by source and target flavor', async () => {
+    await page.getByRole('link', { name: 'Reference data' }).click();
+    await page.getByRole('link', { name: 'Cast rules' }).click();
+    const sources = page.locator('table tbody th[scope="row"]');
+    await sources.first().waitFor();
+    const source = page.getByRole('combobox', { name: 'Source flavor' });
+    await source.selectOption({ label: 'mysql8' });
+    await expect
+      .poll(async () => (await sources.allTextContents()).every((t) => t.startsWith('mysql8.')))
+      .toBe(true);
+    expect(await sources.count()).toBeGreaterThan(0);
+    const target = page.getByRole('combobox', { name: 'Target flavor' });
+    await target.selectOption({ label: 'postgres14' });
+    const targets = page.locator('table tbody tr td:nth-child(2)');
+    await expect
+      .poll(async () => (await targets.allTextContents()).every((t) => t.startsWith('postgres14.')))
+      .toBe(true);
+    // The same rules as the API's filter on the flavor's types.
+    const flavor = (await api.systemFlavors.list({ code: 'postgres14' })).items[0];
+    const mysql = (await api.systemFlavors.list({ code: 'mysql8' })).items[0];
+    const typeIds = async (id: string | undefined) =>
+      (await api.dataTypes.list({ system_flavor_id: id ?? '', size: 100 })).items.map((t) => t.id).join(',');
+    const expected = await api.castRules.list({
+      source_data_type_id__in: await typeIds(mysql?.id),
+      target_data_type_id__in: await typeIds(flavor?.id),
+      size: 1,
+    });
+    await expect.poll(() => sources.count()).toBe(Math.min(expected.total, 50));
+    expect(await axeViolations(page)).toEqual([]);
+    await shot(page, 'cast-rules-filtered');
+    await source.selectOption({ label: 'any' });
+    await target.selectOption({ label: 'any' });
+  });
 });
 
 describe('a regular user', () => {

@@ -46,9 +46,20 @@ describe('catalogue UI', () => {
     expect(await axeViolations()).toEqual([]);
     await shot('login');
     await page.getByLabel('Password').fill(admin.password);
+    const requests: string[] = [];
+    const record = (r: { url(): string }) => requests.push(new URL(r.url()).pathname);
+    page.on('request', record);
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByRole('heading', { name: 'Systems' }).waitFor();
     await page.getByRole('link', { name: 'shop_pg' }).waitFor();
+    // Dataset counts: one request for the page (GET /systems/dataset-counts), none per system.
+    await page
+      .getByRole('row', { name: /shop_pg/ })
+      .getByRole('cell', { name: '32' })
+      .waitFor();
+    page.off('request', record);
+    expect(requests.filter((p) => p === '/api/v1/systems/dataset-counts')).toHaveLength(1);
+    expect(requests.filter((p) => p === '/api/v1/datasets')).toEqual([]);
     expect(await page.evaluate(() => window.localStorage.length + window.sessionStorage.length)).toBe(0);
     expect(await axeViolations()).toEqual([]);
     await shot('systems');

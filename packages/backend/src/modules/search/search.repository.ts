@@ -88,7 +88,8 @@ const KIND_ORDER: Record<SearchKind, number> = { system: 0, dataset: 1, field: 2
 export class SearchRepository {
   /** Runs in the caller's transaction, with SEARCH_SETTINGS set for it alone (SET LOCAL). */
   async search(query: SearchQuery, manager: EntityManager, similar: boolean): Promise<SearchRow[]> {
-    for (const setting of SEARCH_SETTINGS) await manager.query(setting);
+    // One round trip for the three settings (a statement without parameters may hold several).
+    await manager.query(SEARCH_SETTINGS.join('; '));
     const { sql, params } = this.statement(query, similar, await this.filterDriven(query, manager));
     return manager.query<SearchRow[]>(sql, params);
   }

@@ -40,6 +40,22 @@ export class SystemsRepository {
     return new Map(rows.map((r) => [r.id, r.code]));
   }
 
+  /**
+   * The active datasets of each active system of `systemIds`, keyed by system id (lower case; unknown
+   * and deleted systems are absent). One grouped count over ix_datasets_system_id_active.
+   */
+  async countActiveDatasetsOf(
+    systemIds: readonly string[],
+    manager: EntityManager,
+  ): Promise<Map<string, number>> {
+    const rows: { id: string; n: number }[] = await manager.query(
+      `SELECT s.id, (SELECT count(*)::int FROM datasets d WHERE d.system_id = s.id AND d.deleted_at IS NULL) AS n
+       FROM systems s WHERE s.id = ANY($1::uuid[]) AND s.deleted_at IS NULL`,
+      [systemIds],
+    );
+    return new Map(rows.map((r) => [r.id, r.n]));
+  }
+
   /** Active datasets on the system (the delete guard). */
   countActiveDatasets(systemId: string, manager: EntityManager): Promise<number> {
     return countReferencing(manager, 'datasets', 'system_id', systemId, true);

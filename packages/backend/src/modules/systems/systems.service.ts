@@ -1,4 +1,4 @@
-import type { CreateSystem, ListQuery, Page, System, UpdateSystem } from '@aide/schemas';
+import type { CreateSystem, ListQuery, Page, System, SystemDatasetCounts, UpdateSystem } from '@aide/schemas';
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import type { AuthUser } from '../../common/auth/current-user.js';
@@ -26,6 +26,20 @@ export class SystemsService implements CrudService<System, CreateSystem, UpdateS
 
   async list(query: ListQuery): Promise<Page<System>> {
     return mapPage(await this.systems.crud.findPage(query), toSystem);
+  }
+
+  /** `GET /systems/dataset-counts`: active datasets per system, in the order asked (one statement). */
+  async datasetCounts(ids: readonly string[]): Promise<SystemDatasetCounts> {
+    const counts = await this.tx.run((m) => this.systems.countActiveDatasetsOf(ids, m));
+    const seen = new Set<string>();
+    const items: SystemDatasetCounts['items'] = [];
+    for (const id of ids.map((i) => i.toLowerCase())) {
+      const n = counts.get(id);
+      if (n === undefined || seen.has(id)) continue;
+      seen.add(id);
+      items.push({ system_id: id, dataset_count: n });
+    }
+    return { items };
   }
 
   async get(id: string): Promise<System> {
