@@ -1,5 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
+import { registerConstraintCodes } from '../../common/errors/db-error.js';
+
+// A shape is stored in the publish's own transaction, so its version exists; a version deleted under a
+// concurrent re-store is the only way to break this key.
+registerConstraintCodes({ fk_schema_version_read_shapes_schema: 'DATASET_SCHEMA_NOT_FOUND' });
 
 /** A version's stored read shape (ADR 0029), see `SchemaVersionReadShapeEntity`. */
 export interface ReadShape {
