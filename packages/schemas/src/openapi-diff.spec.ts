@@ -146,6 +146,12 @@ const INTENDED: Record<string, string> = {
   '/paths/~api~v1~datasets~{id}~lake-sync: added': 'new route',
   '/components/schemas/LakeSyncRequest: added': 'new route',
   '/components/schemas/LakeSyncResult: added': 'new route',
+  // Issue 11: schema-hint overrides (format, default_value, is_active per dataset column; ADR 0030).
+  '/paths/~api~v1~workspaces~{workspace_id}~schema-hint-overrides~{dataset_id}: added': 'new route',
+  '/components/schemas/PutSchemaHintOverrides: added': 'new route',
+  '/components/schemas/SchemaHintOverride: added': 'new route',
+  '/components/schemas/SchemaHintOverrides: added': 'new route',
+  '/components/schemas/StoredSchemaHintOverride: added': 'new route',
 };
 
 describe('OpenAPI document generated from the route contract', () => {

@@ -36,6 +36,7 @@ import {
   ConnectionProfileEntity,
   ConnectionProfileSecretEntity,
 } from '../modules/connection-profiles/connection-profile.entity.js';
+import { SchemaHintOverrideEntity } from '../modules/datacoolie/schema-hint-override.entity.js';
 import { DataflowEntity } from '../modules/dataflows/dataflow.entity.js';
 import { WatermarkEntity, WatermarkHistoryEntity } from '../modules/watermarks/watermark.entity.js';
 import { WorkspaceEntity } from '../modules/workspaces/workspace.entity.js';
@@ -76,6 +77,7 @@ export const ENTITIES = [
   DataflowEntity,
   WatermarkEntity,
   WatermarkHistoryEntity,
+  SchemaHintOverrideEntity,
   ApiKeyEntity,
   OpenLineageEventEntity,
 ];

@@ -12,6 +12,7 @@ import { TechFieldTemplates1765800000000 } from './1765800000000-TechFieldTempla
 import { OpenLineageEvents1766000000000 } from './1766000000000-OpenLineageEvents.js';
 import { ScaleIndexes1766100000000 } from './1766100000000-ScaleIndexes.js';
 import { FieldNameVocabulary1766110000000 } from './1766110000000-FieldNameVocabulary.js';
+import { SchemaHintOverrides1766210000000 } from './1766210000000-SchemaHintOverrides.js';
 
 /** Every migration in order. Listed explicitly: ESM builds cannot rely on TypeORM's glob loading. */
 export const MIGRATIONS = [
@@ -29,4 +30,5 @@ export const MIGRATIONS = [
   OpenLineageEvents1766000000000,
   ScaleIndexes1766100000000,
   FieldNameVocabulary1766110000000,
+  SchemaHintOverrides1766210000000,
 ];
