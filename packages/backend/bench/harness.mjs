@@ -1,10 +1,19 @@
-// What the in-process bench suites (scale, search) share: rebuilding what they import from dist/,
-// and clean-ups that run on success, on error and on Ctrl-C.
+// What the bench suites share: rebuilding what they import from dist/, clean-ups that run on success,
+// on error and on Ctrl-C (scale, search), and a fresh database per run with its clean-ups (lineage,
+// provider).
 import { spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
 
-/** Rebuilds @aide/schemas and @aide/backend (tsc), so that dist/ is the code being measured. */
-export function buildBackend(repo) {
-  for (const pkg of ['@aide/schemas', '@aide/backend']) {
+/**
+ * Rebuilds @aide/schemas and @aide/backend (tsc), and the `also` packages, so that dist/ is the code
+ * being measured.
+ */
+export function buildBackend(repo, also = []) {
+  for (const pkg of ['@aide/schemas', '@aide/backend', ...also]) {
     const r = spawnSync('pnpm', ['--filter', pkg, 'build'], {
       cwd: repo,
       stdio: ['ignore', 'inherit', 'inherit'],
@@ -29,4 +38,46 @@ export function cleanupStack(log) {
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
   return { cleanups, cleanup };
+}
+
+/**
+ * A fresh database for a bench run: on the server of DATABASE_URL when set, else on a new embedded
+ * PostgreSQL. Pushes onto `cleanups` (functions, awaited last-in first-out by `runCleanups`) what drops
+ * the database and stops the server. Resolves to the database's URL.
+ */
+export async function freshBenchDatabase(name, { cleanups, log, dist }) {
+  const { withDatabase } = await dist('database/naming.js');
+  let serverUrl = process.env.DATABASE_URL;
+  if (!serverUrl) {
+    const { freePort, startEmbeddedPostgres } = await dist('database/embedded-postgres.js');
+    const dir = mkdtempSync(join(tmpdir(), `aide-bench-${name}-`));
+    cleanups.push(async () => rmSync(dir, { recursive: true, force: true }));
+    log('starting embedded PostgreSQL …');
+    const handle = await startEmbeddedPostgres({ dir, port: await freePort() });
+    cleanups.push(() => handle.stop());
+    serverUrl = handle.url;
+  }
+  const dbName = `aide_bench_${name}_${randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: serverUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${dbName}`);
+  await admin.end();
+  cleanups.push(async () => {
+    const c = new pg.Client({ connectionString: serverUrl });
+    await c.connect();
+    await c.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
+    await c.end();
+  });
+  return withDatabase(serverUrl, dbName);
+}
+
+/** Runs clean-ups last-in first-out; a failing one is logged and the others still run. */
+export async function runCleanups(cleanups, log) {
+  for (const fn of cleanups.reverse()) {
+    try {
+      await fn();
+    } catch (error) {
+      log(`cleanup: ${error?.message ?? error}`);
+    }
+  }
 }

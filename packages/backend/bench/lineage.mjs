@@ -8,15 +8,11 @@
 //   node scripts/bench.mjs lineage [--runs N] [--no-build]
 //
 // DATABASE_URL: use that server (a fresh database is created and dropped) instead of an embedded one.
-import { spawnSync } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import pg from 'pg';
+import { buildBackend, freshBenchDatabase, runCleanups } from './harness.mjs';
 
 const BACKEND = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const REPO = resolve(BACKEND, '..', '..');
@@ -28,24 +24,6 @@ const FIELDS_PER_LINK = 5;
 
 const log = (m) => process.stderr.write(`${m}\n`);
 const dist = (path) => import(pathToFileURL(join(BACKEND, 'dist', path)).href);
-
-function freePort() {
-  return new Promise((ok, fail) => {
-    const s = createServer();
-    s.once('error', fail);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address();
-      s.close(() => ok(port));
-    });
-  });
-}
-
-function build() {
-  for (const filter of ['@aide/schemas', '@aide/backend']) {
-    const r = spawnSync('pnpm', ['--filter', filter, 'build'], { cwd: REPO, stdio: 'inherit' });
-    if (r.status !== 0) throw new Error(`build of ${filter} failed`);
-  }
-}
 
 const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 
@@ -181,8 +159,7 @@ export async function run(argv = process.argv.slice(2)) {
     return 0;
   }
   const runs = Number(values.runs);
-  if (!values['no-build']) build();
-  const { withDatabase } = await dist('database/naming.js');
+  if (!values['no-build']) buildBackend(REPO);
   const { createDataSource } = await dist('database/data-source.js');
   const { seedDirectory } = await dist('seeds/type-system.seeder.js');
   const { LineageGraphRepository } = await dist('modules/lineage/lineage-graph.repository.js');
@@ -192,28 +169,8 @@ export async function run(argv = process.argv.slice(2)) {
 
   const cleanups = [];
   try {
-    let serverUrl = process.env.DATABASE_URL;
-    if (!serverUrl) {
-      const { startEmbeddedPostgres } = await dist('database/embedded-postgres.js');
-      const dir = mkdtempSync(join(tmpdir(), 'aide-bench-lineage-'));
-      cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
-      log('starting embedded PostgreSQL …');
-      const handle = await startEmbeddedPostgres({ dir, port: await freePort() });
-      cleanups.push(() => handle.stop());
-      serverUrl = handle.url;
-    }
-    const dbName = `aide_bench_lineage_${randomBytes(4).toString('hex')}`;
-    const admin = new pg.Client({ connectionString: serverUrl });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE ${dbName}`);
-    await admin.end();
-    cleanups.push(async () => {
-      const c = new pg.Client({ connectionString: serverUrl });
-      await c.connect();
-      await c.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
-      await c.end();
-    });
-    const dataSource = createDataSource({ url: withDatabase(serverUrl, dbName), poolSize: 4 });
+    const dbUrl = await freshBenchDatabase('lineage', { cleanups, log, dist });
+    const dataSource = createDataSource({ url: dbUrl, poolSize: 4 });
     await dataSource.initialize();
     cleanups.push(() => dataSource.destroy());
     await dataSource.runMigrations({ transaction: 'each' });
@@ -313,12 +270,6 @@ export async function run(argv = process.argv.slice(2)) {
     log(`\nresults: ${RESULTS}`);
     return 0;
   } finally {
-    for (const fn of cleanups.reverse()) {
-      try {
-        await fn();
-      } catch (error) {
-        log(`cleanup: ${error?.message ?? error}`);
-      }
-    }
+    await runCleanups(cleanups, log);
   }
 }

@@ -10,7 +10,7 @@
 //   node scripts/bench.mjs provider [--dataflows N] [--hints H] [--runs R] [--no-build]
 //
 // DATABASE_URL: use that server (a fresh database is created and dropped) instead of an embedded one.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -19,6 +19,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
+import { buildBackend, freshBenchDatabase, runCleanups } from './harness.mjs';
 import { seedProviderScope } from './provider-seed.mjs';
 
 const BACKEND = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -33,13 +34,6 @@ const WORKSPACE = 'bench-provider';
 const log = (m) => process.stderr.write(`${m}\n`);
 const dist = (path) => import(pathToFileURL(join(BACKEND, 'dist', path)).href);
 const p50 = (sorted) => sorted[Math.floor(sorted.length / 2)];
-
-function build() {
-  for (const filter of ['@aide/schemas', '@aide/backend', '@aide/sdk']) {
-    const r = spawnSync('pnpm', ['--filter', filter, 'build'], { cwd: REPO, stdio: 'inherit' });
-    if (r.status !== 0) throw new Error(`build of ${filter} failed`);
-  }
-}
 
 async function waitForReady(url, child) {
   const deadline = Date.now() + 120_000;
@@ -88,9 +82,8 @@ export async function run(argv = process.argv.slice(2)) {
     log('--dataflows and --hints must be positive integers');
     return 2;
   }
-  if (!values['no-build']) build();
-  const { withDatabase } = await dist('database/naming.js');
-  const { freePort, startEmbeddedPostgres } = await dist('database/embedded-postgres.js');
+  if (!values['no-build']) buildBackend(REPO, ['@aide/sdk']);
+  const { freePort } = await dist('database/embedded-postgres.js');
   const sdk = await import(pathToFileURL(join(SDK, 'dist', 'index.js')).href);
   const { AideMetadataProvider } = await import(
     pathToFileURL(join(SDK, 'dist', 'provider', 'index.js')).href
@@ -99,27 +92,7 @@ export async function run(argv = process.argv.slice(2)) {
 
   const cleanups = [];
   try {
-    let serverUrl = process.env.DATABASE_URL;
-    if (!serverUrl) {
-      const dir = mkdtempSync(join(tmpdir(), 'aide-bench-provider-'));
-      cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
-      log('starting embedded PostgreSQL …');
-      const handle = await startEmbeddedPostgres({ dir, port: await freePort() });
-      cleanups.push(() => handle.stop());
-      serverUrl = handle.url;
-    }
-    const dbName = `aide_bench_provider_${randomBytes(4).toString('hex')}`;
-    const admin = new pg.Client({ connectionString: serverUrl });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE ${dbName}`);
-    await admin.end();
-    cleanups.push(async () => {
-      const c = new pg.Client({ connectionString: serverUrl });
-      await c.connect();
-      await c.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
-      await c.end();
-    });
-    const dbUrl = withDatabase(serverUrl, dbName);
+    const dbUrl = await freshBenchDatabase('provider', { cleanups, log, dist });
 
     const port = await freePort();
     const baseUrl = `http://127.0.0.1:${port}`;
@@ -264,12 +237,6 @@ export async function run(argv = process.argv.slice(2)) {
     log(`\nresults: ${RESULTS}`);
     return 0;
   } finally {
-    for (const fn of cleanups.reverse()) {
-      try {
-        await fn();
-      } catch (error) {
-        log(`cleanup: ${error?.message ?? error}`);
-      }
-    }
+    await runCleanups(cleanups, log);
   }
 }

@@ -39,3 +39,4 @@ export * from './entities/watermark.js';
 export * from './entities/api-key.js';
 export * from './entities/datacoolie-snapshot.js';
 export * from './entities/datacoolie-api.js';
+export * from './entities/schema-hint-override.js';

@@ -37,6 +37,7 @@ import {
   ConnectionProfileEntity,
   ConnectionProfileSecretEntity,
 } from '../modules/connection-profiles/connection-profile.entity.js';
+import { SchemaHintOverrideEntity } from '../modules/datacoolie/schema-hint-override.entity.js';
 import { DataflowEntity } from '../modules/dataflows/dataflow.entity.js';
 import { WatermarkEntity, WatermarkHistoryEntity } from '../modules/watermarks/watermark.entity.js';
 import { WorkspaceEntity } from '../modules/workspaces/workspace.entity.js';
@@ -77,6 +78,7 @@ export const ENTITIES = [
   DataflowEntity,
   WatermarkEntity,
   WatermarkHistoryEntity,
+  SchemaHintOverrideEntity,
   ApiKeyEntity,
   OpenLineageEventEntity,
   SchemaVersionReadShapeEntity,

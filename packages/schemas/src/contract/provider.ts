@@ -18,6 +18,7 @@ import {
   DataCoolieSnapshotQuerySchema,
 } from '../entities/datacoolie-snapshot.js';
 import { dataflowResource } from '../entities/dataflow.js';
+import { PutSchemaHintOverridesSchema, SchemaHintOverridesSchema } from '../entities/schema-hint-override.js';
 import {
   PutWatermarkSchema,
   WatermarkHistoryEntrySchema,
@@ -183,6 +184,31 @@ export const datacoolieRoutes = {
     errors: [...compatErrors],
     auth: 'user',
     summary: 'Schema hints of a workspace, flattened with their table key',
+    tag: DATACOOLIE,
+  }),
+  schemaHintOverrides: defineRoute({
+    method: 'GET',
+    path: '/api/v1/workspaces/:workspace_id/schema-hint-overrides/:dataset_id',
+    pathParams: workspaceParams.extend({ dataset_id: z.uuid() }),
+    responses: { 200: SchemaHintOverridesSchema },
+    errors: [...compatErrors, 'DATASET_NOT_FOUND'],
+    auth: 'user',
+    summary: "A dataset's schema-hint overrides in a workspace (format, default_value, is_active)",
+    tag: DATACOOLIE,
+  }),
+  putSchemaHintOverrides: defineRoute({
+    method: 'PUT',
+    path: '/api/v1/workspaces/:workspace_id/schema-hint-overrides/:dataset_id',
+    pathParams: workspaceParams.extend({ dataset_id: z.uuid() }),
+    body: PutSchemaHintOverridesSchema,
+    responses: { 200: SchemaHintOverridesSchema },
+    errors: [...compatErrors, 'DATASET_NOT_FOUND'],
+    auth: 'user',
+    summary: "Replace a dataset's schema-hint overrides in a workspace",
+    description:
+      "Hints are derived from the source dataset's schema version; what DataCoolie hints carry beyond " +
+      'the type — `format`, `default_value`, `is_active` — is kept here per column and applies to the ' +
+      "hints of that column in the workspace's snapshot and `/schema-hints`.",
     tag: DATACOOLIE,
   }),
   watermark: defineRoute({

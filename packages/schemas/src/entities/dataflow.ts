@@ -59,6 +59,13 @@ export const DataflowSchema = z
     destination_configure: z.record(z.string(), z.unknown()),
     transform: z.record(z.string(), z.unknown()),
     configure: z.record(z.string(), z.unknown()),
+    pinned_hint_schema_version_id: z
+      .uuid()
+      .nullable()
+      .describe(
+        "The source dataset's schema version this dataflow's schema hints come from (exported inline in " +
+          '`transform.schema_hints`); null: the hints of the current version, served per source table',
+      ),
     dataset_link_id: z
       .uuid()
       .nullable()
@@ -87,6 +94,11 @@ const writable = {
   destination_configure: jsonObject.optional(),
   transform: jsonObject.optional().describe('A DataCoolie Transform, validated with its rules'),
   configure: jsonObject.optional(),
+  pinned_hint_schema_version_id: z
+    .uuid()
+    .nullable()
+    .optional()
+    .describe('A schema version of the source dataset to take hints from (reference §8.5); null unpins'),
   ...noteShape,
 };
 

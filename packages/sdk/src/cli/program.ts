@@ -2,7 +2,7 @@
 // (`export`), and DataCoolie JSON/YAML documents into a workspace (`import`), the way a team moves its
 // pipelines' file metadata into AIDE. It never exits the process: `main` returns the exit code.
 import { writeFile } from 'node:fs/promises';
-import { Command, CommanderError, Option } from 'commander';
+import { type Command, CommanderError, Option } from 'commander';
 import { AideClient } from '../client.js';
 import { AideError } from '../core/errors.js';
 import { exportWorkspaceDocument } from '../provider/aide/document-export.js';
@@ -10,29 +10,28 @@ import { importWorkspaceDocuments, type ImportReport } from '../provider/aide/do
 import { readMetadataFile } from '../provider/document.js';
 import { DataCoolieError } from '@aide/schemas/datacoolie';
 import { VERSION } from '../version.js';
+import {
+  type CommandLineIo,
+  commandLine,
+  DEFAULT_METASTORE_URL as DEFAULT_URL,
+  METASTORE_API_KEY_ENV as API_KEY_ENV,
+  METASTORE_PASSWORD_ENV as PASSWORD_ENV,
+  METASTORE_TOKEN_ENV as TOKEN_ENV,
+  METASTORE_URL_ENV as URL_ENV,
+  METASTORE_USER_ENV as USER_ENV,
+  type MetastoreOptions as RegistryOptions,
+  metastoreOptions as registryOptions,
+  runCommandLine,
+  USAGE_EXIT_CODE,
+} from './command-line.js';
 
-export const URL_ENV = 'AIDE_METASTORE_URL';
-export const USER_ENV = 'AIDE_METASTORE_USER';
-export const PASSWORD_ENV = 'AIDE_METASTORE_PASSWORD';
-export const TOKEN_ENV = 'AIDE_METASTORE_TOKEN';
-export const API_KEY_ENV = 'AIDE_METASTORE_API_KEY';
-export const DEFAULT_URL = 'http://localhost:8001';
+export { API_KEY_ENV, DEFAULT_URL, PASSWORD_ENV, TOKEN_ENV, URL_ENV, USER_ENV };
 
 /** Exit codes: 0 done, 1 failure (message on stderr), 2 usage error, 3 import left items unmapped. */
-export const ExitCode = { OK: 0, FAILURE: 1, USAGE: 2, UNMAPPED: 3 } as const;
+export const ExitCode = { OK: 0, FAILURE: 1, USAGE: USAGE_EXIT_CODE, UNMAPPED: 3 } as const;
 
 /** Where the program writes and what it reads from its environment (the process, or a test's capture). */
-export interface Io {
-  stdout: (text: string) => void;
-  stderr: (text: string) => void;
-  env: Readonly<Record<string, string | undefined>>;
-}
-
-interface RegistryOptions {
-  metastoreUrl?: string;
-  metastoreUser?: string;
-  metastorePassword?: string;
-}
+export type Io = CommandLineIo;
 
 const REGISTRY_HELP = `
 The registry: --metastore-url (env ${URL_ENV}, default ${DEFAULT_URL}); credentials from an API key
@@ -62,13 +61,6 @@ Exit codes: 0 everything imported, 1 failure, 2 usage error, 3 some items could 
 Examples:
   aide-provider import metadata.yaml --workspace analytics-prod --dry-run
   aide-provider import conn.yaml flows.yaml --workspace analytics-prod --system erp_postgres=erp_pg`;
-
-function registryOptions(command: Command): Command {
-  return command
-    .option('--metastore-url <url>', `registry base URL (env ${URL_ENV}; default ${DEFAULT_URL})`)
-    .option('--metastore-user <email>', `registry login (env ${USER_ENV})`)
-    .option('--metastore-password <password>', `registry password (env ${PASSWORD_ENV})`);
-}
 
 function clientOf(options: RegistryOptions, env: Io['env']): AideClient {
   const baseUrl = options.metastoreUrl ?? env[URL_ENV] ?? DEFAULT_URL;
@@ -116,18 +108,12 @@ function reportText(report: ImportReport): string {
 }
 
 function createProgram(io: Io, onExitCode: (code: number) => void): Command {
-  const program = new Command('aide-provider')
-    .description(
-      'Moves DataCoolie pipeline metadata between JSON/YAML documents and an AIDE registry workspace.',
-    )
-    .version(VERSION, '-V, --version', 'print the version')
-    .helpOption('-h, --help', 'show this help')
-    .helpCommand('help [command]', 'show the help of a command')
-    .showHelpAfterError('(run with --help for usage)')
-    .configureOutput({ writeOut: io.stdout, writeErr: io.stderr })
-    .exitOverride((error) => {
-      throw error.exitCode === 0 ? error : new CommanderError(ExitCode.USAGE, error.code, error.message);
-    });
+  const program = commandLine(
+    'aide-provider',
+    'Moves DataCoolie pipeline metadata between JSON/YAML documents and an AIDE registry workspace.',
+    VERSION,
+    io,
+  );
 
   registryOptions(
     program
@@ -190,22 +176,17 @@ function createProgram(io: Io, onExitCode: (code: number) => void): Command {
 }
 
 /** Runs the command line; resolves to the exit code. */
-export async function main(argv: readonly string[], io: Io): Promise<number> {
-  let code: number = ExitCode.OK;
-  try {
-    await createProgram(io, (c) => (code = c)).parseAsync([...argv], { from: 'user' });
-    return code;
-  } catch (error) {
-    if (error instanceof CommanderError) {
-      if (error.exitCode !== 0 && error.code.startsWith('aide-provider.'))
-        io.stderr(`error: ${error.message}\n`);
-      return error.exitCode;
-    }
-    if (error instanceof DataCoolieError || error instanceof AideError || error instanceof Error) {
-      io.stderr(`error: ${error.message}\n`);
+export function main(argv: readonly string[], io: Io): Promise<number> {
+  return runCommandLine(
+    (onExitCode) => createProgram(io, onExitCode),
+    argv,
+    (error) => {
+      const known = error instanceof DataCoolieError || error instanceof AideError || error instanceof Error;
+      io.stderr(`error: ${known ? error.message : String(error)}\n`);
       return ExitCode.FAILURE;
-    }
-    io.stderr(`error: ${String(error)}\n`);
-    return ExitCode.FAILURE;
-  }
+    },
+    // Our own usage errors (credentials, --system) are thrown before commander could write them.
+    (error) => error.code.startsWith('aide-provider.'),
+    io,
+  );
 }

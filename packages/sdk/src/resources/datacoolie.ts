@@ -9,8 +9,10 @@ import {
   type DataCoolieSchemaHintPage,
   type DataCoolieSchemaHintsQuery,
   type DataCoolieSnapshotPage,
+  type PutSchemaHintOverrides,
   type PutWatermark,
   type RouteDef,
+  type SchemaHintOverrides,
   type Watermark,
   type WatermarkWritten,
 } from '@aide/schemas';
@@ -120,6 +122,35 @@ export class DataCoolieResource {
     return this.#api.invoke(contract.datacoolie.schemaHints, {
       params: { workspace_id: workspace },
       query: paging(query),
+      options,
+    });
+  }
+
+  /**
+   * `GET …/schema-hint-overrides/{dataset}` — what the workspace's hints of the dataset's columns carry
+   * beyond their type (`format`, `default_value`, `is_active`; ADR 0030).
+   */
+  schemaHintOverrides(
+    workspace: string,
+    datasetId: string,
+    options?: RequestOptions,
+  ): Promise<SchemaHintOverrides> {
+    return this.#api.invoke(contract.datacoolie.schemaHintOverrides, {
+      params: { workspace_id: workspace, dataset_id: datasetId },
+      options,
+    });
+  }
+
+  /** `PUT …/schema-hint-overrides/{dataset}` — replaces the set (an unchanged set writes nothing). */
+  putSchemaHintOverrides(
+    workspace: string,
+    datasetId: string,
+    body: PutSchemaHintOverrides,
+    options?: RequestOptions,
+  ): Promise<SchemaHintOverrides> {
+    return this.#api.invoke(contract.datacoolie.putSchemaHintOverrides, {
+      params: { workspace_id: workspace, dataset_id: datasetId },
+      body,
       options,
     });
   }

@@ -1,7 +1,8 @@
 // `aide-provider import` / `export` on the real backend (test/global-setup.mjs): a DataCoolie YAML
 // document goes into a new workspace (connections over matching systems, secrets as credential
-// references, datasets, dataflows with their ids, hints as schema versions) and comes back as the
-// same metadata; a dry run writes nothing, a second import creates nothing, what cannot be mapped is
+// references, datasets, dataflows with their ids, hints as schema versions, their format /
+// default_value / is_active as schema-hint overrides, inline hints in the transform) and comes back as
+// the same metadata; a dry run writes nothing, a second import creates nothing, what cannot be mapped is
 // reported with exit code 3.
 import { randomUUID } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
@@ -136,6 +137,25 @@ describe('aide-provider import and export', () => {
         is_active: false,
         source: { connection_name: `erp_${id}`, query: 'select * from sales.orders' },
         destination: { connection_name: `bronze_${id}`, schema_name: 'erp', table: 'orders' },
+        transform: {
+          schema_hints: [
+            {
+              column_name: 'order_date',
+              data_type: 'date',
+              format: 'yyyy-MM-dd',
+              default_value: '1970-01-01',
+              ordinal_position: 1,
+              is_active: false,
+            },
+            {
+              column_name: 'amount',
+              data_type: 'decimal(18,2)',
+              precision: 18,
+              scale: 2,
+              ordinal_position: 2,
+            },
+          ],
+        },
       },
     ],
     schema_hints: [
@@ -145,8 +165,28 @@ describe('aide-provider import and export', () => {
         table_name: 'orders',
         hints: [
           { column_name: 'order_id', data_type: 'bigint', ordinal_position: 1 },
-          { column_name: 'amount', data_type: 'numeric', precision: 18, scale: 2, ordinal_position: 2 },
-          { column_name: 'updated_at', data_type: 'timestamptz', ordinal_position: 3 },
+          {
+            column_name: 'amount',
+            data_type: 'numeric',
+            precision: 18,
+            scale: 2,
+            default_value: '0.00',
+            ordinal_position: 2,
+          },
+          {
+            column_name: 'updated_at',
+            data_type: 'timestamptz',
+            format: "yyyy-MM-dd'T'HH:mm:ssXXX",
+            ordinal_position: 3,
+          },
+          {
+            column_name: 'legacy_code',
+            data_type: 'text',
+            format: 'upper',
+            default_value: 'n/a',
+            ordinal_position: 4,
+            is_active: false,
+          },
         ],
       },
     ],

@@ -13,6 +13,7 @@ import { OpenLineageEvents1766000000000 } from './1766000000000-OpenLineageEvent
 import { ScaleIndexes1766100000000 } from './1766100000000-ScaleIndexes.js';
 import { FieldNameVocabulary1766110000000 } from './1766110000000-FieldNameVocabulary.js';
 import { SchemaVersionReadShapes1766200000000 } from './1766200000000-SchemaVersionReadShapes.js';
+import { SchemaHintOverrides1766210000000 } from './1766210000000-SchemaHintOverrides.js';
 import { SearchNameStatistics1766220000000 } from './1766220000000-SearchNameStatistics.js';
 import { ListSortIndexes1766230000000 } from './1766230000000-ListSortIndexes.js';
 
@@ -33,6 +34,7 @@ export const MIGRATIONS = [
   ScaleIndexes1766100000000,
   FieldNameVocabulary1766110000000,
   SchemaVersionReadShapes1766200000000,
+  SchemaHintOverrides1766210000000,
   SearchNameStatistics1766220000000,
   ListSortIndexes1766230000000,
 ];

@@ -4,7 +4,9 @@ import { Controller } from '@nestjs/common';
 import { respond, Route, type RouteInput } from '../../common/contract/route.decorator.js';
 import { WatermarksService } from '../watermarks/watermarks.service.js';
 import { DatacoolieApiService } from './datacoolie-api.service.js';
+import { SchemaHintOverridesService } from '../datacoolie/schema-hint-overrides.service.js';
 import { WorkspaceSnapshotService } from '../datacoolie/workspace-snapshot.service.js';
+import type { AuthUser } from '../../common/auth/current-user.js';
 
 const routes = contract.datacoolie;
 
@@ -29,6 +31,7 @@ export class DatacoolieController {
     private readonly snapshots: WorkspaceSnapshotService,
     private readonly api: DatacoolieApiService,
     private readonly watermarks: WatermarksService,
+    private readonly overrides: SchemaHintOverridesService,
   ) {}
 
   /**
@@ -73,15 +76,33 @@ export class DatacoolieController {
     return this.api.schemaHints(params.workspace_id, query, user);
   }
 
+  @Route(routes.schemaHintOverrides)
+  schemaHintOverrides({ params, user }: RouteInput<typeof routes.schemaHintOverrides>) {
+    return this.overrides.get(params.workspace_id, params.dataset_id, user);
+  }
+
+  @Route(routes.putSchemaHintOverrides)
+  putSchemaHintOverrides({ params, body, user }: RouteInput<typeof routes.putSchemaHintOverrides>) {
+    return this.overrides.put(params.workspace_id, params.dataset_id, body, user);
+  }
+
+  /** `GET` and `PUT` of a watermark: the dataflow must be in the (in-scope) workspace. */
   @Route(routes.watermark)
-  async watermark({ params, user }: RouteInput<typeof routes.watermark>) {
-    const workspace = await this.snapshots.workspace(params.workspace_id, user);
-    return this.watermarks.get(params.dataflow_id, workspace.id, user);
+  watermark(input: RouteInput<typeof routes.watermark>) {
+    return this.inWorkspace(input, (id, user) => this.watermarks.get(input.params.dataflow_id, id, user));
   }
 
   @Route(routes.putWatermark)
-  async putWatermark({ params, body, user }: RouteInput<typeof routes.putWatermark>) {
-    const workspace = await this.snapshots.workspace(params.workspace_id, user);
-    return this.watermarks.put(params.dataflow_id, body, user, workspace.id);
+  putWatermark(input: RouteInput<typeof routes.putWatermark>) {
+    return this.inWorkspace(input, (id, user) =>
+      this.watermarks.put(input.params.dataflow_id, input.body, user, id),
+    );
+  }
+
+  private async inWorkspace<T>(
+    { params, user }: { params: { workspace_id: string }; user: AuthUser },
+    work: (workspaceId: string, user: AuthUser) => Promise<T>,
+  ): Promise<T> {
+    return work((await this.snapshots.workspace(params.workspace_id, user)).id, user);
   }
 }

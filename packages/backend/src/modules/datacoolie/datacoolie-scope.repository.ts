@@ -14,6 +14,23 @@ export type ScopedProfile = ProfileExportInput & { system_id: string };
 export type HintColumn = [string, number, boolean, string | null, Record<string, unknown> | null];
 
 /** The current version's columns of a dataset read by a hint-using profile of a workspace. */
+/** A schema version a dataflow pins its hints to, with its bound columns. */
+export interface PinnedHintVersionRow {
+  schema_version_id: string;
+  dataset_id: string;
+  flavor_code: string;
+  columns: HintColumn[];
+}
+
+/** A stored schema-hint override (ADR 0030). */
+export interface HintOverrideRow {
+  dataset_id: string;
+  column_name: string;
+  format: string | null;
+  default_value: string | null;
+  is_active: boolean;
+}
+
 export interface HintTableRow {
   connection_id: string;
   dataset_id: string;
@@ -35,7 +52,19 @@ const DATAFLOW_ROW = `SELECT id, workspace_id, name, description, stage, group_n
   processing_mode, is_active, source_connection_id, source_dataset_id, source_query, source_python_function,
   source_watermark_columns, source_filter_expression, source_configure, destination_connection_id,
   destination_dataset_id, load_type, merge_keys, partition_columns, destination_configure, transform,
-  configure`;
+  configure, pinned_hint_schema_version_id`;
+
+/** A bound column as JSON built by PostgreSQL (a HintColumn), in position order. */
+const HINT_COLUMNS = `json_agg(json_build_array(f.name, b.position, f.origin = 'deprecated', dt.code, ti.type_params)
+                       ORDER BY b.position) AS columns`;
+
+/** The joins from a schema version `v` to its bound columns with their types, and its dataset's flavor. */
+const HINT_COLUMN_JOINS = `JOIN datasets ds ON ds.id = v.dataset_id JOIN systems sy ON sy.id = ds.system_id
+       JOIN system_flavors fl ON fl.id = sy.flavor_id
+       JOIN field_bindings b ON b.dataset_schema_id = v.id
+       JOIN fields f ON f.id = b.field_id
+       LEFT JOIN type_instances ti ON ti.id = b.type_instance_id
+       LEFT JOIN data_types dt ON dt.id = ti.data_type_id`;
 
 /**
  * The reads behind DataCoolie exports: profiles with their system's kind and flavor and their secret
@@ -212,24 +241,49 @@ export class DatacoolieScopeRepository {
          FROM dataflows d JOIN connection_profiles p ON p.id = d.source_connection_id
          WHERE d.workspace_id = $1 AND d.deleted_at IS NULL AND d.source_dataset_id IS NOT NULL
            AND p.deleted_at IS NULL AND p.use_schema_hint),
-       cur AS (
+       v AS (
          SELECT DISTINCT ON (s.dataset_id) s.id, s.dataset_id FROM dataset_schemas s
          WHERE s.dataset_id IN (SELECT dataset_id FROM src)
            AND EXISTS (SELECT 1 FROM field_bindings x WHERE x.dataset_schema_id = s.id)
          ORDER BY s.dataset_id, s.version_num DESC)
-       SELECT src.connection_id, cur.dataset_id, fl.code AS flavor_code,
-              json_agg(json_build_array(f.name, b.position, f.origin = 'deprecated', dt.code, ti.type_params)
-                       ORDER BY b.position) AS columns
-       FROM src JOIN cur ON cur.dataset_id = src.dataset_id
-       JOIN datasets ds ON ds.id = cur.dataset_id JOIN systems sy ON sy.id = ds.system_id
-       JOIN system_flavors fl ON fl.id = sy.flavor_id
-       JOIN field_bindings b ON b.dataset_schema_id = cur.id
-       JOIN fields f ON f.id = b.field_id
-       LEFT JOIN type_instances ti ON ti.id = b.type_instance_id
-       LEFT JOIN data_types dt ON dt.id = ti.data_type_id
-       GROUP BY src.connection_id, cur.dataset_id, fl.code
-       ORDER BY src.connection_id, cur.dataset_id`,
+       SELECT src.connection_id, v.dataset_id, fl.code AS flavor_code, ${HINT_COLUMNS}
+       FROM src JOIN v ON v.dataset_id = src.dataset_id
+       ${HINT_COLUMN_JOINS}
+       GROUP BY src.connection_id, v.dataset_id, fl.code
+       ORDER BY src.connection_id, v.dataset_id`,
       [workspaceId],
     );
+  }
+
+  /** The schema versions the active dataflows of a workspace pin their hints to, with their columns. */
+  pinnedHintVersions(workspaceId: string, m: EntityManager): Promise<PinnedHintVersionRow[]> {
+    return m.query(
+      `WITH v AS (
+         SELECT s.id, s.dataset_id FROM dataset_schemas s
+         WHERE s.id IN (SELECT pinned_hint_schema_version_id FROM dataflows
+                        WHERE workspace_id = $1 AND deleted_at IS NULL))
+       SELECT v.id AS schema_version_id, v.dataset_id, fl.code AS flavor_code, ${HINT_COLUMNS}
+       FROM v ${HINT_COLUMN_JOINS}
+       GROUP BY v.id, v.dataset_id, fl.code`,
+      [workspaceId],
+    );
+  }
+
+  /** The schema-hint overrides of a workspace (ADR 0030). */
+  hintOverrides(workspaceId: string, m: EntityManager): Promise<HintOverrideRow[]> {
+    return m.query(
+      `SELECT dataset_id, column_name, format, default_value, is_active FROM schema_hint_overrides
+       WHERE workspace_id = $1 ORDER BY dataset_id, column_name`,
+      [workspaceId],
+    );
+  }
+
+  /** The dataset a schema version belongs to, or undefined when there is no such version. */
+  async schemaVersionDataset(versionId: string, m: EntityManager): Promise<string | undefined> {
+    const rows: { dataset_id: string }[] = await m.query(
+      `SELECT dataset_id FROM dataset_schemas WHERE id = $1`,
+      [versionId],
+    );
+    return rows[0]?.dataset_id;
   }
 }

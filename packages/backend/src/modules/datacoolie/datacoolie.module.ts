@@ -3,6 +3,7 @@ import { DatasetsModule } from '../datasets/datasets.module.js';
 import { WorkspacesModule } from '../workspaces/workspaces.module.js';
 import { DatacoolieScopeRepository } from './datacoolie-scope.repository.js';
 import { DataflowChecker } from './dataflow-checker.js';
+import { SchemaHintOverridesService } from './schema-hint-overrides.service.js';
 import { SnapshotCacheRepository } from './snapshot-cache.repository.js';
 import { WorkspaceSnapshotService } from './workspace-snapshot.service.js';
 
@@ -12,7 +13,13 @@ import { WorkspaceSnapshotService } from './workspace-snapshot.service.js';
  */
 @Module({
   imports: [DatasetsModule, WorkspacesModule],
-  providers: [DatacoolieScopeRepository, DataflowChecker, SnapshotCacheRepository, WorkspaceSnapshotService],
-  exports: [DataflowChecker, WorkspaceSnapshotService],
+  providers: [
+    DatacoolieScopeRepository,
+    DataflowChecker,
+    SnapshotCacheRepository,
+    WorkspaceSnapshotService,
+    SchemaHintOverridesService,
+  ],
+  exports: [DataflowChecker, WorkspaceSnapshotService, SchemaHintOverridesService],
 })
 export class DatacoolieModule {}

@@ -134,6 +134,7 @@ export class DataflowChecker {
       }),
     );
     await this.checkColumns(draft, m);
+    await this.checkPinnedHintVersion(draft, exported, m);
     return {
       sourceKind,
       source,
@@ -244,6 +245,40 @@ export class DataflowChecker {
           table: address.table,
         });
       }
+    }
+  }
+
+  /**
+   * A pinned hint schema version (reference §8.5) is a version of the dataflow's source dataset, and
+   * the dataflow carries no inline hints of its own (the pinned version's are exported there).
+   */
+  private async checkPinnedHintVersion(draft: DataflowDraft, exported: DataFlow, m: EntityManager) {
+    const versionId = draft.pinned_hint_schema_version_id;
+    if (versionId === null || versionId === undefined) return;
+    const details = { pinned_hint_schema_version_id: versionId, source_dataset_id: draft.source_dataset_id };
+    if (draft.source_dataset_id === null) {
+      throw new AppError(
+        'DATAFLOW_INVALID',
+        'Only a dataflow reading a dataset can pin a hint schema version.',
+        details,
+      );
+    }
+    const datasetId = await this.scope.schemaVersionDataset(versionId, m);
+    if (datasetId !== draft.source_dataset_id) {
+      throw new AppError(
+        'DATAFLOW_INVALID',
+        datasetId === undefined
+          ? 'The pinned hint schema version does not exist.'
+          : 'The pinned hint schema version is not a version of the source dataset.',
+        details,
+      );
+    }
+    if (exported.transform.schema_hints.length > 0) {
+      throw new AppError(
+        'DATAFLOW_INVALID',
+        'A dataflow pinning a hint schema version cannot also carry transform.schema_hints: the pinned version is exported there.',
+        details,
+      );
     }
   }
 

@@ -30,6 +30,7 @@ export interface DataflowRow {
   destination_configure: JsonObject;
   transform: JsonObject;
   configure: JsonObject;
+  pinned_hint_schema_version_id: string | null;
 }
 
 export interface DataflowEnds {

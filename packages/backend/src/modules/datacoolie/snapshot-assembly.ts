@@ -2,18 +2,21 @@
 // What no longer makes valid DataCoolie metadata (a profile or dataflow changed under rules checked at
 // write time, say through its system or dataset) is left out and listed in `excluded`, so that one
 // bad row never stops a pipeline's start-up.
-import type {
-  DataCoolieConnection,
-  DataCoolieExclusion,
-  DataCoolieSnapshotDataflow,
-  SnapshotHintGroup,
-  SnapshotHintTuple,
+import {
+  type DataCoolieConnection,
+  type DataCoolieExclusion,
+  type DataCoolieSnapshotDataflow,
+  SNAPSHOT_HINT_FIELDS,
+  type SnapshotHintGroup,
+  type SnapshotHintTuple,
 } from '@aide/schemas';
 import { casefold, type Connection, DataCoolieError, type TypeSystem } from '@aide/schemas/datacoolie';
 import { exportConnection } from './connection-export.js';
 import type {
   HintColumn,
+  HintOverrideRow,
   HintTableRow,
+  PinnedHintVersionRow,
   ScopedProfile,
   SnapshotDataflowRow,
 } from './datacoolie-scope.repository.js';
@@ -26,6 +29,92 @@ export interface SnapshotRows {
   dataflows: readonly SnapshotDataflowRow[];
   datasets: ReadonlyMap<string, DatasetForAddress>;
   hintTables: readonly HintTableRow[];
+  /** The schema versions dataflows pin their hints to (exported inline in their transform). */
+  pinnedVersions?: readonly PinnedHintVersionRow[];
+  /** format, default_value and is_active per dataset column (ADR 0030). */
+  overrides?: readonly HintOverrideRow[];
+}
+
+/** Overrides by dataset id, then by case-folded column name. */
+type Overrides = ReadonlyMap<string, ReadonlyMap<string, HintOverrideRow>>;
+
+function overridesByDataset(rows: readonly HintOverrideRow[]): Overrides {
+  const byDataset = new Map<string, Map<string, HintOverrideRow>>();
+  for (const row of rows) {
+    let columns = byDataset.get(row.dataset_id);
+    if (!columns) byDataset.set(row.dataset_id, (columns = new Map<string, HintOverrideRow>()));
+    columns.set(casefold(row.column_name), row);
+  }
+  return byDataset;
+}
+
+type HintTypes = ReturnType<typeof memoizedHintTypes>;
+
+/**
+ * The hint tuples of a version's columns typed in a connection's hint type system, with the dataset's
+ * overrides applied. Columns without a DataCoolie type give no hint; a column repeating another
+ * case-insensitively is left out and named in `repeated`.
+ */
+function hintTuples(
+  columns: readonly HintColumn[],
+  flavorCode: string,
+  connection: Connection,
+  overrides: ReadonlyMap<string, HintOverrideRow> | undefined,
+  typeOf: HintTypes,
+): { hints: SnapshotHintTuple[]; repeated: string[] } {
+  const system = hintTypeSystem(connection.configure);
+  const dialect = flavorDialect(flavorCode);
+  const seen = new Set<string>();
+  const hints: SnapshotHintTuple[] = [];
+  const repeated: string[] = [];
+  for (const column of columns) {
+    const hint = typeOf(dialect, system, column);
+    if (hint === null) continue;
+    const folded = casefold(column[0]);
+    if (seen.has(folded)) {
+      repeated.push(column[0]);
+      continue;
+    }
+    seen.add(folded);
+    const override = overrides?.get(folded);
+    if (override) {
+      hint[2] = override.format;
+      hint[5] = override.default_value;
+      hint[7] = override.is_active;
+    }
+    hints.push(hint);
+  }
+  return { hints, repeated };
+}
+
+/**
+ * The hints of the schema version a dataflow pins (reference §8.4–§8.5), as the objects of
+ * `transform.schema_hints`: inline hints win over the provider's groups, so the pinned version is what
+ * the dataflow's run uses.
+ */
+function pinnedTransform(
+  row: SnapshotDataflowRow,
+  source: Connection,
+  pinned: ReadonlyMap<string, PinnedHintVersionRow>,
+  overrides: Overrides,
+  typeOf: HintTypes,
+): SnapshotDataflowRow['transform'] {
+  const version = row.pinned_hint_schema_version_id && pinned.get(row.pinned_hint_schema_version_id);
+  if (!version) return row.transform;
+  const { hints } = hintTuples(
+    version.columns,
+    version.flavor_code,
+    source,
+    overrides.get(version.dataset_id),
+    typeOf,
+  );
+  if (hints.length === 0) return row.transform;
+  return {
+    ...row.transform,
+    schema_hints: hints.map((tuple) =>
+      Object.fromEntries(SNAPSHOT_HINT_FIELDS.map((field, i) => [field, tuple[i]])),
+    ),
+  };
 }
 
 export interface SnapshotContent {
@@ -81,8 +170,11 @@ function exportDataflows(
   rows: SnapshotRows,
   connections: ReadonlyMap<string, Connection>,
   excluded: DataCoolieExclusion[],
+  overrides: Overrides,
+  typeOf: HintTypes,
 ): DataCoolieSnapshotDataflow[] {
   const out: DataCoolieSnapshotDataflow[] = [];
+  const pinned = new Map((rows.pinnedVersions ?? []).map((v) => [v.schema_version_id, v]));
   const address = (id: string | null, connection: Connection, role: string): AddressResult | null => {
     if (id === null) return null;
     const dataset = rows.datasets.get(id);
@@ -90,15 +182,18 @@ function exportDataflows(
       ? addressDataset(dataset, connection)
       : { ok: false, reason: `its ${role} dataset is deleted` };
   };
-  for (const row of rows.dataflows) {
+  for (const stored of rows.dataflows) {
     const exclude = (reason: string) =>
-      excluded.push({ kind: 'dataflow', id: row.id, name: row.name, reason });
-    const source = connections.get(row.source_connection_id);
-    const destination = connections.get(row.destination_connection_id);
+      excluded.push({ kind: 'dataflow', id: stored.id, name: stored.name, reason });
+    const source = connections.get(stored.source_connection_id);
+    const destination = connections.get(stored.destination_connection_id);
     if (!source || !destination) {
       exclude(`its ${source ? 'destination' : 'source'} connection is excluded`);
       continue;
     }
+    const row = stored.pinned_hint_schema_version_id
+      ? { ...stored, transform: pinnedTransform(stored, source, pinned, overrides, typeOf) }
+      : stored;
     const from = address(row.source_dataset_id, source, 'source');
     const to = address(row.destination_dataset_id, destination, 'destination')!;
     if (from?.ok === false || !to.ok) {
@@ -126,10 +221,11 @@ function exportHints(
   rows: SnapshotRows,
   connections: ReadonlyMap<string, Connection>,
   excluded: DataCoolieExclusion[],
+  overrides: Overrides,
+  typeOf: HintTypes,
 ): SnapshotHintGroup[] {
   const groups: SnapshotHintGroup[] = [];
   const keys = new Set<string>();
-  const typeOf = memoizedHintTypes();
   for (const table of rows.hintTables) {
     const connection = connections.get(table.connection_id);
     const dataset = rows.datasets.get(table.dataset_id);
@@ -147,25 +243,20 @@ function exportHints(
       continue;
     }
     keys.add(key);
-    const system = hintTypeSystem(connection.configure);
-    const dialect = flavorDialect(table.flavor_code);
-    const seen = new Set<string>();
-    const hints: SnapshotHintTuple[] = [];
-    for (const column of table.columns) {
-      const hint = typeOf(dialect, system, column);
-      if (hint === null) continue;
-      const folded = casefold(column[0]);
-      if (seen.has(folded)) {
-        excluded.push({
-          kind: 'schema_hint',
-          id: dataset.id,
-          name: column[0],
-          reason: 'the column name repeats another of the table case-insensitively',
-        });
-        continue;
-      }
-      seen.add(folded);
-      hints.push(hint);
+    const { hints, repeated } = hintTuples(
+      table.columns,
+      table.flavor_code,
+      connection,
+      overrides.get(dataset.id),
+      typeOf,
+    );
+    for (const name of repeated) {
+      excluded.push({
+        kind: 'schema_hint',
+        id: dataset.id,
+        name,
+        reason: 'the column name repeats another of the table case-insensitively',
+      });
     }
     if (hints.length > 0) {
       groups.push({
@@ -208,7 +299,9 @@ function memoizedHintTypes() {
 export function assembleSnapshot(rows: SnapshotRows): SnapshotContent {
   const excluded: DataCoolieExclusion[] = [];
   const connections = exportConnections(rows, excluded);
-  const dataflows = exportDataflows(rows, connections, excluded);
-  const schema_hints = exportHints(rows, connections, excluded);
+  const overrides = overridesByDataset(rows.overrides ?? []);
+  const typeOf = memoizedHintTypes();
+  const dataflows = exportDataflows(rows, connections, excluded, overrides, typeOf);
+  const schema_hints = exportHints(rows, connections, excluded, overrides, typeOf);
   return { connections: [...connections.values()], dataflows, schema_hints, excluded };
 }

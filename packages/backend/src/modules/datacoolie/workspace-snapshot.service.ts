@@ -111,7 +111,18 @@ export class WorkspaceSnapshotService {
       const dataflows = await this.scope.workspaceDataflows(workspace.id, m);
       const datasets = await this.scope.workspaceDatasets(workspace.id, m);
       const hintTables = await this.scope.hintTables(workspace.id, m);
-      const content = assembleSnapshot({ profiles, dataflows, datasets, hintTables });
+      const pinnedVersions = dataflows.some((d) => d.pinned_hint_schema_version_id !== null)
+        ? await this.scope.pinnedHintVersions(workspace.id, m)
+        : [];
+      const overrides = await this.scope.hintOverrides(workspace.id, m);
+      const content = assembleSnapshot({
+        profiles,
+        dataflows,
+        datasets,
+        hintTables,
+        pinnedVersions,
+        overrides,
+      });
       return {
         workspace_id: workspace.id,
         workspace_code: workspace.code,

@@ -3,6 +3,7 @@ import { Check, Column, ForeignKey, Index } from 'typeorm';
 import { AuditedTable, SoftDeletableEntity } from '../../common/crud/audited-entity.js';
 import { ConnectionProfileEntity } from '../connection-profiles/connection-profile.entity.js';
 import { DatasetLinkEntity } from '../dataset-links/dataset-link.entity.js';
+import { DatasetSchemaEntity } from '../dataset-schemas/dataset-schema.entity.js';
 import { DatasetEntity } from '../datasets/dataset.entity.js';
 import { WorkspaceEntity } from '../workspaces/workspace.entity.js';
 
@@ -17,6 +18,7 @@ import { WorkspaceEntity } from '../workspaces/workspace.entity.js';
 @Index('ix_dataflows_source_dataset', ['source_dataset_id'])
 @Index('ix_dataflows_destination_dataset', ['destination_dataset_id'])
 @Index('ix_dataflows_dataset_link', ['dataset_link_id'])
+@Index('ix_dataflows_pinned_hint_schema_version', ['pinned_hint_schema_version_id'])
 @Check('ck_dataflows_stage', `stage IS NULL OR strpos(stage, ',') = 0`)
 @Check('ck_dataflows_processing_mode', `processing_mode IN ('batch', 'microbatch', 'streaming')`)
 @Check(
@@ -106,6 +108,10 @@ export class DataflowEntity extends SoftDeletableEntity {
 
   @Column({ type: 'jsonb', default: {} })
   configure: Record<string, unknown>;
+
+  @Column({ type: 'uuid', nullable: true })
+  @ForeignKey(() => DatasetSchemaEntity, { name: 'fk_dataflows_pinned_hint_schema_version' })
+  pinned_hint_schema_version_id: string | null;
 
   @Column({ type: 'uuid', nullable: true })
   @ForeignKey(() => DatasetLinkEntity, { name: 'fk_dataflows_dataset_link' })

@@ -29,6 +29,7 @@ export function toDataflow(e: DataflowEntity): Dataflow {
     destination_configure: e.destination_configure,
     transform: e.transform,
     configure: e.configure,
+    pinned_hint_schema_version_id: e.pinned_hint_schema_version_id,
     dataset_link_id: e.dataset_link_id,
   };
 }

@@ -12,6 +12,7 @@ registerConstraintCodes({
   fk_dataflows_destination_connection: 'CONNECTION_PROFILE_NOT_FOUND',
   fk_dataflows_source_dataset: 'DATASET_NOT_FOUND',
   fk_dataflows_destination_dataset: 'DATASET_NOT_FOUND',
+  fk_dataflows_pinned_hint_schema_version: 'DATAFLOW_INVALID',
 });
 
 @Injectable()

@@ -49,6 +49,7 @@ function draftOf(input: Omit<CreateDataflow, 'note' | 'id'>): DraftColumns {
     destination_configure: input.destination_configure ?? {},
     transform: input.transform ?? {},
     configure: input.configure ?? {},
+    pinned_hint_schema_version_id: input.pinned_hint_schema_version_id ?? null,
   };
 }
 

@@ -1,7 +1,8 @@
 // A DataCoolie metadata document moved into a registry workspace (`aide-provider import`): each
 // connection becomes a connection profile over an existing system (its secret fields credential
 // references), each table a dataflow reads or writes a dataset of that system, each dataflow a
-// dataflow, each hint group the first schema version of its table's dataset. Ids that are UUIDs are
+// dataflow, each hint group the first schema version of its table's dataset (its hints' format,
+// default_value and is_active the dataset's schema-hint overrides in the workspace). Ids that are UUIDs are
 // kept (dataflow ids key the watermarks). What cannot be mapped is reported, never guessed:
 // a connection with no (or several) matching systems, a hint type the system's flavor lacks, a row
 // the registry refuses (its error code and message). Things already there are reused, so importing
@@ -41,7 +42,14 @@ export interface ImportOptions {
 export type ImportAction = 'created' | 'existing' | 'would create';
 
 export interface ImportItem {
-  kind: 'workspace' | 'connection' | 'credential_ref' | 'dataset' | 'dataflow' | 'schema_version';
+  kind:
+    | 'workspace'
+    | 'connection'
+    | 'credential_ref'
+    | 'dataset'
+    | 'dataflow'
+    | 'schema_version'
+    | 'schema_hint_overrides';
   /** The item's name in the document (a connection or dataflow name, a table key). */
   name: string;
   action: ImportAction;
@@ -515,14 +523,6 @@ class Importer {
     }
     const dataset = await this.dataset(group.connection_id, group.schema_name, group.table_name);
     if (dataset === null) return;
-    const lost = group.hints.filter((h) => h.format !== null || h.default_value !== null || !h.is_active);
-    for (const hint of lost) {
-      this.skip(
-        'schema_hint',
-        `${label}.${hint.column_name}`,
-        'format, default_value and inactive hints are not kept by the registry',
-      );
-    }
     const types = await this.flavorTypes(profile.system.system.flavor_id);
     const columns: PublishColumn[] = [];
     const problems: string[] = [];
@@ -532,13 +532,47 @@ class Importer {
       else columns.push(column);
     }
     if (problems.length > 0) return this.skip('schema_hint', label, problems.join('; '));
-    if (dataset.startsWith('planned:')) return this.item('schema_version', label, 'would create');
+    if (dataset.startsWith('planned:')) {
+      this.item('schema_version', label, 'would create');
+      return this.importOverrides(group, label, null);
+    }
     const [current] = await this.client.datasets.schemaVersions(dataset);
-    if (current) return this.item('schema_version', label, 'existing', current.dataset_schema_id);
-    if (this.dry) return this.item('schema_version', label, 'would create');
+    if (current) this.item('schema_version', label, 'existing', current.dataset_schema_id);
+    else if (this.dry) this.item('schema_version', label, 'would create');
+    else {
+      try {
+        const published = await this.client.datasets.publishSchemaVersion(dataset, { columns });
+        this.item('schema_version', label, 'created', published.version.dataset_schema_id);
+      } catch (error) {
+        return this.skip('schema_hint', label, describe(error));
+      }
+    }
+    await this.importOverrides(group, label, dataset);
+  }
+
+  /**
+   * What the group's hints carry beyond their types — `format`, `default_value`, inactive hints — as
+   * the dataset's schema-hint overrides in the workspace (ADR 0030); none to keep, nothing is written.
+   */
+  private async importOverrides(group: SchemaHintGroup, label: string, dataset: string | null) {
+    const overrides = group.hints
+      .filter((h) => h.format !== null || h.default_value !== null || !h.is_active)
+      .map((h) => ({
+        column_name: h.column_name,
+        format: h.format,
+        default_value: h.default_value,
+        is_active: h.is_active,
+      }));
+    if (overrides.length === 0) return;
+    if (dataset === null || this.dry || !this.workspace) {
+      return this.item('schema_hint_overrides', label, 'would create');
+    }
     try {
-      const published = await this.client.datasets.publishSchemaVersion(dataset, { columns });
-      this.item('schema_version', label, 'created', published.version.dataset_schema_id);
+      const workspace = this.workspace.id;
+      const before = await this.client.datacoolie.schemaHintOverrides(workspace, dataset);
+      const after = await this.client.datacoolie.putSchemaHintOverrides(workspace, dataset, { overrides });
+      const same = JSON.stringify(before.overrides) === JSON.stringify(after.overrides);
+      this.item('schema_hint_overrides', label, same ? 'existing' : 'created', dataset);
     } catch (error) {
       this.skip('schema_hint', label, describe(error));
     }
