@@ -1,16 +1,19 @@
-import { Command, CommanderError, Option } from 'commander';
-import { runApply, type ApplyCommandOptions } from './commands/apply.js';
-import { runCrawl, type CrawlCommandOptions } from './commands/crawl.js';
-import { CONNECTION_URL_ENV, runInspect, type InspectCommandOptions } from './commands/inspect.js';
-import { CrawlerError, ExitCode } from './errors.js';
-import type { Io } from './io.js';
 import {
+  commandLine,
   DEFAULT_METASTORE_URL,
   METASTORE_PASSWORD_ENV,
   METASTORE_TOKEN_ENV,
   METASTORE_URL_ENV,
   METASTORE_USER_ENV,
-} from './registry/client.js';
+  metastoreOptions as registryOptions,
+  runCommandLine,
+} from '@aide/sdk/cli';
+import { type Command, Option } from 'commander';
+import { runApply, type ApplyCommandOptions } from './commands/apply.js';
+import { runCrawl, type CrawlCommandOptions } from './commands/crawl.js';
+import { CONNECTION_URL_ENV, runInspect, type InspectCommandOptions } from './commands/inspect.js';
+import { CrawlerError, ExitCode } from './errors.js';
+import type { Io } from './io.js';
 import { VERSION } from './version.js';
 
 export { VERSION };
@@ -110,16 +113,6 @@ Examples:
   aide-crawler apply shop-report.json
   aide-crawler apply shop-report.json --only 'sales.orders,sales.customers'`;
 
-function registryOptions(command: Command): Command {
-  return command
-    .option(
-      '--metastore-url <url>',
-      `registry base URL (env ${METASTORE_URL_ENV}; default ${DEFAULT_METASTORE_URL})`,
-    )
-    .option('--metastore-user <email>', `registry login (env ${METASTORE_USER_ENV})`)
-    .option('--metastore-password <password>', `registry password (env ${METASTORE_PASSWORD_ENV})`);
-}
-
 function databaseOptions(command: Command): Command {
   return command
     .option('--connection-url <url>', `database URL (env ${CONNECTION_URL_ENV})`)
@@ -145,20 +138,13 @@ function outputOptions(command: Command, what: string): Command {
  * command's exit code goes to `onExitCode`.
  */
 export function createProgram(io: Io, onExitCode: (code: ExitCode) => void = () => undefined): Command {
-  const program = new Command('aide-crawler')
-    .description(
-      'Keeps the AIDE Metastore registry true to a database (PostgreSQL, MySQL/MariaDB, SQLite): ' +
-        'inspect it, compare it with the registry (crawl), publish a reviewed report (apply).',
-    )
-    .addHelpText('after', PROGRAM_HELP)
-    .version(VERSION, '-V, --version', 'print the version')
-    .helpOption('-h, --help', 'show this help')
-    .helpCommand('help [command]', 'show the help of a command')
-    .showHelpAfterError('(run with --help for usage)')
-    .configureOutput({ writeOut: io.stdout, writeErr: io.stderr })
-    .exitOverride((error) => {
-      throw error.exitCode === 0 ? error : new CommanderError(ExitCode.USAGE, error.code, error.message);
-    });
+  const program = commandLine(
+    'aide-crawler',
+    'Keeps the AIDE Metastore registry true to a database (PostgreSQL, MySQL/MariaDB, SQLite): ' +
+      'inspect it, compare it with the registry (crawl), publish a reviewed report (apply).',
+    VERSION,
+    io,
+  ).addHelpText('after', PROGRAM_HELP);
 
   outputOptions(
     databaseOptions(
@@ -211,20 +197,22 @@ export function createProgram(io: Io, onExitCode: (code: ExitCode) => void = () 
  * failure is reported on `io.stderr` in one line.
  */
 export async function main(argv: readonly string[], io: Io): Promise<ExitCode> {
-  let exitCode: ExitCode = ExitCode.OK;
-  try {
-    await createProgram(io, (code) => (exitCode = code)).parseAsync([...argv], { from: 'user' });
-    return exitCode;
-  } catch (error) {
-    // Commander has already written its message (or the help/version text).
-    if (error instanceof CommanderError) return error.exitCode as ExitCode;
-    if (error instanceof CrawlerError) {
-      io.stderr(`aide-crawler: ${error.message}\n`);
-      return error.exitCode;
-    }
-    const detail =
-      io.env['AIDE_CRAWLER_DEBUG'] && error instanceof Error ? (error.stack ?? error.message) : String(error);
-    io.stderr(`aide-crawler: unexpected error: ${detail}\n`);
-    return ExitCode.FAILURE;
-  }
+  // Commander has already written its message (or the help/version text) for a CommanderError.
+  const code = await runCommandLine(
+    (onExitCode) => createProgram(io, onExitCode),
+    argv,
+    (error) => {
+      if (error instanceof CrawlerError) {
+        io.stderr(`aide-crawler: ${error.message}\n`);
+        return error.exitCode;
+      }
+      const detail =
+        io.env['AIDE_CRAWLER_DEBUG'] && error instanceof Error
+          ? (error.stack ?? error.message)
+          : String(error);
+      io.stderr(`aide-crawler: unexpected error: ${detail}\n`);
+      return ExitCode.FAILURE;
+    },
+  );
+  return code as ExitCode;
 }

@@ -9,20 +9,19 @@ import type { Io } from '../io.js';
 import { FLAVOR_OF_DIALECT, type Dialect } from '../model.js';
 import type { ReportSystem } from '../report/report.js';
 
-export const METASTORE_URL_ENV = 'AIDE_METASTORE_URL';
-export const METASTORE_USER_ENV = 'AIDE_METASTORE_USER';
-export const METASTORE_PASSWORD_ENV = 'AIDE_METASTORE_PASSWORD';
-export const METASTORE_TOKEN_ENV = 'AIDE_METASTORE_TOKEN';
-export const DEFAULT_METASTORE_URL = 'http://localhost:8001';
+import {
+  DEFAULT_METASTORE_URL,
+  METASTORE_PASSWORD_ENV,
+  METASTORE_TOKEN_ENV,
+  METASTORE_URL_ENV,
+  METASTORE_USER_ENV,
+  type MetastoreOptions,
+} from '@aide/sdk/cli';
 /** Per request: a batch of 500 datasets is one request. */
 const BATCH_TIMEOUT_MS = 300_000;
 
-/** The registry flags every registry command takes. */
-export interface RegistryFlags {
-  metastoreUrl?: string;
-  metastoreUser?: string;
-  metastorePassword?: string;
-}
+/** The registry flags every registry command takes (`metastoreOptions` of @aide/sdk/cli). */
+export type RegistryFlags = MetastoreOptions;
 
 /** A registry client that counts the HTTP requests it sends (the benchmark and crawl runs report them). */
 export interface Registry {
