@@ -73,7 +73,8 @@ token in ${METASTORE_TOKEN_ENV}. Prefer the env vars for the password: flags are
 const CRAWL_HELP = `${FILTER_HELP}
 
 Inspects the database (as inspect does), reads what the registry holds for the system (a few bulk
-requests) and reports the differences, each classed compatible or breaking for readers:
+requests: each version's fingerprint, then in full only the versions whose fingerprint differs from
+the inspected table's) and reports the differences, each classed compatible or breaking for readers:
 new and removed tables, kind changes, added/removed/moved columns (possible renames flagged), type,
 nullability, default, identity, generated, comment and collation changes, primary key, unique,
 foreign key, index and check changes. The rules are in docs/crawler.md.
@@ -167,6 +168,10 @@ export function createProgram(io: Io, onExitCode: (code: ExitCode) => void = () 
     .requiredOption('--system-code <code>', 'the registry system the database is (required)');
   outputOptions(registryOptions(databaseOptions(crawl)), 'report')
     .option('--check', 'exit with code 3 when there are differences (for CI)')
+    .option(
+      '--full-registry-read',
+      'read every registered version in full instead of comparing fingerprints first (same report)',
+    )
     .addHelpText('after', CRAWL_HELP)
     .action(async (options: CrawlCommandOptions) => {
       onExitCode(await runCrawl(options, io));

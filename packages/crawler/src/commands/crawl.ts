@@ -11,7 +11,8 @@ import type { Io } from '../io.js';
 import type { InspectedDatabase } from '../model.js';
 import { createProgress } from '../progress.js';
 import { connectRegistry, CrawlRunRecord, resolveSystem, type RegistryFlags } from '../registry/client.js';
-import { readRegistry } from '../registry/snapshot.js';
+import type { RegistryDataset } from '../registry/model.js';
+import { readChanged, readFingerprints, readRegistry, type RegistryHead } from '../registry/snapshot.js';
 import { buildReport, hasDifferences, type CrawlReport } from '../report/report.js';
 import { renderReportText } from '../report/text.js';
 import {
@@ -26,6 +27,11 @@ import {
 export interface CrawlCommandOptions extends DatabaseOptions, OutputOptions, RegistryFlags {
   systemCode: string;
   check?: boolean;
+  /**
+   * Read every registered version in full (the snapshot route) instead of the fingerprints first and
+   * then only the versions that differ (ADR 0032). Same report; for comparison and old registries.
+   */
+  fullRegistryRead?: boolean;
 }
 
 /** What a crawl did, besides its report (the benchmark reads the counts). */
@@ -34,11 +40,14 @@ export interface CrawlOutcome {
   exitCode: ExitCode;
   catalogQueries: number;
   registryRequests: number;
+  /** Registry versions read in full: all of them with `fullRegistryRead`, else those whose fingerprint differed. */
+  versionsRead: number;
   /**
-   * Milliseconds of each phase. The inspection and the registry read run at the same time, each
-   * timed from the same start; the diff follows them.
+   * Milliseconds of each phase. The inspection and the registry read (the fingerprints, or every
+   * version with `fullRegistryRead`) run at the same time, each timed from the same start; then the
+   * versions whose fingerprint differs are read (`fetch`, 0 when none), then the diff.
    */
-  timings: { inspect: number; registry: number; diff: number };
+  timings: { inspect: number; registry: number; fetch: number; diff: number };
 }
 
 /** Beyond this size the crawl run keeps the summary counts only, not the changes. */
@@ -99,6 +108,9 @@ export async function crawl(options: CrawlCommandOptions, io: Io): Promise<Crawl
       // A database that cannot be read ends the crawl: the registry read stops with it. An interrupt
       // stops both (the catalog statement in flight is cancelled on the server).
       const registryRead = new AbortController();
+      const registrySignal =
+        signal === undefined ? registryRead.signal : AbortSignal.any([registryRead.signal, signal]);
+      const full = options.fullRegistryRead === true;
       const [inspection, snapshot] = await Promise.allSettled([
         inspectDatabase({ connectionUrl, filters, signal })
           .catch((error: unknown) => {
@@ -109,10 +121,9 @@ export async function crawl(options: CrawlCommandOptions, io: Io): Promise<Crawl
             inspected = performance.now();
             progress.update(++done);
           }),
-        readRegistry(
-          client,
-          system.id,
-          signal === undefined ? registryRead.signal : AbortSignal.any([registryRead.signal, signal]),
+        (full
+          ? readRegistry(client, system.id, registrySignal)
+          : readFingerprints(client, system.id, registrySignal)
         ).finally(() => {
           read = performance.now();
           progress.update(++done);
@@ -124,13 +135,27 @@ export async function crawl(options: CrawlCommandOptions, io: Io): Promise<Crawl
       if (inspection.status === 'rejected') throw inspection.reason;
       if (snapshot.status === 'rejected') throw snapshot.reason;
       const db = inspection.value;
-      const registered = snapshot.value;
+      const inScope = scopeOf(db);
+      const fetchStarted = performance.now();
+      let registered: RegistryDataset[];
+      let versionsRead: number;
+      if (full) {
+        registered = snapshot.value as RegistryDataset[];
+        versionsRead = registered.filter((d) => d.version !== null).length;
+      } else {
+        // Only the versions whose fingerprint differs from the inspected table's are read in full.
+        const heads = snapshot.value as RegistryHead[];
+        const changed = await readChanged(client, system.id, heads, db.tables, inScope, signal);
+        registered = changed.registered;
+        versionsRead = changed.fetched;
+      }
       const compared = performance.now();
       progress.phase('comparing', 1);
-      const diffs: DatasetDiff[] = diffSystem(db.tables, registered, scopeOf(db));
+      const diffs: DatasetDiff[] = diffSystem(db.tables, registered, inScope);
       const timings = {
         inspect: inspected - started,
         registry: read - started,
+        fetch: compared - fetchStarted,
         diff: performance.now() - compared,
       };
       progress.stop();
@@ -154,6 +179,7 @@ export async function crawl(options: CrawlCommandOptions, io: Io): Promise<Crawl
         exitCode: options.check === true && hasDifferences(report) ? ExitCode.DIFFERENCES : ExitCode.OK,
         catalogQueries: db.summary.catalog_queries,
         registryRequests,
+        versionsRead,
         timings,
       };
     } catch (error) {

@@ -525,6 +525,17 @@ const worst = (changes: readonly Change[]): Compatibility | null =>
 export function diffTable(table: InspectedTable, registered: RegistryDataset | undefined): DatasetDiff {
   const target = versionOfTable(table);
   const head = { object_name: objectName(table.schema, table.name), schema: table.schema, table: table.name };
+  if (registered?.unchanged === true) {
+    return {
+      ...head,
+      status: 'unchanged',
+      dataset_id: registered.dataset_id,
+      base_version_num: registered.version_num,
+      compatibility: null,
+      changes: [],
+      target: null,
+    };
+  }
   if (registered === undefined || registered.version === null) {
     const changes: Change[] = [
       {

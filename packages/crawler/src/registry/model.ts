@@ -59,6 +59,11 @@ export interface RegistryDataset {
   /** The current version's number: the base a report's change is computed from; null when none. */
   version_num: number | null;
   version: TableVersion | null;
+  /**
+   * The current version's fingerprint equals the inspected table's (ADR 0032): the version was not
+   * read (`version` is null) and the table is unchanged.
+   */
+  unchanged?: boolean;
 }
 
 /**

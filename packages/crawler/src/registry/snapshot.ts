@@ -1,11 +1,12 @@
 // The registry's side of a system, read in bulk: the system snapshot route, cursor-paged (1,000
 // datasets a page, the next one requested while this one is converted), turned into the versions the
 // diff compares. Never one request per dataset.
-import type { SchemaVersion, TypeInstanceTree } from '@aide/schemas';
+import type { SchemaVersion, SystemSnapshotPage, TypeInstanceTree } from '@aide/schemas';
+import { structureFingerprint } from '@aide/schemas/fingerprint';
 import type { AideClient } from '@aide/sdk';
-import type { TypeNode } from '../model.js';
+import type { InspectedTable, TypeNode } from '../model.js';
 import { registryCall } from './client.js';
-import type { RegistryDataset, TableVersion, VersionColumn } from './model.js';
+import { versionOfTable, type RegistryDataset, type TableVersion, type VersionColumn } from './model.js';
 
 /** Datasets per snapshot page: the route's maximum, so 10,000 tables are 10 requests. */
 export const SNAPSHOT_PAGE_SIZE = 1000;
@@ -109,6 +110,43 @@ function tableVersionOf(version: SchemaVersion, shared: Shared): TableVersion {
 }
 
 /**
+ * Turns snapshot items into the diff's terms, sharing repeated values; foreign keys are named at the
+ * end (`finish`), since a target given by id may come later, from the names of every rdbms dataset.
+ */
+class Converter {
+  readonly registered: RegistryDataset[] = [];
+  private readonly keys: { version: TableVersion; stored: StoredForeignKey[] }[] = [];
+  private readonly shared = new Shared();
+
+  constructor(readonly names = new Map<string, { schema: string; table: string }>()) {}
+
+  add(item: SystemSnapshotPage['items'][number]): void {
+    const { dataset, version } = item;
+    if (dataset.kind !== 'rdbms') return;
+    this.names.set(dataset.id, { schema: dataset.schema_name, table: dataset.table_name });
+    const converted = version === null ? null : tableVersionOf(version, this.shared);
+    if (converted && version && version.foreign_keys.length > 0) {
+      this.keys.push({ version: converted, stored: version.foreign_keys });
+    }
+    this.registered.push({
+      dataset_id: dataset.id,
+      object_name: dataset.object_name,
+      schema: dataset.schema_name,
+      table: dataset.table_name,
+      version_num: version?.version_num ?? null,
+      version: converted,
+    });
+  }
+
+  finish(): RegistryDataset[] {
+    for (const { version, stored } of this.keys) {
+      version.foreign_keys = stored.map((fk) => foreignKeyOf(fk, this.names));
+    }
+    return this.registered;
+  }
+}
+
+/**
  * Every active rdbms dataset of the system with its current version; `signal` stops the read. Each
  * page is turned into the diff's terms as it arrives and then dropped, so that a 10,000-table system
  * is never held twice. Foreign keys are named last: a target given by id may be on a later page.
@@ -119,30 +157,125 @@ export async function readRegistry(
   signal?: AbortSignal,
   pageSize = SNAPSHOT_PAGE_SIZE,
 ): Promise<RegistryDataset[]> {
-  const registered: RegistryDataset[] = [];
-  const names = new Map<string, { schema: string; table: string }>();
-  const keys: { version: TableVersion; stored: StoredForeignKey[] }[] = [];
-  const shared = new Shared();
+  const converter = new Converter();
   await registryCall('read the registry snapshot of the system', async () => {
     for await (const page of client.systems.snapshot(systemId, { limit: pageSize }, { signal })) {
-      for (const { dataset, version } of page.items) {
-        if (dataset.kind !== 'rdbms') continue;
-        names.set(dataset.id, { schema: dataset.schema_name, table: dataset.table_name });
-        const converted = version === null ? null : tableVersionOf(version, shared);
-        if (converted && version && version.foreign_keys.length > 0) {
-          keys.push({ version: converted, stored: version.foreign_keys });
-        }
-        registered.push({
-          dataset_id: dataset.id,
-          object_name: dataset.object_name,
-          schema: dataset.schema_name,
-          table: dataset.table_name,
-          version_num: version?.version_num ?? null,
-          version: converted,
+      for (const item of page.items) converter.add(item);
+    }
+  });
+  return converter.finish();
+}
+
+/** Datasets per fingerprint page: the route's maximum, so 10,000 tables are one request. */
+export const FINGERPRINT_PAGE_SIZE = 10_000;
+
+/** An rdbms dataset of the system as the fingerprint listing gives it (ADR 0032). */
+export interface RegistryHead {
+  dataset_id: string;
+  object_name: string;
+  schema: string;
+  table: string;
+  version_num: number | null;
+  /** The current version's structural fingerprint; null when the registry has none (read it in full). */
+  fingerprint: string | null;
+}
+
+/** Every active rdbms dataset of the system with its current version's number and fingerprint. */
+export async function readFingerprints(
+  client: AideClient,
+  systemId: string,
+  signal?: AbortSignal,
+  pageSize = FINGERPRINT_PAGE_SIZE,
+): Promise<RegistryHead[]> {
+  const heads: RegistryHead[] = [];
+  await registryCall('read the registry fingerprints of the system', async () => {
+    for await (const page of client.systems.fingerprints(systemId, { limit: pageSize }, { signal })) {
+      for (const item of page.items) {
+        if (item.kind !== 'rdbms' || item.schema_name === null || item.table_name === null) continue;
+        heads.push({
+          dataset_id: item.dataset_id,
+          object_name: item.object_name,
+          schema: item.schema_name,
+          table: item.table_name,
+          version_num: item.version_num,
+          fingerprint: item.fingerprint,
         });
       }
     }
   });
-  for (const { version, stored } of keys) version.foreign_keys = stored.map((fk) => foreignKeyOf(fk, names));
-  return registered;
+  return heads;
+}
+
+const tableKey = (schema: string, table: string) => JSON.stringify([schema, table]);
+
+/**
+ * The fingerprint of an inspected table as the registry computes it of a stored version: a foreign
+ * key's target is the registered dataset of that name when there is one (the registry stores it by
+ * id then), else its `schema.table`.
+ */
+export function inspectedFingerprint(
+  table: InspectedTable,
+  idOf: (schema: string, table: string) => string | undefined,
+): string {
+  const version = versionOfTable(table);
+  return structureFingerprint({
+    ...version,
+    foreign_keys: version.foreign_keys.map((fk) => ({
+      ...fk,
+      referenced: { ...fk.referenced, dataset_id: idOf(fk.referenced.schema, fk.referenced.table) ?? null },
+    })),
+  });
+}
+
+/** What `readChanged` found: the registry side for the diff, and how many versions it read in full. */
+export interface ChangedRead {
+  registered: RegistryDataset[];
+  fetched: number;
+}
+
+/**
+ * The registry side of a crawl from the fingerprint listing: a dataset whose fingerprint equals the
+ * inspected table's is `unchanged` without being read; the others with a version (changed, unknown
+ * fingerprint, or removed from the database within the crawl's scope) are read in full, 1,000 a
+ * request, and compared as before. Datasets outside the scope that the database does not have are
+ * left out (the diff ignores them).
+ */
+export async function readChanged(
+  client: AideClient,
+  systemId: string,
+  heads: readonly RegistryHead[],
+  tables: readonly InspectedTable[],
+  inScope: (schema: string, table: string) => boolean,
+  signal?: AbortSignal,
+  batchSize = SNAPSHOT_PAGE_SIZE,
+): Promise<ChangedRead> {
+  const idByName = new Map(heads.map((h) => [tableKey(h.schema, h.table), h.dataset_id]));
+  const idOf = (schema: string, table: string) => idByName.get(tableKey(schema, table));
+  const inspected = new Map(tables.map((t) => [tableKey(t.schema, t.name), t]));
+  const registered: RegistryDataset[] = [];
+  const toRead: string[] = [];
+  for (const head of heads) {
+    const table = inspected.get(tableKey(head.schema, head.table));
+    if (table === undefined && !inScope(head.schema, head.table)) continue;
+    if (head.version_num === null) {
+      registered.push({ ...head, version: null });
+    } else if (table !== undefined && head.fingerprint !== null && head.fingerprint === inspectedFingerprint(table, idOf)) {
+      registered.push({ ...head, version: null, unchanged: true });
+    } else {
+      toRead.push(head.dataset_id);
+    }
+  }
+  const converter = new Converter(
+    new Map(heads.map((h) => [h.dataset_id, { schema: h.schema, table: h.table }])),
+  );
+  await registryCall('read the changed versions of the system', async () => {
+    for (let from = 0; from < toRead.length; from += batchSize) {
+      const page = await client.systems.snapshotVersions(systemId, toRead.slice(from, from + batchSize), {
+        signal,
+      });
+      for (const item of page.items) converter.add(item);
+    }
+  });
+  for (const read of converter.finish()) registered.push(read);
+  return { registered, fetched: toRead.length };
 }

@@ -41,6 +41,9 @@ import {
   BulkCreateDatasetsSchema,
   BulkPublishResultSchema,
   BulkPublishSchema,
+  SnapshotVersionsRequestSchema,
+  SystemFingerprintsPageSchema,
+  SystemFingerprintsQuerySchema,
   SystemSnapshotPageSchema,
   SystemSnapshotQuerySchema,
 } from '../entities/bulk.js';
@@ -311,6 +314,35 @@ export const systemRoutes = {
     auth: 'user',
     paging: 'cursor',
     summary: 'Every dataset of a system with its current version, a page at a time (keyset cursor)',
+    tag: 'Systems',
+  }),
+  fingerprints: defineRoute({
+    method: 'GET',
+    path: '/api/v1/systems/:id/snapshot/fingerprints',
+    pathParams: idParams,
+    query: SystemFingerprintsQuerySchema,
+    responses: { 200: SystemFingerprintsPageSchema },
+    errors: ['SYSTEM_NOT_FOUND'],
+    auth: 'user',
+    paging: 'cursor',
+    summary:
+      "Every dataset of a system with its current version's number and structural fingerprint, a page at a time",
+    description:
+      'The light side of the snapshot (ADR 0032): a crawler compares each fingerprint with the one of the ' +
+      'table it inspected and reads in full (`POST /systems/{id}/snapshot/versions`) only those that differ.',
+    tag: 'Systems',
+  }),
+  snapshotVersions: defineRoute({
+    method: 'POST',
+    path: '/api/v1/systems/:id/snapshot/versions',
+    pathParams: idParams,
+    body: SnapshotVersionsRequestSchema,
+    responses: { 200: SystemSnapshotPageSchema },
+    errors: ['SYSTEM_NOT_FOUND', 'TYPE_INSTANCE_TREE_TOO_LARGE', 'TEMPLATE_RENDER_LIMIT'],
+    auth: 'user',
+    safe: true,
+    summary: 'The snapshot items (dataset and current version) of up to 1,000 datasets of a system',
+    description: 'A read: `next_cursor` is always null. Datasets not active in the system are left out.',
     tag: 'Systems',
   }),
 };

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { MAX_BATCH_SIZE } from '../common/list-query.js';
 import { positiveInt32, wireInt } from '../common/text.js';
-import { CreateDatasetSchema, DatasetSchema } from './dataset.js';
+import { CreateDatasetSchema, DatasetKindSchema, DatasetSchema } from './dataset.js';
 import { checkPublishedVersion, publishVersionShape, SchemaVersionSchema } from './schema-version.js';
 
 // The bulk paths for machines (a crawler): a system's registry side in a few requests, and many
@@ -38,6 +38,58 @@ export const SystemSnapshotPageSchema = z
   })
   .meta({ id: 'SystemSnapshotPage' });
 export type SystemSnapshotPage = z.infer<typeof SystemSnapshotPageSchema>;
+
+export const DEFAULT_FINGERPRINT_LIMIT = 5000;
+export const MAX_FINGERPRINT_LIMIT = 10_000;
+
+/** `GET /systems/{id}/snapshot/fingerprints?cursor=&limit=` */
+export const SystemFingerprintsQuerySchema = z.strictObject({
+  cursor: SystemSnapshotQuerySchema.shape.cursor,
+  limit: wireInt(1, MAX_FINGERPRINT_LIMIT)
+    .optional()
+    .describe(`Datasets per page (default ${DEFAULT_FINGERPRINT_LIMIT}, at most ${MAX_FINGERPRINT_LIMIT})`),
+});
+export type SystemFingerprintsQuery = { cursor?: string | undefined; limit?: number | undefined };
+
+export const DatasetFingerprintSchema = z
+  .object({
+    dataset_id: z.uuid(),
+    kind: DatasetKindSchema,
+    object_name: z.string(),
+    schema_name: z.string().nullable().describe('rdbms datasets: the schema; null for other kinds'),
+    table_name: z.string().nullable().describe('rdbms datasets: the table; null for other kinds'),
+    version_num: z.int().nullable().describe('The current version; null when none is published'),
+    fingerprint: z
+      .string()
+      .nullable()
+      .describe(
+        "SHA-256 (hex) of the current version's structure as a crawler compares it (ADR 0032); null " +
+          'when none is known yet (read the version in full: that stores it)',
+      ),
+  })
+  .meta({ id: 'DatasetFingerprint' });
+export type DatasetFingerprint = z.infer<typeof DatasetFingerprintSchema>;
+
+export const SystemFingerprintsPageSchema = z
+  .object({
+    system_id: z.uuid(),
+    items: z.array(DatasetFingerprintSchema),
+    next_cursor: z.string().nullable().describe('Pass as `cursor` for the next page; null on the last page'),
+  })
+  .meta({ id: 'SystemFingerprintsPage' });
+export type SystemFingerprintsPage = z.infer<typeof SystemFingerprintsPageSchema>;
+
+/** `POST /systems/{id}/snapshot/versions`: the snapshot items of the given datasets. */
+export const SnapshotVersionsRequestSchema = z
+  .strictObject({
+    dataset_ids: z
+      .array(z.uuid())
+      .min(1)
+      .max(MAX_SNAPSHOT_LIMIT)
+      .describe("Datasets of the system; unknown, deleted and other systems' ones are left out"),
+  })
+  .meta({ id: 'SnapshotVersionsRequest' });
+export type SnapshotVersionsRequest = z.input<typeof SnapshotVersionsRequestSchema>;
 
 /** What one item of a bulk call came to when it failed: the error envelope's fields and its status. */
 export const ItemErrorSchema = z

@@ -3,6 +3,7 @@ import {
   type CreateSystem,
   type System,
   type SystemDatasetCount,
+  type SystemFingerprintsPage,
   type SystemSnapshotPage,
   type UpdateSystem,
 } from '@aide/schemas';
@@ -22,7 +23,12 @@ export interface SnapshotParams {
  * registry side. `restore` and `createMany` are added by the client.
  */
 export class SystemsResource extends CrudResource<System, CreateSystem, UpdateSystem> {
-  static readonly operations = [contract.systems.snapshot, contract.systems.datasetCounts];
+  static readonly operations = [
+    contract.systems.snapshot,
+    contract.systems.datasetCounts,
+    contract.systems.fingerprints,
+    contract.systems.snapshotVersions,
+  ];
 
   /**
    * `GET /systems/dataset-counts` — the number of active datasets of each system, for up to 100
@@ -91,5 +97,61 @@ export class SystemsResource extends CrudResource<System, CreateSystem, UpdateSy
       // A loop left early: the request already sent must not end as an unhandled rejection.
       next?.catch(() => undefined);
     }
+  }
+
+  /**
+   * `GET /systems/{id}/snapshot/fingerprints` — one page of the light snapshot (ADR 0032): per dataset
+   * (deleted ones aside, in id order) its names, current version number and the structural fingerprint
+   * of that version (`@aide/schemas/fingerprint`; null when the registry has none yet). `limit` is
+   * 1..10,000 (server default 5,000).
+   */
+  fingerprintsPage(
+    systemId: string,
+    params: SnapshotParams = {},
+    options?: RequestOptions,
+  ): Promise<SystemFingerprintsPage> {
+    return this.api.invoke(contract.systems.fingerprints, {
+      params: { id: systemId },
+      query: {
+        ...(params.limit !== undefined ? { limit: params.limit } : {}),
+        ...(params.cursor ? { cursor: params.cursor } : {}),
+      },
+      options,
+    });
+  }
+
+  /** Every page of `fingerprintsPage`, each requested when the previous one has arrived. */
+  async *fingerprints(
+    systemId: string,
+    params: Omit<SnapshotParams, 'cursor'> = {},
+    options?: RequestOptions,
+  ): AsyncGenerator<SystemFingerprintsPage, void, undefined> {
+    let cursor: string | null | undefined;
+    do {
+      const page: SystemFingerprintsPage = await this.fingerprintsPage(
+        systemId,
+        { ...params, cursor: cursor ?? undefined },
+        options,
+      );
+      cursor = page.next_cursor;
+      yield page;
+    } while (cursor);
+  }
+
+  /**
+   * `POST /systems/{id}/snapshot/versions` — the snapshot items (dataset and current version) of up to
+   * 1,000 datasets of the system, in id order; datasets not active in the system are left out. A read:
+   * retried like a GET.
+   */
+  snapshotVersions(
+    systemId: string,
+    datasetIds: readonly string[],
+    options?: RequestOptions,
+  ): Promise<SystemSnapshotPage> {
+    return this.api.invoke(contract.systems.snapshotVersions, {
+      params: { id: systemId },
+      body: { dataset_ids: [...datasetIds] },
+      options,
+    });
   }
 }

@@ -47,4 +47,9 @@ export class DatasetsLookup extends ParentLookup<DatasetEntity> {
   ): Promise<DatasetEntity[]> {
     return this.datasets.findSystemPage(systemId, afterId, limit, m);
   }
+
+  /** The given datasets of a system, deleted ones aside, in id order. */
+  findSystemDatasets(systemId: string, ids: readonly string[], m?: EntityManager): Promise<DatasetEntity[]> {
+    return this.datasets.findSystemDatasets(systemId, ids, m);
+  }
 }

@@ -162,6 +162,23 @@ export class DatasetsRepository {
     return this.reads.getManyRaw(qb, 'd');
   }
 
+  /** The given datasets of a system, deleted ones aside, in id order (the snapshot's versions route). */
+  async findSystemDatasets(
+    systemId: string,
+    ids: readonly string[],
+    manager?: EntityManager,
+  ): Promise<DatasetEntity[]> {
+    if (ids.length === 0) return [];
+    const qb = this.reads
+      .withDetails('d', manager)
+      .where('d.id = ANY(:ids::uuid[]) AND d.system_id = :systemId AND d.deleted_at IS NULL', {
+        ids: [...new Set(ids)],
+        systemId,
+      })
+      .orderBy('d.id');
+    return this.reads.getManyRaw(qb, 'd');
+  }
+
   /** Active dataset links with the dataset on either side (the delete guard). */
   countActiveLinks(datasetId: string, manager: EntityManager): Promise<number> {
     return countActiveAtEitherEnd(manager, 'dataset_links', 'target_dataset_id', datasetId);

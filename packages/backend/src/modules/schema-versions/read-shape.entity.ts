@@ -22,4 +22,11 @@ export class SchemaVersionReadShapeEntity {
 
   @Column({ type: 'jsonb' })
   data_types: Record<string, number>;
+
+  /**
+   * The version's structural fingerprint (ADR 0032, `@aide/schemas/fingerprint`), computed from the
+   * same read; null on shapes stored before fingerprints existed (such a shape is rebuilt when read).
+   */
+  @Column({ type: 'text', nullable: true })
+  fingerprint: string | null;
 }

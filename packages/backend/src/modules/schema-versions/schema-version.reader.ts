@@ -1,4 +1,5 @@
 import type { SchemaVersion } from '@aide/schemas';
+import { schemaVersionFingerprint } from '@aide/schemas/fingerprint';
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import type { DatasetSchemaEntity } from '../dataset-schemas/dataset-schema.entity.js';
@@ -108,7 +109,12 @@ export class SchemaVersionReader {
       for (const id of [...typeIds].sort()) dataTypes[id] = typeVersions.get(id) as number;
       versions.set(schema.id, {
         version,
-        shape: { dataset_schema_id: schema.id, version_json: readShapeJson(version), data_types: dataTypes },
+        shape: {
+          dataset_schema_id: schema.id,
+          version_json: readShapeJson(version),
+          data_types: dataTypes,
+          fingerprint: schemaVersionFingerprint(version),
+        },
       });
     }
     return versions;

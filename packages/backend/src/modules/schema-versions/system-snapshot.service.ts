@@ -1,16 +1,22 @@
 import {
   contract,
+  DEFAULT_FINGERPRINT_LIMIT,
   DEFAULT_SNAPSHOT_LIMIT,
   type SchemaVersion,
+  type SnapshotVersionsRequest,
+  type SystemFingerprintsPage,
+  type SystemFingerprintsQuery,
   type SystemSnapshotQuery,
 } from '@aide/schemas';
 import { Injectable, Logger } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
 import { rawJson, type RawJson } from '../../common/contract/route.decorator.js';
 import { validationError } from '../../common/errors/app-error.js';
 import { Transactions } from '../../database/transactions.js';
 import { DataTypesLookup } from '../data-types/data-types.lookup.js';
 import type { DatasetSchemaEntity } from '../dataset-schemas/dataset-schema.entity.js';
 import { DatasetSchemasRepository } from '../dataset-schemas/dataset-schemas.repository.js';
+import type { DatasetEntity } from '../datasets/dataset.entity.js';
 import { toDataset } from '../datasets/dataset.mapper.js';
 import { DatasetsLookup } from '../datasets/datasets.lookup.js';
 import { FieldsRepository } from '../fields/fields.repository.js';
@@ -36,9 +42,24 @@ function decodeCursor(cursor: string): string {
   return id;
 }
 
-/** A stored shape is true while every data type it was rendered from is at the row_version it records. */
-function isCurrent(shape: ReadShape, rowVersions: ReadonlyMap<string, number>): boolean {
-  return Object.entries(shape.data_types).every(([id, version]) => rowVersions.get(id) === version);
+/**
+ * A stored shape is true while every data type it was rendered from is at the row_version it records;
+ * one stored before fingerprints existed (ADR 0032) is rebuilt once, so that it gets one.
+ */
+function isCurrent(
+  shape: Pick<ReadShape, 'data_types' | 'fingerprint'>,
+  rowVersions: ReadonlyMap<string, number>,
+): boolean {
+  return (
+    shape.fingerprint !== null &&
+    Object.entries(shape.data_types).every(([id, version]) => rowVersions.get(id) === version)
+  );
+}
+
+/** The cursor of the page after `rows` (fetched one past `limit`), or null when none follows. */
+function nextCursorOf(rows: readonly DatasetEntity[], limit: number): string | null {
+  const last = rows.at(limit - 1);
+  return rows.length > limit && last ? encodeCursor(last.id) : null;
 }
 
 /** A stored shape's text with the current PII tags of its classified fields (the rare case: parsed). */
@@ -82,11 +103,86 @@ export class SystemSnapshotService {
   ): Promise<RawJson<typeof contract.systems.snapshot>> {
     const after = query.cursor ? decodeCursor(query.cursor) : null;
     const limit = query.limit ?? DEFAULT_SNAPSHOT_LIMIT;
-    const { text, rebuilt } = await this.tx.run(async (m) => {
-      await this.systems.requireActive(systemId, m);
+    return this.answer(systemId, async (m) => {
       // One row more than the page tells whether another page follows.
       const rows = await this.datasets.findSystemPage(systemId, after, limit + 1, m);
+      return { page: rows.slice(0, limit), nextCursor: nextCursorOf(rows, limit) };
+    });
+  }
+
+  /** The snapshot items of the given datasets of the system (a crawler's fetch of changed ones). */
+  async versions(
+    systemId: string,
+    body: SnapshotVersionsRequest,
+  ): Promise<RawJson<typeof contract.systems.snapshotVersions>> {
+    return this.answer(systemId, async (m) => ({
+      page: await this.datasets.findSystemDatasets(systemId, body.dataset_ids, m),
+      nextCursor: null,
+    }));
+  }
+
+  /**
+   * The light side of the snapshot (ADR 0032): per dataset its names, current version number and the
+   * fingerprint stored with that version's read shape, when the shape is current (else null: a full
+   * read rebuilds it). Nothing of the versions is read but the shapes' fingerprints and data types.
+   */
+  async fingerprints(systemId: string, query: SystemFingerprintsQuery): Promise<SystemFingerprintsPage> {
+    const after = query.cursor ? decodeCursor(query.cursor) : null;
+    const limit = query.limit ?? DEFAULT_FINGERPRINT_LIMIT;
+    return this.tx.run(async (m) => {
+      await this.systems.requireActive(systemId, m);
+      const rows = await this.datasets.findSystemPage(systemId, after, limit + 1, m);
       const page = rows.slice(0, limit);
+      const headers = await this.schemas.findCurrentOfMany(
+        page.map((d) => d.id),
+        m,
+      );
+      const shapes = await this.readShapes.fingerprintsOf(
+        headers.map((h) => h.id),
+        m,
+      );
+      const rowVersions = await this.rowVersionsOf(shapes.values(), m);
+      const current = new Map(headers.map((h) => [h.dataset_id, h]));
+      const items = page.map((d) => {
+        const dataset = toDataset(d);
+        const header = current.get(d.id);
+        const shape = header && shapes.get(header.id);
+        return {
+          dataset_id: d.id,
+          kind: dataset.kind,
+          object_name: dataset.object_name,
+          schema_name: dataset.kind === 'rdbms' ? dataset.schema_name : null,
+          table_name: dataset.kind === 'rdbms' ? dataset.table_name : null,
+          version_num: header?.version_num ?? null,
+          fingerprint: shape && isCurrent(shape, rowVersions) ? shape.fingerprint : null,
+        };
+      });
+      return { system_id: systemId, items, next_cursor: nextCursorOf(rows, limit) };
+    }, 'REPEATABLE READ');
+  }
+
+  /** The row_version of every data type the shapes were rendered from, by id. */
+  private async rowVersionsOf(
+    shapes: Iterable<Pick<ReadShape, 'data_types'>>,
+    m: EntityManager,
+  ): Promise<Map<string, number>> {
+    const ids = new Set<string>();
+    for (const shape of shapes) for (const id of Object.keys(shape.data_types)) ids.add(id);
+    const info = await this.dataTypes.renderInfoOf([...ids], m);
+    return new Map([...info].map(([id, i]) => [id, i.row_version]));
+  }
+
+  /**
+   * A snapshot page of the datasets `select` picks (after checking the system), read in one
+   * REPEATABLE READ transaction; the shapes it had to rebuild are stored afterwards.
+   */
+  private async answer<R extends typeof contract.systems.snapshot | typeof contract.systems.snapshotVersions>(
+    systemId: string,
+    select: (m: EntityManager) => Promise<{ page: DatasetEntity[]; nextCursor: string | null }>,
+  ): Promise<RawJson<R>> {
+    const { text, rebuilt } = await this.tx.run(async (m) => {
+      await this.systems.requireActive(systemId, m);
+      const { page, nextCursor } = await select(m);
       const headers = await this.schemas.findCurrentOfMany(
         page.map((d) => d.id),
         m,
@@ -95,14 +191,7 @@ export class SystemSnapshotService {
         headers.map((h) => h.id),
         m,
       );
-      const rowVersions = new Map(
-        [
-          ...(await this.dataTypes.renderInfoOf(
-            [...new Set([...shapes.values()].flatMap((s) => Object.keys(s.data_types)))],
-            m,
-          )),
-        ].map(([id, info]) => [id, info.row_version]),
-      );
+      const rowVersions = await this.rowVersionsOf(shapes.values(), m);
       const stale: DatasetSchemaEntity[] = [];
       for (const h of headers) {
         const shape = shapes.get(h.id);
@@ -132,15 +221,13 @@ export class SystemSnapshotService {
       const items = page.map(
         (d) => `{"dataset":${JSON.stringify(toDataset(d))},"version":${versionText.get(d.id) ?? 'null'}}`,
       );
-      const last = page.at(-1);
-      const nextCursor = rows.length > limit && last ? encodeCursor(last.id) : null;
       return {
         text: `{"system_id":${JSON.stringify(systemId)},"items":[${items.join(',')}],"next_cursor":${JSON.stringify(nextCursor)}}`,
         rebuilt: [...fresh.values()].map((r) => r.shape),
       };
     }, 'REPEATABLE READ');
     if (rebuilt.length > 0) await this.storeShapes(rebuilt);
-    return rawJson(contract.systems.snapshot, text);
+    return rawJson(contract.systems.snapshot, text) as RawJson<R>;
   }
 
   /**
