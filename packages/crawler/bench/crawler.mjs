@@ -1,7 +1,8 @@
 // `pnpm bench crawler --tables N`: the crawler on an N-table × 20-column PostgreSQL database (10
 // schemas; a primary key, a unique constraint, defaults, comments, an array column, varied types),
 // each phase next to `pg_dump --schema-only` on the same database, measured in the same run:
-//   inspect · first crawl + apply · re-crawl with no changes,
+//   inspect · first crawl + apply · re-crawl with no changes (fingerprints first, ADR 0032; once with
+//   a full registry read for comparison; once more each way with a PII-tagged column per dataset),
 // with the catalog queries and registry requests of each phase and the process's peak memory.
 // The registry is the real backend (dist/main.js) on a database of its own on the same server.
 import { execFileSync, spawn } from 'node:child_process';
@@ -283,8 +284,36 @@ export async function run(argv) {
     if (again.report.datasets.length !== 0) {
       throw new Error(`the re-crawl found ${again.report.datasets.length} differences after apply`);
     }
+    // The same re-crawl reading every version in full (the path before ADR 0032), once, for comparison.
+    const fullStart = process.hrtime.bigint();
+    const fullRead = await crawl(
+      { ...crawlOptions, output: join(dir, 'full.json'), fullRegistryRead: true },
+      io,
+    );
+    const fullReadMs = Number(process.hrtime.bigint() - fullStart) / 1e6;
+    if (fullRead.report.datasets.length !== 0) {
+      throw new Error(`the full-read re-crawl found ${fullRead.report.datasets.length} differences`);
+    }
     const peakRssMb = process.resourceUsage().maxRSS / 1024;
     const crawlerRssMb = crawlerPeakMemoryMb(env, { ...crawlOptions, output: join(dir, 'alone.json') });
+
+    // The tables above have no PII tags. With one tagged column in every dataset, the snapshot parses
+    // and re-serialises each stored version to put the current tags in (ADR 0029); the fingerprints
+    // ignore tags. One re-crawl each way, after tagging column c02 of every dataset.
+    await admin(
+      `INSERT INTO field_classifications (field_id, pii_tags)
+       SELECT id, ARRAY['contact'] FROM fields WHERE name = 'c02' AND parent_id IS NULL`,
+      withDatabase(serverUrl, registryDb),
+    );
+    const piiTimed = async (fullRegistryRead) => {
+      const start = process.hrtime.bigint();
+      const outcome = await crawl({ ...crawlOptions, output: join(dir, 'pii.json'), fullRegistryRead }, io);
+      if (outcome.report.datasets.length !== 0)
+        throw new Error('PII tags made the re-crawl find differences');
+      return { ms: Number(process.hrtime.bigint() - start) / 1e6, outcome };
+    };
+    const piiFull = await piiTimed(true);
+    const piiLight = await piiTimed(false);
 
     const ratio = (ms) => (ms / pgDump.ms).toFixed(2);
     const rows = [
@@ -298,6 +327,13 @@ export async function run(argv) {
         first.registryRequests + applied.registryRequests,
       ],
       ['re-crawl, no changes', recrawl.ms, ratio(recrawl.ms), again.catalogQueries, again.registryRequests],
+      [
+        '  (full registry read)',
+        fullReadMs,
+        ratio(fullReadMs),
+        fullRead.catalogQueries,
+        fullRead.registryRequests,
+      ],
     ];
     const lines = [
       `crawler bench: ${tables} tables × 20 columns, PostgreSQL ${inspect.last.server.version}, median of ${runs}`,
@@ -310,11 +346,16 @@ export async function run(argv) {
       '',
       `first crawl ${firstCrawlMs.toFixed(0)} ms, apply ${applyMs.toFixed(0)} ms; re-crawl runs ` +
         `${recrawl.times.map((t) => t.toFixed(0)).join(', ')} ms; the last one's phases: ` +
-        `inspect ${again.timings.inspect.toFixed(0)} ms, registry snapshot ${again.timings.registry.toFixed(0)} ms, ` +
-        `diff ${again.timings.diff.toFixed(0)} ms`,
+        `inspect ${again.timings.inspect.toFixed(0)} ms, registry fingerprints ${again.timings.registry.toFixed(0)} ms, ` +
+        `versions read ${again.versionsRead} (${again.timings.fetch.toFixed(0)} ms), diff ${again.timings.diff.toFixed(0)} ms; ` +
+        `the full registry read's: inspect ${fullRead.timings.inspect.toFixed(0)} ms, snapshot ` +
+        `${fullRead.timings.registry.toFixed(0)} ms, diff ${fullRead.timings.diff.toFixed(0)} ms`,
       `registry requests per 500 datasets on re-crawl: ${((again.registryRequests * 500) / tables).toFixed(2)}; ` +
         `peak memory: a re-crawl alone in its own process ${crawlerRssMb.toFixed(0)} MB, ` +
         `the whole bench process ${peakRssMb.toFixed(0)} MB`,
+      `with a PII-tagged column in every dataset: re-crawl ${piiLight.ms.toFixed(0)} ms (versions read ` +
+        `${piiLight.outcome.versionsRead}); full registry read ${piiFull.ms.toFixed(0)} ms, its snapshot ` +
+        `${piiFull.outcome.timings.registry.toFixed(0)} ms (${fullRead.timings.registry.toFixed(0)} ms untagged)`,
     ];
     process.stdout.write(`${lines.join('\n')}\n`);
     mkdirSync(join(ROOT, 'bench-results'), { recursive: true });
@@ -330,11 +371,20 @@ export async function run(argv) {
           apply_ms: applyMs,
           recrawl_ms: recrawl.ms,
           recrawl_phases_ms: again.timings,
+          recrawl_versions_read: again.versionsRead,
+          recrawl_full_read_ms: fullReadMs,
+          recrawl_full_read_phases_ms: fullRead.timings,
           catalog_queries: { inspect: inspect.last.summary.catalog_queries, recrawl: again.catalogQueries },
           registry_requests: {
             first_crawl: first.registryRequests,
             apply: applied.registryRequests,
             recrawl: again.registryRequests,
+            recrawl_full_read: fullRead.registryRequests,
+          },
+          pii_tagged: {
+            recrawl_ms: piiLight.ms,
+            full_read_ms: piiFull.ms,
+            full_read_phases_ms: piiFull.outcome.timings,
           },
           peak_rss_mb: peakRssMb,
           crawler_peak_rss_mb: crawlerRssMb,

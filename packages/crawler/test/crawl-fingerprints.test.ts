@@ -58,7 +58,10 @@ beforeAll(async () => {
   const dir = mkdtempSync(join(tmpdir(), 'aide-crawler-fp-'));
   try {
     const file = join(dir, 'first.json');
-    const first = await crawl({ systemCode: SYSTEM, connectionUrl: db.url, format: 'json', output: file }, io());
+    const first = await crawl(
+      { systemCode: SYSTEM, connectionUrl: db.url, format: 'json', output: file },
+      io(),
+    );
     expect(first.report.datasets.length).toBeGreaterThan(10);
     const applied = await apply(file, {}, io());
     expect(applied.exitCode).toBe(ExitCode.OK);
@@ -92,7 +95,9 @@ describe('a crawl that compares fingerprints first', () => {
     const byTable = new Map(light.report.datasets.map((d) => [d.object_name, d]));
     expect(byTable.get('public.currencies')?.changes.map((c) => c.category)).toEqual(['column_added']);
     expect(byTable.get('sales.customers')?.changes.map((c) => c.category)).toContain('type_changed');
-    expect(byTable.get('public.countries')?.changes.map((c) => c.category)).toEqual(['table_comment_changed']);
+    expect(byTable.get('public.countries')?.changes.map((c) => c.category)).toEqual([
+      'table_comment_changed',
+    ]);
     expect(byTable.get('public.country_currencies')?.status).toBe('changed');
     expect(byTable.get('public.brand_new')?.status).toBe('new');
     // The four changed tables; the new one has no version to read.
@@ -117,8 +122,9 @@ describe('a crawl that compares fingerprints first', () => {
     const client = backend.client();
     try {
       const system = (await client.systems.list({ code: SYSTEM, size: 1 })).items[0];
-      const dataset = (await client.datasets.list({ system_id: system?.id, object_name: 'public.currencies' }))
-        .items[0];
+      const dataset = (
+        await client.datasets.list({ system_id: system?.id, object_name: 'public.currencies' })
+      ).items[0];
       if (dataset === undefined) throw new Error('public.currencies is not registered');
       const current = (await client.datasets.schemaVersions(dataset.id))[0];
       const version = await client.datasets.schemaVersion(dataset.id, current?.version_num ?? 1);
@@ -150,7 +156,10 @@ describe('a crawl that compares fingerprints first', () => {
       const [changed] = light.report.datasets;
       expect(changed?.object_name).toBe('public.currencies');
       expect(changed?.base_version_num).toBe(published.version.version_num);
-      expect(changed?.changes.map((c) => c.category).sort()).toEqual(['comment_changed', 'nullability_changed']);
+      expect(changed?.changes.map((c) => c.category).sort()).toEqual([
+        'comment_changed',
+        'nullability_changed',
+      ]);
     } finally {
       await client.close();
     }

@@ -150,6 +150,12 @@ const INTENDED: Record<string, string> = {
   '/paths/~api~v1~systems~dataset-counts: added': 'new route',
   '/components/schemas/SystemDatasetCount: added': 'new route',
   '/components/schemas/SystemDatasetCounts: added': 'new route',
+  // The light side of the system snapshot for crawlers (ADR 0032).
+  '/paths/~api~v1~systems~{id}~snapshot~fingerprints: added': 'new route',
+  '/paths/~api~v1~systems~{id}~snapshot~versions: added': 'new route',
+  '/components/schemas/DatasetFingerprint: added': 'new route',
+  '/components/schemas/SystemFingerprintsPage: added': 'new route',
+  '/components/schemas/SnapshotVersionsRequest: added': 'new route',
   // Issue 11: schema-hint overrides (format, default_value, is_active per dataset column; ADR 0030).
   '/paths/~api~v1~workspaces~{workspace_id}~schema-hint-overrides~{dataset_id}: added': 'new route',
   '/components/schemas/PutSchemaHintOverrides: added': 'new route',

@@ -2,7 +2,7 @@
 // datasets a page, the next one requested while this one is converted), turned into the versions the
 // diff compares. Never one request per dataset.
 import type { SchemaVersion, SystemSnapshotPage, TypeInstanceTree } from '@aide/schemas';
-import { structureFingerprint } from '@aide/schemas/fingerprint';
+import { structureFingerprint, typeSpecOfTree } from '@aide/schemas/fingerprint';
 import type { AideClient } from '@aide/sdk';
 import type { InspectedTable, TypeNode } from '../model.js';
 import { registryCall } from './client.js';
@@ -11,18 +11,10 @@ import { versionOfTable, type RegistryDataset, type TableVersion, type VersionCo
 /** Datasets per snapshot page: the route's maximum, so 10,000 tables are 10 requests. */
 export const SNAPSHOT_PAGE_SIZE = 1000;
 
-/** A stored type tree as the crawler's type node: code, declared params, children by slot. */
+/** A stored type tree as the crawler's type node: code, declared scalar params, children by slot. */
 export function typeNodeOf(tree: TypeInstanceTree): TypeNode {
-  const node: TypeNode = { data_type: tree.data_type_code };
-  const params = Object.entries(tree.type_params ?? {}).filter(
-    (entry): entry is [string, string | number | boolean] =>
-      ['string', 'number', 'boolean'].includes(typeof entry[1]),
-  );
-  if (params.length > 0) node.params = Object.fromEntries(params);
-  if (tree.children.length > 0) {
-    node.children = tree.children.map((child) => ({ slot: child.slot ?? '', type: typeNodeOf(child) }));
-  }
-  return node;
+  // Its params are the scalar ones only: a TypeNode's.
+  return typeSpecOfTree(tree) as TypeNode;
 }
 
 /**
@@ -259,7 +251,11 @@ export async function readChanged(
     if (table === undefined && !inScope(head.schema, head.table)) continue;
     if (head.version_num === null) {
       registered.push({ ...head, version: null });
-    } else if (table !== undefined && head.fingerprint !== null && head.fingerprint === inspectedFingerprint(table, idOf)) {
+    } else if (
+      table !== undefined &&
+      head.fingerprint !== null &&
+      head.fingerprint === inspectedFingerprint(table, idOf)
+    ) {
       registered.push({ ...head, version: null, unchanged: true });
     } else {
       toRead.push(head.dataset_id);

@@ -36,7 +36,10 @@ export class ReadShapesRepository {
   }
 
   /** The fingerprints of the given versions' shapes (those that have one), without their texts. */
-  async fingerprintsOf(schemaIds: readonly string[], m: EntityManager): Promise<Map<string, ShapeFingerprint>> {
+  async fingerprintsOf(
+    schemaIds: readonly string[],
+    m: EntityManager,
+  ): Promise<Map<string, ShapeFingerprint>> {
     if (schemaIds.length === 0) return new Map();
     const rows: ShapeFingerprint[] = await m.query(
       `SELECT r.dataset_schema_id, r.data_types, r.fingerprint
