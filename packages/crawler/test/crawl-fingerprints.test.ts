@@ -13,6 +13,7 @@ import pg from 'pg';
 import { crawl, type CrawlOutcome } from '../src/commands/crawl.js';
 import { apply } from '../src/commands/apply.js';
 import { ExitCode } from '../src/errors.js';
+import { readChanged, readFingerprints, readRegistry } from '../src/registry/snapshot.js';
 import type { CrawlReport } from '../src/report/report.js';
 import { startBackend, type TestBackend } from './helpers/backend.js';
 import { createPgDatabase, type TestPgDatabase } from './helpers/postgres.js';
@@ -204,6 +205,21 @@ describe('a crawl that compares fingerprints first', () => {
     expect(light.report.datasets.map((d) => d.object_name)).toEqual(['public.currencies']);
     const again = await crawlWith(false);
     expect(again.versionsRead).toBe(1);
+  });
+
+  it('reads versions by batches into what the snapshot gives, in the same order', async () => {
+    const client = backend.client();
+    try {
+      const system = (await client.systems.list({ code: SYSTEM, size: 1 })).items[0];
+      if (system === undefined) throw new Error(`no system ${SYSTEM}`);
+      const heads = await readFingerprints(client, system.id, undefined, 7);
+      // Nothing inspected, everything in scope: every version is read, one per request.
+      const changed = await readChanged(client, system.id, heads, [], () => true, undefined, 1);
+      expect(changed.fetched).toBe(heads.filter((h) => h.version_num !== null).length);
+      expect(changed.registered).toEqual(await readRegistry(client, system.id));
+    } finally {
+      await client.close();
+    }
   });
 
   it('reports a dropped table as removed, as a full read does', async () => {

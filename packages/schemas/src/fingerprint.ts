@@ -81,6 +81,8 @@ export function typeSpecOfTree(tree: TypeInstanceTree): TypeSpec {
 /** Type trees compare by code, params (key order ignored) and children by slot (order ignored). */
 function canonicalType(type: FingerprintType | null): unknown {
   if (type === null) return null;
+  // The common leaf: no params, no children (no arrays to sort).
+  if (!type.params && !type.children?.length) return [type.data_type, [], []];
   const params = Object.entries(type.params ?? {})
     .filter(([, value]) => SCALAR.has(typeof value))
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
@@ -92,7 +94,7 @@ function canonicalType(type: FingerprintType | null): unknown {
 
 /** A keyed list in an order independent of how either side listed it. */
 function canonicalList(items: readonly unknown[]): string[] {
-  return items.map((item) => JSON.stringify(item)).sort();
+  return items.length === 0 ? [] : items.map((item) => JSON.stringify(item)).sort();
 }
 
 /** The canonical text of a version's structure: positional arrays, so no key order can differ. */

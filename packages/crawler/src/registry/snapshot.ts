@@ -244,20 +244,30 @@ export async function readChanged(
   const idByName = new Map(heads.map((h) => [tableKey(h.schema, h.table), h.dataset_id]));
   const idOf = (schema: string, table: string) => idByName.get(tableKey(schema, table));
   const inspected = new Map(tables.map((t) => [tableKey(t.schema, t.name), t]));
-  const registered: RegistryDataset[] = [];
+  // In the listing's order (dataset id), as a full read lists them.
+  const slots: (RegistryDataset | string)[] = [];
   const toRead: string[] = [];
   for (const head of heads) {
     const table = inspected.get(tableKey(head.schema, head.table));
     if (table === undefined && !inScope(head.schema, head.table)) continue;
+    const dataset = {
+      dataset_id: head.dataset_id,
+      object_name: head.object_name,
+      schema: head.schema,
+      table: head.table,
+      version_num: head.version_num,
+      version: null,
+    };
     if (head.version_num === null) {
-      registered.push({ ...head, version: null });
+      slots.push(dataset);
     } else if (
       table !== undefined &&
       head.fingerprint !== null &&
       head.fingerprint === inspectedFingerprint(table, idOf)
     ) {
-      registered.push({ ...head, version: null, unchanged: true });
+      slots.push({ ...dataset, unchanged: true });
     } else {
+      slots.push(head.dataset_id);
       toRead.push(head.dataset_id);
     }
   }
@@ -272,6 +282,10 @@ export async function readChanged(
       for (const item of page.items) converter.add(item);
     }
   });
-  for (const read of converter.finish()) registered.push(read);
+  const read = new Map(converter.finish().map((d) => [d.dataset_id, d]));
+  // A dataset deleted since the listing is not in the read: left out, as a later snapshot would.
+  const registered = slots.flatMap((slot) =>
+    typeof slot !== 'string' ? [slot] : read.has(slot) ? [read.get(slot) as RegistryDataset] : [],
+  );
   return { registered, fetched: toRead.length };
 }
