@@ -523,7 +523,6 @@ const worst = (changes: readonly Change[]): Compatibility | null =>
 
 /** The diff of one crawled table against its registry dataset (undefined when the registry has none). */
 export function diffTable(table: InspectedTable, registered: RegistryDataset | undefined): DatasetDiff {
-  const target = versionOfTable(table);
   const head = { object_name: objectName(table.schema, table.name), schema: table.schema, table: table.name };
   if (registered?.unchanged === true) {
     return {
@@ -536,6 +535,7 @@ export function diffTable(table: InspectedTable, registered: RegistryDataset | u
       target: null,
     };
   }
+  const target = versionOfTable(table);
   if (registered === undefined || registered.version === null) {
     const changes: Change[] = [
       {
