@@ -139,23 +139,16 @@ export async function createApp(
     void discardUnreadBody(request.raw).then(() => done(null, payload));
   });
   const metrics = createMetrics();
-  // The histogram's child per label set, kept: prom-client would otherwise validate and hash the
-  // labels object on every observation. Bounded as the labels are (methods × route patterns × statuses).
-  const observers = new Map<string, { observe(seconds: number): void }>();
   fastify.addHook('onResponse', (request, reply, done) => {
     // The route pattern, not the URL: label cardinality stays bounded.
-    const route = request.routeOptions.url ?? 'unmatched';
-    const key = `${reply.statusCode} ${request.method} ${route}`;
-    let observer = observers.get(key);
-    if (observer === undefined) {
-      observer = metrics.requestDuration.labels({
+    metrics.requestDuration.observe(
+      {
         method: request.method,
-        route,
+        route: request.routeOptions.url ?? 'unmatched',
         status: String(reply.statusCode),
-      });
-      observers.set(key, observer);
-    }
-    observer.observe(reply.elapsedTime / 1000);
+      },
+      reply.elapsedTime / 1000,
+    );
     done();
   });
   fastify.addHook('preParsing', (request, _reply, payload, done) => {

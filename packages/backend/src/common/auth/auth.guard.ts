@@ -30,24 +30,11 @@ export class AuthGuard implements CanActivate {
     @Inject(AUTHENTICATORS) private readonly authenticators: readonly Authenticator[],
   ) {}
 
-  /** Who may call each handler, read from its metadata once (it does not change after start-up). */
-  private readonly authOf = new WeakMap<object, RouteAuth>();
-
-  private routeAuth(context: ExecutionContext): RouteAuth {
-    const handler = context.getHandler();
-    let auth = this.authOf.get(handler);
-    if (auth === undefined) {
-      const route = this.reflector.get<RouteDef | undefined>(ROUTE_DEF, handler);
-      const targets = [handler, context.getClass()];
-      auth =
-        route?.auth ?? (this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, targets) ? 'anonymous' : 'user');
-      this.authOf.set(handler, auth);
-    }
-    return auth;
-  }
-
   async canActivate(context: ExecutionContext): Promise<boolean> {
-    const auth = this.routeAuth(context);
+    const targets = [context.getHandler(), context.getClass()];
+    const route = this.reflector.get<RouteDef | undefined>(ROUTE_DEF, context.getHandler());
+    const auth: RouteAuth =
+      route?.auth ?? (this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, targets) ? 'anonymous' : 'user');
     if (auth === 'anonymous') return true;
 
     const request = context.switchToHttp().getRequest<FastifyRequest>();
