@@ -16,6 +16,7 @@ import { SchemaVersionReadShapes1766200000000 } from './1766200000000-SchemaVers
 import { SchemaHintOverrides1766210000000 } from './1766210000000-SchemaHintOverrides.js';
 import { SearchNameStatistics1766220000000 } from './1766220000000-SearchNameStatistics.js';
 import { ListSortIndexes1766230000000 } from './1766230000000-ListSortIndexes.js';
+import { FieldWordsByName1766260000000 } from './1766260000000-FieldWordsByName.js';
 
 /** Every migration in order. Listed explicitly: ESM builds cannot rely on TypeORM's glob loading. */
 export const MIGRATIONS = [
@@ -37,4 +38,5 @@ export const MIGRATIONS = [
   SchemaHintOverrides1766210000000,
   SearchNameStatistics1766220000000,
   ListSortIndexes1766230000000,
+  FieldWordsByName1766260000000,
 ];

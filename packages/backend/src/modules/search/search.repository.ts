@@ -2,7 +2,15 @@ import { MAX_SEARCH_WORDS, type SearchKind, type SearchQuery, searchWords } from
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { escapeLike } from '../../common/crud/list.js';
-import { datasetDocument, fieldDocument, type SearchDocument, systemDocument } from './search-documents.js';
+import {
+  datasetDocument,
+  fieldDocument,
+  fieldNameOnly,
+  fieldNameWords,
+  fieldNoted,
+  type SearchDocument,
+  systemDocument,
+} from './search-documents.js';
 
 /** One ranked hit, with the texts the mapper highlights. */
 export interface SearchRow {
@@ -170,7 +178,8 @@ export class SearchRepository {
     // Any other match: words; or, in the similar-spelling pass (3+ characters), trigram similarity of the
     // name. That pass runs only when the words matched nothing (lookForSimilar), so it tests
     // similarity alone. Fields: their names among the most similar distinct names (similar_field_names,
-    // a trigram probe of the vocabulary, not of every field), found through the name btree.
+    // a trigram probe of the vocabulary, not of every field). As a row test (the PII-tag branch); the
+    // field branch finds its other matches through the vocabulary (fieldOthers, below).
     const other = (doc: SearchDocument) =>
       !similar
         ? `(${doc.tsvector} @@ ${tsq})`
@@ -237,12 +246,34 @@ export class SearchRepository {
       ctes.push(`${name}_names AS MATERIALIZED (
         SELECT * FROM (${perName.join(' UNION ALL ')}) n ORDER BY n.match_rank LIMIT ${cap})`);
       // The other matches' ids, on the table alone: its GIN indexes are the only way to them (no
-      // sequential scan), so the planner cannot bet on a scan meeting matches early.
-      ctes.push(`${name}_other AS MATERIALIZED (
-        SELECT ${own.alias}.id FROM ${own.table} ${own.alias}
-        WHERE ${own.where}${other(doc)} AND NOT ${byName(doc)} LIMIT ${cap})`);
+      // sequential scan), so the planner cannot bet on a scan meeting matches early. Fields: by name
+      // through the vocabulary where they can be (fieldOthers).
+      ctes.push(`${name}_other AS MATERIALIZED (${
+        doc === fields
+          ? fieldOthers(own.where)
+          : `SELECT ${own.alias}.id FROM ${own.table} ${own.alias}
+        WHERE ${own.where}${other(doc)} AND NOT ${byName(doc)} LIMIT ${cap}`
+      })`);
       // (Then, in `capped`:) Append reads its parts in order and the LIMIT stops it: once the names
       // fill the cap, the other part is never started (a CTE is computed when first read).
+    };
+    // The fields matching other than by name (ADR 0031, amended), without a GIN probe of every field:
+    // the distinct names matching (by words, or the most similar first), each name's fields through
+    // ix_fields_name_lower until the branch has its candidates; by words, also the fields with more
+    // than their name to match (a note, a path of their own: fieldNoted), through their partial GIN
+    // index. A vocabulary name is lower-cased, so the name test is on it, not on each field.
+    const fieldOthers = (where: string) => {
+      const ofName = (vocabulary: string, condition: string) => `SELECT x.id FROM ${vocabulary} n
+          CROSS JOIN LATERAL (SELECT f.id FROM fields f
+            WHERE ${where}${fields.names[0]} = n.name COLLATE "C"${condition} LIMIT ${cap}) x
+          WHERE NOT (n.name COLLATE "C" LIKE ${prefix} ESCAPE '\\')`;
+      if (similar) return `${ofName('similar_field_names', '')} LIMIT ${cap}`;
+      return `SELECT o.id FROM (
+          (${ofName('field_names', ` AND ${fieldNameOnly('f')}`)} AND ${fieldNameWords('n')} @@ ${tsq})
+          UNION ALL
+          (SELECT f.id FROM fields f
+            WHERE ${where}${fieldNoted('f')} AND ${fields.tsvector} @@ ${tsq} AND NOT ${byName(fields)})
+        ) o LIMIT ${cap}`;
     };
     // Every branch names every column (the first branch alone would name them for the UNION).
     type Columns = Omit<Record<keyof SearchRow, string>, 'total'>;
