@@ -69,4 +69,5 @@ export const fieldNameOnly = (a: string): string =>
   `(${a}.note IS NULL AND (${a}.path IS NULL OR ${a}.path = ${a}.name))`;
 
 /** The words of a distinct lower-cased field name (`field_names`): the expression of ix_field_names_search. */
-export const fieldNameWords = (a: string): string => `to_tsvector('simple'::regconfig, ${words(`${a}.name`)})`;
+export const fieldNameWords = (a: string): string =>
+  `to_tsvector('simple'::regconfig, ${words(`${a}.name`)})`;

@@ -248,12 +248,14 @@ export class SearchRepository {
       // The other matches' ids, on the table alone: its GIN indexes are the only way to them (no
       // sequential scan), so the planner cannot bet on a scan meeting matches early. Fields: by name
       // through the vocabulary where they can be (fieldOthers).
-      ctes.push(`${name}_other AS MATERIALIZED (${
-        doc === fields
-          ? fieldOthers(own.where)
-          : `SELECT ${own.alias}.id FROM ${own.table} ${own.alias}
+      ctes.push(
+        `${name}_other AS MATERIALIZED (${
+          doc === fields
+            ? fieldOthers(own.where)
+            : `SELECT ${own.alias}.id FROM ${own.table} ${own.alias}
         WHERE ${own.where}${other(doc)} AND NOT ${byName(doc)} LIMIT ${cap}`
-      })`);
+        })`,
+      );
       // (Then, in `capped`:) Append reads its parts in order and the LIMIT stops it: once the names
       // fill the cap, the other part is never started (a CTE is computed when first read).
     };
