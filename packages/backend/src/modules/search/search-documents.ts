@@ -68,6 +68,5 @@ export const fieldNoted = (a: string): string => `(${a}.note IS NOT NULL OR ${a}
 export const fieldNameOnly = (a: string): string =>
   `(${a}.note IS NULL AND (${a}.path IS NULL OR ${a}.path = ${a}.name))`;
 
-/** The words of a distinct lower-cased field name (`field_names`): the expression of ix_field_names_search. */
-export const fieldNameWords = (a: string): string =>
-  `to_tsvector('simple'::regconfig, ${words(`${a}.name`)})`;
+/** The words of a distinct lower-cased field name (`field_names.words`, stored; GIN ix_field_names_search). */
+export const fieldNameWords = (a: string): string => `${a}.words`;
