@@ -51,7 +51,11 @@ export const SEARCH_SETTINGS: readonly string[] = [
   'SET LOCAL enable_seqscan = off',
 ];
 
-/** Whether to run the statement again with similar spellings, after a first pass found `total` hits. */
+/**
+ * Whether to run the statement again with similar spellings, after a first pass found `total` hits.
+ * Only after no hit at all: the similar-spelling statement leaves out the parts (names, PII tags)
+ * that the first pass found empty.
+ */
 export const lookForSimilar = (total: number): boolean => total === 0;
 
 /** Columns a branch leaves empty, typed so that the UNION's column types agree. */
@@ -177,7 +181,8 @@ export class SearchRepository {
       `(${doc.names.map((n) => `${n} LIKE ${prefix} ESCAPE '\\'`).join(' OR ')})`;
     // Any other match: words; or, in the similar-spelling pass (3+ characters), trigram similarity of the
     // name. That pass runs only when the words matched nothing (lookForSimilar), so it tests
-    // similarity alone. Fields: their names among the most similar distinct names (similar_field_names,
+    // similarity alone, and has no names or PII-tag parts: with no match at all, those found nothing
+    // either (the same query and filters, in the same transaction). Fields: their names among the most similar distinct names (similar_field_names,
     // a trigram probe of the vocabulary, not of every field). As a row test (the PII-tag branch); the
     // field branch finds its other matches through the vocabulary (fieldOthers, below).
     const other = (doc: SearchDocument) =>
@@ -215,17 +220,23 @@ export class SearchRepository {
         ctes.push(`${name}_matched AS MATERIALIZED (
           SELECT ${own.alias}.id, ${byName(doc)} AS by_name FROM ${own.table} ${own.alias}
           WHERE ${inPool} AND ${own.where}(${byName(doc)} OR ${otherStored(doc)}))`);
-        ctes.push(`${name}_names AS MATERIALIZED (
+        if (!similar) {
+          ctes.push(`${name}_names AS MATERIALIZED (
           ${sql.replace(MATCH, `${own.alias}.id IN (SELECT id FROM ${name}_matched WHERE by_name)`)}
           ORDER BY match_rank, name LIMIT ${cap})`);
+        }
         ctes.push(`${name}_other AS MATERIALIZED (
           SELECT id FROM ${name}_matched WHERE NOT by_name LIMIT ${cap})`);
       } else {
         indexed(name, sql, doc, own);
       }
-      ctes.push(`${name} AS (
+      ctes.push(`${name} AS (${
+        similar
+          ? ''
+          : `
         (SELECT * FROM ${name}_names)
-        UNION ALL
+        UNION ALL`
+      }
         (${sql.replace(MATCH, `${own.alias}.id IN (SELECT id FROM ${name}_other)`)})
         LIMIT ${cap})`);
       branches.push(`SELECT * FROM ${name}`);
@@ -243,8 +254,10 @@ export class SearchRepository {
         return `(${sql.replace(MATCH, `${n} LIKE ${prefix} ESCAPE '\\'${earlier.join('')}`)}
           ORDER BY ${n} LIMIT ${cap})`;
       });
-      ctes.push(`${name}_names AS MATERIALIZED (
+      if (!similar) {
+        ctes.push(`${name}_names AS MATERIALIZED (
         SELECT * FROM (${perName.join(' UNION ALL ')}) n ORDER BY n.match_rank LIMIT ${cap})`);
+      }
       // The other matches' ids, on the table alone: its GIN indexes are the only way to them (no
       // sequential scan), so the planner cannot bet on a scan meeting matches early. Fields: by name
       // through the vocabulary where they can be (fieldOthers).
@@ -364,14 +377,16 @@ export class SearchRepository {
       });
       // Fields whose current PII tags include a word of the query (and that matched nothing else),
       // found through the history's GIN index and confirmed on the current tags.
-      const tagWords = bind([...new Set([query.q, lq, ...words])], 'text[]');
-      ctes.push(`tagged AS MATERIALIZED (
+      if (!similar) {
+        const tagWords = bind([...new Set([query.q, lq, ...words])], 'text[]');
+        ctes.push(`tagged AS MATERIALIZED (
         SELECT DISTINCT t.field_id FROM field_classifications t WHERE t.pii_tags && ${tagWords})`);
-      branches.push(`(${select({ ...columns, match_rank: '3', score: '0::float8' })}
+        branches.push(`(${select({ ...columns, match_rank: '3', score: '0::float8' })}
         FROM tagged JOIN fields f ON f.id = tagged.field_id ${live}
         WHERE f.pii_tags && ${tagWords}${inSystem('d.system_id')}
           AND NOT ${byName(doc)} AND NOT ${other(doc)}${piiFilter}
         LIMIT ${cap})`);
+      }
     }
     const kindOrder = `CASE h.kind ${Object.entries(KIND_ORDER)
       .map(([kind, order]) => `WHEN '${kind}' THEN ${order}`)
