@@ -182,15 +182,9 @@ export class SearchRepository {
     // Any other match: words; or, in the similar-spelling pass (3+ characters), trigram similarity of the
     // name. That pass runs only when the words matched nothing (lookForSimilar), so it tests
     // similarity alone, and has no names or PII-tag parts: with no match at all, those found nothing
-    // either (the same query and filters, in the same transaction). Fields: their names among the most similar distinct names (similar_field_names,
-    // a trigram probe of the vocabulary, not of every field). As a row test (the PII-tag branch); the
-    // field branch finds its other matches through the vocabulary (fieldOthers, below).
+    // either (the same query and filters, in the same transaction). Fields have their own (fieldOthers).
     const other = (doc: SearchDocument) =>
-      !similar
-        ? `(${doc.tsvector} @@ ${tsq})`
-        : doc === fields
-          ? `(${doc.names[0]} = ANY(ARRAY(SELECT n.name COLLATE "C" FROM similar_field_names n)))`
-          : `(${q} <% ${doc.trigram})`;
+      similar ? `(${q} <% ${doc.trigram})` : `(${doc.tsvector} @@ ${tsq})`;
     // The same test row by row, on the stored vector (filter-driven branches: no index involved).
     const otherStored = (doc: SearchDocument) =>
       similar ? `(${q} <% ${doc.trigram})` : `(${doc.vector} @@ ${tsq})`;
