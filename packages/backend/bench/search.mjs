@@ -23,6 +23,8 @@ const USAGE = `pnpm bench search [options]
   --runs N       measured runs per search (default 40, after 5 warm-up runs)
   --no-build     do not rebuild @aide/schemas and @aide/backend
   --keep-db      keep the database (with DATABASE_URL) for EXPLAIN by hand; its name is printed
+  --reuse-db DB  measure on DB, a database an earlier --keep-db run loaded (with DATABASE_URL): its
+                 pending migrations are run, nothing is loaded, and it is kept
   -h, --help
 
 DATABASE_URL: use that server (a fresh database is created and dropped) instead of an embedded one.`;
@@ -99,6 +101,10 @@ async function load(client, datasets) {
   t = Date.now();
   await client.query('VACUUM ANALYZE');
   log(`analysed in ${((Date.now() - t) / 1000).toFixed(1)} s`);
+}
+
+/** The system of the `system filter` search. */
+async function filterSystem(client) {
   const [{ id }] = (await client.query(`SELECT id FROM systems ORDER BY code LIMIT 1 OFFSET 3`)).rows;
   return id;
 }
@@ -152,6 +158,7 @@ export async function run(argv = process.argv.slice(2)) {
         runs: { type: 'string', default: '40' },
         'no-build': { type: 'boolean', default: false },
         'keep-db': { type: 'boolean', default: false },
+        'reuse-db': { type: 'string' },
         help: { type: 'boolean', short: 'h', default: false },
       },
     });
@@ -159,9 +166,14 @@ export async function run(argv = process.argv.slice(2)) {
       datasets: Number(values.datasets),
       runs: Number(values.runs),
       build: !values['no-build'],
-      keepDb: values['keep-db'],
+      keepDb: values['keep-db'] || values['reuse-db'] !== undefined,
+      reuseDb: values['reuse-db'],
       help: values.help,
     };
+    if (options.reuseDb !== undefined && !/^\w+$/.test(options.reuseDb))
+      throw new Error('--reuse-db must name a database (letters, digits, _)');
+    if (options.reuseDb !== undefined && !process.env.DATABASE_URL)
+      throw new Error('--reuse-db needs DATABASE_URL (the server of the kept database)');
     if (!Number.isInteger(options.datasets) || options.datasets < 100)
       throw new Error('--datasets must be an integer ≥ 100');
     if (!Number.isInteger(options.runs) || options.runs < 1)
@@ -198,11 +210,11 @@ export async function run(argv = process.argv.slice(2)) {
       cleanups.push(() => handle.stop());
       serverUrl = handle.url;
     }
-    const dbName = `aide_bench_search_${Date.now().toString(36)}`;
+    const dbName = options.reuseDb ?? `aide_bench_search_${Date.now().toString(36)}`;
     const admin = new pg.Client({ connectionString: serverUrl });
     await admin.connect();
     version = (await admin.query('SHOW server_version')).rows[0].server_version;
-    await admin.query(`CREATE DATABASE ${dbName}`);
+    if (!options.reuseDb) await admin.query(`CREATE DATABASE ${dbName}`);
     await admin.end();
     if (options.keepDb) log(`keeping database ${dbName}`);
     cleanups.push(async () => {
@@ -221,7 +233,15 @@ export async function run(argv = process.argv.slice(2)) {
     client.on('error', (e) => log(`connection error: ${e.message}`));
     await client.connect();
     cleanups.push(() => client.end());
-    const systemId = await load(client, options.datasets);
+    if (options.reuseDb) {
+      // The catalogue as loaded, with what the pending migrations added.
+      const [{ n }] = (await client.query('SELECT count(*)::int AS n FROM datasets')).rows;
+      options.datasets = n;
+      log(`reusing ${dbName}: ${n} datasets`);
+    } else {
+      await load(client, options.datasets);
+    }
+    const systemId = await filterSystem(client);
 
     const repository = new SearchRepository();
     const baselineSql = `SELECT f.id FROM fields f WHERE ${(await dist('modules/search/search-documents.js')).fieldDocument('f').tsvector} @@ to_tsquery('simple'::regconfig, $1) LIMIT 50`;

@@ -139,6 +139,41 @@ describe('search', () => {
     ok(await ctx.request('DELETE', `${API}/fields/${f.id}`, { token: ctx.adminToken }));
   });
 
+  it('finds fields by the words of their name, path and note, alone or together', async () => {
+    // Name words only (no note, no path of its own): through the name vocabulary.
+    const byNameWord = await search('q=id&kind=field');
+    expect(byNameWord.items.map((i) => i.id).sort()).toEqual(
+      [field['customer_id'].id, field['orders.customer_id'].id].sort(),
+    );
+    expect(byNameWord.items.every((i) => i.match === 'text')).toBe(true);
+    // A nested path's words with a name prefix, and a name word with a note word: the noted index.
+    const nested: Row = ok(
+      await ctx.request('POST', `${API}/fields`, {
+        token: ctx.userToken,
+        body: { dataset_id: dataset['orders'].id, name: 'zipcode', path: 'shipping_address.zipcode' },
+      }),
+      201,
+    );
+    expect((await search('q=shipping%20zip&kind=field')).items.map((i) => i.id)).toEqual([nested.id]);
+    const nameAndNote = (await search('q=email%20buyer')).items.filter((i) => i.match === 'text');
+    expect(names(nameAndNote)).toEqual(['field:email']);
+    // A note removed: the field is found by its name's words again, no longer by the note's.
+    const noted = await createField(dataset['orders'], 'ledger_total', 'Closing balance');
+    expect((await search('q=total%20balance')).items.map((i) => i.id)).toEqual([noted.id]);
+    ok(
+      await ctx.request('PATCH', `${API}/fields/${noted.id}`, {
+        token: ctx.userToken,
+        body: { note: null },
+        headers: { 'if-match': `"${noted.row_version}"` },
+      }),
+    );
+    expect((await search('q=total%20balance')).total).toBe(0);
+    expect((await search('q=ledger%20total&kind=field')).items.map((i) => i.id)).toEqual([noted.id]);
+    for (const f of [nested, noted]) {
+      ok(await ctx.request('DELETE', `${API}/fields/${f.id}`, { token: ctx.adminToken }));
+    }
+  });
+
   it('matches comments and PII tags, and filters by PII tag', async () => {
     const byComment = await search('q=buyer');
     expect(names(byComment.items)).toEqual(['field:email']);
@@ -301,7 +336,10 @@ describe('search', () => {
       for (const q of ['customer', 'custmer']) {
         // Words: the full-text indexes (the similar pass runs only when they match nothing).
         const words = await explain(repository.statement(SearchQuerySchema.parse({ q }), false));
-        for (const table of ['systems', 'datasets', 'fields']) expect(words).toContain(`ix_${table}_search`);
+        for (const table of ['systems', 'datasets']) expect(words).toContain(`ix_${table}_search`);
+        // Fields: by name through the vocabulary, the others (a note, a path) by their partial index.
+        for (const index of ['ix_field_names_search', 'ix_fields_name_lower', 'ix_fields_search_noted'])
+          expect(words).toContain(index);
         expect(words).toContain('ix_field_classifications_pii_tags');
         // Similar spellings of field names: trigrams of the distinct names (ADR 0025), then the fields by
         // name, never a trigram probe of every field. (Systems and datasets: their trigram index or, on

@@ -17,6 +17,7 @@ import { SchemaHintOverrides1766210000000 } from './1766210000000-SchemaHintOver
 import { SearchNameStatistics1766220000000 } from './1766220000000-SearchNameStatistics.js';
 import { ListSortIndexes1766230000000 } from './1766230000000-ListSortIndexes.js';
 import { ReadShapeFingerprints1766240000000 } from './1766240000000-ReadShapeFingerprints.js';
+import { FieldWordsByName1766260000000 } from './1766260000000-FieldWordsByName.js';
 
 /** Every migration in order. Listed explicitly: ESM builds cannot rely on TypeORM's glob loading. */
 export const MIGRATIONS = [
@@ -39,4 +40,5 @@ export const MIGRATIONS = [
   SearchNameStatistics1766220000000,
   ListSortIndexes1766230000000,
   ReadShapeFingerprints1766240000000,
+  FieldWordsByName1766260000000,
 ];

@@ -54,3 +54,19 @@ export const fieldDocument = (a: string): SearchDocument => ({
   trigram: `lower(${a}.name)`,
   names: [`(lower(${a}.name) COLLATE "C")`],
 });
+
+/**
+ * The fields whose words are not those of their name alone: a note, or a path of their own (a
+ * publish stores the name as a root field's path). They are in the partial GIN index
+ * ix_fields_search_noted (1766260000000-FieldWordsByName); the others are found by name through the
+ * vocabulary (`fieldNameWords`). Character for character the index's predicate, so that the planner
+ * proves it.
+ */
+export const fieldNoted = (a: string): string => `(${a}.note IS NOT NULL OR ${a}.path <> ${a}.name)`;
+
+/** Not `fieldNoted` (the name is never null): the document's words are those of `lower(name)`. */
+export const fieldNameOnly = (a: string): string =>
+  `(${a}.note IS NULL AND (${a}.path IS NULL OR ${a}.path = ${a}.name))`;
+
+/** The words of a distinct lower-cased field name (`field_names.words`, stored; GIN ix_field_names_search). */
+export const fieldNameWords = (a: string): string => `${a}.words`;

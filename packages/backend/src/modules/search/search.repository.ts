@@ -2,7 +2,15 @@ import { MAX_SEARCH_WORDS, type SearchKind, type SearchQuery, searchWords } from
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { escapeLike } from '../../common/crud/list.js';
-import { datasetDocument, fieldDocument, type SearchDocument, systemDocument } from './search-documents.js';
+import {
+  datasetDocument,
+  fieldDocument,
+  fieldNameOnly,
+  fieldNameWords,
+  fieldNoted,
+  type SearchDocument,
+  systemDocument,
+} from './search-documents.js';
 
 /** One ranked hit, with the texts the mapper highlights. */
 export interface SearchRow {
@@ -43,7 +51,11 @@ export const SEARCH_SETTINGS: readonly string[] = [
   'SET LOCAL enable_seqscan = off',
 ];
 
-/** Whether to run the statement again with similar spellings, after a first pass found `total` hits. */
+/**
+ * Whether to run the statement again with similar spellings, after a first pass found `total` hits.
+ * Only after no hit at all: the similar-spelling statement leaves out the parts (names, PII tags)
+ * that the first pass found empty.
+ */
 export const lookForSimilar = (total: number): boolean => total === 0;
 
 /** Columns a branch leaves empty, typed so that the UNION's column types agree. */
@@ -169,14 +181,10 @@ export class SearchRepository {
       `(${doc.names.map((n) => `${n} LIKE ${prefix} ESCAPE '\\'`).join(' OR ')})`;
     // Any other match: words; or, in the similar-spelling pass (3+ characters), trigram similarity of the
     // name. That pass runs only when the words matched nothing (lookForSimilar), so it tests
-    // similarity alone. Fields: their names among the most similar distinct names (similar_field_names,
-    // a trigram probe of the vocabulary, not of every field), found through the name btree.
+    // similarity alone, and has no names or PII-tag parts: with no match at all, those found nothing
+    // either (the same query and filters, in the same transaction). Fields have their own (fieldOthers).
     const other = (doc: SearchDocument) =>
-      !similar
-        ? `(${doc.tsvector} @@ ${tsq})`
-        : doc === fields
-          ? `(${doc.names[0]} = ANY(ARRAY(SELECT n.name COLLATE "C" FROM similar_field_names n)))`
-          : `(${q} <% ${doc.trigram})`;
+      similar ? `(${q} <% ${doc.trigram})` : `(${doc.tsvector} @@ ${tsq})`;
     // The same test row by row, on the stored vector (filter-driven branches: no index involved).
     const otherStored = (doc: SearchDocument) =>
       similar ? `(${q} <% ${doc.trigram})` : `(${doc.vector} @@ ${tsq})`;
@@ -206,17 +214,23 @@ export class SearchRepository {
         ctes.push(`${name}_matched AS MATERIALIZED (
           SELECT ${own.alias}.id, ${byName(doc)} AS by_name FROM ${own.table} ${own.alias}
           WHERE ${inPool} AND ${own.where}(${byName(doc)} OR ${otherStored(doc)}))`);
-        ctes.push(`${name}_names AS MATERIALIZED (
+        if (!similar) {
+          ctes.push(`${name}_names AS MATERIALIZED (
           ${sql.replace(MATCH, `${own.alias}.id IN (SELECT id FROM ${name}_matched WHERE by_name)`)}
           ORDER BY match_rank, name LIMIT ${cap})`);
+        }
         ctes.push(`${name}_other AS MATERIALIZED (
           SELECT id FROM ${name}_matched WHERE NOT by_name LIMIT ${cap})`);
       } else {
         indexed(name, sql, doc, own);
       }
-      ctes.push(`${name} AS (
+      ctes.push(`${name} AS (${
+        similar
+          ? ''
+          : `
         (SELECT * FROM ${name}_names)
-        UNION ALL
+        UNION ALL`
+      }
         (${sql.replace(MATCH, `${own.alias}.id IN (SELECT id FROM ${name}_other)`)})
         LIMIT ${cap})`);
       branches.push(`SELECT * FROM ${name}`);
@@ -234,15 +248,41 @@ export class SearchRepository {
         return `(${sql.replace(MATCH, `${n} LIKE ${prefix} ESCAPE '\\'${earlier.join('')}`)}
           ORDER BY ${n} LIMIT ${cap})`;
       });
-      ctes.push(`${name}_names AS MATERIALIZED (
+      if (!similar) {
+        ctes.push(`${name}_names AS MATERIALIZED (
         SELECT * FROM (${perName.join(' UNION ALL ')}) n ORDER BY n.match_rank LIMIT ${cap})`);
+      }
       // The other matches' ids, on the table alone: its GIN indexes are the only way to them (no
-      // sequential scan), so the planner cannot bet on a scan meeting matches early.
-      ctes.push(`${name}_other AS MATERIALIZED (
-        SELECT ${own.alias}.id FROM ${own.table} ${own.alias}
-        WHERE ${own.where}${other(doc)} AND NOT ${byName(doc)} LIMIT ${cap})`);
+      // sequential scan), so the planner cannot bet on a scan meeting matches early. Fields: by name
+      // through the vocabulary where they can be (fieldOthers).
+      ctes.push(
+        `${name}_other AS MATERIALIZED (${
+          doc === fields
+            ? fieldOthers(own.where)
+            : `SELECT ${own.alias}.id FROM ${own.table} ${own.alias}
+        WHERE ${own.where}${other(doc)} AND NOT ${byName(doc)} LIMIT ${cap}`
+        })`,
+      );
       // (Then, in `capped`:) Append reads its parts in order and the LIMIT stops it: once the names
       // fill the cap, the other part is never started (a CTE is computed when first read).
+    };
+    // The fields matching other than by name (ADR 0031, amended), without a GIN probe of every field:
+    // the distinct names matching (by words, or the most similar first), each name's fields through
+    // ix_fields_name_lower until the branch has its candidates; by words, also the fields with more
+    // than their name to match (a note, a path of their own: fieldNoted), through their partial GIN
+    // index. A vocabulary name is lower-cased, so the name test is on it, not on each field.
+    const fieldOthers = (where: string) => {
+      const ofName = (vocabulary: string, condition: string) => `SELECT x.id FROM ${vocabulary} n
+          CROSS JOIN LATERAL (SELECT f.id FROM fields f
+            WHERE ${where}${fields.names[0]} = n.name COLLATE "C"${condition} LIMIT ${cap}) x
+          WHERE NOT (n.name COLLATE "C" LIKE ${prefix} ESCAPE '\\')`;
+      if (similar) return `${ofName('similar_field_names', '')} LIMIT ${cap}`;
+      return `SELECT o.id FROM (
+          (${ofName('field_names', ` AND ${fieldNameOnly('f')}`)} AND ${fieldNameWords('n')} @@ ${tsq})
+          UNION ALL
+          (SELECT f.id FROM fields f
+            WHERE ${where}${fieldNoted('f')} AND ${fields.tsvector} @@ ${tsq} AND NOT ${byName(fields)})
+        ) o LIMIT ${cap}`;
     };
     // Every branch names every column (the first branch alone would name them for the UNION).
     type Columns = Omit<Record<keyof SearchRow, string>, 'total'>;
@@ -331,14 +371,16 @@ export class SearchRepository {
       });
       // Fields whose current PII tags include a word of the query (and that matched nothing else),
       // found through the history's GIN index and confirmed on the current tags.
-      const tagWords = bind([...new Set([query.q, lq, ...words])], 'text[]');
-      ctes.push(`tagged AS MATERIALIZED (
+      if (!similar) {
+        const tagWords = bind([...new Set([query.q, lq, ...words])], 'text[]');
+        ctes.push(`tagged AS MATERIALIZED (
         SELECT DISTINCT t.field_id FROM field_classifications t WHERE t.pii_tags && ${tagWords})`);
-      branches.push(`(${select({ ...columns, match_rank: '3', score: '0::float8' })}
+        branches.push(`(${select({ ...columns, match_rank: '3', score: '0::float8' })}
         FROM tagged JOIN fields f ON f.id = tagged.field_id ${live}
         WHERE f.pii_tags && ${tagWords}${inSystem('d.system_id')}
           AND NOT ${byName(doc)} AND NOT ${other(doc)}${piiFilter}
         LIMIT ${cap})`);
+      }
     }
     const kindOrder = `CASE h.kind ${Object.entries(KIND_ORDER)
       .map(([kind, order]) => `WHEN '${kind}' THEN ${order}`)
