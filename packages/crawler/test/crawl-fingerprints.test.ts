@@ -5,6 +5,8 @@
 // (a version published through the API, PII tags, an edited data type) and for versions stored before
 // fingerprints existed.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer, request } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { typeSpecOfTree } from '@aide/schemas/fingerprint';
@@ -213,6 +215,7 @@ describe('a crawl that compares fingerprints first', () => {
       const system = (await client.systems.list({ code: SYSTEM, size: 1 })).items[0];
       if (system === undefined) throw new Error(`no system ${SYSTEM}`);
       const heads = await readFingerprints(client, system.id, undefined, 7);
+      if (heads === null) throw new Error('the registry has fingerprints');
       // Nothing inspected, everything in scope: every version is read, one per request.
       const changed = await readChanged(client, system.id, heads, [], () => true, undefined, 1);
       expect(changed.fetched).toBe(heads.filter((h) => h.version_num !== null).length);
@@ -230,5 +233,59 @@ describe('a crawl that compares fingerprints first', () => {
     expect(removed?.changes[0]).toMatchObject({ category: 'table_removed', before: 'table' });
     // public.currencies (behind) and the removed table.
     expect(light.versionsRead).toBe(2);
+  });
+});
+
+describe('a crawl against a registry that predates fingerprints', () => {
+  /**
+   * The real backend behind a real HTTP front that answers the fingerprint route as an older backend
+   * does (the generic NOT_FOUND of an unknown route) and passes every other request through.
+   */
+  async function olderRegistry(): Promise<{ url: string; close(): Promise<void> }> {
+    const target = new URL(backend.env.AIDE_METASTORE_URL ?? '');
+    const server = createServer((req, res) => {
+      if (req.url?.includes('/snapshot/fingerprints')) {
+        res.writeHead(404, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ error_code: 'NOT_FOUND', detail: 'Route not found.', request_id: 'older' }));
+        return;
+      }
+      const upstream = request(
+        { host: target.hostname, port: target.port, path: req.url, method: req.method, headers: req.headers },
+        (answer) => {
+          res.writeHead(answer.statusCode ?? 502, answer.headers);
+          answer.pipe(res);
+        },
+      );
+      req.pipe(upstream);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    return {
+      url: `http://127.0.0.1:${port}${target.pathname === '/' ? '' : target.pathname}`,
+      close: () =>
+        new Promise<void>((resolve) => {
+          server.closeAllConnections();
+          server.close(() => resolve());
+        }),
+    };
+  }
+
+  it('reads every version in full and reports what a fingerprint crawl reports', async () => {
+    const older = await olderRegistry();
+    try {
+      const outcome = await crawl(
+        { systemCode: SYSTEM, connectionUrl: db.url, format: 'json' },
+        { ...io(), env: { ...backend.env, AIDE_METASTORE_URL: older.url } },
+      );
+      const light = await crawlWith(false);
+      expect(comparable(outcome.report)).toEqual(comparable(light.report));
+      expect(outcome.versionsRead).toBeGreaterThan(10);
+      expect(outcome.versionsRead).toBe(
+        outcome.report.summary.datasets.unchanged +
+          outcome.report.datasets.filter((d) => d.status !== 'new').length,
+      );
+    } finally {
+      await older.close();
+    }
   });
 });

@@ -12,7 +12,7 @@ import type { InspectedDatabase } from '../model.js';
 import { createProgress } from '../progress.js';
 import { connectRegistry, CrawlRunRecord, resolveSystem, type RegistryFlags } from '../registry/client.js';
 import type { RegistryDataset } from '../registry/model.js';
-import { readChanged, readFingerprints, readRegistry, type RegistryHead } from '../registry/snapshot.js';
+import { readChanged, readRegistrySide } from '../registry/snapshot.js';
 import { buildReport, hasDifferences, type CrawlReport } from '../report/report.js';
 import { renderReportText } from '../report/text.js';
 import {
@@ -110,7 +110,6 @@ export async function crawl(options: CrawlCommandOptions, io: Io): Promise<Crawl
       const registryRead = new AbortController();
       const registrySignal =
         signal === undefined ? registryRead.signal : AbortSignal.any([registryRead.signal, signal]);
-      const full = options.fullRegistryRead === true;
       const [inspection, snapshot] = await Promise.allSettled([
         inspectDatabase({ connectionUrl, filters, signal })
           .catch((error: unknown) => {
@@ -121,10 +120,7 @@ export async function crawl(options: CrawlCommandOptions, io: Io): Promise<Crawl
             inspected = performance.now();
             progress.update(++done);
           }),
-        (full
-          ? readRegistry(client, system.id, registrySignal)
-          : readFingerprints(client, system.id, registrySignal)
-        ).finally(() => {
+        readRegistrySide(client, system.id, options.fullRegistryRead === true, registrySignal).finally(() => {
           read = performance.now();
           progress.update(++done);
         }),
@@ -139,12 +135,12 @@ export async function crawl(options: CrawlCommandOptions, io: Io): Promise<Crawl
       const fetchStarted = performance.now();
       let registered: RegistryDataset[];
       let versionsRead: number;
-      if (full) {
-        registered = snapshot.value as RegistryDataset[];
+      if ('full' in snapshot.value) {
+        registered = snapshot.value.full;
         versionsRead = registered.filter((d) => d.version !== null).length;
       } else {
         // Only the versions whose fingerprint differs from the inspected table's are read in full.
-        const heads = snapshot.value as RegistryHead[];
+        const { heads } = snapshot.value;
         const changed = await readChanged(client, system.id, heads, db.tables, inScope, signal);
         registered = changed.registered;
         versionsRead = changed.fetched;

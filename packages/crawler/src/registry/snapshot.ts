@@ -3,7 +3,7 @@
 // diff compares. Never one request per dataset.
 import type { SchemaVersion, SystemSnapshotPage, TypeInstanceTree } from '@aide/schemas';
 import { structureFingerprint, typeSpecOfTree } from '@aide/schemas/fingerprint';
-import type { AideClient } from '@aide/sdk';
+import { AideApiError, type AideClient } from '@aide/sdk';
 import type { InspectedTable, TypeNode } from '../model.js';
 import { registryCall } from './client.js';
 import { versionOfTable, type RegistryDataset, type TableVersion, type VersionColumn } from './model.js';
@@ -172,15 +172,37 @@ export interface RegistryHead {
   fingerprint: string | null;
 }
 
-/** Every active rdbms dataset of the system with its current version's number and fingerprint. */
+/**
+ * A registry older than ADR 0032 has no fingerprint route: it answers the generic `NOT_FOUND` of an
+ * unknown route (a missing system is `SYSTEM_NOT_FOUND`).
+ */
+function isMissingRoute(error: unknown): boolean {
+  return error instanceof AideApiError && error.status === 404 && error.errorCode === 'NOT_FOUND';
+}
+
+/**
+ * Every active rdbms dataset of the system with its current version's number and fingerprint; null
+ * when the registry predates fingerprints (the crawl then reads every version in full).
+ */
 export async function readFingerprints(
   client: AideClient,
   systemId: string,
   signal?: AbortSignal,
   pageSize = FINGERPRINT_PAGE_SIZE,
-): Promise<RegistryHead[]> {
+): Promise<RegistryHead[] | null> {
   const heads: RegistryHead[] = [];
-  await registryCall('read the registry fingerprints of the system', async () => {
+  const listed = await registryCall('read the registry fingerprints of the system', async () => {
+    try {
+      await listFingerprints();
+      return true;
+    } catch (error) {
+      if (heads.length === 0 && isMissingRoute(error)) return false;
+      throw error;
+    }
+  });
+  return listed ? heads : null;
+
+  async function listFingerprints() {
     for await (const page of client.systems.fingerprints(systemId, { limit: pageSize }, { signal })) {
       for (const item of page.items) {
         if (item.kind !== 'rdbms' || item.schema_name === null || item.table_name === null) continue;
@@ -194,8 +216,27 @@ export async function readFingerprints(
         });
       }
     }
-  });
-  return heads;
+  }
+}
+
+/** The registry side as first read: every version in full, or the fingerprint listing (ADR 0032). */
+export type RegistryRead = { full: RegistryDataset[] } | { heads: RegistryHead[] };
+
+/**
+ * The fingerprint listing, unless `full` asks for every version in full or the registry predates
+ * fingerprints (then every version is read in full, as `--full-registry-read` does).
+ */
+export async function readRegistrySide(
+  client: AideClient,
+  systemId: string,
+  full: boolean,
+  signal?: AbortSignal,
+): Promise<RegistryRead> {
+  if (!full) {
+    const heads = await readFingerprints(client, systemId, signal);
+    if (heads !== null) return { heads };
+  }
+  return { full: await readRegistry(client, systemId, signal) };
 }
 
 const tableKey = (schema: string, table: string) => JSON.stringify([schema, table]);
