@@ -22,8 +22,9 @@ const FIELD_DOCUMENT = `(setweight(to_tsvector('simple'::regconfig, translate(na
  * And the word-similarity operators get their real cost (TRIGRAM_OPERATORS): priced as one
  * comparison, a test of 1,000 systems or 1,000 vocabulary names row by row looked cheaper than their
  * trigram index (5 ms against 1 ms). Only where the migrating role owns pg_trgm's functions (it
- * created the extension) and finds them on its search path; elsewhere a notice, and plans as before. A planner estimate only: not kept
- * by pg_dump, reset by an `ALTER EXTENSION pg_trgm UPDATE` that redefines them.
+ * created the extension) and finds them on its search path; elsewhere a notice, and plans as before.
+ * A planner estimate only: not kept by pg_dump, reset by an `ALTER EXTENSION pg_trgm UPDATE` that
+ * redefines them.
  */
 export class FieldWordsByName1766260000000 implements MigrationInterface {
   name = 'FieldWordsByName1766260000000';
