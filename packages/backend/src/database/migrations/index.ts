@@ -18,6 +18,7 @@ import { SearchNameStatistics1766220000000 } from './1766220000000-SearchNameSta
 import { ListSortIndexes1766230000000 } from './1766230000000-ListSortIndexes.js';
 import { ReadShapeFingerprints1766240000000 } from './1766240000000-ReadShapeFingerprints.js';
 import { FieldWordsByName1766260000000 } from './1766260000000-FieldWordsByName.js';
+import { DropFieldsSearchIndex1766270000000 } from './1766270000000-DropFieldsSearchIndex.js';
 
 /** Every migration in order. Listed explicitly: ESM builds cannot rely on TypeORM's glob loading. */
 export const MIGRATIONS = [
@@ -41,4 +42,5 @@ export const MIGRATIONS = [
   ListSortIndexes1766230000000,
   ReadShapeFingerprints1766240000000,
   FieldWordsByName1766260000000,
+  DropFieldsSearchIndex1766270000000,
 ];
