@@ -1,7 +1,8 @@
 // The searchable text of systems, datasets and fields, as SQL over a table alias. The planner uses an
 // index only for the expression it was built on, so each is, character for character, the indexed one:
 // - `tsvector`: the expression of the GIN index ix_<table>_search (1765400000000-Search; names weighted
-//   A, the note weighted C), for matching;
+//   A, the note weighted C), for matching; for fields, of the partial ix_fields_search_noted alone (the
+//   index of every field was dropped by 1766270000000-DropFieldsSearchIndex: see `fieldNoted`);
 // - `vector`: the same value, stored by a trigger (1765550000000-SearchColumns), for ranking: reading
 //   it costs nothing, where the expression is computed again for every candidate;
 // - `trigram`: the lower-cased name of the pg_trgm GIN index ix_<table>_name_trgm (1765400000000-Search);
