@@ -28,7 +28,7 @@ export class BearerJwtAuthenticator implements Authenticator {
     const claims = await this.tokens.verifyAccess(match[1]);
     if (!claims || !UUID.test(claims.sub)) throw new AppError('UNAUTHORIZED');
 
-    const row = await this.tokenState.get(claims.sub);
+    const row = this.tokenState.cached(claims.sub) ?? (await this.tokenState.get(claims.sub));
     if (!row?.is_active || row.token_version !== claims.tv) throw new AppError('UNAUTHORIZED');
     return { id: claims.sub, is_superuser: row.is_superuser, user_type: row.user_type };
   }

@@ -86,8 +86,7 @@ export function Route<R extends RouteDef>(route: R) {
     const handler = descriptor.value;
     if (!handler) throw new Error(`@Route on ${String(key)}: not a method`);
     const status = defaultStatus(route);
-    const bound = async function (this: unknown, input: RouteInput<R>): Promise<unknown> {
-      const result = await handler.call(this, input);
+    const finish = (input: RouteInput<R>, result: RouteResult<R>): unknown => {
       if (isRawJson(result)) {
         void input.reply.status(status).type('application/json; charset=utf-8');
         return result.text;
@@ -98,6 +97,13 @@ export function Route<R extends RouteDef>(route: R) {
       }
       void input.reply.status(status);
       return result;
+    };
+    // Not `async`: a handler's promise is continued with one `then`, not wrapped in another promise.
+    const bound = function (this: unknown, input: RouteInput<R>): unknown {
+      const result = handler.call(this, input);
+      return result instanceof Promise
+        ? result.then((value: RouteResult<R>) => finish(input, value))
+        : finish(input, result);
     };
     // Nest reads a handler's metadata from the function itself: the wrapper is what it registers.
     Object.defineProperty(bound, 'name', { value: handler.name });
