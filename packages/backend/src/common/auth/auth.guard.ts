@@ -40,7 +40,9 @@ export class AuthGuard implements CanActivate {
     const request = context.switchToHttp().getRequest<FastifyRequest>();
     let user: AuthUser | undefined;
     for (const authenticator of this.authenticators) {
-      user = await authenticator.authenticate(request);
+      const pending = authenticator.authenticate(request);
+      if (pending === undefined) continue;
+      user = await pending;
       if (user) break;
     }
     if (!user) throw new AppError('UNAUTHORIZED');

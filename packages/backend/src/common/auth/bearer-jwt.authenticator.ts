@@ -20,9 +20,12 @@ export class BearerJwtAuthenticator implements Authenticator {
     private readonly tokenState: TokenStateCache,
   ) {}
 
-  async authenticate(request: FastifyRequest): Promise<AuthUser | undefined> {
+  authenticate(request: FastifyRequest): Promise<AuthUser> | undefined {
     const header = request.headers.authorization;
-    if (header === undefined) return undefined;
+    return header === undefined ? undefined : this.caller(header);
+  }
+
+  private async caller(header: string): Promise<AuthUser> {
     const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
     if (!match?.[1]) throw new AppError('UNAUTHORIZED');
     const claims = await this.tokens.verifyAccess(match[1]);
