@@ -53,7 +53,11 @@ function ignoreClientError(): void {}
  * drops: each client gets one listener for good, instead of one added and removed per query. pg marks
  * such a client not queryable, and the pool destroys it on release instead of pooling it.
  */
-function runOnPool<R>(pool: Pool, statement: { name: string; text: string }, values: unknown[]): Promise<R[]> {
+function runOnPool<R>(
+  pool: Pool,
+  statement: { name: string; text: string },
+  values: unknown[],
+): Promise<R[]> {
   return new Promise<R[]>((resolve, reject) => {
     pool.connect((connectError, client, release) => {
       // A failed connect is passed on as it is, as through `dataSource.query()`.
@@ -62,12 +66,15 @@ function runOnPool<R>(pool: Pool, statement: { name: string; text: string }, val
         watched.add(client);
         client.on('error', ignoreClientError);
       }
-      client.query<R & QueryResultRow>({ name: statement.name, text: statement.text, values }, (error, result) => {
-        // Released with the error, a dead connection is destroyed instead of going back to the pool.
-        release(error && isDatabaseUnavailable(error) ? error : undefined);
-        if (error) reject(new QueryFailedError(statement.text, values, error));
-        else resolve(result.rows);
-      });
+      client.query<R & QueryResultRow>(
+        { name: statement.name, text: statement.text, values },
+        (error, result) => {
+          // Released with the error, a dead connection is destroyed instead of going back to the pool.
+          release(error && isDatabaseUnavailable(error) ? error : undefined);
+          if (error) reject(new QueryFailedError(statement.text, values, error));
+          else resolve(result.rows);
+        },
+      );
     });
   });
 }

@@ -33,6 +33,10 @@ export function respond<R extends RouteDef, S extends RouteStatus<R>>(
   return { [RESPONSE]: true, status, body, headers };
 }
 
+function isPromiseLike<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
+  return typeof (value as { then?: unknown } | null)?.then === 'function';
+}
+
 function isRouteResponse(value: unknown): value is RouteResponse {
   return typeof value === 'object' && value !== null && RESPONSE in value;
 }
@@ -101,9 +105,7 @@ export function Route<R extends RouteDef>(route: R) {
     // Not `async`: a handler's promise is continued with one `then`, not wrapped in another promise.
     const bound = function (this: unknown, input: RouteInput<R>): unknown {
       const result = handler.call(this, input);
-      return result instanceof Promise
-        ? result.then((value: RouteResult<R>) => finish(input, value))
-        : finish(input, result);
+      return isPromiseLike(result) ? result.then((value) => finish(input, value)) : finish(input, result);
     };
     // Nest reads a handler's metadata from the function itself: the wrapper is what it registers.
     Object.defineProperty(bound, 'name', { value: handler.name });
