@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { contractRoutes, type HttpMethod, routeKey } from '@aide/schemas';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
-import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyError, FastifyReply, FastifyRequest, onResponseHookHandler } from 'fastify';
 import type { Logger } from 'pino';
 import type { DataSource } from 'typeorm';
 import { AppModule } from './app.module.js';
@@ -14,7 +14,7 @@ import { lazyChildLogger, NestPinoLogger, RequestLogController } from './common/
 import { RouteTable } from './common/http/route-table.js';
 import { discardUnreadBody } from './common/http/unread-body.js';
 import type { ResolvedConfig } from './config/config.js';
-import { createMetrics } from './modules/metrics/metrics.js';
+import { createMetrics, routeDurationObserver } from './modules/metrics/metrics.js';
 import { registerWebUi } from './web-ui.js';
 
 const REQUEST_ID = /^[\w.:-]{1,128}$/;
@@ -61,6 +61,11 @@ function setEtag(
   done(null, payload);
 }
 
+/** A route option that takes one hook or several, as a list. */
+function asArray<T>(hooks: T | T[] | undefined): T[] {
+  return hooks === undefined ? [] : Array.isArray(hooks) ? hooks : [hooks];
+}
+
 const routeTables = new WeakMap<NestFastifyApplication, RouteTable>();
 
 /** The routes an application registered (for the route-contract test and diagnostics). */
@@ -100,6 +105,7 @@ export async function createApp(
   useJsonBodyParser(adapter, config.bodyLimitBytes);
   const fastify = adapter.getInstance();
   fastify.setChildLoggerFactory(lazyChildLogger);
+  const metrics = createMetrics();
   fastify.addHook('onRoute', (route) => {
     routes.add(route.method, route.url);
     // Routes declaring `etag` answer with `ETag: "<row_version>"` of the entity, which `If-Match`
@@ -110,9 +116,16 @@ export async function createApp(
     if (
       methods.some((method) => ETAG_ROUTES.has(routeKey({ method: method as HttpMethod, path: route.url })))
     ) {
-      const own = route.preSerialization;
-      route.preSerialization = [...(own === undefined ? [] : Array.isArray(own) ? own : [own]), setEtag];
+      route.preSerialization = [...asArray(route.preSerialization), setEtag];
     }
+    // Request durations by route pattern: a hook of each route knows its pattern, so that no request
+    // reads `request.routeOptions` (an object Fastify builds on every read) to label its observation.
+    const observe = routeDurationObserver(metrics.requestDuration, route.url);
+    const onResponse: onResponseHookHandler = (request, reply, done) => {
+      observe(request.method, reply.statusCode, reply.elapsedTime / 1000);
+      done();
+    };
+    route.onResponse = [...asArray(route.onResponse), onResponse];
   });
   fastify.addHook('onRequest', (request, reply, done) => {
     void reply.header('X-Request-ID', request.id).header('X-Content-Type-Options', 'nosniff');
@@ -138,17 +151,10 @@ export async function createApp(
     }
     void discardUnreadBody(request.raw).then(() => done(null, payload));
   });
-  const metrics = createMetrics();
+  // Requests no route matched; each route observes its own (bound by the onRoute hook above).
+  const observeUnmatched = routeDurationObserver(metrics.requestDuration, 'unmatched');
   fastify.addHook('onResponse', (request, reply, done) => {
-    // The route pattern, not the URL: label cardinality stays bounded.
-    metrics.requestDuration.observe(
-      {
-        method: request.method,
-        route: request.routeOptions.url ?? 'unmatched',
-        status: String(reply.statusCode),
-      },
-      reply.elapsedTime / 1000,
-    );
+    if (request.is404) observeUnmatched(request.method, reply.statusCode, reply.elapsedTime / 1000);
     done();
   });
   fastify.addHook('preParsing', (request, _reply, payload, done) => {

@@ -33,6 +33,10 @@ export function createDataSource(config: DataSourceConfig): DataSource {
     migrationsTransactionMode: 'each',
     synchronize: false,
     logging: false,
+    // Rows are hydrated into Object.create(prototype), not `new Entity()`: entities have no
+    // constructors or initialisers, and ES2022 class fields would define every declared property
+    // (undefined) on each instance first, only to be overwritten (~1.4 µs a row on a GET-by-id).
+    entitySkipConstructor: true,
     applicationName: config.applicationName ?? 'aide-metastore',
     poolSize: config.poolSize ?? 10,
     connectTimeoutMS: CONNECT_TIMEOUT_MS,

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Pool } from 'pg';
+import type { Pool, PoolClient, QueryResultRow } from 'pg';
 import {
   type DataSource,
   type EntityMetadata,
@@ -36,32 +36,47 @@ function pgPool(dataSource: DataSource): Pool | undefined {
  * its rows. Errors behave as through `dataSource.query()`: a failed query is a QueryFailedError, a
  * failed connect is the driver's error. Falls back to `dataSource.query()` off PostgreSQL.
  */
-export async function queryPrepared<R>(
-  dataSource: DataSource,
-  text: string,
-  values: unknown[],
-): Promise<R[]> {
+export function queryPrepared<R>(dataSource: DataSource, text: string, values: unknown[]): Promise<R[]> {
   const pool = pgPool(dataSource);
   if (!pool) return dataSource.query<R[]>(text, values);
-  const client = await pool.connect();
-  // A checked-out client has no listener of the pool's: without this one, a connection dropped while
-  // the query runs ('error' on the Client) would be an unhandled event and end the process.
-  let broken: Error | undefined;
-  const onError = (error: Error) => {
-    broken = error;
-  };
-  client.on('error', onError);
-  try {
-    const result = await client.query({ name: statementName(text), text, values });
-    return result.rows as R[];
-  } catch (error) {
-    if (isDatabaseUnavailable(error)) broken ??= error as Error;
-    throw new QueryFailedError(text, values, error as Error);
-  } finally {
-    client.removeListener('error', onError);
-    // Released with the error, a dead connection is destroyed instead of going back to the pool.
-    client.release(broken);
-  }
+  return runOnPool<R>(pool, { name: statementName(text), text }, values);
+}
+
+/** Clients given the `error` listener a checked-out client needs (see `runOnPool`). */
+const watched = new WeakSet<PoolClient>();
+function ignoreClientError(): void {}
+
+/**
+ * One named statement on a pooled connection: connect, run and release in callbacks, behind one
+ * promise (every await on the hot path costs a microtask and a promise). A checked-out client has none
+ * of the pool's listeners, and pg emits `error` on the client (and fails its query) when the connection
+ * drops: each client gets one listener for good, instead of one added and removed per query. pg marks
+ * such a client not queryable, and the pool destroys it on release instead of pooling it.
+ */
+function runOnPool<R>(
+  pool: Pool,
+  statement: { name: string; text: string },
+  values: unknown[],
+): Promise<R[]> {
+  return new Promise<R[]>((resolve, reject) => {
+    pool.connect((connectError, client, release) => {
+      // A failed connect is passed on as it is, as through `dataSource.query()`.
+      if (connectError || !client) return reject(connectError ?? new Error('no client'));
+      if (!watched.has(client)) {
+        watched.add(client);
+        client.on('error', ignoreClientError);
+      }
+      client.query<R & QueryResultRow>(
+        { name: statement.name, text: statement.text, values },
+        (error, result) => {
+          // Released with the error, a dead connection is destroyed instead of going back to the pool.
+          release(error && isDatabaseUnavailable(error) ? error : undefined);
+          if (error) reject(new QueryFailedError(statement.text, values, error));
+          else resolve(result.rows);
+        },
+      );
+    });
+  });
 }
 
 /**
@@ -103,8 +118,10 @@ export function compileFastFind<E>(
   const text =
     `SELECT ${columns.map((c) => driver.escape(c.databaseName)).join(', ')} FROM ${table} ` +
     `WHERE ${idColumn} = $1${softDelete ? ' AND deleted_at IS NULL' : ''}`;
-  return async (id: string) => {
-    const [row] = await queryPrepared<Record<string, unknown>>(dataSource, text, [id]);
+  const pool = pgPool(dataSource)!;
+  const statement = { name: statementName(text), text };
+  const hydrate = (rows: Record<string, unknown>[]): E | undefined => {
+    const row = rows[0];
     if (!row) return undefined;
     const result = metadata.create(undefined, { fromDeserializer: true }) as E & ObjectLiteral;
     let hasData = false;
@@ -116,4 +133,5 @@ export function compileFastFind<E>(
     }
     return hasData ? result : undefined;
   };
+  return (id: string) => runOnPool<Record<string, unknown>>(pool, statement, [id]).then(hydrate);
 }

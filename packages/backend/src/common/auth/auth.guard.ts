@@ -30,22 +30,37 @@ export class AuthGuard implements CanActivate {
     @Inject(AUTHENTICATORS) private readonly authenticators: readonly Authenticator[],
   ) {}
 
+  /** Who may call each handler: read from its metadata once, not on every request. */
+  private readonly authByHandler = new WeakMap<object, RouteAuth>();
+
   async canActivate(context: ExecutionContext): Promise<boolean> {
-    const targets = [context.getHandler(), context.getClass()];
-    const route = this.reflector.get<RouteDef | undefined>(ROUTE_DEF, context.getHandler());
-    const auth: RouteAuth =
-      route?.auth ?? (this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, targets) ? 'anonymous' : 'user');
+    const auth = this.authOf(context);
     if (auth === 'anonymous') return true;
 
     const request = context.switchToHttp().getRequest<FastifyRequest>();
     let user: AuthUser | undefined;
     for (const authenticator of this.authenticators) {
-      user = await authenticator.authenticate(request);
+      const pending = authenticator.authenticate(request);
+      if (pending === undefined) continue;
+      user = await pending;
       if (user) break;
     }
     if (!user) throw new AppError('UNAUTHORIZED');
     request.user = user;
     if (!allowed(auth, user)) throw new AppError('FORBIDDEN');
     return true;
+  }
+
+  private authOf(context: ExecutionContext): RouteAuth {
+    const handler = context.getHandler();
+    let auth = this.authByHandler.get(handler);
+    if (auth === undefined) {
+      const route = this.reflector.get<RouteDef | undefined>(ROUTE_DEF, handler);
+      const targets = [handler, context.getClass()];
+      auth =
+        route?.auth ?? (this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, targets) ? 'anonymous' : 'user');
+      this.authByHandler.set(handler, auth);
+    }
+    return auth;
   }
 }

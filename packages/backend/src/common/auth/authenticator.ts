@@ -8,10 +8,12 @@ import type { AuthUser } from './current-user.js';
  */
 export interface Authenticator {
   /**
-   * The caller, or `undefined` when the request carries no credential of this kind. A credential of
-   * this kind that is invalid, expired or revoked throws UNAUTHORIZED.
+   * The caller, or `undefined` when the request carries no credential of this kind: then preferably
+   * `undefined` itself rather than a promise of it, so that the guard asks the next authenticator
+   * without an await (every request passes every authenticator before its own). A credential of this
+   * kind that is invalid, expired or revoked throws (or rejects with) UNAUTHORIZED.
    */
-  authenticate(request: FastifyRequest): Promise<AuthUser | undefined>;
+  authenticate(request: FastifyRequest): Promise<AuthUser | undefined> | undefined;
 }
 
 /** Injection token of the authenticators, in the order they are asked. */

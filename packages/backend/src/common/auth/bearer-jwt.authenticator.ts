@@ -20,15 +20,18 @@ export class BearerJwtAuthenticator implements Authenticator {
     private readonly tokenState: TokenStateCache,
   ) {}
 
-  async authenticate(request: FastifyRequest): Promise<AuthUser | undefined> {
+  authenticate(request: FastifyRequest): Promise<AuthUser> | undefined {
     const header = request.headers.authorization;
-    if (header === undefined) return undefined;
+    return header === undefined ? undefined : this.caller(header);
+  }
+
+  private async caller(header: string): Promise<AuthUser> {
     const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
     if (!match?.[1]) throw new AppError('UNAUTHORIZED');
     const claims = await this.tokens.verifyAccess(match[1]);
     if (!claims || !UUID.test(claims.sub)) throw new AppError('UNAUTHORIZED');
 
-    const row = await this.tokenState.get(claims.sub);
+    const row = this.tokenState.cached(claims.sub) ?? (await this.tokenState.get(claims.sub));
     if (!row?.is_active || row.token_version !== claims.tv) throw new AppError('UNAUTHORIZED');
     return { id: claims.sub, is_superuser: row.is_superuser, user_type: row.user_type };
   }

@@ -86,6 +86,14 @@ export class TokenStateCache extends EventEmitter implements OnModuleInit, OnApp
     return this.listener.backendPid;
   }
 
+  /**
+   * The user's token state when memory may answer for it right now, without a promise; otherwise
+   * undefined, and `get` reads it.
+   */
+  cached(userId: string): TokenState | undefined {
+    return this.listener.trusted() ? this.entries.get(userId) : undefined;
+  }
+
   /** The user's token state, or undefined when there is no such user. */
   async get(userId: string): Promise<TokenState | undefined> {
     if (!this.listener.trusted()) return this.read(userId);

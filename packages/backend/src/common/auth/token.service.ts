@@ -13,6 +13,8 @@ export interface AccessClaims {
 export class TokenService {
   // Imported once as a CryptoKey: given raw bytes or a KeyObject, jose imports the key on every call.
   private readonly key: Promise<webcrypto.CryptoKey>;
+  /** The key once imported: verifying with it saves every request an await. */
+  private importedKey: webcrypto.CryptoKey | undefined;
 
   constructor(@Inject(APP_CONFIG) private readonly config: ResolvedConfig) {
     this.key = webcrypto.subtle.importKey(
@@ -21,6 +23,10 @@ export class TokenService {
       { name: 'HMAC', hash: 'SHA-256' },
       false,
       ['sign', 'verify'],
+    );
+    void this.key.then(
+      (key) => (this.importedKey = key),
+      () => undefined, // reported by the first sign or verify, which awaits the same promise
     );
   }
 
@@ -41,7 +47,7 @@ export class TokenService {
   /** Verifies signature, algorithm (HS256 pinned), `exp`, `iat` and `sub`; undefined for any bad token. */
   async verifyAccess(token: string): Promise<AccessClaims | undefined> {
     try {
-      const { payload } = await jwtVerify(token, await this.key, {
+      const { payload } = await jwtVerify(token, this.importedKey ?? (await this.key), {
         algorithms: ['HS256'],
         requiredClaims: ['exp', 'iat', 'sub'],
       });

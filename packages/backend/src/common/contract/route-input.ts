@@ -34,6 +34,13 @@ function parse(schema: z.ZodType, value: unknown, what: string): unknown {
   throw validationError(result.error.issues, `The ${what} is invalid.`);
 }
 
+/** A route without a query schema refuses any key: an empty query string needs no parse. */
+function parseNoQuery(query: unknown): unknown {
+  if (query === undefined || query === null) return {};
+  for (const _key in query) return parse(NO_QUERY, query, 'query string');
+  return {};
+}
+
 /** `{items: [...]}` bodies: more than MAX_BATCH_SIZE items is BATCH_TOO_LARGE, decided before the items are validated. */
 function checkBatchSize(body: unknown): void {
   const items = body && typeof body === 'object' ? (body as { items?: unknown }).items : undefined;
@@ -60,7 +67,9 @@ export function parseRouteInput<R extends RouteDef>(
   reply: FastifyReply,
 ): RouteInput<R> {
   const params = route.pathParams ? parse(route.pathParams, request.params, 'path') : undefined;
-  const query = parse(route.query ?? NO_QUERY, request.query ?? {}, 'query string');
+  const query = route.query
+    ? parse(route.query, request.query ?? {}, 'query string')
+    : parseNoQuery(request.query);
   let body: unknown;
   if (route.body) {
     if (route.batch) checkBatchSize(request.body);

@@ -33,6 +33,10 @@ export function respond<R extends RouteDef, S extends RouteStatus<R>>(
   return { [RESPONSE]: true, status, body, headers };
 }
 
+function isPromiseLike<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
+  return typeof (value as { then?: unknown } | null)?.then === 'function';
+}
+
 function isRouteResponse(value: unknown): value is RouteResponse {
   return typeof value === 'object' && value !== null && RESPONSE in value;
 }
@@ -86,8 +90,7 @@ export function Route<R extends RouteDef>(route: R) {
     const handler = descriptor.value;
     if (!handler) throw new Error(`@Route on ${String(key)}: not a method`);
     const status = defaultStatus(route);
-    const bound = async function (this: unknown, input: RouteInput<R>): Promise<unknown> {
-      const result = await handler.call(this, input);
+    const finish = (input: RouteInput<R>, result: RouteResult<R>): unknown => {
       if (isRawJson(result)) {
         void input.reply.status(status).type('application/json; charset=utf-8');
         return result.text;
@@ -98,6 +101,11 @@ export function Route<R extends RouteDef>(route: R) {
       }
       void input.reply.status(status);
       return result;
+    };
+    // Not `async`: a handler's promise is continued with one `then`, not wrapped in another promise.
+    const bound = function (this: unknown, input: RouteInput<R>): unknown {
+      const result = handler.call(this, input);
+      return isPromiseLike(result) ? result.then((value) => finish(input, value)) : finish(input, result);
     };
     // Nest reads a handler's metadata from the function itself: the wrapper is what it registers.
     Object.defineProperty(bound, 'name', { value: handler.name });

@@ -16,9 +16,13 @@ import { ApiKeysService } from './api-keys.service.js';
 export class ApiKeyAuthenticator implements Authenticator {
   constructor(private readonly keys: ApiKeysService) {}
 
-  async authenticate(request: FastifyRequest): Promise<AuthUser | undefined> {
+  /** No promise for a request without a key: most requests carry a JWT instead. */
+  authenticate(request: FastifyRequest): Promise<AuthUser> | undefined {
     const key = this.presented(request);
-    if (key === undefined) return undefined;
+    return key === undefined ? undefined : this.caller(key);
+  }
+
+  private async caller(key: string): Promise<AuthUser> {
     const verified = await this.keys.verify(key);
     if (!verified) throw new AppError('UNAUTHORIZED', 'The API key is invalid, expired or revoked.');
     return {

@@ -42,8 +42,8 @@ export class CastRulesService implements CrudService<CastRule, CreateCastRule, U
     return mapPage(await this.rules.crud.findPage(query), toCastRule);
   }
 
-  async get(id: string): Promise<CastRule> {
-    return toCastRule(await this.rules.crud.getActivePrepared(id));
+  get(id: string): Promise<CastRule> {
+    return this.rules.crud.getActivePrepared(id).then(toCastRule);
   }
 
   /**

@@ -33,8 +33,8 @@ export class CrawlRunsService implements CrudService<CrawlRun, CreateCrawlRun, U
     return mapPage(await this.runs.crud.findPage(query), toCrawlRun);
   }
 
-  async get(id: string): Promise<CrawlRun> {
-    return toCrawlRun(await this.runs.crud.getActivePrepared(id));
+  get(id: string): Promise<CrawlRun> {
+    return this.runs.crud.getActivePrepared(id).then(toCrawlRun);
   }
 
   create(input: CreateCrawlRun, actor: AuthUser): Promise<CrawlRun> {

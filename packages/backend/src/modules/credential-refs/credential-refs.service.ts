@@ -24,8 +24,8 @@ export class CredentialRefsService implements CrudService<
     return mapPage(await this.refs.crud.findPage(query), toCredentialRef);
   }
 
-  async get(id: string): Promise<CredentialRef> {
-    return toCredentialRef(await this.refs.crud.getActivePrepared(id));
+  get(id: string): Promise<CredentialRef> {
+    return this.refs.crud.getActivePrepared(id).then(toCredentialRef);
   }
 
   create(input: CreateCredentialRef, actor: AuthUser): Promise<CredentialRef> {

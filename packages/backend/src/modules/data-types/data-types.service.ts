@@ -36,8 +36,8 @@ export class DataTypesService implements CrudService<DataType, CreateDataType, U
     return mapPage(await this.dataTypes.crud.findPage(query), toDataType);
   }
 
-  async get(id: string): Promise<DataType> {
-    return toDataType(await this.dataTypes.crud.getActivePrepared(id));
+  get(id: string): Promise<DataType> {
+    return this.dataTypes.crud.getActivePrepared(id).then(toDataType);
   }
 
   private async assertFlavor(flavorId: string, m: EntityManager): Promise<void> {

@@ -61,8 +61,8 @@ export class DatasetLinksService implements CrudService<DatasetLink, CreateDatas
     return mapPage(await this.links.crud.findPage(query), toDatasetLink);
   }
 
-  async get(id: string): Promise<DatasetLink> {
-    return toDatasetLink(await this.links.crud.getActivePrepared(id));
+  get(id: string): Promise<DatasetLink> {
+    return this.links.crud.getActivePrepared(id).then(toDatasetLink);
   }
 
   /** Both datasets, active, locked against a concurrent delete until the transaction ends. */

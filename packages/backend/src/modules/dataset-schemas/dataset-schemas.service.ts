@@ -39,8 +39,8 @@ export class DatasetSchemasService implements CrudService<
     return mapPage(await this.schemas.crud.findPage(query), toDatasetSchema);
   }
 
-  async get(id: string): Promise<DatasetSchemaVersion> {
-    return toDatasetSchema(await this.schemas.crud.getActivePrepared(id));
+  get(id: string): Promise<DatasetSchemaVersion> {
+    return this.schemas.crud.getActivePrepared(id).then(toDatasetSchema);
   }
 
   /** Inside a transaction: the dataset locked for versioning, the version number chosen. */

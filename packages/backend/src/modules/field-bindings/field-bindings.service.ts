@@ -38,8 +38,8 @@ export class FieldBindingsService implements CrudService<
     return mapPage(await this.bindings.crud.findPage(query), toFieldBinding);
   }
 
-  async get(id: string): Promise<FieldBinding> {
-    return toFieldBinding(await this.bindings.crud.getActivePrepared(id));
+  get(id: string): Promise<FieldBinding> {
+    return this.bindings.crud.getActivePrepared(id).then(toFieldBinding);
   }
 
   /**

@@ -28,8 +28,8 @@ export class FieldClassificationsService implements CrudService<
     return mapPage(await this.classifications.crud.findPage(query), toFieldClassification);
   }
 
-  async get(id: string): Promise<FieldClassification> {
-    return toFieldClassification(await this.classifications.crud.getActivePrepared(id));
+  get(id: string): Promise<FieldClassification> {
+    return this.classifications.crud.getActivePrepared(id).then(toFieldClassification);
   }
 
   create(input: CreateFieldClassification, actor: AuthUser): Promise<FieldClassification> {

@@ -40,8 +40,8 @@ export class FieldLinksService implements CrudService<FieldLink, CreateFieldLink
     return mapPage(await this.fieldLinks.crud.findPage(query), toFieldLink);
   }
 
-  async get(id: string): Promise<FieldLink> {
-    return toFieldLink(await this.fieldLinks.crud.getActivePrepared(id));
+  get(id: string): Promise<FieldLink> {
+    return this.fieldLinks.crud.getActivePrepared(id).then(toFieldLink);
   }
 
   /** The field links of an active dataset link (404 for an unknown one, unlike the original's `[]`). */

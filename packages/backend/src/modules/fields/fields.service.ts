@@ -26,8 +26,8 @@ export class FieldsService implements CrudService<Field, CreateField, UpdateFiel
     return mapPage(await this.fields.crud.findPage(query), toField);
   }
 
-  async get(id: string): Promise<Field> {
-    return toField(await this.fields.crud.getActivePrepared(id));
+  get(id: string): Promise<Field> {
+    return this.fields.crud.getActivePrepared(id).then(toField);
   }
 
   async tree(datasetId: string): Promise<FieldTree[]> {

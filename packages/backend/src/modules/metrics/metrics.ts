@@ -19,3 +19,23 @@ export function createMetrics(): AppMetrics {
   });
   return { registry, requestDuration };
 }
+
+type RequestLabels = Record<'method' | 'route' | 'status', string>;
+
+/**
+ * Observes the duration of the requests of one route pattern (`'unmatched'` for requests no route
+ * matched): the pattern, not the URL, so that label cardinality stays bounded. The label objects are
+ * made once per method and status, not per request.
+ */
+export function routeDurationObserver(
+  histogram: AppMetrics['requestDuration'],
+  route: string,
+): (method: string, status: number, seconds: number) => void {
+  const labels = new Map<string, RequestLabels[]>();
+  return (method, status, seconds) => {
+    let byStatus = labels.get(method);
+    if (byStatus === undefined) labels.set(method, (byStatus = []));
+    const set = (byStatus[status] ??= { method, route, status: String(status) });
+    histogram.observe(set, seconds);
+  };
+}

@@ -23,8 +23,8 @@ export class SystemFlavorsService {
     return mapPage(await this.flavors.crud.findPage(query), toSystemFlavor);
   }
 
-  async get(id: string): Promise<SystemFlavor> {
-    return toSystemFlavor(await this.flavors.crud.getActivePrepared(id));
+  get(id: string): Promise<SystemFlavor> {
+    return this.flavors.crud.getActivePrepared(id).then(toSystemFlavor);
   }
 
   /** The kind must be active; the share lock keeps it from being deleted before this commits. */

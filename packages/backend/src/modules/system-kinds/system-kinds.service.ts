@@ -20,8 +20,8 @@ export class SystemKindsService {
     return mapPage(await this.kinds.crud.findPage(query), toSystemKind);
   }
 
-  async get(id: string): Promise<SystemKind> {
-    return toSystemKind(await this.kinds.crud.getActivePrepared(id));
+  get(id: string): Promise<SystemKind> {
+    return this.kinds.crud.getActivePrepared(id).then(toSystemKind);
   }
 
   create(input: CreateSystemKind, actor: AuthUser): Promise<SystemKind> {

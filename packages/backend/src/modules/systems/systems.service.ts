@@ -42,8 +42,8 @@ export class SystemsService implements CrudService<System, CreateSystem, UpdateS
     return { items };
   }
 
-  async get(id: string): Promise<System> {
-    return toSystem(await this.systems.crud.getActivePrepared(id));
+  get(id: string): Promise<System> {
+    return this.systems.crud.getActivePrepared(id).then(toSystem);
   }
 
   /** Parents must be active; share locks keep them from being deleted before this commits. */

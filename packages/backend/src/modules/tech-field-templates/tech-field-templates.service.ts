@@ -66,8 +66,8 @@ export class TechFieldTemplatesService implements CrudService<
     return mapPage(await this.templates.crud.findPage(query), toTechFieldTemplate);
   }
 
-  async get(id: string): Promise<TechFieldTemplate> {
-    return toTechFieldTemplate(await this.templates.crud.getActivePrepared(id));
+  get(id: string): Promise<TechFieldTemplate> {
+    return this.templates.crud.getActivePrepared(id).then(toTechFieldTemplate);
   }
 
   create(input: CreateTechFieldTemplate, actor: AuthUser): Promise<TechFieldTemplate> {

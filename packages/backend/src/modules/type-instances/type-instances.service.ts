@@ -52,8 +52,8 @@ export class TypeInstancesService implements CrudService<
     return mapPage(await this.typeInstances.crud.findPage(query), toTypeInstance);
   }
 
-  async get(id: string): Promise<TypeInstance> {
-    return toTypeInstance(await this.typeInstances.crud.getActivePrepared(id));
+  get(id: string): Promise<TypeInstance> {
+    return this.typeInstances.crud.getActivePrepared(id).then(toTypeInstance);
   }
 
   /**

@@ -24,8 +24,8 @@ export class UsersService {
     return mapPage(await this.users.crud.findPage(query), toUser);
   }
 
-  async get(id: string): Promise<User> {
-    return toUser(await this.users.crud.getActivePrepared(id));
+  get(id: string): Promise<User> {
+    return this.users.crud.getActivePrepared(id).then(toUser);
   }
 
   async create(input: CreateUser, actor: AuthUser): Promise<User> {
