@@ -105,7 +105,8 @@ export async function createApp(
   useJsonBodyParser(adapter, config.bodyLimitBytes);
   const fastify = adapter.getInstance();
   fastify.setChildLoggerFactory(lazyChildLogger);
-  const metrics = createMetrics();
+  // Request durations are observed only where `/metrics` exists (AIDE_METRICS_TOKEN) to be read.
+  const metrics = createMetrics(config.metricsToken !== undefined);
   fastify.addHook('onRoute', (route) => {
     routes.add(route.method, route.url);
     // Routes declaring `etag` answer with `ETag: "<row_version>"` of the entity, which `If-Match`
@@ -120,12 +121,14 @@ export async function createApp(
     }
     // Request durations by route pattern: a hook of each route knows its pattern, so that no request
     // reads `request.routeOptions` (an object Fastify builds on every read) to label its observation.
-    const observe = routeDurationObserver(metrics.requestDuration, route.url);
-    const onResponse: onResponseHookHandler = (request, reply, done) => {
-      observe(request.method, reply.statusCode, reply.elapsedTime / 1000);
-      done();
-    };
-    route.onResponse = [...asArray(route.onResponse), onResponse];
+    if (config.metricsToken !== undefined) {
+      const observe = routeDurationObserver(metrics.requestDuration, route.url);
+      const onResponse: onResponseHookHandler = (request, reply, done) => {
+        observe(request.method, reply.statusCode, reply.elapsedTime / 1000);
+        done();
+      };
+      route.onResponse = [...asArray(route.onResponse), onResponse];
+    }
   });
   fastify.addHook('onRequest', (request, reply, done) => {
     void reply.header('X-Request-ID', request.id).header('X-Content-Type-Options', 'nosniff');
@@ -152,11 +155,13 @@ export async function createApp(
     void discardUnreadBody(request.raw).then(() => done(null, payload));
   });
   // Requests no route matched; each route observes its own (bound by the onRoute hook above).
-  const observeUnmatched = routeDurationObserver(metrics.requestDuration, 'unmatched');
-  fastify.addHook('onResponse', (request, reply, done) => {
-    if (request.is404) observeUnmatched(request.method, reply.statusCode, reply.elapsedTime / 1000);
-    done();
-  });
+  if (config.metricsToken !== undefined) {
+    const observeUnmatched = routeDurationObserver(metrics.requestDuration, 'unmatched');
+    fastify.addHook('onResponse', (request, reply, done) => {
+      if (request.is404) observeUnmatched(request.method, reply.statusCode, reply.elapsedTime / 1000);
+      done();
+    });
+  }
   fastify.addHook('preParsing', (request, _reply, payload, done) => {
     const type = request.headers['content-type'];
     const hasBody =

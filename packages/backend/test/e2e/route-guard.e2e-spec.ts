@@ -55,6 +55,8 @@ describe('GET /metrics', () => {
 
   it('serves Prometheus metrics to the scrape token only', async () => {
     await ctx.request('GET', '/api/v1/system-kinds', { token: ctx.userToken });
+    await ctx.request('GET', '/api/v1/system-kinds', { token: ctx.userToken });
+    await ctx.request('GET', '/api/v1/no-such-route', { token: ctx.userToken });
     expectEnvelope(await ctx.request('GET', '/metrics'), 401, 'UNAUTHORIZED');
     expectEnvelope(await ctx.request('GET', '/metrics', { token: `${TOKEN}x` }), 401, 'UNAUTHORIZED');
     // A user's JWT is not the scrape token.
@@ -62,8 +64,12 @@ describe('GET /metrics', () => {
     const r = await ctx.request('GET', '/metrics', { token: TOKEN });
     expect(r.status).toBe(200);
     expect(r.headers.get('content-type')).toContain('text/plain');
+    // By route pattern (each request observed once), and unmatched requests under one label.
     expect(r.body).toContain(
-      'aide_http_request_duration_seconds_count{method="GET",route="/api/v1/system-kinds",status="200"}',
+      'aide_http_request_duration_seconds_count{method="GET",route="/api/v1/system-kinds",status="200"} 2',
+    );
+    expect(r.body).toContain(
+      'aide_http_request_duration_seconds_count{method="GET",route="unmatched",status="404"} 1',
     );
     expect(r.body).toContain('aide_process_cpu_seconds_total');
   });

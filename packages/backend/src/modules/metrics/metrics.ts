@@ -6,9 +6,14 @@ export interface AppMetrics {
   requestDuration: Histogram<'method' | 'route' | 'status'>;
 }
 
-export function createMetrics(): AppMetrics {
+/**
+ * The registry `/metrics` serves. `collect` is false when `/metrics` does not exist (no
+ * AIDE_METRICS_TOKEN): then nothing is collected, neither the process metrics (their GC and event-loop
+ * observers) nor the request histogram (see `createApp`), as nobody could read them.
+ */
+export function createMetrics(collect = true): AppMetrics {
   const registry = new Registry();
-  collectDefaultMetrics({ register: registry, prefix: 'aide_' });
+  if (collect) collectDefaultMetrics({ register: registry, prefix: 'aide_' });
   const requestDuration = new Histogram({
     name: 'aide_http_request_duration_seconds',
     help: 'HTTP request duration by method, route pattern and status',
