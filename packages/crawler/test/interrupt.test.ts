@@ -4,19 +4,16 @@
 // PostgreSQL shows the crawler waiting on it — so the crawl run is recorded — the signal is sent. The
 // run ends `failed` with "interrupted by SIGINT", the waiting statement is cancelled and its
 // connection closed (while the lock is still held), and the exit code is 130 (SIGINT) or 143 (SIGTERM).
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import pg from 'pg';
 import { InterruptedError } from '../src/errors.js';
 import { main } from '../src/program.js';
 import { startBackend, type TestBackend } from './helpers/backend.js';
+import { crawlRuns as runsOf, interruptedStderr, startCrawler, until } from './helpers/interrupt.js';
 import { createPgDatabase, type TestPgDatabase } from './helpers/postgres.js';
-
-const bin = fileURLToPath(new URL('../dist/bin.js', import.meta.url));
 
 let backend: TestBackend;
 let db: TestPgDatabase;
@@ -52,19 +49,6 @@ async function holdLock(url: string, lock: string) {
   };
 }
 
-/**
- * Resolves when `probe` answers true, probing again after each answer: the wait is for an event the
- * database shows (a session waiting on a lock), never for a fixed time. Fails if `child` exits first.
- */
-async function until(probe: () => Promise<boolean>, child?: ChildProcess, what?: string): Promise<void> {
-  for (;;) {
-    if (child !== undefined && child.exitCode !== null)
-      throw new Error(`the crawler exited (${child.exitCode}) before ${what}`);
-    if (await probe()) return;
-    await new Promise((resolve) => setImmediate(resolve));
-  }
-}
-
 /** Sessions of `application` in `database` (pg_stat_activity), and whether each waits on a lock. */
 async function sessions(database: string, application?: string): Promise<{ waiting: boolean }[]> {
   return db.exec<{ waiting: boolean }>(
@@ -74,31 +58,8 @@ async function sessions(database: string, application?: string): Promise<{ waiti
   );
 }
 
-function start(args: string[]) {
-  const child = spawn(process.execPath, [bin, ...args], {
-    env: { ...process.env, ...backend.env, AIDE_CRAWLER_DEBUG: '' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
-    child.once('close', (code, signal) => resolve({ code, signal })),
-  );
-  return { child, exited, output: () => ({ stdout, stderr }) };
-}
-
-async function crawlRuns() {
-  const client = backend.client();
-  try {
-    const system = (await client.systems.list({ code: 'held_pg', size: 1 })).items[0];
-    if (system === undefined) throw new Error('no system held_pg');
-    return (await client.crawlRuns.list({ system_id: system.id, size: 100, sort: 'started_at' })).items;
-  } finally {
-    await client.close();
-  }
-}
+const start = (args: string[]) => startCrawler(backend, args);
+const crawlRuns = () => runsOf(backend, 'held_pg');
 
 describe('an interrupted crawl', () => {
   it.each([
@@ -124,12 +85,7 @@ describe('an interrupted crawl', () => {
         crawl.child.kill(signal);
         const { code } = await crawl.exited;
         expect(code).toBe(exitCode);
-        expect(crawl.output()).toEqual({
-          stdout: '',
-          stderr:
-            `aide-crawler: ${signal} received, stopping (send it again to stop at once)\n` +
-            `aide-crawler: interrupted by ${signal}\n`,
-        });
+        expect(crawl.output()).toEqual({ stdout: '', stderr: interruptedStderr(signal) });
 
         const runs = await crawlRuns();
         expect(runs).toHaveLength(before.length + 1);
@@ -159,12 +115,7 @@ describe('an interrupted crawl', () => {
       );
       inspect.child.kill('SIGINT');
       expect((await inspect.exited).code).toBe(130);
-      expect(inspect.output()).toEqual({
-        stdout: '',
-        stderr:
-          'aide-crawler: SIGINT received, stopping (send it again to stop at once)\n' +
-          'aide-crawler: interrupted by SIGINT\n',
-      });
+      expect(inspect.output()).toEqual({ stdout: '', stderr: interruptedStderr('SIGINT') });
       await until(async () => (await sessions(db.name, 'aide-crawler')).length === 0);
     } finally {
       await lock.release();
@@ -226,10 +177,7 @@ describe('an interrupted apply', () => {
       await lock.release();
       released = true;
       const { code } = await apply.exited;
-      expect(apply.output().stderr).toBe(
-        'aide-crawler: SIGINT received, stopping (send it again to stop at once)\n' +
-          'aide-crawler: interrupted by SIGINT\n',
-      );
+      expect(apply.output().stderr).toBe(interruptedStderr('SIGINT'));
       expect(code).toBe(130);
     } finally {
       if (!released) await lock.release();
