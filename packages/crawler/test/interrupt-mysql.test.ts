@@ -2,8 +2,8 @@
 // against the real registry and the real server. The crawl is held in a catalog query by a metadata
 // lock the test takes: a RENAME TABLE of two tables holds the exclusive lock of the first while it
 // waits for the second, which a transaction of the test has read, and information_schema waits for
-// that exclusive lock. Once the processlist shows the crawler waiting on it (its crawl run is recorded
-// by then), the signal is sent. The query must end on the server (KILL QUERY) while the lock is still
+// that exclusive lock. Once the processlist shows the crawler waiting on it and its crawl run is
+// recorded, the signal is sent. The query must end on the server (KILL QUERY) while the lock is still
 // held: a query not killed would wait for as long as the lock is held, and the crawler with it.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import mysql from 'mysql2/promise';
@@ -95,6 +95,7 @@ describe('an interrupted crawl of MariaDB/MySQL', () => {
       try {
         const crawl = start(['crawl', '--system-code', 'held_my', '--connection-url', my.url(database)]);
         await until(waitingCrawler, crawl.child, 'waiting on the metadata lock');
+        await until(async () => (await crawlRuns()).length > before.length, crawl.child, 'recording its run');
         const running = await crawlRuns();
         expect(running).toHaveLength(before.length + 1);
         expect(running[running.length - 1]).toMatchObject({ status: 'running' });

@@ -1,9 +1,10 @@
 // SIGINT and SIGTERM during crawl and apply, for real: the executable (dist/bin.js) against the real
 // registry (the backend, started by this file) and a real PostgreSQL database. The crawl is held in a
 // catalog query by a lock the test takes (pg_get_expr waits for a table's ACCESS EXCLUSIVE lock); once
-// PostgreSQL shows the crawler waiting on it — so the crawl run is recorded — the signal is sent. The
-// run ends `failed` with "interrupted by SIGINT", the waiting statement is cancelled and its
-// connection closed (while the lock is still held), and the exit code is 130 (SIGINT) or 143 (SIGTERM).
+// PostgreSQL shows the crawler waiting on it and its crawl run is recorded (the two overlap), the
+// signal is sent. The run ends `failed` with "interrupted by SIGINT", the waiting statement is
+// cancelled and its connection closed (while the lock is still held), and the exit code is 130
+// (SIGINT) or 143 (SIGTERM). A signal while the run's record is being written still records it.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -72,12 +73,13 @@ describe('an interrupted crawl', () => {
       const lock = await holdLock(db.url, 'LOCK TABLE public.held IN ACCESS EXCLUSIVE MODE');
       try {
         const crawl = start(['crawl', '--system-code', 'held_pg', '--connection-url', db.url]);
-        // The crawler's catalog query waits for the lock: its crawl run is recorded by then.
+        // The crawler's catalog query waits for the lock; its crawl run is recorded meanwhile.
         await until(
           async () => (await sessions(db.name, 'aide-crawler')).some((s) => s.waiting),
           crawl.child,
           'waiting on the lock',
         );
+        await until(async () => (await crawlRuns()).length > before.length, crawl.child, 'recording its run');
         const running = await crawlRuns();
         expect(running).toHaveLength(before.length + 1);
         expect(running[running.length - 1]).toMatchObject({ status: 'running' });
@@ -103,6 +105,41 @@ describe('an interrupted crawl', () => {
     },
     120_000,
   );
+
+  it('SIGINT while the run is being recorded: the run is still recorded, and marked failed', async () => {
+    const before = await crawlRuns();
+    // The catalog query waits for one lock, the run's insert in the registry for another.
+    const catalogLock = await holdLock(db.url, 'LOCK TABLE public.held IN ACCESS EXCLUSIVE MODE');
+    const runsLock = await holdLock(backend.databaseUrl, 'LOCK TABLE crawl_runs IN SHARE MODE');
+    const registryDatabase = new URL(backend.databaseUrl).pathname.slice(1);
+    let released = false;
+    try {
+      const crawl = start(['crawl', '--system-code', 'held_pg', '--connection-url', db.url]);
+      await until(
+        async () => (await sessions(db.name, 'aide-crawler')).some((s) => s.waiting),
+        crawl.child,
+        'waiting on the catalog lock',
+      );
+      await until(
+        async () => (await sessions(registryDatabase)).some((s) => s.waiting),
+        crawl.child,
+        'the run record waiting on the lock',
+      );
+      crawl.child.kill('SIGINT');
+      // The catalog query is cancelled at once, the catalog lock still held; then the run goes in.
+      await until(async () => (await sessions(db.name, 'aide-crawler')).length === 0);
+      await runsLock.release();
+      released = true;
+      expect((await crawl.exited).code).toBe(130);
+      expect(crawl.output()).toEqual({ stdout: '', stderr: interruptedStderr('SIGINT') });
+    } finally {
+      if (!released) await runsLock.release();
+      await catalogLock.release();
+    }
+    const runs = await crawlRuns();
+    expect(runs).toHaveLength(before.length + 1);
+    expect(runs[runs.length - 1]).toMatchObject({ status: 'failed', error_message: 'interrupted by SIGINT' });
+  }, 120_000);
 
   it('inspect: SIGINT cancels the catalog query and exits 130', async () => {
     const lock = await holdLock(db.url, 'LOCK TABLE public.held IN ACCESS EXCLUSIVE MODE');

@@ -87,39 +87,60 @@ export async function crawl(options: CrawlCommandOptions, io: Io): Promise<Crawl
   const progress = createProgress(io);
   const { signal } = io;
   try {
-    const system = await resolveSystem(client, options.systemCode, target.dialect);
-    // Interrupted before anything is recorded: nothing to mark.
-    throwIfInterrupted(signal);
-    const run = await CrawlRunRecord.start(client, system.id, {
-      connection_url: redact(connectionUrl),
-      dialect: target.dialect,
-      filters,
-      check: options.check ?? false,
-    });
+    // The database is inspected from the start: the registry's fixed costs (login, system lookup,
+    // the run record) and its read run meanwhile. A crawl waits for the slower side, not their sum.
+    progress.phase('inspecting the database and reading the registry', 2);
+    const started = performance.now();
+    let inspected = started;
+    let read = started;
+    let done = 0;
+    // Stops the inspection when the registry side fails first (an unknown system: nothing recorded).
+    const stopInspection = new AbortController();
+    const inspectSignal =
+      signal === undefined ? stopInspection.signal : AbortSignal.any([stopInspection.signal, signal]);
+    // A database that cannot be read stops the registry read (not the run record: it is then marked
+    // failed). An interrupt stops both; the catalog statement in flight is cancelled on the server.
+    const registryRead = new AbortController();
+    const registrySignal =
+      signal === undefined ? registryRead.signal : AbortSignal.any([registryRead.signal, signal]);
+    const inspection = inspectDatabase({ connectionUrl, filters, signal: inspectSignal })
+      .catch((error: unknown) => {
+        registryRead.abort();
+        throw error;
+      })
+      .finally(() => {
+        inspected = performance.now();
+        progress.update(++done);
+      });
+    // Settled once the run is recorded or the registry failed first: the inspection cannot be left
+    // running, nor its failure unhandled, whichever way the crawl ends.
+    const inspectionSettled = inspection.then(
+      () => undefined,
+      () => undefined,
+    );
+    let system: Awaited<ReturnType<typeof resolveSystem>>;
+    let run: CrawlRunRecord;
     try {
+      system = await resolveSystem(client, options.systemCode, target.dialect);
+      // Interrupted before anything is recorded: nothing to mark. A run whose record was requested
+      // is marked failed below, however the interrupt falls.
       throwIfInterrupted(signal);
-      // The database and the registry are read at the same time: neither read needs the other, so a
-      // crawl waits for the slower of the two, not for their sum.
-      progress.phase('inspecting the database and reading the registry', 2);
-      const started = performance.now();
-      let inspected = started;
-      let read = started;
-      let done = 0;
-      // A database that cannot be read ends the crawl: the registry read stops with it. An interrupt
-      // stops both (the catalog statement in flight is cancelled on the server).
-      const registryRead = new AbortController();
-      const registrySignal =
-        signal === undefined ? registryRead.signal : AbortSignal.any([registryRead.signal, signal]);
-      const [inspection, snapshot] = await Promise.allSettled([
-        inspectDatabase({ connectionUrl, filters, signal })
-          .catch((error: unknown) => {
-            registryRead.abort();
-            throw error;
-          })
-          .finally(() => {
-            inspected = performance.now();
-            progress.update(++done);
-          }),
+      run = await CrawlRunRecord.start(client, system.id, {
+        connection_url: redact(connectionUrl),
+        dialect: target.dialect,
+        filters,
+        check: options.check ?? false,
+      });
+    } catch (error) {
+      stopInspection.abort();
+      await inspectionSettled;
+      progress.stop();
+      throw error;
+    }
+    try {
+      // An interrupt by now has aborted the registry read: it fails at once.
+      const [settled, snapshot] = await Promise.allSettled([
+        inspection,
         readRegistrySide(client, system.id, options.fullRegistryRead === true, registrySignal).finally(() => {
           read = performance.now();
           progress.update(++done);
@@ -128,9 +149,9 @@ export async function crawl(options: CrawlCommandOptions, io: Io): Promise<Crawl
       // Both settled, nothing left running: an interrupt first, then the database's failure, as when
       // they ran in turn.
       throwIfInterrupted(signal);
-      if (inspection.status === 'rejected') throw inspection.reason;
+      if (settled.status === 'rejected') throw settled.reason;
       if (snapshot.status === 'rejected') throw snapshot.reason;
-      const db = inspection.value;
+      const db = settled.value;
       const inScope = scopeOf(db);
       const fetchStarted = performance.now();
       let registered: RegistryDataset[];
