@@ -1,5 +1,5 @@
-// `aide-crawler crawl`: inspect the database, read the registry's view of the system (the snapshot
-// route, a few requests), diff, report. It writes nothing to the registry but the crawl-run audit
+// `aide-crawler crawl`: inspect the database while the registry's view of the system is read (a few
+// bulk requests, after the run record), diff, report. It writes nothing to the registry but the crawl-run audit
 // record; `apply` publishes a reviewed report.
 import { parseConnectionUrl, redact } from '../connection/url.js';
 import { diffSystem, type DatasetDiff } from '../diff/diff.js';
@@ -43,9 +43,10 @@ export interface CrawlOutcome {
   /** Registry versions read in full: all of them with `fullRegistryRead`, else those whose fingerprint differed. */
   versionsRead: number;
   /**
-   * Milliseconds of each phase. The inspection and the registry read (the fingerprints, or every
-   * version with `fullRegistryRead`) run at the same time, each timed from the same start; then the
-   * versions whose fingerprint differs are read (`fetch`, 0 when none), then the diff.
+   * Milliseconds of each phase. The inspection and the registry side (login, system lookup, run
+   * record, then the fingerprints, or every version with `fullRegistryRead`) run at the same time,
+   * each timed from the crawl's start; then the versions whose fingerprint differs are read (`fetch`,
+   * 0 when none), then the diff.
    */
   timings: { inspect: number; registry: number; fetch: number; diff: number };
 }
