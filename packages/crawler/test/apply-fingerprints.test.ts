@@ -13,7 +13,12 @@ import { ExitCode } from '../src/errors.js';
 import type { CrawlReport } from '../src/report/report.js';
 import { startBackend, type TestBackend } from './helpers/backend.js';
 import { createPgDatabase, type TestPgDatabase } from './helpers/postgres.js';
-import { olderRegistry, registryFront, type FrontRequest, type RegistryFront } from './helpers/registry-front.js';
+import {
+  olderRegistry,
+  registryFront,
+  type FrontRequest,
+  type RegistryFront,
+} from './helpers/registry-front.js';
 import { publishEditedColumn } from './helpers/versions.js';
 
 let backend: TestBackend;
@@ -79,8 +84,9 @@ beforeAll(async () => {
     DROP TABLE hr.time_off;
   `);
   reportFile = join(tmp, 'report.json');
-  report = (await crawl({ systemCode: SYSTEM, connectionUrl: db.url, format: 'json', output: reportFile }, io))
-    .report;
+  report = (
+    await crawl({ systemCode: SYSTEM, connectionUrl: db.url, format: 'json', output: reportFile }, io)
+  ).report;
 }, 180_000);
 
 afterAll(async () => {
@@ -118,7 +124,10 @@ describe('an apply that reads the fingerprints first', () => {
   it('refuses, as a full read does, a dataset published after the crawl', async () => {
     const client = backend.client();
     try {
-      await publishEditedColumn(client, SYSTEM, 'public.countries', { index: 0, comment: 'edited after the crawl' });
+      await publishEditedColumn(client, SYSTEM, 'public.countries', {
+        index: 0,
+        comment: 'edited after the crawl',
+      });
     } finally {
       await client.close();
     }
@@ -141,7 +150,8 @@ describe('an apply that reads the fingerprints first', () => {
         const client = backend.client();
         try {
           const edit = { index: 0, comment: 'edited between the reads' };
-          published = (await publishEditedColumn(client, SYSTEM, 'sales.customers', edit)).version.version_num;
+          published = (await publishEditedColumn(client, SYSTEM, 'sales.customers', edit)).version
+            .version_num;
         } finally {
           await client.close();
         }
@@ -157,7 +167,11 @@ describe('an apply that reads the fingerprints first', () => {
     expect(published).toBe(2);
     const { outcome } = applied;
     expect(outcome.exitCode).toBe(ExitCode.FAILURE);
-    expect(itemOf(outcome, 'sales.customers')).toMatchObject({ action: 'stale', base_version_num: 1, version_num: 2 });
+    expect(itemOf(outcome, 'sales.customers')).toMatchObject({
+      action: 'stale',
+      base_version_num: 1,
+      version_num: 2,
+    });
     expect(itemOf(outcome, 'public.countries')).toMatchObject({ action: 'stale', version_num: 2 });
     expect(itemOf(outcome, 'public.currencies')).toMatchObject({ action: 'publish' });
     expect(outcome.result.summary).toMatchObject({ create: 1, stale: 2, kept: 1, failed: 0 });

@@ -379,7 +379,15 @@ export async function readReported(
   const toRead = touched
     .filter((h) => h.version_num !== null && reported.get(tableKey(h.schema, h.table)) === true)
     .map((h) => h.dataset_id);
-  const read = await readVersions(client, systemId, heads, toRead, 'the reported versions', signal, batchSize);
+  const read = await readVersions(
+    client,
+    systemId,
+    heads,
+    toRead,
+    'the reported versions',
+    signal,
+    batchSize,
+  );
   const wanted = new Set(toRead);
   // A version published since the listing is the one read (the newer number, as a later snapshot
   // would give); a dataset deleted since is left out.

@@ -10,7 +10,11 @@ const bin = fileURLToPath(new URL('../../dist/bin.js', import.meta.url));
  * Resolves when `probe` answers true, probing again after each answer: the wait is for an event a
  * database shows (a session waiting on a lock), never for a fixed time. Fails if `child` exits first.
  */
-export async function until(probe: () => Promise<boolean>, child?: ChildProcess, what?: string): Promise<void> {
+export async function until(
+  probe: () => Promise<boolean>,
+  child?: ChildProcess,
+  what?: string,
+): Promise<void> {
   for (;;) {
     if (child !== undefined && child.exitCode !== null)
       throw new Error(`the crawler exited (${child.exitCode}) before ${what}`);

@@ -33,12 +33,22 @@ export async function registryFront(
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
-      const seen = { method: req.method ?? 'GET', path: req.url ?? '/', body: Buffer.concat(chunks).toString() };
+      const seen = {
+        method: req.method ?? 'GET',
+        path: req.url ?? '/',
+        body: Buffer.concat(chunks).toString(),
+      };
       requests.push(seen);
       void Promise.resolve(answer(seen, res)).then((answered) => {
         if (answered) return;
         const upstream = request(
-          { host: target.hostname, port: target.port, path: req.url, method: req.method, headers: req.headers },
+          {
+            host: target.hostname,
+            port: target.port,
+            path: req.url,
+            method: req.method,
+            headers: req.headers,
+          },
           (reply) => {
             res.writeHead(reply.statusCode ?? 502, reply.headers);
             reply.pipe(res);
