@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import mysql from 'mysql2/promise';
 import { startBackend, type TestBackend } from './helpers/backend.js';
-import { crawlRuns as runsOf, interruptedStderr, startCrawler, until } from './helpers/interrupt.js';
+import { interruptCrawl, interruptedStderr, startCrawler, until } from './helpers/interrupt.js';
 import { connectMysql, MYSQL_URL, type TestMysql } from './helpers/mysql.js';
 
 let backend: TestBackend;
@@ -79,7 +79,6 @@ async function holdMetadataLock() {
 }
 
 const start = (args: string[]) => startCrawler(backend, args);
-const crawlRuns = () => runsOf(backend, 'held_my');
 const waitingCrawler = async () =>
   (await crawlerSessions()).some((s) => s.command === 'Query' && s.state === METADATA_LOCK_WAIT);
 
@@ -90,27 +89,16 @@ describe('an interrupted crawl of MariaDB/MySQL', () => {
   ] as const)(
     '%s: the crawl run is marked failed, the catalog query killed on the server, the exit code %i',
     async (signal, exitCode) => {
-      const before = await crawlRuns();
       const lock = await holdMetadataLock();
       try {
-        const crawl = start(['crawl', '--system-code', 'held_my', '--connection-url', my.url(database)]);
-        await until(waitingCrawler, crawl.child, 'waiting on the metadata lock');
-        await until(async () => (await crawlRuns()).length > before.length, crawl.child, 'recording its run');
-        const running = await crawlRuns();
-        expect(running).toHaveLength(before.length + 1);
-        expect(running[running.length - 1]).toMatchObject({ status: 'running' });
-
-        crawl.child.kill(signal);
-        const { code } = await crawl.exited;
-        expect(code).toBe(exitCode);
-        expect(crawl.output()).toEqual({ stdout: '', stderr: interruptedStderr(signal) });
-        const runs = await crawlRuns();
-        expect(runs).toHaveLength(before.length + 1);
-        expect(runs[runs.length - 1]).toMatchObject({
-          status: 'failed',
-          error_message: `interrupted by ${signal}`,
-        });
-        expect(runs[runs.length - 1]?.finished_at).not.toBeNull();
+        await interruptCrawl(
+          backend,
+          'held_my',
+          ['--connection-url', my.url(database)],
+          signal,
+          exitCode,
+          waitingCrawler,
+        );
         // The crawler waited for its query to end before it closed its connection and exited: with
         // the lock still held, only KILL QUERY can have ended it. Its sessions are gone.
         expect(await lock.held()).toBe(true);

@@ -13,7 +13,13 @@ import pg from 'pg';
 import { InterruptedError } from '../src/errors.js';
 import { main } from '../src/program.js';
 import { startBackend, type TestBackend } from './helpers/backend.js';
-import { crawlRuns as runsOf, interruptedStderr, startCrawler, until } from './helpers/interrupt.js';
+import {
+  crawlRuns as runsOf,
+  interruptCrawl,
+  interruptedStderr,
+  startCrawler,
+  until,
+} from './helpers/interrupt.js';
 import { createPgDatabase, type TestPgDatabase } from './helpers/postgres.js';
 
 let backend: TestBackend;
@@ -69,33 +75,12 @@ describe('an interrupted crawl', () => {
   ] as const)(
     '%s: the crawl run is marked failed, the catalog query cancelled, the exit code %i',
     async (signal, exitCode) => {
-      const before = await crawlRuns();
       const lock = await holdLock(db.url, 'LOCK TABLE public.held IN ACCESS EXCLUSIVE MODE');
       try {
-        const crawl = start(['crawl', '--system-code', 'held_pg', '--connection-url', db.url]);
         // The crawler's catalog query waits for the lock; its crawl run is recorded meanwhile.
-        await until(
-          async () => (await sessions(db.name, 'aide-crawler')).some((s) => s.waiting),
-          crawl.child,
-          'waiting on the lock',
+        await interruptCrawl(backend, 'held_pg', ['--connection-url', db.url], signal, exitCode, async () =>
+          (await sessions(db.name, 'aide-crawler')).some((s) => s.waiting),
         );
-        await until(async () => (await crawlRuns()).length > before.length, crawl.child, 'recording its run');
-        const running = await crawlRuns();
-        expect(running).toHaveLength(before.length + 1);
-        expect(running[running.length - 1]).toMatchObject({ status: 'running' });
-
-        crawl.child.kill(signal);
-        const { code } = await crawl.exited;
-        expect(code).toBe(exitCode);
-        expect(crawl.output()).toEqual({ stdout: '', stderr: interruptedStderr(signal) });
-
-        const runs = await crawlRuns();
-        expect(runs).toHaveLength(before.length + 1);
-        expect(runs[runs.length - 1]).toMatchObject({
-          status: 'failed',
-          error_message: `interrupted by ${signal}`,
-        });
-        expect(runs[runs.length - 1]?.finished_at).not.toBeNull();
         // The lock is still held: a statement not cancelled would still be waiting on it. The
         // crawler's sessions end (the server notices the closed connection on its own time).
         await until(async () => (await sessions(db.name, 'aide-crawler')).length === 0);

@@ -1,6 +1,6 @@
 // `aide-crawler crawl`: inspect the database while the registry's view of the system is read (a few
-// bulk requests, after the run record), diff, report. It writes nothing to the registry but the crawl-run audit
-// record; `apply` publishes a reviewed report.
+// bulk requests, after the run record), diff, report. It writes nothing to the registry but the
+// crawl-run audit record; `apply` publishes a reviewed report.
 import { parseConnectionUrl, redact } from '../connection/url.js';
 import { diffSystem, type DatasetDiff } from '../diff/diff.js';
 import { ExitCode, throwIfInterrupted } from '../errors.js';
@@ -113,8 +113,8 @@ export async function crawl(options: CrawlCommandOptions, io: Io): Promise<Crawl
         inspected = performance.now();
         progress.update(++done);
       });
-    // Settled once the run is recorded or the registry failed first: the inspection cannot be left
-    // running, nor its failure unhandled, whichever way the crawl ends.
+    // Awaited when the registry side fails before the run is recorded, so that the inspection is not
+    // left running; until the inspection is awaited below, it also handles the inspection's failure.
     const inspectionSettled = inspection.then(
       () => undefined,
       () => undefined,

@@ -2,6 +2,7 @@
 // databases show (never on a fixed time), and the system's crawl runs as the registry has them.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { expect } from '@jest/globals';
 import type { TestBackend } from './backend.js';
 
 const bin = fileURLToPath(new URL('../../dist/bin.js', import.meta.url));
@@ -55,3 +56,37 @@ export async function crawlRuns(backend: TestBackend, code: string) {
 export const interruptedStderr = (signal: string) =>
   `aide-crawler: ${signal} received, stopping (send it again to stop at once)\n` +
   `aide-crawler: interrupted by ${signal}\n`;
+
+/**
+ * Starts `crawl` for system `code` with `args`, waits until `waiting()` shows its catalog query held
+ * and its run is recorded `running`, sends `signal`, and checks what an interrupted crawl leaves: the
+ * exit code `exitCode`, the acknowledgement and the error on stderr, the run marked failed.
+ */
+export async function interruptCrawl(
+  backend: TestBackend,
+  code: string,
+  args: string[],
+  signal: 'SIGINT' | 'SIGTERM',
+  exitCode: number,
+  waiting: () => Promise<boolean>,
+): Promise<void> {
+  const before = await crawlRuns(backend, code);
+  const crawl = startCrawler(backend, ['crawl', '--system-code', code, ...args]);
+  await until(waiting, crawl.child, 'its catalog query waiting on the lock');
+  // The run is recorded while the database is inspected.
+  await until(async () => (await crawlRuns(backend, code)).length > before.length, crawl.child, 'its run');
+  const running = await crawlRuns(backend, code);
+  expect(running).toHaveLength(before.length + 1);
+  expect(running[running.length - 1]).toMatchObject({ status: 'running' });
+
+  crawl.child.kill(signal);
+  expect((await crawl.exited).code).toBe(exitCode);
+  expect(crawl.output()).toEqual({ stdout: '', stderr: interruptedStderr(signal) });
+  const runs = await crawlRuns(backend, code);
+  expect(runs).toHaveLength(before.length + 1);
+  expect(runs[runs.length - 1]).toMatchObject({
+    status: 'failed',
+    error_message: `interrupted by ${signal}`,
+  });
+  expect(runs[runs.length - 1]?.finished_at).not.toBeNull();
+}
