@@ -97,7 +97,8 @@ Examples:
 
 const APPLY_HELP = `
 Publishes a report written by crawl --format json: creates the new datasets and publishes the new
-versions through the registry's batch routes, one dataset at a time atomically. A dataset whose
+versions through the registry's batch routes, one dataset at a time atomically. It reads each
+dataset's current version number, and in full only the report's datasets' versions. A dataset whose
 registry version moved past the report's base version is refused (crawl again); the others apply.
 A dataset already holding the report's version is skipped, so applying a report twice changes
 nothing. Removed tables are reported only: apply never deletes. The run is recorded as a crawl run
@@ -185,6 +186,10 @@ export function createProgram(io: Io, onExitCode: (code: ExitCode) => void = () 
   )
     .option('--only <datasets>', 'apply only these datasets: schema.table names or globs, comma-separated')
     .option('--dry-run', 'show what would be applied, write nothing')
+    .option(
+      '--full-registry-read',
+      "read the registry's whole snapshot instead of the fingerprints and the report's versions (same result)",
+    )
     .addHelpText('after', APPLY_HELP)
     .action(async (report: string, options: ApplyCommandOptions) => {
       onExitCode(await runApply(report, options, io));

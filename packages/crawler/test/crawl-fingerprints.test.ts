@@ -5,11 +5,8 @@
 // (a version published through the API, PII tags, an edited data type) and for versions stored before
 // fingerprints existed.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer, request } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { typeSpecOfTree } from '@aide/schemas/fingerprint';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import pg from 'pg';
 import { crawl, type CrawlOutcome } from '../src/commands/crawl.js';
@@ -19,6 +16,8 @@ import { readChanged, readFingerprints, readRegistry } from '../src/registry/sna
 import type { CrawlReport } from '../src/report/report.js';
 import { startBackend, type TestBackend } from './helpers/backend.js';
 import { createPgDatabase, type TestPgDatabase } from './helpers/postgres.js';
+import { olderRegistry } from './helpers/registry-front.js';
+import { publishEditedColumn } from './helpers/versions.js';
 
 let backend: TestBackend;
 let db: TestPgDatabase;
@@ -124,34 +123,11 @@ describe('a crawl that compares fingerprints first', () => {
     expect(before.report.datasets).toEqual([]);
     const client = backend.client();
     try {
-      const system = (await client.systems.list({ code: SYSTEM, size: 1 })).items[0];
-      const dataset = (
-        await client.datasets.list({ system_id: system?.id, object_name: 'public.currencies' })
-      ).items[0];
-      if (dataset === undefined) throw new Error('public.currencies is not registered');
-      const current = (await client.datasets.schemaVersions(dataset.id))[0];
-      const version = await client.datasets.schemaVersion(dataset.id, current?.version_num ?? 1);
       // A registry-side edit of one column: its comment and nullability.
-      const published = await client.datasets.publishSchemaVersion(dataset.id, {
-        columns: version.columns.map((c, i) => ({
-          name: c.name,
-          nullable: i === 1 ? !c.nullable : c.nullable,
-          type: c.type === null ? null : typeSpecOfTree(c.type),
-          native_type: c.native_type,
-          default: c.default,
-          comment: i === 1 ? 'edited in the registry' : c.comment,
-          identity: c.identity,
-          generated: c.generated,
-          collation: c.collation,
-        })),
-        table_kind: version.table_kind,
-        table_comment: version.table_comment,
-        view_definition: version.view_definition,
-        primary_key: version.primary_key,
-        unique_constraints: version.unique_constraints,
-        foreign_keys: version.foreign_keys,
-        indexes: version.indexes,
-        check_constraints: version.check_constraints,
+      const published = await publishEditedColumn(client, SYSTEM, 'public.currencies', {
+        index: 1,
+        comment: 'edited in the registry',
+        flipNullable: true,
       });
       expect(published.created).toBe(true);
       const light = await crawlBothWays();
@@ -237,41 +213,10 @@ describe('a crawl that compares fingerprints first', () => {
 });
 
 describe('a crawl against a registry that predates fingerprints', () => {
-  /**
-   * The real backend behind a real HTTP front that answers the fingerprint route as an older backend
-   * does (the generic NOT_FOUND of an unknown route) and passes every other request through.
-   */
-  async function olderRegistry(): Promise<{ url: string; close(): Promise<void> }> {
-    const target = new URL(backend.env.AIDE_METASTORE_URL ?? '');
-    const server = createServer((req, res) => {
-      if (req.url?.includes('/snapshot/fingerprints')) {
-        res.writeHead(404, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ error_code: 'NOT_FOUND', detail: 'Route not found.', request_id: 'older' }));
-        return;
-      }
-      const upstream = request(
-        { host: target.hostname, port: target.port, path: req.url, method: req.method, headers: req.headers },
-        (answer) => {
-          res.writeHead(answer.statusCode ?? 502, answer.headers);
-          answer.pipe(res);
-        },
-      );
-      req.pipe(upstream);
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const { port } = server.address() as AddressInfo;
-    return {
-      url: `http://127.0.0.1:${port}${target.pathname === '/' ? '' : target.pathname}`,
-      close: () =>
-        new Promise<void>((resolve) => {
-          server.closeAllConnections();
-          server.close(() => resolve());
-        }),
-    };
-  }
-
+  // The real backend behind a real HTTP front that answers the fingerprint route as an older backend
+  // does (the generic NOT_FOUND of an unknown route) and passes every other request through.
   it('reads every version in full and reports what a fingerprint crawl reports', async () => {
-    const older = await olderRegistry();
+    const older = await olderRegistry(backend);
     try {
       const outcome = await crawl(
         { systemCode: SYSTEM, connectionUrl: db.url, format: 'json' },

@@ -1,22 +1,26 @@
 // SIGINT and SIGTERM during crawl and apply, for real: the executable (dist/bin.js) against the real
 // registry (the backend, started by this file) and a real PostgreSQL database. The crawl is held in a
 // catalog query by a lock the test takes (pg_get_expr waits for a table's ACCESS EXCLUSIVE lock); once
-// PostgreSQL shows the crawler waiting on it — so the crawl run is recorded — the signal is sent. The
-// run ends `failed` with "interrupted by SIGINT", the waiting statement is cancelled and its
-// connection closed (while the lock is still held), and the exit code is 130 (SIGINT) or 143 (SIGTERM).
-import { spawn, type ChildProcess } from 'node:child_process';
+// PostgreSQL shows the crawler waiting on it and its crawl run is recorded (the two overlap), the
+// signal is sent. The run ends `failed` with "interrupted by SIGINT", the waiting statement is
+// cancelled and its connection closed (while the lock is still held), and the exit code is 130
+// (SIGINT) or 143 (SIGTERM). A signal while the run's record is being written still records it.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import pg from 'pg';
 import { InterruptedError } from '../src/errors.js';
 import { main } from '../src/program.js';
 import { startBackend, type TestBackend } from './helpers/backend.js';
+import {
+  crawlRuns as runsOf,
+  interruptCrawl,
+  interruptedStderr,
+  startCrawler,
+  until,
+} from './helpers/interrupt.js';
 import { createPgDatabase, type TestPgDatabase } from './helpers/postgres.js';
-
-const bin = fileURLToPath(new URL('../dist/bin.js', import.meta.url));
 
 let backend: TestBackend;
 let db: TestPgDatabase;
@@ -52,19 +56,6 @@ async function holdLock(url: string, lock: string) {
   };
 }
 
-/**
- * Resolves when `probe` answers true, probing again after each answer: the wait is for an event the
- * database shows (a session waiting on a lock), never for a fixed time. Fails if `child` exits first.
- */
-async function until(probe: () => Promise<boolean>, child?: ChildProcess, what?: string): Promise<void> {
-  for (;;) {
-    if (child !== undefined && child.exitCode !== null)
-      throw new Error(`the crawler exited (${child.exitCode}) before ${what}`);
-    if (await probe()) return;
-    await new Promise((resolve) => setImmediate(resolve));
-  }
-}
-
 /** Sessions of `application` in `database` (pg_stat_activity), and whether each waits on a lock. */
 async function sessions(database: string, application?: string): Promise<{ waiting: boolean }[]> {
   return db.exec<{ waiting: boolean }>(
@@ -74,31 +65,8 @@ async function sessions(database: string, application?: string): Promise<{ waiti
   );
 }
 
-function start(args: string[]) {
-  const child = spawn(process.execPath, [bin, ...args], {
-    env: { ...process.env, ...backend.env, AIDE_CRAWLER_DEBUG: '' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
-    child.once('close', (code, signal) => resolve({ code, signal })),
-  );
-  return { child, exited, output: () => ({ stdout, stderr }) };
-}
-
-async function crawlRuns() {
-  const client = backend.client();
-  try {
-    const system = (await client.systems.list({ code: 'held_pg', size: 1 })).items[0];
-    if (system === undefined) throw new Error('no system held_pg');
-    return (await client.crawlRuns.list({ system_id: system.id, size: 100, sort: 'started_at' })).items;
-  } finally {
-    await client.close();
-  }
-}
+const start = (args: string[]) => startCrawler(backend, args);
+const crawlRuns = () => runsOf(backend, 'held_pg');
 
 describe('an interrupted crawl', () => {
   it.each([
@@ -107,37 +75,12 @@ describe('an interrupted crawl', () => {
   ] as const)(
     '%s: the crawl run is marked failed, the catalog query cancelled, the exit code %i',
     async (signal, exitCode) => {
-      const before = await crawlRuns();
       const lock = await holdLock(db.url, 'LOCK TABLE public.held IN ACCESS EXCLUSIVE MODE');
       try {
-        const crawl = start(['crawl', '--system-code', 'held_pg', '--connection-url', db.url]);
-        // The crawler's catalog query waits for the lock: its crawl run is recorded by then.
-        await until(
-          async () => (await sessions(db.name, 'aide-crawler')).some((s) => s.waiting),
-          crawl.child,
-          'waiting on the lock',
+        // The crawler's catalog query waits for the lock; its crawl run is recorded meanwhile.
+        await interruptCrawl(backend, 'held_pg', ['--connection-url', db.url], signal, exitCode, async () =>
+          (await sessions(db.name, 'aide-crawler')).some((s) => s.waiting),
         );
-        const running = await crawlRuns();
-        expect(running).toHaveLength(before.length + 1);
-        expect(running[running.length - 1]).toMatchObject({ status: 'running' });
-
-        crawl.child.kill(signal);
-        const { code } = await crawl.exited;
-        expect(code).toBe(exitCode);
-        expect(crawl.output()).toEqual({
-          stdout: '',
-          stderr:
-            `aide-crawler: ${signal} received, stopping (send it again to stop at once)\n` +
-            `aide-crawler: interrupted by ${signal}\n`,
-        });
-
-        const runs = await crawlRuns();
-        expect(runs).toHaveLength(before.length + 1);
-        expect(runs[runs.length - 1]).toMatchObject({
-          status: 'failed',
-          error_message: `interrupted by ${signal}`,
-        });
-        expect(runs[runs.length - 1]?.finished_at).not.toBeNull();
         // The lock is still held: a statement not cancelled would still be waiting on it. The
         // crawler's sessions end (the server notices the closed connection on its own time).
         await until(async () => (await sessions(db.name, 'aide-crawler')).length === 0);
@@ -147,6 +90,41 @@ describe('an interrupted crawl', () => {
     },
     120_000,
   );
+
+  it('SIGINT while the run is being recorded: the run is still recorded, and marked failed', async () => {
+    const before = await crawlRuns();
+    // The catalog query waits for one lock, the run's insert in the registry for another.
+    const catalogLock = await holdLock(db.url, 'LOCK TABLE public.held IN ACCESS EXCLUSIVE MODE');
+    const runsLock = await holdLock(backend.databaseUrl, 'LOCK TABLE crawl_runs IN SHARE MODE');
+    const registryDatabase = new URL(backend.databaseUrl).pathname.slice(1);
+    let released = false;
+    try {
+      const crawl = start(['crawl', '--system-code', 'held_pg', '--connection-url', db.url]);
+      await until(
+        async () => (await sessions(db.name, 'aide-crawler')).some((s) => s.waiting),
+        crawl.child,
+        'waiting on the catalog lock',
+      );
+      await until(
+        async () => (await sessions(registryDatabase)).some((s) => s.waiting),
+        crawl.child,
+        'the run record waiting on the lock',
+      );
+      crawl.child.kill('SIGINT');
+      // The catalog query is cancelled at once, the catalog lock still held; then the run goes in.
+      await until(async () => (await sessions(db.name, 'aide-crawler')).length === 0);
+      await runsLock.release();
+      released = true;
+      expect((await crawl.exited).code).toBe(130);
+      expect(crawl.output()).toEqual({ stdout: '', stderr: interruptedStderr('SIGINT') });
+    } finally {
+      if (!released) await runsLock.release();
+      await catalogLock.release();
+    }
+    const runs = await crawlRuns();
+    expect(runs).toHaveLength(before.length + 1);
+    expect(runs[runs.length - 1]).toMatchObject({ status: 'failed', error_message: 'interrupted by SIGINT' });
+  }, 120_000);
 
   it('inspect: SIGINT cancels the catalog query and exits 130', async () => {
     const lock = await holdLock(db.url, 'LOCK TABLE public.held IN ACCESS EXCLUSIVE MODE');
@@ -159,12 +137,7 @@ describe('an interrupted crawl', () => {
       );
       inspect.child.kill('SIGINT');
       expect((await inspect.exited).code).toBe(130);
-      expect(inspect.output()).toEqual({
-        stdout: '',
-        stderr:
-          'aide-crawler: SIGINT received, stopping (send it again to stop at once)\n' +
-          'aide-crawler: interrupted by SIGINT\n',
-      });
+      expect(inspect.output()).toEqual({ stdout: '', stderr: interruptedStderr('SIGINT') });
       await until(async () => (await sessions(db.name, 'aide-crawler')).length === 0);
     } finally {
       await lock.release();
@@ -226,10 +199,7 @@ describe('an interrupted apply', () => {
       await lock.release();
       released = true;
       const { code } = await apply.exited;
-      expect(apply.output().stderr).toBe(
-        'aide-crawler: SIGINT received, stopping (send it again to stop at once)\n' +
-          'aide-crawler: interrupted by SIGINT\n',
-      );
+      expect(apply.output().stderr).toBe(interruptedStderr('SIGINT'));
       expect(code).toBe(130);
     } finally {
       if (!released) await lock.release();

@@ -12,12 +12,17 @@ import { quoteName } from '../output/text.js';
 import { connectRegistry, CrawlRunRecord, registryCall, type RegistryFlags } from '../registry/client.js';
 import type { RegistryDataset } from '../registry/model.js';
 import { applyItems, type PublishOutcome } from '../registry/publish.js';
-import { readRegistry } from '../registry/snapshot.js';
+import { readReported } from '../registry/snapshot.js';
 import { REPORT_FORMAT, REPORT_FORMAT_VERSION, type CrawlReport } from '../report/report.js';
 
 export interface ApplyCommandOptions extends RegistryFlags {
   only?: string;
   dryRun?: boolean;
+  /**
+   * Read the registry's whole snapshot instead of the fingerprint listing and then only the report's
+   * versions (ADR 0032). The same plan; for comparison and old registries.
+   */
+  fullRegistryRead?: boolean;
 }
 
 /** What happens to one dataset of the report. */
@@ -214,7 +219,13 @@ export async function apply(reportPath: string, options: ApplyCommandOptions, io
     const system = await registryCall(`read system '${report.system.code}'`, () =>
       client.systems.get(report.system.id, { signal }),
     ).catch(interrupted(signal));
-    const registered = await readRegistry(client, system.id, signal).catch(interrupted(signal));
+    const registered = await readReported(
+      client,
+      system.id,
+      selected,
+      options.fullRegistryRead === true,
+      signal,
+    ).catch(interrupted(signal));
     const items = planApply(selected, registered);
     // Interrupted before anything is written: nothing to record.
     throwIfInterrupted(signal);

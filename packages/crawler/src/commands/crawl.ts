@@ -1,6 +1,6 @@
-// `aide-crawler crawl`: inspect the database, read the registry's view of the system (the snapshot
-// route, a few requests), diff, report. It writes nothing to the registry but the crawl-run audit
-// record; `apply` publishes a reviewed report.
+// `aide-crawler crawl`: inspect the database while the registry's view of the system is read (a few
+// bulk requests, after the run record), diff, report. It writes nothing to the registry but the
+// crawl-run audit record; `apply` publishes a reviewed report.
 import { parseConnectionUrl, redact } from '../connection/url.js';
 import { diffSystem, type DatasetDiff } from '../diff/diff.js';
 import { ExitCode, throwIfInterrupted } from '../errors.js';
@@ -43,9 +43,10 @@ export interface CrawlOutcome {
   /** Registry versions read in full: all of them with `fullRegistryRead`, else those whose fingerprint differed. */
   versionsRead: number;
   /**
-   * Milliseconds of each phase. The inspection and the registry read (the fingerprints, or every
-   * version with `fullRegistryRead`) run at the same time, each timed from the same start; then the
-   * versions whose fingerprint differs are read (`fetch`, 0 when none), then the diff.
+   * Milliseconds of each phase. The inspection and the registry side (login, system lookup, run
+   * record, then the fingerprints, or every version with `fullRegistryRead`) run at the same time,
+   * each timed from the crawl's start; then the versions whose fingerprint differs are read (`fetch`,
+   * 0 when none), then the diff.
    */
   timings: { inspect: number; registry: number; fetch: number; diff: number };
 }
@@ -87,39 +88,60 @@ export async function crawl(options: CrawlCommandOptions, io: Io): Promise<Crawl
   const progress = createProgress(io);
   const { signal } = io;
   try {
-    const system = await resolveSystem(client, options.systemCode, target.dialect);
-    // Interrupted before anything is recorded: nothing to mark.
-    throwIfInterrupted(signal);
-    const run = await CrawlRunRecord.start(client, system.id, {
-      connection_url: redact(connectionUrl),
-      dialect: target.dialect,
-      filters,
-      check: options.check ?? false,
-    });
+    // The database is inspected from the start: the registry's fixed costs (login, system lookup,
+    // the run record) and its read run meanwhile. A crawl waits for the slower side, not their sum.
+    progress.phase('inspecting the database and reading the registry', 2);
+    const started = performance.now();
+    let inspected = started;
+    let read = started;
+    let done = 0;
+    // Stops the inspection when the registry side fails first (an unknown system: nothing recorded).
+    const stopInspection = new AbortController();
+    const inspectSignal =
+      signal === undefined ? stopInspection.signal : AbortSignal.any([stopInspection.signal, signal]);
+    // A database that cannot be read stops the registry read (not the run record: it is then marked
+    // failed). An interrupt stops both; the catalog statement in flight is cancelled on the server.
+    const registryRead = new AbortController();
+    const registrySignal =
+      signal === undefined ? registryRead.signal : AbortSignal.any([registryRead.signal, signal]);
+    const inspection = inspectDatabase({ connectionUrl, filters, signal: inspectSignal })
+      .catch((error: unknown) => {
+        registryRead.abort();
+        throw error;
+      })
+      .finally(() => {
+        inspected = performance.now();
+        progress.update(++done);
+      });
+    // Awaited when the registry side fails before the run is recorded, so that the inspection is not
+    // left running; until the inspection is awaited below, it also handles the inspection's failure.
+    const inspectionSettled = inspection.then(
+      () => undefined,
+      () => undefined,
+    );
+    let system: Awaited<ReturnType<typeof resolveSystem>>;
+    let run: CrawlRunRecord;
     try {
+      system = await resolveSystem(client, options.systemCode, target.dialect);
+      // Interrupted before anything is recorded: nothing to mark. A run whose record was requested
+      // is marked failed below, however the interrupt falls.
       throwIfInterrupted(signal);
-      // The database and the registry are read at the same time: neither read needs the other, so a
-      // crawl waits for the slower of the two, not for their sum.
-      progress.phase('inspecting the database and reading the registry', 2);
-      const started = performance.now();
-      let inspected = started;
-      let read = started;
-      let done = 0;
-      // A database that cannot be read ends the crawl: the registry read stops with it. An interrupt
-      // stops both (the catalog statement in flight is cancelled on the server).
-      const registryRead = new AbortController();
-      const registrySignal =
-        signal === undefined ? registryRead.signal : AbortSignal.any([registryRead.signal, signal]);
-      const [inspection, snapshot] = await Promise.allSettled([
-        inspectDatabase({ connectionUrl, filters, signal })
-          .catch((error: unknown) => {
-            registryRead.abort();
-            throw error;
-          })
-          .finally(() => {
-            inspected = performance.now();
-            progress.update(++done);
-          }),
+      run = await CrawlRunRecord.start(client, system.id, {
+        connection_url: redact(connectionUrl),
+        dialect: target.dialect,
+        filters,
+        check: options.check ?? false,
+      });
+    } catch (error) {
+      stopInspection.abort();
+      await inspectionSettled;
+      progress.stop();
+      throw error;
+    }
+    try {
+      // An interrupt by now has aborted the registry read: it fails at once.
+      const [settled, snapshot] = await Promise.allSettled([
+        inspection,
         readRegistrySide(client, system.id, options.fullRegistryRead === true, registrySignal).finally(() => {
           read = performance.now();
           progress.update(++done);
@@ -128,9 +150,9 @@ export async function crawl(options: CrawlCommandOptions, io: Io): Promise<Crawl
       // Both settled, nothing left running: an interrupt first, then the database's failure, as when
       // they ran in turn.
       throwIfInterrupted(signal);
-      if (inspection.status === 'rejected') throw inspection.reason;
+      if (settled.status === 'rejected') throw settled.reason;
       if (snapshot.status === 'rejected') throw snapshot.reason;
-      const db = inspection.value;
+      const db = settled.value;
       const inScope = scopeOf(db);
       const fetchStarted = performance.now();
       let registered: RegistryDataset[];

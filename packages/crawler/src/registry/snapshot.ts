@@ -312,21 +312,90 @@ export async function readChanged(
       toRead.push(head.dataset_id);
     }
   }
-  const converter = new Converter(
-    new Map(heads.map((h) => [h.dataset_id, { schema: h.schema, table: h.table }])),
-  );
-  await registryCall('read the changed versions of the system', async () => {
-    for (let from = 0; from < toRead.length; from += batchSize) {
-      const page = await client.systems.snapshotVersions(systemId, toRead.slice(from, from + batchSize), {
-        signal,
-      });
-      for (const item of page.items) converter.add(item);
-    }
-  });
-  const read = new Map(converter.finish().map((d) => [d.dataset_id, d]));
+  const read = await readVersions(client, systemId, heads, toRead, 'the changed versions', signal, batchSize);
   // A dataset deleted since the listing is not in the read: left out, as a later snapshot would.
   const registered = slots.flatMap((slot) =>
     typeof slot !== 'string' ? [slot] : read.has(slot) ? [read.get(slot) as RegistryDataset] : [],
   );
   return { registered, fetched: toRead.length };
+}
+
+/**
+ * The current versions of the datasets `ids` in full (the versions route, `batchSize` a request), by
+ * dataset id; a foreign key's target given by id is named from the listing `heads`. A dataset deleted
+ * since the listing is missing from the map.
+ */
+async function readVersions(
+  client: AideClient,
+  systemId: string,
+  heads: readonly RegistryHead[],
+  ids: readonly string[],
+  what: string,
+  signal: AbortSignal | undefined,
+  batchSize: number,
+): Promise<Map<string, RegistryDataset>> {
+  const converter = new Converter(
+    new Map(heads.map((h) => [h.dataset_id, { schema: h.schema, table: h.table }])),
+  );
+  await registryCall(`read ${what} of the system`, async () => {
+    for (let from = 0; from < ids.length; from += batchSize) {
+      const page = await client.systems.snapshotVersions(systemId, ids.slice(from, from + batchSize), {
+        signal,
+      });
+      for (const item of page.items) converter.add(item);
+    }
+  });
+  return new Map(converter.finish().map((d) => [d.dataset_id, d]));
+}
+
+/** A dataset of a report as `apply` sees it: its table, and whether it has a version to publish. */
+export interface ReportedTable {
+  schema: string;
+  table: string;
+  /** The report's version to publish; null for a table removed from the database. */
+  target: unknown;
+}
+
+/**
+ * The registry's current state of the report's tables, for `apply` (ADR 0013): what `readRegistry`
+ * gives for them, read as ADR 0032 reads a re-crawl — the fingerprint listing (every dataset's current
+ * version number), then in full only the current versions of the tables the report has a version for
+ * (`apply` compares them with it), by the versions route. Other datasets are left out: `apply` only
+ * looks up the report's. With `full`, or from a registry that predates fingerprints, the whole
+ * snapshot is read instead.
+ */
+export async function readReported(
+  client: AideClient,
+  systemId: string,
+  tables: readonly ReportedTable[],
+  full: boolean,
+  signal?: AbortSignal,
+  batchSize = SNAPSHOT_PAGE_SIZE,
+): Promise<RegistryDataset[]> {
+  const heads = full ? null : await readFingerprints(client, systemId, signal);
+  if (heads === null) return readRegistry(client, systemId, signal, batchSize);
+  const reported = new Map(tables.map((t) => [tableKey(t.schema, t.table), t.target !== null]));
+  const touched = heads.filter((h) => reported.has(tableKey(h.schema, h.table)));
+  const toRead = touched
+    .filter((h) => h.version_num !== null && reported.get(tableKey(h.schema, h.table)) === true)
+    .map((h) => h.dataset_id);
+  const read = await readVersions(
+    client,
+    systemId,
+    heads,
+    toRead,
+    'the reported versions',
+    signal,
+    batchSize,
+  );
+  const wanted = new Set(toRead);
+  // A version published since the listing is the one read (the newer number, as a later snapshot
+  // would give); a dataset deleted since is left out.
+  return touched.flatMap((h): RegistryDataset[] => {
+    const dataset = read.get(h.dataset_id);
+    if (dataset !== undefined) return [dataset];
+    if (wanted.has(h.dataset_id)) return [];
+    const { dataset_id, object_name, schema, table, version_num } = h;
+    return [{ dataset_id, object_name, schema, table, version_num, version: null }];
+  });
 }
