@@ -5,6 +5,7 @@ import {
   Header,
   RequestMapping,
   RequestMethod,
+  Res,
   SetMetadata,
   UseInterceptors,
 } from '@nestjs/common';
@@ -102,10 +103,19 @@ export function Route<R extends RouteDef>(route: R) {
       void input.reply.status(status);
       return result;
     };
+    // Routes without interceptors send their answer themselves (Nest's `@Res()` without passthrough):
+    // Nest's own response path (its stream checks, another two async steps) would only hand the same
+    // body to the same `reply.send`. Idempotent routes return it: their interceptor records it.
+    const sendsItself = !route.idempotent;
+    const send = (input: RouteInput<R>, result: RouteResult<R>): undefined => {
+      void input.reply.send(finish(input, result));
+      return undefined;
+    };
+    const complete = sendsItself ? send : finish;
     // Not `async`: a handler's promise is continued with one `then`, not wrapped in another promise.
     const bound = function (this: unknown, input: RouteInput<R>): unknown {
       const result = handler.call(this, input);
-      return isPromiseLike(result) ? result.then((value) => finish(input, value)) : finish(input, result);
+      return isPromiseLike(result) ? result.then((value) => complete(input, value)) : complete(input, result);
     };
     // Nest reads a handler's metadata from the function itself: the wrapper is what it registers.
     Object.defineProperty(bound, 'name', { value: handler.name });
@@ -123,6 +133,7 @@ export function Route<R extends RouteDef>(route: R) {
       Header('Pragma', 'no-cache')(target, key, descriptor);
     }
     RouteInputParam(route)(target, key, 0);
+    if (sendsItself) Res()(target, key, 1);
   };
 }
 
