@@ -105,8 +105,9 @@ export async function createApp(
   useJsonBodyParser(adapter, config.bodyLimitBytes);
   const fastify = adapter.getInstance();
   fastify.setChildLoggerFactory(lazyChildLogger);
-  // Request durations are observed only where `/metrics` exists (AIDE_METRICS_TOKEN) to be read.
-  const metrics = createMetrics(config.metricsToken !== undefined);
+  // Metrics are collected only where `/metrics` exists (AIDE_METRICS_TOKEN) to be read.
+  const collectMetrics = config.metricsToken !== undefined;
+  const metrics = createMetrics(collectMetrics);
   fastify.addHook('onRoute', (route) => {
     routes.add(route.method, route.url);
     // Routes declaring `etag` answer with `ETag: "<row_version>"` of the entity, which `If-Match`
@@ -121,7 +122,7 @@ export async function createApp(
     }
     // Request durations by route pattern: a hook of each route knows its pattern, so that no request
     // reads `request.routeOptions` (an object Fastify builds on every read) to label its observation.
-    if (config.metricsToken !== undefined) {
+    if (collectMetrics) {
       const observe = routeDurationObserver(metrics.requestDuration, route.url);
       const onResponse: onResponseHookHandler = (request, reply, done) => {
         observe(request.method, reply.statusCode, reply.elapsedTime / 1000);
@@ -155,7 +156,7 @@ export async function createApp(
     void discardUnreadBody(request.raw).then(() => done(null, payload));
   });
   // Requests no route matched; each route observes its own (bound by the onRoute hook above).
-  if (config.metricsToken !== undefined) {
+  if (collectMetrics) {
     const observeUnmatched = routeDurationObserver(metrics.requestDuration, 'unmatched');
     fastify.addHook('onResponse', (request, reply, done) => {
       if (request.is404) observeUnmatched(request.method, reply.statusCode, reply.elapsedTime / 1000);

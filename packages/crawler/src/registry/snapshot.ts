@@ -241,6 +241,12 @@ export async function readRegistrySide(
 
 const tableKey = (schema: string, table: string) => JSON.stringify([schema, table]);
 
+/** A listed dataset whose version is not read in full (none, unchanged, or not needed). */
+function withoutVersion(head: RegistryHead): RegistryDataset {
+  const { dataset_id, object_name, schema, table, version_num } = head;
+  return { dataset_id, object_name, schema, table, version_num, version: null };
+}
+
 /**
  * The fingerprint of an inspected table as the registry computes it of a stored version: a foreign
  * key's target is the registered dataset of that name when there is one (the registry stores it by
@@ -291,14 +297,7 @@ export async function readChanged(
   for (const head of heads) {
     const table = inspected.get(tableKey(head.schema, head.table));
     if (table === undefined && !inScope(head.schema, head.table)) continue;
-    const dataset = {
-      dataset_id: head.dataset_id,
-      object_name: head.object_name,
-      schema: head.schema,
-      table: head.table,
-      version_num: head.version_num,
-      version: null,
-    };
+    const dataset = withoutVersion(head);
     if (head.version_num === null) {
       slots.push(dataset);
     } else if (
@@ -394,8 +393,6 @@ export async function readReported(
   return touched.flatMap((h): RegistryDataset[] => {
     const dataset = read.get(h.dataset_id);
     if (dataset !== undefined) return [dataset];
-    if (wanted.has(h.dataset_id)) return [];
-    const { dataset_id, object_name, schema, table, version_num } = h;
-    return [{ dataset_id, object_name, schema, table, version_num, version: null }];
+    return wanted.has(h.dataset_id) ? [] : [withoutVersion(h)];
   });
 }

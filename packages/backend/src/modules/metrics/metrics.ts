@@ -11,7 +11,7 @@ export interface AppMetrics {
  * AIDE_METRICS_TOKEN): then nothing is collected, neither the process metrics (their GC and event-loop
  * observers) nor the request histogram (see `createApp`), as nobody could read them.
  */
-export function createMetrics(collect = true): AppMetrics {
+export function createMetrics(collect: boolean): AppMetrics {
   const registry = new Registry();
   if (collect) collectDefaultMetrics({ register: registry, prefix: 'aide_' });
   const requestDuration = new Histogram({
