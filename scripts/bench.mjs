@@ -32,6 +32,11 @@ const SUITES = {
     about:
       'AideMetadataProvider bulk load of N dataflows × 20 hints, cold and revalidated (304), with request counts',
   },
+  openlineage: {
+    file: 'packages/backend/bench/openlineage.mjs',
+    about:
+      'one OpenLineage event of 1,000 × 1,000 unknown and of 150 × 150 known datasets: time, body, /health/live',
+  },
   scale: {
     file: 'packages/backend/bench/scale.mjs',
     about: 'registry operations at 1,000 / 10,000 / 100,000 datasets: p50/p99, SQL statements, plans',

@@ -59,6 +59,8 @@ const EnvSchema = z.object({
   AIDE_LOGIN_WINDOW_SECONDS: int(1, 86400).default(60),
   AIDE_BODY_LIMIT_BYTES: int(1024, 100 * 1024 * 1024).default(1024 * 1024),
   AIDE_SHUTDOWN_TIMEOUT_MS: int(0, 600000).default(10000),
+  AIDE_OPENLINEAGE_MAX_DATASET_PAIRS: int(1, 1_000_000).default(10_000),
+  AIDE_OPENLINEAGE_MAX_FIELD_EDGES: int(1, 1_000_000).default(10_000),
   AIDE_CORS_ORIGINS: z.string().optional(),
   AIDE_TRUSTED_PROXIES: addressList.optional(),
   AIDE_METRICS_TOKEN: z.string().min(32, { message: 'must be at least 32 characters' }).optional(),
@@ -93,6 +95,12 @@ export interface AppConfig {
   loginWindowSeconds: number;
   bodyLimitBytes: number;
   shutdownTimeoutMs: number;
+  /**
+   * The work one OpenLineage event may ask for (413 OPENLINEAGE_EVENT_TOO_LARGE beyond): input → output
+   * pairs of registered datasets, and column-lineage edges (output field ← input field).
+   */
+  openLineageMaxDatasetPairs: number;
+  openLineageMaxFieldEdges: number;
   corsOrigins: string[];
   /**
    * The load balancers and proxies whose `X-Forwarded-For` is believed (addresses and CIDR ranges). The
@@ -159,6 +167,8 @@ export function loadConfig(
     loginWindowSeconds: e.AIDE_LOGIN_WINDOW_SECONDS,
     bodyLimitBytes: e.AIDE_BODY_LIMIT_BYTES,
     shutdownTimeoutMs: e.AIDE_SHUTDOWN_TIMEOUT_MS,
+    openLineageMaxDatasetPairs: e.AIDE_OPENLINEAGE_MAX_DATASET_PAIRS,
+    openLineageMaxFieldEdges: e.AIDE_OPENLINEAGE_MAX_FIELD_EDGES,
     metricsToken: e.AIDE_METRICS_TOKEN,
     webDir: e.AIDE_WEB_DIR,
     corsOrigins: e.AIDE_CORS_ORIGINS ? e.AIDE_CORS_ORIGINS.split(',').map((o) => o.trim()) : [],

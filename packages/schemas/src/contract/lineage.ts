@@ -207,7 +207,7 @@ export const lineageRoutes = {
       201: 'Received: datasets matched, links created or confirmed',
       200: 'Received before (same run id and event type): the first answer, nothing done again',
     },
-    errors: [],
+    errors: ['OPENLINEAGE_EVENT_TOO_LARGE'],
     auth: 'user',
     summary: 'Take an OpenLineage RunEvent: match its datasets, create or confirm dataset and field links',
     description:
@@ -215,9 +215,12 @@ export const lineageRoutes = {
       "system declares its namespaces in `extra.openlineage_namespaces`; names follow OpenLineage's naming " +
       'conventions per kind, symlinks facets are tried next). Each matched input → output pair becomes a ' +
       'dataset link pinned to both current versions, or confirms the active one; `columnLineage` facets ' +
-      'become field links. Unmatched datasets and links left out are listed with the reason. FAIL and ' +
-      'ABORT events are recorded and matched but write no link. An event is processed once per run id ' +
-      'and event type (ADR 0022).',
+      'become field links. Unmatched datasets are listed once each (never once per pair), links left out ' +
+      'with the reason. FAIL and ABORT events are recorded and matched but write no link. An event is ' +
+      'processed once per run id and event type (ADR 0022). The work of one event is bounded: more ' +
+      'registered input × output pairs than `AIDE_OPENLINEAGE_MAX_DATASET_PAIRS` or column-lineage edges ' +
+      'than `AIDE_OPENLINEAGE_MAX_FIELD_EDGES` (10,000 each by default) is 413 `OPENLINEAGE_EVENT_TOO_LARGE`, ' +
+      'nothing recorded (ADR 0022, amendment).',
     tag: 'Lineage',
   }),
   fields: defineRoute({

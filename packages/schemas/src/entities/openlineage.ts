@@ -109,7 +109,12 @@ const olRef = z.object({ namespace: z.string(), name: z.string() });
 
 export const OPENLINEAGE_MATCH_STATUSES = ['matched', 'unknown', 'ambiguous'] as const;
 
-/** Why an intake left a link out (the catalogue code a create through the API would answer, mostly). */
+/**
+ * Why an intake left a link out (the catalogue code a create through the API would answer, mostly).
+ * `DATASET_UNKNOWN` and `DATASET_AMBIGUOUS` are no longer given (an unmatched dataset is reported once, in
+ * `datasets` and `unknown_datasets`, not once per pair): they remain for answers stored before, which a
+ * replayed event gets back.
+ */
 export const OPENLINEAGE_SKIP_REASONS = [
   'SELF_LINK',
   'DATASET_UNKNOWN',
@@ -162,18 +167,27 @@ export const OpenLineageIntakeResultSchema = z
         status: z.enum(['created', 'confirmed']),
       }),
     ),
-    skipped: z.array(
-      z.object({
-        kind: z.enum(['dataset_link', 'field_link']),
-        reason: z.enum(OPENLINEAGE_SKIP_REASONS),
-        detail: z.string(),
-        source: olRef.extend({ field: z.string().optional() }),
-        target: olRef.extend({ field: z.string().optional() }),
-      }),
-    ),
+    skipped: z
+      .array(
+        z.object({
+          kind: z.enum(['dataset_link', 'field_link']),
+          reason: z.enum(OPENLINEAGE_SKIP_REASONS),
+          detail: z.string(),
+          source: olRef.extend({ field: z.string().optional() }),
+          target: olRef.extend({ field: z.string().optional() }),
+        }),
+      )
+      .describe(
+        'Links between matched datasets left out, with the reason (a dataset both read and written: one ' +
+          '`SELF_LINK`). A pair or column-lineage entry with an unknown or ambiguous side is not listed: ' +
+          'that dataset is, once, in `datasets` (and `unknown_datasets`)',
+      ),
     unknown_datasets: z
       .array(olRef.extend({ role: z.enum(['input', 'output']) }))
-      .describe('Inputs and outputs no registered dataset answers to (never dropped silently)'),
+      .describe(
+        'Inputs and outputs no registered dataset answers to, once each (never dropped silently); no link ' +
+          'is made to or from them',
+      ),
   })
   .meta({ id: 'OpenLineageIntakeResult' });
 export type OpenLineageIntakeResult = z.infer<typeof OpenLineageIntakeResultSchema>;

@@ -11,6 +11,12 @@ export const ERROR_CATALOGUE = {
   NOT_FOUND: { status: 404, detail: 'The requested resource was not found.' },
   METHOD_NOT_ALLOWED: { status: 405, detail: 'The method is not allowed for this resource.' },
   PAYLOAD_TOO_LARGE: { status: 413, detail: 'The request body is too large.' },
+  OPENLINEAGE_EVENT_TOO_LARGE: {
+    status: 413,
+    detail:
+      'The OpenLineage event asks for more work than one event may do (dataset pairs or column-lineage ' +
+      'edges): `details` names the limit. Split the event, or raise the limit (docs/operations.md).',
+  },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, detail: 'The request content type is not supported.' },
   TOO_MANY_REQUESTS: { status: 429, detail: 'Too many requests. Retry later.' },
   PRECONDITION_REQUIRED: {

@@ -10,6 +10,27 @@ export interface ActiveLink {
   target_schema_id: string;
 }
 
+/** A dataset held by the caller (share-locked) with its current version; null when it has none. */
+export interface PinnedSide {
+  id: string;
+  schema_id: string | null;
+}
+
+/**
+ * What `linkEvery` made of one (source, target) pair: `confirmed` (its active link), `created` (a new
+ * link on both current versions), `unpinned` (no link: a side has no version to pin), or `raced` (a
+ * link inserted by a concurrent writer after this statement's snapshot: read it with `activeOfPairs`).
+ */
+export interface PairOutcome {
+  source_dataset_id: string;
+  target_dataset_id: string;
+  outcome: 'confirmed' | 'created' | 'unpinned' | 'raced';
+  /** The link confirmed or created; null otherwise. */
+  id: string | null;
+  source_schema_id: string | null;
+  target_schema_id: string | null;
+}
+
 /**
  * Dataset links read and written by the set, one statement whatever their number (the OpenLineage
  * intake, ADR 0022). Exported by `DatasetLinksModule`: the module that owns dataset links writes them
@@ -25,6 +46,58 @@ export class DatasetLinkBatch {
        FROM unnest($1::uuid[], $2::uuid[]) AS p(s, t)
        JOIN dataset_links l ON l.source_dataset_id = p.s AND l.target_dataset_id = p.t AND l.deleted_at IS NULL`,
       [pairs.map((p) => p[0]), pairs.map((p) => p[1])],
+    );
+  }
+
+  /**
+   * Every source × target pair but self pairs, in one statement (the cross product is PostgreSQL's, not
+   * the caller's): the active link confirmed, or one created pinned to both current versions. Outcomes in
+   * target order, then source order, as given. The caller has share-locked the datasets and bounded
+   * `sources.length × targets.length`.
+   */
+  linkEvery(
+    sources: readonly PinnedSide[],
+    targets: readonly PinnedSide[],
+    note: string,
+    actorId: string,
+    m: EntityManager,
+  ): Promise<PairOutcome[]> {
+    if (sources.length === 0 || targets.length === 0) return Promise.resolve([]);
+    return m.query(
+      `WITH s AS (SELECT * FROM unnest($1::uuid[], $2::uuid[]) WITH ORDINALITY AS s(id, schema_id, n)),
+            t AS (SELECT * FROM unnest($3::uuid[], $4::uuid[]) WITH ORDINALITY AS t(id, schema_id, n)),
+            p AS (SELECT s.id AS s, t.id AS t, s.schema_id AS ss, t.schema_id AS ts, s.n AS sn, t.n AS tn
+                  FROM s CROSS JOIN t WHERE s.id <> t.id),
+            active AS (
+              SELECT l.id, l.source_dataset_id, l.target_dataset_id, l.source_schema_id, l.target_schema_id
+              FROM p JOIN dataset_links l
+                ON l.source_dataset_id = p.s AND l.target_dataset_id = p.t AND l.deleted_at IS NULL),
+            created AS (
+              INSERT INTO dataset_links (source_dataset_id, target_dataset_id, source_schema_id, target_schema_id,
+                                         note, created_by, updated_by)
+              SELECT p.s, p.t, p.ss, p.ts, $5, $6, $6 FROM p
+              WHERE p.ss IS NOT NULL AND p.ts IS NOT NULL
+                AND NOT EXISTS (SELECT 1 FROM active a WHERE a.source_dataset_id = p.s AND a.target_dataset_id = p.t)
+              ON CONFLICT (source_dataset_id, target_dataset_id) WHERE deleted_at IS NULL DO NOTHING
+              RETURNING id, source_dataset_id, target_dataset_id, source_schema_id, target_schema_id)
+       SELECT p.s AS source_dataset_id, p.t AS target_dataset_id,
+              CASE WHEN a.id IS NOT NULL THEN 'confirmed' WHEN c.id IS NOT NULL THEN 'created'
+                   WHEN p.ss IS NULL OR p.ts IS NULL THEN 'unpinned' ELSE 'raced' END AS outcome,
+              coalesce(a.id, c.id) AS id,
+              coalesce(a.source_schema_id, c.source_schema_id) AS source_schema_id,
+              coalesce(a.target_schema_id, c.target_schema_id) AS target_schema_id
+       FROM p
+       LEFT JOIN active a ON a.source_dataset_id = p.s AND a.target_dataset_id = p.t
+       LEFT JOIN created c ON c.source_dataset_id = p.s AND c.target_dataset_id = p.t
+       ORDER BY p.tn, p.sn`,
+      [
+        sources.map((x) => x.id),
+        sources.map((x) => x.schema_id),
+        targets.map((x) => x.id),
+        targets.map((x) => x.schema_id),
+        note,
+        actorId,
+      ],
     );
   }
 

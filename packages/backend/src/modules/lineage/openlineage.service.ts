@@ -4,9 +4,11 @@ import type {
   OpenLineageIntakeResult,
   ParsedOpenLineageRunEvent,
 } from '@aide/schemas';
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import type { AuthUser } from '../../common/auth/current-user.js';
+import { AppError } from '../../common/errors/app-error.js';
+import { APP_CONFIG, type ResolvedConfig } from '../../config/config.js';
 import { Transactions } from '../../database/transactions.js';
 import {
   databaseFits,
@@ -54,6 +56,7 @@ const ref = (e: { namespace: string; name: string }) => ({ namespace: e.namespac
 @Injectable()
 export class OpenLineageService {
   constructor(
+    @Inject(APP_CONFIG) private readonly config: ResolvedConfig,
     private readonly tx: Transactions,
     private readonly repo: OpenLineageRepository,
     private readonly linkBatch: DatasetLinkBatch,
@@ -67,6 +70,7 @@ export class OpenLineageService {
   ): Promise<{ created: boolean; result: OpenLineageIntakeResult }> {
     const eventType: OpenLineageEventType = event.eventType ?? 'OTHER';
     const runId = event.run.runId.toLowerCase();
+    this.checkLimit('AIDE_OPENLINEAGE_MAX_FIELD_EDGES', fieldEdgesOf(event), this.config.openLineageMaxFieldEdges);
     return this.tx.run(async (m) => {
       const claimed = await this.repo.claim(
         {
@@ -99,6 +103,14 @@ export class OpenLineageService {
   ): Promise<Result> {
     const entries = entriesOf(event);
     await this.match(entries, m);
+    const inputs = matchedOf(entries, 'input');
+    const outputs = matchedOf(entries, 'output');
+    const selfPairs = [...inputs.keys()].filter((id) => outputs.has(id)).length;
+    this.checkLimit(
+      'AIDE_OPENLINEAGE_MAX_DATASET_PAIRS',
+      inputs.size * outputs.size - selfPairs,
+      this.config.openLineageMaxDatasetPairs,
+    );
     await this.compareSchemas(entries, m);
     const result: Result = {
       run_id: runId,
@@ -116,9 +128,26 @@ export class OpenLineageService {
         .map((e) => ({ role: e.role, ...ref(e) })),
     };
     if (!result.applied) return result;
-    const links = await this.links(entries, event, actor, m, result);
+    const links = await this.links(inputs, outputs, event, actor, m, result);
     await this.fieldLinks(entries, links, actor, m, result);
     return result;
+  }
+
+  /**
+   * The work one event may ask for (docs/operations.md, Limits): beyond it the event is refused whole,
+   * before anything is written (the transaction, and the event's claim with it, is rolled back).
+   */
+  private checkLimit(limit: string, count: number, max: number): void {
+    if (count <= max) return;
+    const what =
+      limit === 'AIDE_OPENLINEAGE_MAX_FIELD_EDGES'
+        ? 'column-lineage edges (output field ← input field)'
+        : 'input → output pairs of registered datasets';
+    throw new AppError(
+      'OPENLINEAGE_EVENT_TOO_LARGE',
+      `The event has ${count} ${what}; one event may have at most ${max} (${limit}). Split the event.`,
+      { limit, max, count },
+    );
   }
 
   /** Finds each entry's dataset: its name first, then its symlinks; one dataset or none is an answer. */
@@ -196,68 +225,46 @@ export class OpenLineageService {
     }
   }
 
-  /** Each matched input → output pair: the active link confirmed, or one created on current versions. */
+  /**
+   * Each matched input → output pair: the active link confirmed, or one created on current versions. The
+   * pairs are PostgreSQL's cross product (`DatasetLinkBatch.linkEvery`), bounded by the pair limit; a
+   * dataset both read and written is reported once, and a pair with an unknown or ambiguous side is not
+   * a pair at all (that dataset is reported once, in `datasets` and `unknown_datasets`).
+   */
   private async links(
-    entries: readonly Entry[],
+    inputs: ReadonlyMap<string, Entry>,
+    outputs: ReadonlyMap<string, Entry>,
     event: ParsedOpenLineageRunEvent,
     actor: AuthUser,
     m: EntityManager,
     result: Result,
   ): Promise<Map<string, ActiveLink>> {
-    const inputs = entries.filter((e) => e.role === 'input');
-    const outputs = entries.filter((e) => e.role === 'output');
-    const pairs = new Map<string, [Entry, Entry]>();
-    for (const output of outputs) {
-      for (const input of inputs) {
-        const s = input.answer.dataset_id;
-        const t = output.answer.dataset_id;
-        if (!s || !t) continue;
-        if (s === t) {
-          result.skipped.push(
-            skip('dataset_link', 'SELF_LINK', 'The job reads and writes the same dataset.', input, output),
-          );
-          continue;
-        }
-        if (!pairs.has(`${s}/${t}`)) pairs.set(`${s}/${t}`, [input, output]);
-      }
-    }
-    const reported = new Set<string>();
-    for (const entry of entries) {
-      if (entry.answer.status === 'matched') continue;
-      const reason = entry.answer.status === 'unknown' ? 'DATASET_UNKNOWN' : 'DATASET_AMBIGUOUS';
-      const others = entry.role === 'input' ? outputs : inputs;
-      for (const other of others) {
-        const [source, target] = entry.role === 'input' ? [entry, other] : [other, entry];
-        const pair = `${key(source.namespace, source.name)}\u0001${key(target.namespace, target.name)}`;
-        if (reported.has(pair)) continue;
-        reported.add(pair);
+    for (const [id, output] of outputs) {
+      const input = inputs.get(id);
+      if (input)
         result.skipped.push(
-          skip(
-            'dataset_link',
-            reason,
-            `No link: ${entry.role} ${entry.namespace} ${entry.name} is ${entry.answer.status === 'unknown' ? 'not a registered dataset' : 'several registered datasets'}.`,
-            source,
-            target,
-          ),
+          skip('dataset_link', 'SELF_LINK', 'The job reads and writes the same dataset.', input, output),
         );
-      }
     }
-    const ids = [
-      ...new Set([...pairs.values()].flatMap(([s, t]) => [s.answer.dataset_id, t.answer.dataset_id])),
-    ];
-    const pinned = await this.repo.pinDatasets(ids as string[], m);
-    const pairList = [...pairs.values()].map(
-      ([s, t]) => [s.answer.dataset_id, t.answer.dataset_id] as [string, string],
+    const pinned = await this.repo.pinDatasets([...new Set([...inputs.keys(), ...outputs.keys()])], m);
+    const sideOf = (id: string) => ({ id, schema_id: pinned.get(id)?.schema_id ?? null });
+    const note = `OpenLineage: ${event.job.namespace} ${event.job.name}`.slice(0, 1000);
+    const outcomes = await this.linkBatch.linkEvery(
+      [...inputs.keys()].map(sideOf),
+      [...outputs.keys()].map(sideOf),
+      note,
+      actor.id,
+      m,
     );
-    const linkOf = new Map((await this.linkBatch.activeOfPairs(pairList, m)).map((l) => [pairKey(l), l]));
-    const confirmed = new Set(linkOf.keys());
-    const toCreate: Omit<ActiveLink, 'id'>[] = [];
-    for (const [pair, [s, t]] of pairs) {
-      if (linkOf.has(pair)) continue;
-      const sourcePin = pinned.get(s.answer.dataset_id as string)?.schema_id;
-      const targetPin = pinned.get(t.answer.dataset_id as string)?.schema_id;
-      if (!sourcePin || !targetPin) {
-        const missing = sourcePin ? t : s;
+    const linkOf = new Map<string, ActiveLink>();
+    const confirmed = new Set<string>();
+    const raced: [string, string][] = [];
+    for (const o of outcomes) {
+      if (o.outcome === 'raced') raced.push([o.source_dataset_id, o.target_dataset_id]);
+      if (o.outcome === 'unpinned') {
+        const s = inputs.get(o.source_dataset_id) as Entry;
+        const t = outputs.get(o.target_dataset_id) as Entry;
+        const missing = pinned.get(o.source_dataset_id)?.schema_id ? t : s;
         result.skipped.push(
           skip(
             'dataset_link',
@@ -267,35 +274,24 @@ export class OpenLineageService {
             t,
           ),
         );
-        continue;
       }
-      toCreate.push({
-        source_dataset_id: s.answer.dataset_id as string,
-        target_dataset_id: t.answer.dataset_id as string,
-        source_schema_id: sourcePin,
-        target_schema_id: targetPin,
-      });
+      if (o.outcome !== 'confirmed' && o.outcome !== 'created') continue;
+      linkOf.set(pairKey(o), o as ActiveLink);
+      if (o.outcome === 'confirmed') confirmed.add(pairKey(o));
     }
-    const note = `OpenLineage: ${event.job.namespace} ${event.job.name}`.slice(0, 1000);
-    for (const link of await this.linkBatch.insertPinned(toCreate, note, actor.id, m))
-      linkOf.set(pairKey(link), link);
-    // A pair linked by a concurrent writer since the read: that link is confirmed.
-    const raced = toCreate.filter((l) => !linkOf.has(pairKey(l)));
-    for (const link of await this.linkBatch.activeOfPairs(
-      raced.map((l) => [l.source_dataset_id, l.target_dataset_id]),
-      m,
-    )) {
+    // A pair linked by a concurrent writer since the statement's snapshot: that link is confirmed.
+    for (const link of await this.linkBatch.activeOfPairs(raced, m)) {
       linkOf.set(pairKey(link), link);
       confirmed.add(pairKey(link));
     }
-    for (const pair of pairs.keys()) {
-      const link = linkOf.get(pair);
+    for (const o of outcomes) {
+      const link = linkOf.get(pairKey(o));
       if (!link) continue;
       result.dataset_links.push({
         dataset_link_id: link.id,
         source_dataset_id: link.source_dataset_id,
         target_dataset_id: link.target_dataset_id,
-        status: confirmed.has(pair) ? 'confirmed' : 'created',
+        status: confirmed.has(pairKey(o)) ? 'confirmed' : 'created',
       });
     }
     return linkOf;
@@ -333,21 +329,14 @@ export class OpenLineageService {
           const source = entryOf.get(key(input.namespace, input.name)) as Entry;
           const s = source.answer.dataset_id;
           const t = output.answer.dataset_id;
-          const link = s && t ? links.get(`${s}/${t}`) : undefined;
+          // An unknown or ambiguous dataset is reported once, in `datasets`, not per column.
+          if (!s || !t) continue;
+          const link = links.get(`${s}/${t}`);
           if (!link) {
-            const reason =
-              !s || !t
-                ? source.answer.status === 'ambiguous' || output.answer.status === 'ambiguous'
-                  ? 'DATASET_AMBIGUOUS'
-                  : 'DATASET_UNKNOWN'
-                : 'NO_DATASET_LINK';
             result.skipped.push({
               kind: 'field_link',
-              reason,
-              detail:
-                reason === 'NO_DATASET_LINK'
-                  ? 'The two datasets have no dataset link (see the dataset-link entries skipped).'
-                  : 'A dataset of this column lineage is not registered (or is several).',
+              reason: 'NO_DATASET_LINK',
+              detail: 'The two datasets have no dataset link (see the dataset-link entries skipped).',
               source: refOf(source, input.field),
               target: refOf(output, targetField),
             });
@@ -365,10 +354,16 @@ export class OpenLineageService {
       ]),
       m,
     );
+    const fieldKey = (datasetId: string, name: string) => `${datasetId}/${name.toLowerCase()}`;
+    const fieldsOf = new Map<string, NamedField[]>();
+    for (const f of fields) {
+      const k = fieldKey(f.dataset_id, f.name);
+      const same = fieldsOf.get(k);
+      if (same) same.push(f);
+      else fieldsOf.set(k, [f]);
+    }
     const fieldOf = (datasetId: string, name: string): NamedField | undefined => {
-      const found = fields.filter(
-        (f) => f.dataset_id === datasetId && f.name.toLowerCase() === name.toLowerCase(),
-      );
+      const found = fieldsOf.get(fieldKey(datasetId, name)) ?? [];
       return found.find((f) => f.name === name) ?? (found.length === 1 ? found[0] : undefined);
     };
     const resolved = wanted.map((w) => ({
@@ -517,6 +512,27 @@ function skip(
   target: { namespace: string; name: string },
 ): Skip {
   return { kind, reason, detail, source: ref(source), target: ref(target) };
+}
+
+/** The matched datasets of a role, each with the first entry that names it (in the event's order). */
+function matchedOf(entries: readonly Entry[], role: Role): Map<string, Entry> {
+  const matched = new Map<string, Entry>();
+  for (const e of entries) {
+    const id = e.answer.dataset_id;
+    if (e.role === role && e.answer.status === 'matched' && id && !matched.has(id)) matched.set(id, e);
+  }
+  return matched;
+}
+
+/** The column-lineage edges of the event's outputs (output field ← input field), as sent. */
+function fieldEdgesOf(event: ParsedOpenLineageRunEvent): number {
+  let edges = 0;
+  for (const output of event.outputs ?? []) {
+    const facet = output.facets?.columnLineage;
+    if (!facet || facet._deleted) continue;
+    for (const { inputFields } of Object.values(facet.fields ?? {})) edges += inputFields.length;
+  }
+  return edges;
 }
 
 /**
