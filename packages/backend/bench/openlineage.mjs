@@ -166,7 +166,9 @@ export async function run(argv = process.argv.slice(2)) {
     },
   });
   if (values.help) {
-    log('usage: pnpm bench openlineage [--unknown N] [--known K] [--max-pairs P] [--no-build]   (DATABASE_URL)');
+    log(
+      'usage: pnpm bench openlineage [--unknown N] [--known K] [--max-pairs P] [--no-build]   (DATABASE_URL)',
+    );
     return 0;
   }
   const unknown = Number(values.unknown);
@@ -262,7 +264,14 @@ export async function run(argv = process.argv.slice(2)) {
       `SELECT count(*)::int AS n FROM dataset_links WHERE note = 'OpenLineage: bench amplification'`,
     );
     log(`dataset links written: ${links}`);
-    const result = { unknown, known, max_pairs: values['max-pairs'] ?? 'default', links, results, targets: TARGETS };
+    const result = {
+      unknown,
+      known,
+      max_pairs: values['max-pairs'] ?? 'default',
+      links,
+      results,
+      targets: TARGETS,
+    };
     mkdirSync(dirname(RESULTS), { recursive: true });
     writeFileSync(RESULTS, `${JSON.stringify(result, null, 2)}\n`);
     log(`\nresults: ${RESULTS}`);

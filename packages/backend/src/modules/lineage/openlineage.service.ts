@@ -70,7 +70,12 @@ export class OpenLineageService {
   ): Promise<{ created: boolean; result: OpenLineageIntakeResult }> {
     const eventType: OpenLineageEventType = event.eventType ?? 'OTHER';
     const runId = event.run.runId.toLowerCase();
-    this.checkLimit('AIDE_OPENLINEAGE_MAX_FIELD_EDGES', fieldEdgesOf(event), this.config.openLineageMaxFieldEdges);
+    checkLimit(
+      'AIDE_OPENLINEAGE_MAX_FIELD_EDGES',
+      'column-lineage edges (output field ← input field)',
+      fieldEdgesOf(event),
+      this.config.openLineageMaxFieldEdges,
+    );
     return this.tx.run(async (m) => {
       const claimed = await this.repo.claim(
         {
@@ -106,8 +111,9 @@ export class OpenLineageService {
     const inputs = matchedOf(entries, 'input');
     const outputs = matchedOf(entries, 'output');
     const selfPairs = [...inputs.keys()].filter((id) => outputs.has(id)).length;
-    this.checkLimit(
+    checkLimit(
       'AIDE_OPENLINEAGE_MAX_DATASET_PAIRS',
+      'input → output pairs of registered datasets',
       inputs.size * outputs.size - selfPairs,
       this.config.openLineageMaxDatasetPairs,
     );
@@ -131,23 +137,6 @@ export class OpenLineageService {
     const links = await this.links(inputs, outputs, event, actor, m, result);
     await this.fieldLinks(entries, links, actor, m, result);
     return result;
-  }
-
-  /**
-   * The work one event may ask for (docs/operations.md, Limits): beyond it the event is refused whole,
-   * before anything is written (the transaction, and the event's claim with it, is rolled back).
-   */
-  private checkLimit(limit: string, count: number, max: number): void {
-    if (count <= max) return;
-    const what =
-      limit === 'AIDE_OPENLINEAGE_MAX_FIELD_EDGES'
-        ? 'column-lineage edges (output field ← input field)'
-        : 'input → output pairs of registered datasets';
-    throw new AppError(
-      'OPENLINEAGE_EVENT_TOO_LARGE',
-      `The event has ${count} ${what}; one event may have at most ${max} (${limit}). Split the event.`,
-      { limit, max, count },
-    );
   }
 
   /** Finds each entry's dataset: its name first, then its symlinks; one dataset or none is an answer. */
@@ -246,6 +235,8 @@ export class OpenLineageService {
           skip('dataset_link', 'SELF_LINK', 'The job reads and writes the same dataset.', input, output),
         );
     }
+    const linkOf = new Map<string, ActiveLink>();
+    if (inputs.size === 0 || outputs.size === 0) return linkOf;
     const pinned = await this.repo.pinDatasets([...new Set([...inputs.keys(), ...outputs.keys()])], m);
     const sideOf = (id: string) => ({ id, schema_id: pinned.get(id)?.schema_id ?? null });
     const note = `OpenLineage: ${event.job.namespace} ${event.job.name}`.slice(0, 1000);
@@ -256,12 +247,11 @@ export class OpenLineageService {
       actor.id,
       m,
     );
-    const linkOf = new Map<string, ActiveLink>();
     const confirmed = new Set<string>();
     const raced: [string, string][] = [];
     for (const o of outcomes) {
       if (o.outcome === 'raced') raced.push([o.source_dataset_id, o.target_dataset_id]);
-      if (o.outcome === 'unpinned') {
+      else if (o.outcome === 'unpinned') {
         const s = inputs.get(o.source_dataset_id) as Entry;
         const t = outputs.get(o.target_dataset_id) as Entry;
         const missing = pinned.get(o.source_dataset_id)?.schema_id ? t : s;
@@ -274,10 +264,16 @@ export class OpenLineageService {
             t,
           ),
         );
+      } else {
+        linkOf.set(pairKey(o), {
+          id: o.id as string,
+          source_dataset_id: o.source_dataset_id,
+          target_dataset_id: o.target_dataset_id,
+          source_schema_id: o.source_schema_id as string,
+          target_schema_id: o.target_schema_id as string,
+        });
+        if (o.outcome === 'confirmed') confirmed.add(pairKey(o));
       }
-      if (o.outcome !== 'confirmed' && o.outcome !== 'created') continue;
-      linkOf.set(pairKey(o), o as ActiveLink);
-      if (o.outcome === 'confirmed') confirmed.add(pairKey(o));
     }
     // A pair linked by a concurrent writer since the statement's snapshot: that link is confirmed.
     for (const link of await this.linkBatch.activeOfPairs(raced, m)) {
@@ -512,6 +508,19 @@ function skip(
   target: { namespace: string; name: string },
 ): Skip {
   return { kind, reason, detail, source: ref(source), target: ref(target) };
+}
+
+/**
+ * The work one event may ask for (docs/operations.md, Limits): beyond it the event is refused whole,
+ * before any link is written (inside the transaction, the event's claim is rolled back with it).
+ */
+function checkLimit(limit: string, what: string, count: number, max: number): void {
+  if (count <= max) return;
+  throw new AppError(
+    'OPENLINEAGE_EVENT_TOO_LARGE',
+    `The event has ${count} ${what}; one event may have at most ${max} (${limit}). Split the event.`,
+    { limit, max, count },
+  );
 }
 
 /** The matched datasets of a role, each with the first entry that names it (in the event's order). */

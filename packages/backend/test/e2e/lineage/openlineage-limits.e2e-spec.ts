@@ -29,7 +29,9 @@ function event(inputs: readonly string[], outputs: readonly (string | Row)[], ru
     run: { runId },
     job: { namespace: 'limits', name: 'job' },
     inputs: inputs.map((name) => ({ namespace: NS, name })),
-    outputs: outputs.map((o) => (typeof o === 'string' ? { namespace: NS, name: o } : { namespace: NS, ...o })),
+    outputs: outputs.map((o) =>
+      typeof o === 'string' ? { namespace: NS, name: o } : { namespace: NS, ...o },
+    ),
   };
 }
 
@@ -74,9 +76,7 @@ async function registerDatasets(prefix: string, n: number): Promise<void> {
 
 const eventRows = async (runId: string): Promise<number> =>
   (
-    await ctx.dataSource.query('SELECT count(*)::int AS n FROM openlineage_events WHERE run_id = $1', [
-      runId,
-    ])
+    await ctx.dataSource.query('SELECT count(*)::int AS n FROM openlineage_events WHERE run_id = $1', [runId])
   )[0].n;
 
 beforeAll(async () => {
