@@ -21,7 +21,11 @@ const post = (event: unknown) =>
 
 const names = (prefix: string, n: number) => Array.from({ length: n }, (_, i) => `${prefix}${i + 1}`);
 
-function event(inputs: readonly string[], outputs: readonly (string | Row)[], runId = randomUUID()) {
+function event(
+  inputs: readonly string[],
+  outputs: readonly (string | { name: string; facets: Record<string, unknown> })[],
+  runId = randomUUID(),
+) {
   return {
     eventType: 'COMPLETE',
     eventTime: '2026-12-20T10:00:00Z',
