@@ -114,10 +114,7 @@ describe('API keys on the registry routes', () => {
   });
 
   it('never administers users: a superuser key creates no user, changes no password', async () => {
-    const { key } = await newKey([w1.workspace.id], {
-      token: ctx.adminToken,
-      scopes: ['catalogue:read', 'catalogue:write'],
-    });
+    const { key } = await newKey([w1.workspace.id], { token: ctx.adminToken });
     const email = `${unique('escalated')}@example.com`;
     const body = { email, password: 'escalated-password-1', full_name: 'Escalated', is_superuser: true };
     const refused = expectEnvelope(await asKey(key, 'POST', `${API}/users`, body), 403, 'API_KEY_FORBIDDEN');
