@@ -172,12 +172,13 @@ type Operation = { 'x-aide-api-key'?: string; responses: Record<string, { descri
  * outside the key's workspaces where they are admitted.
  */
 function fromKeyPolicy(difference: string, after: unknown): boolean {
-  const match = /^\/paths\/([^/]+)\/(\w+)\/(x-aide-api-key|responses\/403(?:\/description)?): (added|changed)$/.exec(
-    difference,
-  );
+  const match =
+    /^\/paths\/([^/]+)\/(\w+)\/(x-aide-api-key|responses\/403(?:\/description)?): (added|changed)$/.exec(
+      difference,
+    );
   if (!match) return false;
   const paths = (after as { paths: Record<string, Record<string, Operation>> }).paths;
-  const op = paths[match[1]!.replaceAll('~', '/')]?.[match[2]!];
+  const op = paths[match[1].replaceAll('~', '/')]?.[match[2]];
   if (!op?.['x-aide-api-key']) return false;
   if (match[3] === 'x-aide-api-key') return true;
   const expected = op['x-aide-api-key'] === 'workspace' ? 'FORBIDDEN' : 'API_KEY_FORBIDDEN';

@@ -72,7 +72,11 @@ export class AuthGuard implements CanActivate {
     if (!user) throw new AppError('UNAUTHORIZED');
     request.user = user;
     if (!keyAdmitted(keys, user)) {
-      throw new AppError('API_KEY_FORBIDDEN', undefined, keys === 'none' ? undefined : { required_scope: keys });
+      throw new AppError(
+        'API_KEY_FORBIDDEN',
+        undefined,
+        keys === 'none' ? undefined : { required_scope: keys },
+      );
     }
     if (!allowed(auth, user)) throw new AppError('FORBIDDEN');
     return true;

@@ -18,7 +18,10 @@ export class WorkspacesService implements CrudService<Workspace, CreateWorkspace
   ) {}
 
   async list(query: ListQuery, actor: AuthUser): Promise<Page<Workspace>> {
-    return mapPage(await this.workspaces.crud.findPage(scopeListToWorkspaces(query, actor, 'id')), toWorkspace);
+    return mapPage(
+      await this.workspaces.crud.findPage(scopeListToWorkspaces(query, actor, 'id')),
+      toWorkspace,
+    );
   }
 
   async get(id: string, actor: AuthUser): Promise<Workspace> {
