@@ -33,6 +33,8 @@ function commonErrors(route: RouteDef): ErrorCode[] {
   if (route.auth === 'anonymous') return ['VALIDATION_ERROR'];
   const codes: ErrorCode[] = ['UNAUTHORIZED', 'VALIDATION_ERROR', 'TOO_MANY_REQUESTS'];
   if (route.auth !== 'user') codes.push('FORBIDDEN');
+  // An API key is kept to its workspaces where the route admits it, refused elsewhere (ADR 0020).
+  codes.push(route.keys === 'workspace' ? 'FORBIDDEN' : 'API_KEY_FORBIDDEN');
   return codes;
 }
 
@@ -54,7 +56,7 @@ function operation(route: RouteDef): ZodOpenApiOperationObject {
     summary: route.summary,
     ...(route.description === undefined ? {} : { description: route.description }),
     tags: [route.tag],
-    ...(route.auth === 'anonymous' ? {} : { security: [{ bearer: [] }] }),
+    ...(route.auth === 'anonymous' ? {} : { security: [{ bearer: [] }], 'x-aide-api-key': route.keys }),
     ...(Object.keys(requestParams).length > 0 ? { requestParams } : {}),
     ...(route.body ? { requestBody: { content: { [contentType]: { schema: route.body } } } } : {}),
     responses: responses as ZodOpenApiOperationObject['responses'],

@@ -6,6 +6,14 @@ import type { ListSpec } from './common/list-query.js';
 export type Role = 'user' | 'superuser';
 
 /**
+ * What an API key may do on a collection's routes (ADR 0020, amendment of issue 22): `workspace`
+ * (workspace-owned rows: every route, within the key's workspaces); `catalogue` (the shared catalogue:
+ * reads with the `catalogue:read` scope, creates and updates with `catalogue:write`, deletes and
+ * restores never); `reference` (reference data: reads with `catalogue:read`, writes never); `none`.
+ */
+export type ResourceKeys = 'workspace' | 'catalogue' | 'reference' | 'none';
+
+/**
  * A REST collection of the registry: the one description that drives the backend's validation and
  * routes, the OpenAPI document and the SDK's resource types.
  */
@@ -28,6 +36,8 @@ export interface ResourceDef<
   /** Who may list and read (default `user`: any active user). */
   readonly readRole?: Role;
   readonly writeRole: Role;
+  /** What an API key may do on the collection's routes (required: keys are refused unless declared). */
+  readonly keys: ResourceKeys;
   /** Soft-delete resources have `POST /{id}/restore` and `include_deleted`. */
   readonly softDelete: boolean;
   readonly batch: boolean;

@@ -1,7 +1,15 @@
 import { batchOf, batchResultOf, keysetPageOf, listQuerySchema, pageOf } from '../common/list-query.js';
 import type { ErrorCode } from '../errors/error-codes.js';
-import type { ResourceDef } from '../resource.js';
-import { defineRoute, idParams } from './route.js';
+import type { ResourceDef, ResourceKeys } from '../resource.js';
+import { defineRoute, idParams, type RouteKeys } from './route.js';
+
+/** A collection's key policy by the kind of route: what reads, what creates and updates, what deletes. */
+const KEYS: Record<ResourceKeys, { read: RouteKeys; write: RouteKeys; remove: RouteKeys }> = {
+  workspace: { read: 'workspace', write: 'workspace', remove: 'workspace' },
+  catalogue: { read: 'catalogue:read', write: 'catalogue:write', remove: 'none' },
+  reference: { read: 'catalogue:read', write: 'none', remove: 'none' },
+  none: { read: 'none', write: 'none', remove: 'none' },
+};
 
 /**
  * The standard routes of a collection, generated from its `ResourceDef`: list, get, create, update
@@ -13,6 +21,7 @@ export function crudRoutes<R extends ResourceDef>(r: R) {
   const item = `${base}/:id` as const;
   const forbidden: ErrorCode[] = r.writeRole === 'superuser' ? ['FORBIDDEN'] : [];
   const readAuth = r.readRole ?? 'user';
+  const keys = KEYS[r.keys];
   // Typed locals: the routes then carry this resource's own schemas, not ResourceDef's bounds.
   const read: R['read'] = r.read;
   const create: R['create'] = r.create;
@@ -26,6 +35,7 @@ export function crudRoutes<R extends ResourceDef>(r: R) {
       responses: { 200: read },
       errors: [...forbidden, r.notFound, 'VERSION_CONFLICT', 'PRECONDITION_REQUIRED', ...r.errors],
       auth: r.writeRole,
+      keys: keys.write,
       etag: true,
       ifMatch: true,
       summary: `Update a ${r.name} (partial)`,
@@ -39,6 +49,7 @@ export function crudRoutes<R extends ResourceDef>(r: R) {
       responses: { 200: r.list.cursorSortable ? keysetPageOf(read) : pageOf(read) },
       errors: r.softDelete || readAuth === 'superuser' ? ['FORBIDDEN'] : [],
       auth: readAuth,
+      keys: keys.read,
       paging: 'page',
       summary: `List ${r.tag.toLowerCase()}`,
       tag: r.tag,
@@ -50,6 +61,7 @@ export function crudRoutes<R extends ResourceDef>(r: R) {
       responses: { 200: read },
       errors: [r.notFound],
       auth: readAuth,
+      keys: keys.read,
       etag: true,
       summary: `Get a ${r.name}`,
       tag: r.tag,
@@ -62,6 +74,7 @@ export function crudRoutes<R extends ResourceDef>(r: R) {
       responseDescriptions: { 201: 'Created' },
       errors: [...forbidden, ...r.errors],
       auth: r.writeRole,
+      keys: keys.write,
       idempotent: true,
       etag: true,
       summary: `Create a ${r.name}`,
@@ -78,6 +91,7 @@ export function crudRoutes<R extends ResourceDef>(r: R) {
           responses: { 200: read },
           errors: ['FORBIDDEN', r.notFound, ...(r.deleteErrors ?? ['HAS_DEPENDENT_ENTITIES'])],
           auth: 'superuser',
+          keys: keys.remove,
           etag: true,
           summary: `Delete a ${r.name}`,
           tag: r.tag,
@@ -91,6 +105,7 @@ export function crudRoutes<R extends ResourceDef>(r: R) {
           responses: { 200: read },
           errors: ['FORBIDDEN', r.notFound, 'ENTITY_NOT_DELETED', ...(r.restoreErrors ?? [])],
           auth: 'superuser',
+          keys: keys.remove,
           etag: true,
           summary: `Restore a deleted ${r.name}`,
           tag: r.tag,
@@ -105,6 +120,7 @@ export function crudRoutes<R extends ResourceDef>(r: R) {
           responseDescriptions: { 201: 'Created' },
           errors: [...forbidden, 'BATCH_TOO_LARGE', ...r.errors],
           auth: r.writeRole,
+          keys: keys.write,
           idempotent: true,
           batch: true,
           summary: `Create many ${r.tag.toLowerCase()} at once (all or nothing)`,

@@ -51,6 +51,7 @@ export const techFieldTemplateRoutes = {
       'TECH_TYPE_CODE_NOT_RESOLVABLE',
     ],
     auth: 'superuser',
+    keys: 'catalogue:write',
     summary: "Add a template's technical columns to a dataset as `tech` fields (idempotent)",
     description:
       'Template fields whose name is already a root field of the dataset are skipped, so applying twice ' +
@@ -70,6 +71,7 @@ export const datasetLinkRoutes = {
     responses: { 200: pageOf(DatasetLinkCompatSummarySchema) },
     errors: [],
     auth: 'user',
+    keys: 'catalogue:read',
     paging: 'page',
     summary: 'ETL pre-flight summary of every active link (filters: status, drift, dataset, system)',
     tag: 'Dataset links',
@@ -81,6 +83,7 @@ export const datasetLinkRoutes = {
     responses: { 200: DatasetLinkCompatReportSchema },
     errors: ['DATASET_LINK_NOT_FOUND', 'TEMPLATE_RENDER_LIMIT', 'TYPE_INSTANCE_TREE_TOO_LARGE'],
     auth: 'user',
+    keys: 'catalogue:read',
     summary: 'ETL pre-flight of one link: pin drift, per-field issues (types compared structurally), status',
     tag: 'Dataset links',
   }),
@@ -109,6 +112,7 @@ export const datasetLinkRoutes = {
       'TYPE_INSTANCE_TREE_TOO_LARGE',
     ],
     auth: 'user',
+    keys: 'catalogue:write',
     idempotent: true,
     summary: "Mirror a dataset's current version into a new Iceberg table, linked column by column",
     description:
@@ -135,6 +139,7 @@ export const datasetLinkRoutes = {
       'TYPE_INSTANCE_TREE_TOO_LARGE',
     ],
     auth: 'user',
+    keys: 'catalogue:read',
     safe: true,
     summary: "Render the hop's INSERT … SELECT for its compute engine (Spark or Impala); nothing is stored",
     description:
@@ -151,6 +156,7 @@ export const datasetLinkRoutes = {
     responses: { 200: z.array(FieldLinkSchema) },
     errors: ['DATASET_LINK_NOT_FOUND'],
     auth: 'user',
+    keys: 'catalogue:read',
     summary: 'The field links of a dataset link',
     tag: fieldLinksTag,
   }),
@@ -163,6 +169,7 @@ export const datasetLinkRoutes = {
     responseDescriptions: { 201: 'Created' },
     errors: FIELD_LINK_CREATE_ERRORS,
     auth: 'user',
+    keys: 'catalogue:write',
     idempotent: true,
     etag: true,
     summary: 'Add a field link to a dataset link',
@@ -177,6 +184,7 @@ export const datasetLinkRoutes = {
     responseDescriptions: { 201: 'Created' },
     errors: [...FIELD_LINK_CREATE_ERRORS, 'BATCH_TOO_LARGE'],
     auth: 'user',
+    keys: 'catalogue:write',
     idempotent: true,
     summary: 'Add many field links at once (all or nothing; duplicates inside the array are refused)',
     tag: fieldLinksTag,
@@ -193,6 +201,7 @@ export const lineageRoutes = {
     responses: { 200: DatasetLineageGraphSchema },
     errors: ['DATASET_NOT_FOUND'],
     auth: 'user',
+    keys: 'catalogue:read',
     paging: 'page',
     summary:
       'The lineage graph around a dataset: reachable datasets and links, depth-limited, cycle-safe, paged',
@@ -209,6 +218,7 @@ export const lineageRoutes = {
     },
     errors: ['OPENLINEAGE_EVENT_TOO_LARGE'],
     auth: 'user',
+    keys: 'catalogue:write',
     summary: 'Take an OpenLineage RunEvent: match its datasets, create or confirm dataset and field links',
     description:
       'Inputs and outputs are matched to registered datasets by namespace and name (docs/openlineage.md: a ' +
@@ -231,6 +241,7 @@ export const lineageRoutes = {
     responses: { 200: FieldLineageGraphSchema },
     errors: ['FIELD_NOT_FOUND'],
     auth: 'user',
+    keys: 'catalogue:read',
     paging: 'page',
     summary:
       'The column lineage graph around a field: reachable fields and field links (active dataset links only)',

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { ApiKeyScope } from '../entities/api-key.js';
 import type { ErrorCode } from '../errors/error-codes.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -9,6 +10,16 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
  * superusers).
  */
 export type RouteAuth = 'anonymous' | 'user' | 'superuser' | 'technical';
+
+/**
+ * What an API-key caller may do on a route (ADR 0020, amendment of issue 22); a token caller is not
+ * concerned. `none`: nothing, the key is refused (user administration, key management, reference-data
+ * administration, deletes of shared rows). `workspace`: the route touches workspace-owned rows and its
+ * service keeps the key to its workspaces (`common/auth/workspace-scope.ts`). A key scope
+ * (`catalogue:read`, `catalogue:write`): only a key created with that scope. Every route declares it:
+ * there is no default, so a new route cannot admit keys by omission.
+ */
+export type RouteKeys = 'none' | 'workspace' | ApiKeyScope;
 
 /** The `:name` parameters of a path template, as a union: `'id' | 'num'` for `/datasets/:id/x/:num`. */
 export type PathParamNames<P extends string> = P extends `${string}:${infer Name}/${infer Rest}`
@@ -49,6 +60,8 @@ export interface RouteDef<
   /** Error codes of the catalogue the route may answer with, besides the ones every route can give. */
   readonly errors: readonly ErrorCode[];
   readonly auth: RouteAuth;
+  /** Whether and how an API key may call the route, besides `auth` (which applies to the key's owner). */
+  readonly keys: RouteKeys;
   /** Honours `Idempotency-Key` (writes that create something). */
   readonly idempotent: boolean;
   /** Writes nothing though it is not a GET (a read whose input is a body): clients may retry it. */

@@ -4,6 +4,16 @@ import { text } from '../common/text.js';
 import { defineResource } from '../resource.js';
 
 /**
+ * What a key may reach outside its workspaces, granted when it is created (ADR 0020, amendment of issue
+ * 22): `catalogue:read` the shared catalogue's reads (systems, datasets, schema versions, lineage,
+ * search, reference data), `catalogue:write` its creates and updates (never deletes, restores or
+ * reference-data administration). Without a scope a key reaches its workspaces only.
+ */
+export const API_KEY_SCOPES = ['catalogue:read', 'catalogue:write'] as const;
+export const ApiKeyScopeSchema = z.enum(API_KEY_SCOPES);
+export type ApiKeyScope = z.infer<typeof ApiKeyScopeSchema>;
+
+/**
  * An API key: a credential for technical users (pipelines), scoped to workspaces. The secret is shown
  * once, when the key is created; the registry keeps only its SHA-256 hash and a short prefix that
  * identifies it in lists and logs. A revoked or expired key is refused at once.
@@ -14,6 +24,7 @@ export const ApiKeySchema = z
     name: z.string(),
     user_id: z.uuid().describe('The user the key acts as'),
     workspace_ids: z.array(z.uuid()),
+    scopes: z.array(ApiKeyScopeSchema).describe('What the key reaches outside its workspaces'),
     prefix: z.string().describe('The first characters of the key, to recognise it'),
     expires_at: z.iso.datetime({ offset: true }).nullable(),
     last_used_at: z.iso.datetime({ offset: true }).nullable(),
@@ -33,6 +44,7 @@ export const CreateApiKeySchema = z
   .strictObject({
     name: text(255),
     workspace_ids: z.array(z.uuid()).min(1).max(100),
+    scopes: z.array(ApiKeyScopeSchema).max(API_KEY_SCOPES.length).optional(),
     expires_at: z.iso.datetime({ offset: true }).nullable().optional(),
     ...noteShape,
   })
@@ -63,6 +75,7 @@ export const apiKeyResource = defineResource({
   notFound: 'API_KEY_NOT_FOUND',
   // Any active user creates keys acting as themselves; revocation is the owner's or a superuser's.
   writeRole: 'user',
+  keys: 'none',
   softDelete: false,
   batch: false,
   without: ['update', 'delete'],

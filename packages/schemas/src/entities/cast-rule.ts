@@ -95,6 +95,7 @@ export const castRuleResource = defineResource({
   },
   notFound: 'CAST_RULE_NOT_FOUND',
   writeRole: 'superuser',
+  keys: 'reference',
   softDelete: false,
   batch: true,
   errors: ['CAST_RULE_ALREADY_EXISTS', 'DATA_TYPE_NOT_FOUND'],

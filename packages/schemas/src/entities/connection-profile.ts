@@ -127,6 +127,7 @@ export const connectionProfileResource = defineResource({
   },
   notFound: 'CONNECTION_PROFILE_NOT_FOUND',
   writeRole: 'user',
+  keys: 'workspace',
   softDelete: true,
   batch: false,
   errors: [

@@ -68,6 +68,7 @@ export const crawlRunResource = defineResource({
   },
   notFound: 'CRAWL_RUN_NOT_FOUND',
   writeRole: 'user',
+  keys: 'catalogue',
   softDelete: false,
   batch: false,
   without: ['delete'],

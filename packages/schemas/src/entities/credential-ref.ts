@@ -59,6 +59,7 @@ export const credentialRefResource = defineResource({
   notFound: 'CREDENTIAL_REF_NOT_FOUND',
   // Pointers to secrets are reference data: only superusers write them.
   writeRole: 'superuser',
+  keys: 'catalogue',
   softDelete: true,
   batch: false,
   errors: ['CREDENTIAL_REF_ALREADY_EXISTS'],

@@ -68,6 +68,7 @@ export const dataTypeResource = defineResource({
   },
   notFound: 'DATA_TYPE_NOT_FOUND',
   writeRole: 'superuser',
+  keys: 'reference',
   softDelete: true,
   batch: true,
   errors: [

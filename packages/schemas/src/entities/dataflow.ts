@@ -165,6 +165,7 @@ export const dataflowResource = defineResource({
   },
   notFound: 'DATAFLOW_NOT_FOUND',
   writeRole: 'user',
+  keys: 'workspace',
   softDelete: true,
   batch: false,
   errors: [

@@ -85,6 +85,7 @@ export const datasetLinkResource = defineResource({
   },
   notFound: 'DATASET_LINK_NOT_FOUND',
   writeRole: 'user',
+  keys: 'catalogue',
   softDelete: true,
   batch: false,
   errors: [
@@ -172,6 +173,7 @@ export const fieldLinkResource = defineResource({
   },
   notFound: 'FIELD_LINK_NOT_FOUND',
   writeRole: 'user',
+  keys: 'catalogue',
   softDelete: false,
   batch: false,
   errors: FIELD_LINK_CREATE_ERRORS,

@@ -61,6 +61,7 @@ export const datasetSchemaResource = defineResource({
   },
   notFound: 'DATASET_SCHEMA_NOT_FOUND',
   writeRole: 'user',
+  keys: 'catalogue',
   softDelete: false,
   batch: false,
   errors: [

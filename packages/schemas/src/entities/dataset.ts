@@ -227,6 +227,7 @@ export const datasetResource = defineResource({
   },
   notFound: 'DATASET_NOT_FOUND',
   writeRole: 'user',
+  keys: 'catalogue',
   softDelete: true,
   batch: false,
   errors: [

@@ -124,6 +124,7 @@ export const engineResource = defineResource({
   },
   notFound: 'ENGINE_NOT_FOUND',
   writeRole: 'superuser',
+  keys: 'reference',
   softDelete: true,
   batch: false,
   errors: ['ENGINE_CODE_ALREADY_EXISTS', 'ENGINE_VERSION_INVALID', 'ENGINE_KIND_IMMUTABLE'],

@@ -60,6 +60,7 @@ export const fieldBindingResource = defineResource({
   },
   notFound: 'FIELD_BINDING_NOT_FOUND',
   writeRole: 'user',
+  keys: 'catalogue',
   softDelete: false,
   batch: true,
   errors: [

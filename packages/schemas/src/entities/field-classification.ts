@@ -43,6 +43,7 @@ export const fieldClassificationResource = defineResource({
   },
   notFound: 'FIELD_CLASSIFICATION_NOT_FOUND',
   writeRole: 'user',
+  keys: 'catalogue',
   softDelete: false,
   batch: false,
   without: ['update', 'delete'],

@@ -78,6 +78,7 @@ export const fieldResource = defineResource({
   },
   notFound: 'FIELD_NOT_FOUND',
   writeRole: 'user',
+  keys: 'catalogue',
   softDelete: false,
   batch: true,
   errors: [

@@ -65,6 +65,7 @@ export const systemFlavorResource = defineResource({
   },
   notFound: 'SYSTEM_FLAVOR_NOT_FOUND',
   writeRole: 'superuser',
+  keys: 'reference',
   softDelete: true,
   batch: false,
   errors: ['SYSTEM_FLAVOR_ALREADY_EXISTS', 'SYSTEM_KIND_NOT_FOUND', 'DATASET_SYSTEM_KIND_MISMATCH'],

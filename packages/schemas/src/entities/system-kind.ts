@@ -43,6 +43,7 @@ export const systemKindResource = defineResource({
   },
   notFound: 'SYSTEM_KIND_NOT_FOUND',
   writeRole: 'superuser',
+  keys: 'reference',
   softDelete: true,
   batch: false,
   errors: ['SYSTEM_KIND_ALREADY_EXISTS', 'DATASET_SYSTEM_KIND_MISMATCH'],

@@ -74,6 +74,7 @@ export const systemResource = defineResource({
   },
   notFound: 'SYSTEM_NOT_FOUND',
   writeRole: 'user',
+  keys: 'catalogue',
   softDelete: true,
   batch: true,
   errors: [

@@ -100,6 +100,7 @@ export const techFieldTemplateResource = defineResource({
   },
   notFound: 'TECH_FIELD_TEMPLATE_NOT_FOUND',
   writeRole: 'superuser',
+  keys: 'reference',
   softDelete: false,
   batch: false,
   errors: ['TECH_FIELD_TEMPLATE_ALREADY_EXISTS', 'TECH_FIELD_TEMPLATE_FIELD_ALREADY_EXISTS'],

@@ -91,6 +91,7 @@ export const typeInstanceResource = defineResource({
   },
   notFound: 'TYPE_INSTANCE_NOT_FOUND',
   writeRole: 'user',
+  keys: 'catalogue',
   softDelete: false,
   batch: true,
   errors: [

@@ -107,6 +107,7 @@ export const userResource = defineResource({
   notFound: 'USER_NOT_FOUND',
   readRole: 'superuser',
   writeRole: 'superuser',
+  keys: 'none',
   softDelete: false,
   batch: false,
   // Users are never deleted through the API: deactivate them instead.

@@ -68,6 +68,7 @@ export const workspaceResource = defineResource({
   notFound: 'WORKSPACE_NOT_FOUND',
   // Pipelines are catalogue data: any active user sets them up; deletes are a superuser's.
   writeRole: 'user',
+  keys: 'workspace',
   softDelete: true,
   batch: false,
   errors: ['WORKSPACE_ALREADY_EXISTS', 'FORBIDDEN'],

@@ -313,6 +313,10 @@ export const ERROR_CATALOGUE = {
   DATAFLOW_INVALID: { status: 422, detail: 'The dataflow does not make a valid DataCoolie dataflow.' },
   API_KEY_NOT_FOUND: { status: 404, detail: 'The requested API key was not found.' },
   API_KEY_REVOKED: { status: 409, detail: 'The API key is already revoked.' },
+  API_KEY_FORBIDDEN: {
+    status: 403,
+    detail: 'API keys cannot call this route, or not without a scope this key lacks.',
+  },
   PROVIDER_SNAPSHOT_EXPIRED: {
     status: 410,
     detail: 'This snapshot is no longer kept: start again from the first page.',

@@ -24,17 +24,18 @@ import { ensureTypes, flavorId, suffix } from './registry-fixture.js';
 
 const BIN = fileURLToPath(new URL('../../dist/cli/bin.js', import.meta.url));
 
-async function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+const USER_CREDENTIALS = { AIDE_METASTORE_USER: backend.username, AIDE_METASTORE_PASSWORD: backend.password };
+
+async function cli(
+  args: string[],
+  credentials: Record<string, string> = USER_CREDENTIALS,
+): Promise<{ code: number; stdout: string; stderr: string }> {
   let stdout = '';
   let stderr = '';
   const io: Io = {
     stdout: (t) => (stdout += t),
     stderr: (t) => (stderr += t),
-    env: {
-      AIDE_METASTORE_URL: backend.baseUrl,
-      AIDE_METASTORE_USER: backend.username,
-      AIDE_METASTORE_PASSWORD: backend.password,
-    },
+    env: { AIDE_METASTORE_URL: backend.baseUrl, ...credentials },
   };
   const code = await main(args, io);
   return { code, stdout, stderr };
@@ -320,6 +321,46 @@ describe('aide-provider import and export', () => {
     expect(planned.items).toContainEqual(
       expect.objectContaining({ kind: 'connection', name: `nowhere_${id}`, action: 'would create' }),
     );
+  });
+
+  it('runs with an API key: export within its workspace, import with the catalogue scopes', async () => {
+    // The same document with ids of its own (ids are kept, so they must be new in this workspace).
+    let text = JSON.stringify(document);
+    for (const kept of Object.values(ids)) text = text.replaceAll(kept, randomUUID());
+    const keyed = JSON.parse(text) as typeof document;
+    const path = join(dir, 'keyed.json');
+    writeFileSync(path, text);
+    const code = `ws-cli-key-${id}`;
+    const ws = await admin.workspaces.create({ code, name: code });
+    const keyFor = async (scopes: ('catalogue:read' | 'catalogue:write')[]) => ({
+      AIDE_METASTORE_API_KEY: (
+        await admin.apiKeys.create({ name: `cli-${code}`, workspace_ids: [ws.id], scopes })
+      ).key,
+    });
+    // The import reads and writes the shared catalogue (systems, datasets, schema versions): a key
+    // needs the scopes for it (ADR 0020); without them it is refused before anything is written.
+    const bare = await keyFor([]);
+    const refused = await cli(['import', path, '--workspace', code], bare);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('403');
+    expect((await admin.connectionProfiles.list({ workspace_id: ws.id })).items).toEqual([]);
+
+    const imported = await cli(
+      ['import', path, '--workspace', code],
+      await keyFor(['catalogue:read', 'catalogue:write']),
+    );
+    expect(imported).toMatchObject({ code: 0, stderr: '' });
+    // Export is one snapshot of the workspace: a key of the workspace needs no scope.
+    const out = join(dir, 'keyed-exported.json');
+    expect(await cli(['export', '--workspace', code, '-o', out], bare)).toMatchObject({
+      code: 0,
+      stderr: '',
+    });
+    const exported = JSON.parse(readFileSync(out, 'utf8')) as unknown;
+    expect(comparable(loadMetadataDocument(exported))).toEqual(comparable(loadMetadataDocument(keyed)));
+    // Another workspace is out of the key's reach.
+    const other = await cli(['export', '--workspace', workspace, '-o', join(dir, 'other.json')], bare);
+    expect(other.code).toBe(1);
   });
 
   it('refuses a document DataCoolie would refuse, and a call without credentials', async () => {

@@ -1,4 +1,4 @@
-import type { RouteAuth, RouteDef } from '@aide/schemas';
+import type { RouteAuth, RouteDef, RouteKeys } from '@aide/schemas';
 import { type CanActivate, type ExecutionContext, Inject, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { FastifyRequest } from 'fastify';
@@ -19,7 +19,31 @@ function allowed(auth: RouteAuth, user: AuthUser): boolean {
 }
 
 /**
- * Global guard. A contract route says who may call it (`auth` of its declaration); the few routes
+ * Whether an API-key caller may use a route (ADR 0020): only where the route's declaration admits
+ * keys — within the key's workspaces (which the route's service keeps it to), or with a scope the key
+ * was granted. A token caller is not concerned.
+ */
+function keyAdmitted(keys: RouteKeys, user: AuthUser): boolean {
+  if (!user.workspace_ids) return true;
+  switch (keys) {
+    case 'none':
+      return false;
+    case 'workspace':
+      return true;
+    default:
+      return user.key_scopes?.includes(keys) ?? false;
+  }
+}
+
+/** What the guard reads of a handler's route: who may call it, and whether an API key may. */
+interface RouteAccess {
+  auth: RouteAuth;
+  keys: RouteKeys;
+}
+
+/**
+ * Global guard. A contract route says who may call it (`auth` of its declaration) and whether an API
+ * key may (`keys`, default-deny: a handler outside the contract admits no key); the few routes
  * outside the contract (health, docs, metrics) are marked @Public(). Everything else needs a caller
  * proved by one of the authenticators.
  */
@@ -31,10 +55,10 @@ export class AuthGuard implements CanActivate {
   ) {}
 
   /** Who may call each handler: read from its metadata once, not on every request. */
-  private readonly authByHandler = new WeakMap<object, RouteAuth>();
+  private readonly accessByHandler = new WeakMap<object, RouteAccess>();
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
-    const auth = this.authOf(context);
+    const { auth, keys } = this.accessOf(context);
     if (auth === 'anonymous') return true;
 
     const request = context.switchToHttp().getRequest<FastifyRequest>();
@@ -47,20 +71,31 @@ export class AuthGuard implements CanActivate {
     }
     if (!user) throw new AppError('UNAUTHORIZED');
     request.user = user;
+    if (!keyAdmitted(keys, user)) {
+      throw new AppError(
+        'API_KEY_FORBIDDEN',
+        undefined,
+        keys === 'none' ? undefined : { required_scope: keys },
+      );
+    }
     if (!allowed(auth, user)) throw new AppError('FORBIDDEN');
     return true;
   }
 
-  private authOf(context: ExecutionContext): RouteAuth {
+  private accessOf(context: ExecutionContext): RouteAccess {
     const handler = context.getHandler();
-    let auth = this.authByHandler.get(handler);
-    if (auth === undefined) {
+    let access = this.accessByHandler.get(handler);
+    if (access === undefined) {
       const route = this.reflector.get<RouteDef | undefined>(ROUTE_DEF, handler);
       const targets = [handler, context.getClass()];
-      auth =
-        route?.auth ?? (this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, targets) ? 'anonymous' : 'user');
-      this.authByHandler.set(handler, auth);
+      access = route
+        ? { auth: route.auth, keys: route.keys }
+        : {
+            auth: this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, targets) ? 'anonymous' : 'user',
+            keys: 'none',
+          };
+      this.accessByHandler.set(handler, access);
     }
-    return auth;
+    return access;
   }
 }

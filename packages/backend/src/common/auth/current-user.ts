@@ -1,3 +1,4 @@
+import type { ApiKeyScope } from '@aide/schemas';
 import { SetMetadata } from '@nestjs/common';
 import type {} from 'fastify';
 
@@ -8,6 +9,8 @@ export interface AuthUser {
   user_type: 'regular' | 'technical';
   /** A caller proved by an API key: the workspaces the key is scoped to (absent for tokens). */
   workspace_ids?: readonly string[];
+  /** A caller proved by an API key: what the key reaches outside its workspaces (absent for tokens). */
+  key_scopes?: readonly ApiKeyScope[];
 }
 
 declare module 'fastify' {

@@ -19,6 +19,7 @@ import { ListSortIndexes1766230000000 } from './1766230000000-ListSortIndexes.js
 import { ReadShapeFingerprints1766240000000 } from './1766240000000-ReadShapeFingerprints.js';
 import { FieldWordsByName1766260000000 } from './1766260000000-FieldWordsByName.js';
 import { DropFieldsSearchIndex1766270000000 } from './1766270000000-DropFieldsSearchIndex.js';
+import { ApiKeyScopes1766310000000 } from './1766310000000-ApiKeyScopes.js';
 
 /** Every migration in order. Listed explicitly: ESM builds cannot rely on TypeORM's glob loading. */
 export const MIGRATIONS = [
@@ -43,4 +44,5 @@ export const MIGRATIONS = [
   ReadShapeFingerprints1766240000000,
   FieldWordsByName1766260000000,
   DropFieldsSearchIndex1766270000000,
+  ApiKeyScopes1766310000000,
 ];

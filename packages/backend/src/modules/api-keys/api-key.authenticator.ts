@@ -30,6 +30,7 @@ export class ApiKeyAuthenticator implements Authenticator {
       is_superuser: verified.is_superuser,
       user_type: verified.user_type,
       workspace_ids: verified.workspace_ids,
+      key_scopes: verified.scopes,
     };
   }
 

@@ -1,3 +1,4 @@
+import type { ApiKeyScope } from '@aide/schemas';
 import { Column, ForeignKey, Index } from 'typeorm';
 import { AuditedEntity, AuditedTable } from '../../common/crud/audited-entity.js';
 import { UserEntity } from '../users/user.entity.js';
@@ -16,6 +17,10 @@ export class ApiKeyEntity extends AuditedEntity {
 
   @Column({ type: 'uuid', array: true })
   workspace_ids: string[];
+
+  /** What the key reaches outside its workspaces (ADR 0020): `catalogue:read`, `catalogue:write`. */
+  @Column({ type: 'text', array: true, default: () => "'{}'" })
+  scopes: ApiKeyScope[];
 
   @Column({ type: 'varchar', length: 32 })
   prefix: string;

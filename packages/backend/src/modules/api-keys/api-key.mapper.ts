@@ -11,6 +11,7 @@ export function toApiKey(e: ApiKeyEntity): ApiKey {
     name: e.name,
     user_id: e.user_id,
     workspace_ids: e.workspace_ids,
+    scopes: e.scopes,
     prefix: e.prefix,
     expires_at: iso(e.expires_at),
     last_used_at: iso(e.last_used_at),

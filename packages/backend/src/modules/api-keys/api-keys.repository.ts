@@ -1,3 +1,4 @@
+import type { ApiKeyScope } from '@aide/schemas';
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { CrudRepository } from '../../common/crud/crud-repository.js';
@@ -17,6 +18,7 @@ export interface VerifiedApiKey {
   is_superuser: boolean;
   user_type: 'regular' | 'technical';
   workspace_ids: string[];
+  scopes: ApiKeyScope[];
 }
 
 @Injectable()
@@ -39,7 +41,7 @@ export class ApiKeysRepository {
    */
   async verify(keyHash: string): Promise<VerifiedApiKey | undefined> {
     const rows: VerifiedApiKey[] = await this.dataSource.query(
-      `SELECT k.id, k.user_id, u.is_superuser, u.user_type, k.workspace_ids FROM api_keys k JOIN users u ON u.id = k.user_id
+      `SELECT k.id, k.user_id, u.is_superuser, u.user_type, k.workspace_ids, k.scopes FROM api_keys k JOIN users u ON u.id = k.user_id
        WHERE k.key_hash = $1 AND k.revoked_at IS NULL AND (k.expires_at IS NULL OR k.expires_at > now())
          AND u.is_active`,
       [keyHash],

@@ -40,8 +40,7 @@ export class ApiKeysService {
 
   /** The answer is the only time the key is shown; the registry keeps its hash. */
   create(input: CreateApiKey, user: AuthUser): Promise<ApiKeyCreated> {
-    // A key cannot mint keys: its holder would escape its expiry and revocation.
-    if (user.workspace_ids) throw new AppError('FORBIDDEN', 'An API key cannot create API keys.');
+    // A key never reaches this: key management is a person's (the route refuses keys, ADR 0020).
     if (input.expires_at && Date.parse(input.expires_at) <= Date.now()) {
       throw validationError([{ path: ['expires_at'], message: 'must be in the future' }]);
     }
@@ -57,6 +56,7 @@ export class ApiKeysService {
           name: input.name,
           user_id: user.id,
           workspace_ids: workspaceIds,
+          scopes: [...new Set(input.scopes ?? [])],
           prefix: secret.prefix,
           key_hash: secret.hash,
           expires_at: input.expires_at ? new Date(input.expires_at) : null,

@@ -10,7 +10,7 @@ import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import type { AuthUser } from '../../common/auth/current-user.js';
 import type { CrudService } from '../../common/crud/crud-service.js';
-import { assertWorkspaceInScope } from '../../common/auth/workspace-scope.js';
+import { assertWorkspaceInScope, scopeListToWorkspaces } from '../../common/auth/workspace-scope.js';
 import { splitUpdate } from '../../common/crud/update-input.js';
 import { AppError } from '../../common/errors/app-error.js';
 import { Transactions } from '../../database/transactions.js';
@@ -63,13 +63,15 @@ export class ConnectionProfilesService implements CrudService<
     return rows.map((row) => toConnectionProfile(row, secrets.get(row.id) ?? []));
   }
 
-  async list(query: ListQuery): Promise<Page<ConnectionProfile>> {
-    const page = await this.profiles.crud.findPage(query);
+  async list(query: ListQuery, actor: AuthUser): Promise<Page<ConnectionProfile>> {
+    const page = await this.profiles.crud.findPage(scopeListToWorkspaces(query, actor));
     return { ...page, items: await this.read(page.items) };
   }
 
-  async get(id: string): Promise<ConnectionProfile> {
-    const [profile] = await this.read([await this.profiles.crud.getActive(id)]);
+  async get(id: string, actor: AuthUser): Promise<ConnectionProfile> {
+    const row = await this.profiles.crud.getActive(id);
+    assertWorkspaceInScope(actor, row.workspace_id);
+    const [profile] = await this.read([row]);
     return profile;
   }
 

@@ -3,7 +3,7 @@ import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import type { AuthUser } from '../../common/auth/current-user.js';
 import type { CrudService } from '../../common/crud/crud-service.js';
-import { assertWorkspaceInScope } from '../../common/auth/workspace-scope.js';
+import { assertWorkspaceInScope, scopeListToWorkspaces } from '../../common/auth/workspace-scope.js';
 import { mapPage } from '../../common/crud/list.js';
 import { splitUpdate } from '../../common/crud/update-input.js';
 import { AppError } from '../../common/errors/app-error.js';
@@ -83,12 +83,14 @@ export class DataflowsService implements CrudService<Dataflow, CreateDataflow, U
     private readonly tx: Transactions,
   ) {}
 
-  async list(query: ListQuery): Promise<Page<Dataflow>> {
-    return mapPage(await this.dataflows.crud.findPage(query), toDataflow);
+  async list(query: ListQuery, actor: AuthUser): Promise<Page<Dataflow>> {
+    return mapPage(await this.dataflows.crud.findPage(scopeListToWorkspaces(query, actor)), toDataflow);
   }
 
-  async get(id: string): Promise<Dataflow> {
-    return toDataflow(await this.dataflows.crud.getActive(id));
+  async get(id: string, actor: AuthUser): Promise<Dataflow> {
+    const row = await this.dataflows.crud.getActive(id);
+    assertWorkspaceInScope(actor, row.workspace_id);
+    return toDataflow(row);
   }
 
   /**

@@ -2,7 +2,7 @@ import type { CreateWorkspace, ListQuery, Page, UpdateWorkspace, Workspace } fro
 import { Injectable } from '@nestjs/common';
 import type { AuthUser } from '../../common/auth/current-user.js';
 import type { CrudService } from '../../common/crud/crud-service.js';
-import { assertWorkspaceInScope } from '../../common/auth/workspace-scope.js';
+import { assertWorkspaceInScope, scopeListToWorkspaces } from '../../common/auth/workspace-scope.js';
 import { mapPage } from '../../common/crud/list.js';
 import { splitUpdate } from '../../common/crud/update-input.js';
 import { AppError } from '../../common/errors/app-error.js';
@@ -17,11 +17,15 @@ export class WorkspacesService implements CrudService<Workspace, CreateWorkspace
     private readonly tx: Transactions,
   ) {}
 
-  async list(query: ListQuery): Promise<Page<Workspace>> {
-    return mapPage(await this.workspaces.crud.findPage(query), toWorkspace);
+  async list(query: ListQuery, actor: AuthUser): Promise<Page<Workspace>> {
+    return mapPage(
+      await this.workspaces.crud.findPage(scopeListToWorkspaces(query, actor, 'id')),
+      toWorkspace,
+    );
   }
 
-  async get(id: string): Promise<Workspace> {
+  async get(id: string, actor: AuthUser): Promise<Workspace> {
+    assertWorkspaceInScope(actor, id);
     return toWorkspace(await this.workspaces.crud.getActive(id));
   }
 
@@ -55,6 +59,7 @@ export class WorkspacesService implements CrudService<Workspace, CreateWorkspace
   }
 
   restore(id: string, actor: AuthUser): Promise<Workspace> {
+    assertWorkspaceInScope(actor, id);
     return this.tx.run(async (m) => toWorkspace(await this.workspaces.crud.restore(id, actor.id, m)));
   }
 }
