@@ -129,7 +129,10 @@ export function renderColumnTypes(
  * @throws AppError what a read of the version would meet (TYPE_INSTANCE_TREE_TOO_LARGE,
  *   TYPE_INSTANCE_RENDER_FAILED, TEMPLATE_RENDER_LIMIT).
  */
-export function assertReadableColumnTypes(rows: readonly TypeTreeRow[], roots: readonly (string | null)[]): void {
+export function assertReadableColumnTypes(
+  rows: readonly TypeTreeRow[],
+  roots: readonly (string | null)[],
+): void {
   const trees = buildTypeTrees(rows);
   renderColumnTypes(roots.map((id) => (id === null ? null : (trees.get(id) ?? null))));
 }
