@@ -237,6 +237,14 @@ describe('a stored version that cannot be read whole does not fail the reads', (
   });
 
   it('a newer version publishes over a broken current one, incomplete or too deep', async () => {
+    // Publishing the broken version's own (incomplete) type again is refused, not "unchanged".
+    const { datasetId: same } = await datasetWithIncompleteVersion();
+    const refused = expectEnvelope(
+      await publish(ctx, same, { columns: [{ name: 'tags', type: { data_type: 'array' } }] }),
+      422,
+      'TYPE_INSTANCE_RENDER_FAILED',
+    );
+    expect(refused.details).toEqual({ path: ['columns', 0, 'type', 'children'] });
     for (const { datasetId } of [await datasetWithIncompleteVersion(), await datasetWithTooDeepVersion()]) {
       const published = ok(
         await publish(ctx, datasetId, { columns: [column('tags', 'text'), column('id', 'integer')] }),
