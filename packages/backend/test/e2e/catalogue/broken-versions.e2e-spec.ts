@@ -70,8 +70,10 @@ async function bindWithSql(header: Row, field: Row, typeInstanceId: string): Pro
 }
 
 /** A dataset at version 1 (`id integer`) whose version 2 binds an array without its element type. */
-async function datasetWithIncompleteVersion(): Promise<{ datasetId: string; header: Row; root: Row }> {
-  const dataset = await createDataset(ctx, system.id);
+async function datasetWithIncompleteVersion(
+  systemId: string = system.id,
+): Promise<{ datasetId: string; header: Row; root: Row }> {
+  const dataset = await createDataset(ctx, systemId);
   ok(await publish(ctx, dataset.id, { columns: [column('id', 'integer')] }), 201);
   const { header, field } = await emptyVersion(dataset.id);
   const root = await instance({ data_type_id: typeId('array') });
@@ -79,9 +81,8 @@ async function datasetWithIncompleteVersion(): Promise<{ datasetId: string; head
   return { datasetId: dataset.id, header, root };
 }
 
-/** A dataset whose version 1 binds a tree stored deeper than the limits. */
-async function datasetWithTooDeepVersion(): Promise<{ datasetId: string; header: Row; root: Row }> {
-  const { datasetId, header, field } = await emptyVersion();
+/** An array of arrays stored deeper than the limits (its nodes below the root inserted with SQL). */
+async function tooDeepTree(): Promise<Row> {
   const root = await instance({ data_type_id: typeId('array') });
   const ids = Array.from({ length: MAX_TYPE_TREE_DEPTH + 8 }, () => randomUUID());
   await ctx.dataSource.query(
@@ -89,8 +90,17 @@ async function datasetWithTooDeepVersion(): Promise<{ datasetId: string; header:
      SELECT id, parent_id, 'item', $3, $4, $4 FROM unnest($1::uuid[], $2::uuid[]) AS t(id, parent_id)`,
     [ids, [root.id, ...ids.slice(0, -1)], typeId('array'), USER.id],
   );
-  await bindWithSql(header, field, root.id);
-  return { datasetId, header, root };
+  return root;
+}
+
+/** A dataset whose version 1 binds a tree stored deeper than the limits. */
+async function datasetWithTooDeepVersion(
+  datasetId?: string,
+): Promise<{ datasetId: string; header: Row; root: Row }> {
+  const version = await emptyVersion(datasetId);
+  const root = await tooDeepTree();
+  await bindWithSql(version.header, version.field, root.id);
+  return { datasetId: version.datasetId, header: version.header, root };
 }
 
 describe('binding refuses an incomplete type tree', () => {
@@ -172,20 +182,9 @@ describe('a stored version that cannot be read whole does not fail the reads', (
     const own = await createPgSystem(ctx);
     const good = await createDataset(ctx, own.id);
     ok(await publish(ctx, good.id, { columns: [column('id', 'integer')] }), 201);
-    const broken = await createDataset(ctx, own.id);
-    ok(await publish(ctx, broken.id, { columns: [column('id', 'integer')] }), 201);
-    const { header, field } = await emptyVersion(broken.id);
-    await bindWithSql(header, field, (await instance({ data_type_id: typeId('array') })).id);
+    const { datasetId: brokenId, header } = await datasetWithIncompleteVersion(own.id);
     const deep = await createDataset(ctx, own.id);
-    const tooDeep = await emptyVersion(deep.id);
-    const deepRoot = await instance({ data_type_id: typeId('array') });
-    const chain = Array.from({ length: MAX_TYPE_TREE_DEPTH + 8 }, () => randomUUID());
-    await ctx.dataSource.query(
-      `INSERT INTO type_instances (id, parent_id, slot, data_type_id, created_by, updated_by)
-       SELECT id, parent_id, 'item', $3, $4, $4 FROM unnest($1::uuid[], $2::uuid[]) AS t(id, parent_id)`,
-      [chain, [deepRoot.id, ...chain.slice(0, -1)], typeId('array'), USER.id],
-    );
-    await bindWithSql(tooDeep.header, tooDeep.field, deepRoot.id);
+    const { header: deepHeader, root: deepRoot } = await datasetWithTooDeepVersion(deep.id);
 
     for (let read = 0; read < 2; read++) {
       const page = ok(await get(`/systems/${own.id}/snapshot`));
@@ -193,7 +192,7 @@ describe('a stored version that cannot be read whole does not fail the reads', (
       const goodVersion = byDataset.get(good.id) as Row;
       expect(goodVersion.columns[0].rendered_type).toBe('integer');
       expect(goodVersion).not.toHaveProperty('read_error');
-      const brokenVersion = byDataset.get(broken.id) as Row;
+      const brokenVersion = byDataset.get(brokenId) as Row;
       expect(brokenVersion.version_num).toBe(2);
       expect(brokenVersion.read_error).toMatchObject({
         error_code: 'TYPE_INSTANCE_RENDER_FAILED',
@@ -202,21 +201,21 @@ describe('a stored version that cannot be read whole does not fail the reads', (
       const deepVersion = byDataset.get(deep.id) as Row;
       expect(deepVersion.read_error).toMatchObject({
         error_code: 'TYPE_INSTANCE_TREE_TOO_LARGE',
-        details: { type_instance_id: deepRoot.id, dataset_schema_id: tooDeep.header.id, version_num: 1 },
+        details: { type_instance_id: deepRoot.id, dataset_schema_id: deepHeader.id, version_num: 1 },
       });
       expect(deepVersion.columns[0]).toMatchObject({ name: 'tags', type: null, rendered_type: null });
     }
     // A version that cannot be read whole is never stored as a read shape (so never sent stale).
     const shapes = await ctx.dataSource.query(
       'SELECT dataset_schema_id FROM schema_version_read_shapes WHERE dataset_schema_id = ANY($1::uuid[])',
-      [[header.id, tooDeep.header.id]],
+      [[header.id, deepHeader.id]],
     );
     expect(shapes).toEqual([]);
 
     const versions = ok(
       await ctx.request('POST', `${API}/systems/${own.id}/snapshot/versions`, {
         token: ctx.userToken,
-        body: { dataset_ids: [good.id, broken.id, deep.id] },
+        body: { dataset_ids: [good.id, brokenId, deep.id] },
       }),
     );
     expect(
@@ -224,7 +223,7 @@ describe('a stored version that cannot be read whole does not fail the reads', (
     ).toEqual(
       new Map([
         [good.id, null],
-        [broken.id, 'TYPE_INSTANCE_RENDER_FAILED'],
+        [brokenId, 'TYPE_INSTANCE_RENDER_FAILED'],
         [deep.id, 'TYPE_INSTANCE_TREE_TOO_LARGE'],
       ]),
     );
@@ -232,7 +231,7 @@ describe('a stored version that cannot be read whole does not fail the reads', (
     const fingerprints = ok(await get(`/systems/${own.id}/snapshot/fingerprints`));
     const heads = new Map(fingerprints.items.map((h: Row) => [h.dataset_id, h]));
     expect(heads.get(good.id)).toMatchObject({ version_num: 1, fingerprint: expect.any(String) });
-    expect(heads.get(broken.id)).toMatchObject({ version_num: 2, fingerprint: null });
+    expect(heads.get(brokenId)).toMatchObject({ version_num: 2, fingerprint: null });
     expect(heads.get(deep.id)).toMatchObject({ version_num: 1, fingerprint: null });
   });
 
