@@ -291,3 +291,47 @@ describe('DELETE /dataset-schemas/{id} of a version that cannot be read whole', 
     expect(ok(await get(`/datasets/${deep.datasetId}/schema-versions`))).toEqual([]);
   });
 });
+
+describe('a change inside a tree and a binding of it do not pass each other', () => {
+  it('changing the item of a tree being bound waits for the binding, then finds the tree bound (409)', async () => {
+    const { header, field } = await emptyVersion();
+    const root = await instance({ data_type_id: typeId('array') });
+    const item = await instance({ data_type_id: typeId('integer'), parent_id: root.id, slot: 'item' });
+    // A binding in progress, as /field-bindings holds it: the root share-locked, the binding written.
+    const binder = ctx.dataSource.createQueryRunner();
+    await binder.connect();
+    try {
+      await binder.startTransaction();
+      await binder.query('SELECT id FROM type_instances WHERE id = $1 FOR SHARE', [root.id]);
+      await binder.query(
+        `INSERT INTO field_bindings (field_id, dataset_schema_id, position, type_instance_id, created_by, updated_by)
+         VALUES ($1, $2, 0, $3, $4, $4)`,
+        [field.id, header.id, root.id, USER.id],
+      );
+      let answered = false;
+      // The item turned into an array of nothing would leave the bound tree incomplete.
+      const change = ctx
+        .request('PATCH', `${API}/type-instances/${item.id}`, {
+          token: ctx.userToken,
+          body: { data_type_id: typeId('array'), row_version: item.row_version },
+        })
+        .finally(() => (answered = true));
+      // Until the change either answers or waits on a lock (no sleep: each round is a query).
+      for (;;) {
+        if (answered) break;
+        const waiting = await ctx.dataSource.query(
+          `SELECT 1 FROM pg_stat_activity
+           WHERE datname = current_database() AND wait_event_type = 'Lock' AND pid <> pg_backend_pid()`,
+        );
+        if (waiting.length > 0) break;
+      }
+      await binder.commitTransaction();
+      expectEnvelope(await change, 409, 'DATASET_SCHEMA_IMMUTABLE');
+    } finally {
+      if (binder.isTransactionActive) await binder.rollbackTransaction();
+      await binder.release();
+    }
+    const version = ok(await get(`/datasets/${header.dataset_id}/schema-versions/1`));
+    expect(version.columns[0].rendered_type).toBe('integer[]');
+  });
+});
