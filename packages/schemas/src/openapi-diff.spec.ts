@@ -162,6 +162,18 @@ const INTENDED: Record<string, string> = {
   '/components/schemas/SchemaHintOverride: added': 'new route',
   '/components/schemas/SchemaHintOverrides: added': 'new route',
   '/components/schemas/StoredSchemaHintOverride: added': 'new route',
+  // Issue 22 §5: a stored version that cannot be read whole is answered with its read_error (optional
+  // fields), never failing the read; a binding refuses a tree that does not render.
+  '/components/schemas/SchemaVersion/properties/read_error: added': 'optional, only for a broken version',
+  '/components/schemas/SchemaVersionDiff/properties/from_read_error: added': 'optional, as read_error',
+  '/components/schemas/SchemaVersionDiff/properties/to_read_error: added': 'optional, as read_error',
+  '/paths/~api~v1~systems~{id}~snapshot/get/description: added': 'read_error instead of a failed page',
+  '/paths/~api~v1~systems~{id}~snapshot/get/responses/422/description: changed':
+    'a broken version no longer answers 422: only a malformed query does',
+  '/paths/~api~v1~field-bindings/post/responses/422/description: changed': 'a tree that does not render',
+  '/paths/~api~v1~field-bindings~batch/post/responses/422/description: changed': 'the same, per batch',
+  '/paths/~api~v1~field-bindings~{id}/patch/responses/422/description: changed': "the resource's codes",
+  '/paths/~api~v1~field-bindings~{id}/put/responses/422/description: changed': "the resource's codes",
 };
 
 type Operation = { 'x-aide-api-key'?: string; responses: Record<string, { description: string }> };

@@ -10,3 +10,18 @@ export const ErrorResponseSchema = z
   })
   .meta({ id: 'ErrorResponse' });
 export type ErrorResponse = z.infer<typeof ErrorResponseSchema>;
+
+/**
+ * What one part of a response came to when it failed, the rest being answered: the error envelope's
+ * fields and the status the part alone would have answered (an item of a bulk call, a stored version
+ * that cannot be read whole).
+ */
+export const ItemErrorSchema = z
+  .object({
+    error_code: z.string(),
+    status: z.int(),
+    detail: z.string(),
+    details: z.record(z.string(), z.unknown()).optional(),
+  })
+  .meta({ id: 'ItemError' });
+export type ItemError = z.infer<typeof ItemErrorSchema>;

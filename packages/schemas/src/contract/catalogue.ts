@@ -325,11 +325,14 @@ export const systemRoutes = {
     pathParams: idParams,
     query: SystemSnapshotQuerySchema,
     responses: { 200: SystemSnapshotPageSchema },
-    errors: ['SYSTEM_NOT_FOUND', 'TYPE_INSTANCE_TREE_TOO_LARGE', 'TEMPLATE_RENDER_LIMIT'],
+    errors: ['SYSTEM_NOT_FOUND'],
     auth: 'user',
     keys: 'catalogue:read',
     paging: 'cursor',
     summary: 'Every dataset of a system with its current version, a page at a time (keyset cursor)',
+    description:
+      'A stored version that cannot be read whole (written by an older release) does not fail the page: ' +
+      'it is answered with its `read_error`.',
     tag: 'Systems',
   }),
   fingerprints: defineRoute({
@@ -355,7 +358,7 @@ export const systemRoutes = {
     pathParams: idParams,
     body: SnapshotVersionsRequestSchema,
     responses: { 200: SystemSnapshotPageSchema },
-    errors: ['SYSTEM_NOT_FOUND', 'TYPE_INSTANCE_TREE_TOO_LARGE', 'TEMPLATE_RENDER_LIMIT'],
+    errors: ['SYSTEM_NOT_FOUND'],
     auth: 'user',
     keys: 'catalogue:read',
     safe: true,

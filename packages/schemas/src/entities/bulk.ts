@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ItemErrorSchema } from '../common/error-response.js';
 import { MAX_BATCH_SIZE } from '../common/list-query.js';
 import { positiveInt32, wireInt } from '../common/text.js';
 import { CreateDatasetSchema, DatasetKindSchema, DatasetSchema } from './dataset.js';
@@ -90,17 +91,6 @@ export const SnapshotVersionsRequestSchema = z
   })
   .meta({ id: 'SnapshotVersionsRequest' });
 export type SnapshotVersionsRequest = z.input<typeof SnapshotVersionsRequestSchema>;
-
-/** What one item of a bulk call came to when it failed: the error envelope's fields and its status. */
-export const ItemErrorSchema = z
-  .object({
-    error_code: z.string(),
-    status: z.int(),
-    detail: z.string(),
-    details: z.record(z.string(), z.unknown()).optional(),
-  })
-  .meta({ id: 'ItemError' });
-export type ItemError = z.infer<typeof ItemErrorSchema>;
 
 /** One dataset's version in `POST /schema-versions/bulk`, with the version it was computed from. */
 export const BulkPublishItemSchema = z

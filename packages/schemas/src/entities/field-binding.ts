@@ -72,5 +72,7 @@ export const fieldBindingResource = defineResource({
     'DATASET_SCHEMA_IMMUTABLE',
     'TYPE_INSTANCE_TREE_TOO_LARGE',
     'TYPE_INSTANCE_FLAVOR_MISMATCH',
+    'TYPE_INSTANCE_RENDER_FAILED',
+    'TEMPLATE_RENDER_LIMIT',
   ],
 });

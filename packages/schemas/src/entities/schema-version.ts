@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { noteShape } from '../common/audit.js';
+import { ItemErrorSchema } from '../common/error-response.js';
 import { jsonObject, longText, positiveInt32, text, wireInt } from '../common/text.js';
 import { FieldOriginSchema } from './field.js';
 import {
@@ -121,6 +122,21 @@ export const SchemaVersionColumnSchema = z
   .meta({ id: 'SchemaVersionColumn' });
 export type SchemaVersionColumn = z.infer<typeof SchemaVersionColumnSchema>;
 
+/**
+ * Why a stored version cannot be read whole: rows written by an older release (a bound type tree
+ * without the child its template reads, a tree past the limits) or a data type edited since. The read
+ * goes on: the version is answered with its columns, each `rendered_type` null and a `type` null where
+ * the tree is past the limits.
+ */
+const versionReadError = (which: string) =>
+  ItemErrorSchema.optional().describe(
+    `Present only when ${which} cannot be read whole (TYPE_INSTANCE_RENDER_FAILED, ` +
+      'TEMPLATE_RENDER_LIMIT or TYPE_INSTANCE_TREE_TOO_LARGE; details name its dataset_schema_id and ' +
+      'version_num): its columns come without their rendered types (null), and without the type of a ' +
+      'tree past the limits. A superuser may delete such a version while it is the latest ' +
+      '(DELETE /dataset-schemas/{id}).',
+  );
+
 export const SchemaVersionSchema = z
   .object({
     dataset_schema_id: z.uuid(),
@@ -129,6 +145,7 @@ export const SchemaVersionSchema = z
     created_at: z.iso.datetime({ offset: true }),
     columns: z.array(SchemaVersionColumnSchema),
     ...tableStructureReadShape,
+    read_error: versionReadError('the stored version'),
   })
   .meta({ id: 'SchemaVersion' });
 export type SchemaVersion = z.infer<typeof SchemaVersionSchema>;
@@ -212,6 +229,8 @@ export const SchemaVersionDiffSchema = z
     indexes_changed: listChanges(read.indexes.element),
     check_constraints_changed: listChanges(read.check_constraints.element),
     identical: z.boolean().describe('true when no category has a change'),
+    from_read_error: versionReadError('the stored version'),
+    to_read_error: versionReadError('the stored version'),
   })
   .meta({ id: 'SchemaVersionDiff' });
 export type SchemaVersionDiff = z.infer<typeof SchemaVersionDiffSchema>;

@@ -1,6 +1,6 @@
 import type { ItemError } from '@aide/schemas';
 import type { Logger } from '@nestjs/common';
-import { toAppError } from '../errors/error-response.js';
+import { toAppError, toItemError } from '../errors/error-response.js';
 
 export type ItemOutcome<T, R> =
   | { index: number; item: T; value: R; error: null }
@@ -26,12 +26,7 @@ export function itemOutcome<T, R>(
     index,
     item,
     value: null,
-    error: {
-      error_code: e.code,
-      status: e.status,
-      detail: e.message,
-      ...(e.details ? { details: e.details } : {}),
-    },
+    error: toItemError(e),
   };
 }
 

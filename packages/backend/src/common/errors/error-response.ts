@@ -1,4 +1,4 @@
-import type { ErrorResponse } from '@aide/schemas';
+import type { ErrorResponse, ItemError } from '@aide/schemas';
 import { HttpException } from '@nestjs/common';
 import { AppError } from './app-error.js';
 import { mapDatabaseError } from './db-error.js';
@@ -78,6 +78,16 @@ export function toAppError(error: unknown): AppError {
     if (fastify) return fastify;
   }
   return new AppError('INTERNAL_SERVER_ERROR');
+}
+
+/** An error answered as part of a response (an item of a bulk call, a version that cannot be read). */
+export function toItemError(error: AppError): ItemError {
+  return {
+    error_code: error.code,
+    status: error.status,
+    detail: error.message,
+    ...(error.details ? { details: error.details } : {}),
+  };
 }
 
 export function toEnvelope(error: AppError, requestId: string): ErrorResponse {

@@ -76,6 +76,15 @@ export class DatasetSchemasRepository {
     return rows.length > 0;
   }
 
+  /** The type tree of each column of the version (null: no type), in column order. */
+  async boundTypesInOrder(schemaId: string, manager: EntityManager): Promise<(string | null)[]> {
+    const rows: { type_instance_id: string | null }[] = await manager.query(
+      'SELECT type_instance_id FROM field_bindings WHERE dataset_schema_id = $1 ORDER BY position',
+      [schemaId],
+    );
+    return rows.map((r) => r.type_instance_id);
+  }
+
   /** The current version: the highest version that has bindings. */
   async findCurrent(datasetId: string, manager?: EntityManager): Promise<DatasetSchemaEntity | undefined> {
     return (

@@ -14,6 +14,8 @@ import { splitUpdate } from '../../common/crud/update-input.js';
 import { AppError } from '../../common/errors/app-error.js';
 import { Transactions } from '../../database/transactions.js';
 import { DatasetsLookup } from '../datasets/datasets.lookup.js';
+import { TypeInstancesLookup } from '../type-instances/type-instances.lookup.js';
+import { assertReadableColumnTypes } from '../type-instances/type-tree.js';
 import type { DatasetSchemaEntity } from './dataset-schema.entity.js';
 import { toDatasetSchema } from './dataset-schema.mapper.js';
 import { DatasetSchemasRepository } from './dataset-schemas.repository.js';
@@ -32,6 +34,7 @@ export class DatasetSchemasService implements CrudService<
   constructor(
     private readonly schemas: DatasetSchemasRepository,
     private readonly datasets: DatasetsLookup,
+    private readonly typeInstances: TypeInstancesLookup,
     private readonly tx: Transactions,
   ) {}
 
@@ -126,12 +129,37 @@ export class DatasetSchemasService implements CrudService<
     });
   }
 
-  /** Only an empty version (no bindings) can be deleted, and only the latest: numbering stays gapless. */
+  /**
+   * A version with bindings is history, unless it cannot be read whole (rows of an older release: a
+   * bound type tree that does not render or is past the limits, type-tree-rules.ts): such a version is
+   * no history a reader could use, and the superuser this route is for may delete it with its bindings.
+   */
+  private async assertDeletable(id: string, m: EntityManager): Promise<void> {
+    await this.schemas.crud.getActive(id, m, 'update');
+    if (!(await this.schemas.hasBindings(id, m))) return;
+    const roots = await this.schemas.boundTypesInOrder(id, m);
+    const rows = await this.typeInstances.subtrees(
+      roots.filter((r): r is string => r !== null),
+      m,
+    );
+    try {
+      assertReadableColumnTypes(rows, roots);
+    } catch (error) {
+      if (error instanceof AppError) return;
+      throw error;
+    }
+    throw new AppError('DATASET_SCHEMA_IMMUTABLE');
+  }
+
+  /**
+   * Only the latest version can be deleted (numbering stays gapless), and only while it is empty or
+   * cannot be read whole (`assertDeletable`).
+   */
   remove(id: string): Promise<DatasetSchemaVersion> {
     return this.tx.run(async (m) => {
       const header = await this.schemas.crud.getActive(id, m);
       await this.schemas.lockVersioning(header.dataset_id, m);
-      await this.assertMutable(id, m);
+      await this.assertDeletable(id, m);
       if ((await this.schemas.nextVersionNum(header.dataset_id, m)) !== header.version_num + 1) {
         throw new AppError('DATASET_SCHEMA_NOT_LATEST');
       }

@@ -11,6 +11,7 @@ import { DatasetSchemasLookup } from '../dataset-schemas/dataset-schemas.lookup.
 import { DatasetsLookup } from '../datasets/datasets.lookup.js';
 import { FieldsLookup } from '../fields/fields.lookup.js';
 import { TypeInstancesLookup } from '../type-instances/type-instances.lookup.js';
+import { buildTypeTrees, renderColumnTypes } from '../type-instances/type-tree.js';
 import { assertBindableTrees } from '../type-instances/type-tree-rules.js';
 import { toFieldBinding } from './field-binding.mapper.js';
 import { FieldBindingsRepository } from './field-bindings.repository.js';
@@ -45,8 +46,8 @@ export class FieldBindingsService implements CrudService<
   /**
    * Every field must belong to its version's dataset, every type must be a root, and every version must
    * still be empty. The bound trees obey the rules a publish enforces (type-tree-rules.ts): within the
-   * limits and typed in the flavor of the dataset's system. Loaded in bulk: a batch costs the same few
-   * queries as one binding.
+   * limits, typed in the flavor of the dataset's system, and complete. Loaded in bulk: a batch costs
+   * the same few queries as one binding.
    */
   private async assertRefs(items: readonly CreateFieldBinding[], m: EntityManager): Promise<void> {
     const schemas = await this.schemas.lockActiveMany(
@@ -91,7 +92,23 @@ export class FieldBindingsService implements CrudService<
       flavors.add(flavorOfDataset.get(datasetId) as string);
       flavorsOfRoot.set(item.type_instance_id, flavors);
     }
-    assertBindableTrees(await this.typeInstances.subtrees([...flavorsOfRoot.keys()], m), flavorsOfRoot);
+    const rows = await this.typeInstances.subtrees([...flavorsOfRoot.keys()], m);
+    assertBindableTrees(rows, flavorsOfRoot);
+    // The call binds each version whole (it was empty) and makes its trees immutable: they must read
+    // as every read of the version will read them, complete (a tree built parent first may not be yet).
+    const trees = buildTypeTrees(rows);
+    const columnsOf = new Map<string, CreateFieldBinding[]>();
+    for (const item of items) {
+      const key = item.dataset_schema_id.toLowerCase();
+      columnsOf.set(key, [...(columnsOf.get(key) ?? []), item]);
+    }
+    for (const columns of columnsOf.values()) {
+      renderColumnTypes(
+        columns
+          .sort((a, b) => a.position - b.position)
+          .map((c) => trees.get(c.type_instance_id.toLowerCase()) ?? null),
+      );
+    }
   }
 
   create(input: CreateFieldBinding, actor: AuthUser): Promise<FieldBinding> {

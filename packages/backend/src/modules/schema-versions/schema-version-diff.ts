@@ -110,6 +110,9 @@ export function diffVersions(from: SchemaVersion, to: SchemaVersion): SchemaVers
       const c = result[`${l}_changed`];
       return c.added.length + c.removed.length + c.changed.length === 0;
     });
+  // A side that cannot be read whole is compared by what could be read (trees, not texts) and named.
+  if (from.read_error) result.from_read_error = from.read_error;
+  if (to.read_error) result.to_read_error = to.read_error;
   return result;
 }
 

@@ -19,6 +19,7 @@ import {
 } from '../field-bindings/field-bindings.repository.js';
 import type { TypeTreeRow } from '../type-instances/type-instances.lookup.js';
 import { buildTypeTrees, typeSignature } from '../type-instances/type-tree.js';
+import { storedTreeLimits } from '../type-instances/type-tree-rules.js';
 import { TypeTreeWriter } from '../type-instances/type-tree.writer.js';
 import { type ResolvedTypeSpec, resolveTypeSpec } from '../type-instances/type-spec-resolver.js';
 import { ReadShapesRepository } from './read-shapes.repository.js';
@@ -328,10 +329,12 @@ export class SchemaVersionPublisher {
       m,
     );
 
-    // Each new version's read shape (ADR 0029), read back as any version read would answer it.
+    // Each new version's read shape (ADR 0029), read back as any version read would answer it. A
+    // version that would not read whole (a type that does not render) is refused, as a binding is.
     const read = await this.reader.withShapes(headers, m);
+    for (const r of read.values()) if (r.error) throw r.error;
     await this.readShapes.store(
-      [...read.values()].map((r) => r.shape),
+      [...read.values()].flatMap((r) => (r.shape ? [r.shape] : [])),
       m,
     );
     return headers;
@@ -339,7 +342,7 @@ export class SchemaVersionPublisher {
 
   /**
    * The columns of the given current versions, each with its type's signature and canonical text, in
-   * two queries. A stored tree past the limits fails only the item whose column it is (when it asks).
+   * two queries. A stored tree past the limits (an older release's) compares unequal to any new type.
    */
   private async currentColumns(
     headers: readonly DatasetSchemaEntity[],
@@ -365,11 +368,16 @@ export class SchemaVersionPublisher {
       const own = [...roots]
         .flatMap((root) => nodesOfRoot.get(root) ?? [])
         .sort((a, b) => (order.get(a) ?? 0) - (order.get(b) ?? 0));
-      const trees = buildTypeTrees(own);
-      return columns.map((r) => currentColumn(r, trees));
+      // A tree stored past the limits (an older release's) is never reused nor equal to a new one.
+      const { rootOf, tooLarge } = storedTreeLimits(own);
+      const trees = buildTypeTrees(own.filter((n) => !tooLarge.has(rootOf.get(n.id) as string)));
+      return columns.map((r) => currentColumn(r, trees, tooLarge));
     };
   }
 }
+
+/** The signature of a stored tree past the limits: no type resolved from a publish has it. */
+const UNREADABLE_SIGNATURE = '\u0000unreadable';
 
 function groupBy<T>(items: readonly T[], key: (item: T) => string): Map<string, T[]> {
   const groups = new Map<string, T[]>();
@@ -381,9 +389,14 @@ function groupBy<T>(items: readonly T[], key: (item: T) => string): Map<string, 
   return groups;
 }
 
-function currentColumn(r: VersionColumnRow, trees: ReturnType<typeof buildTypeTrees>): CurrentColumn {
+function currentColumn(
+  r: VersionColumnRow,
+  trees: ReturnType<typeof buildTypeTrees>,
+  tooLarge: ReadonlyMap<string, unknown>,
+): CurrentColumn {
   const tree = r.type_instance_id ? trees.get(r.type_instance_id) : undefined;
-  const signature = tree ? typeSignature(tree) : null;
+  const unreadable = r.type_instance_id !== null && tooLarge.has(r.type_instance_id);
+  const signature = tree ? typeSignature(tree) : unreadable ? UNREADABLE_SIGNATURE : null;
   return {
     name: r.field_name,
     typeInstanceId: r.type_instance_id,

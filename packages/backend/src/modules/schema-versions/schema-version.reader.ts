@@ -4,7 +4,10 @@ import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import type { DatasetSchemaEntity } from '../dataset-schemas/dataset-schema.entity.js';
 import type { VersionColumnRow } from '../field-bindings/field-bindings.repository.js';
+import { AppError } from '../../common/errors/app-error.js';
+import { toItemError } from '../../common/errors/error-response.js';
 import { buildTypeTrees, toTypeInstanceTree, type TypeTreeNode } from '../type-instances/type-tree.js';
+import { storedTreeLimits } from '../type-instances/type-tree-rules.js';
 import type { ReadShape } from './read-shapes.repository.js';
 import { VersionColumns } from './version-columns.js';
 import { VersionTypeTexts } from './version-type-texts.js';
@@ -13,7 +16,10 @@ import { columnAttributesRead, tableStructureOfEntity } from './version-structur
 /** A version as read, with the stored form of it (ADR 0029). */
 export interface VersionWithShape {
   version: SchemaVersion;
-  shape: ReadShape;
+  /** Null for a version that cannot be read whole: such a read is answered, never stored. */
+  shape: ReadShape | null;
+  /** Why the version cannot be read whole (its `read_error`), or null. */
+  error: AppError | null;
 }
 
 /**
@@ -33,6 +39,10 @@ function collectTypeIds(node: TypeTreeNode, into: Set<string>): void {
  * Whole versions read set-based: any number of versions costs three queries (`VersionColumns`), so a
  * snapshot page of a thousand datasets costs what one does. Only the
  * columns a version returns are read, and each distinct type is rendered once (VersionTypeTexts).
+ *
+ * A stored version that cannot be read whole (a tree past the limits, a type that does not render:
+ * rows of an older release, or a data type edited since) fails neither the read nor the other
+ * versions: it is answered with its columns, no rendered types, and its `read_error`.
  */
 @Injectable()
 export class SchemaVersionReader {
@@ -65,7 +75,9 @@ export class SchemaVersionReader {
   ): Promise<Map<string, VersionWithShape>> {
     const ids = schemas.map((s) => s.id);
     const { columns: rows, nodes, typeVersions } = await this.versionColumns.read(ids, m);
-    const trees = buildTypeTrees(nodes);
+    // A tree past the limits (stored by an older release) fails only the versions it is bound in.
+    const { rootOf, tooLarge } = storedTreeLimits(nodes);
+    const trees = buildTypeTrees(nodes.filter((n) => !tooLarge.has(rootOf.get(n.id) as string)));
     const bySchema = new Map<string, VersionColumnRow[]>();
     for (const row of rows) {
       const list = bySchema.get(row.dataset_schema_id);
@@ -76,12 +88,35 @@ export class SchemaVersionReader {
     const versions = new Map<string, VersionWithShape>();
     for (const schema of schemas) {
       const columns = bySchema.get(schema.id) ?? [];
+      let cause: AppError | undefined;
       const treeOf = columns.map((r) => {
-        const tree = r.type_instance_id ? trees.get(r.type_instance_id) : null;
+        if (r.type_instance_id === null) return null;
+        const past = tooLarge.get(r.type_instance_id);
+        if (past) {
+          cause ??= new AppError(past.code, past.message, { type_instance_id: r.type_instance_id });
+          return null;
+        }
+        const tree = trees.get(r.type_instance_id);
         if (tree === undefined) throw new Error(`type instance ${r.type_instance_id} missing`);
         return tree;
       });
-      const texts = typeTexts.of(treeOf);
+      let texts: (string | null)[] = [];
+      if (cause === undefined) {
+        try {
+          texts = typeTexts.of(treeOf);
+        } catch (error) {
+          if (!(error instanceof AppError)) throw error;
+          cause = error;
+        }
+      }
+      const error =
+        cause === undefined
+          ? null
+          : new AppError(cause.code, cause.message, {
+              ...cause.details,
+              dataset_schema_id: schema.id,
+              version_num: schema.version_num,
+            });
       const typeIds = new Set<string>();
       for (const tree of treeOf) if (tree) collectTypeIds(tree, typeIds);
       const version: SchemaVersion = {
@@ -104,17 +139,21 @@ export class SchemaVersionReader {
           };
         }),
         ...tableStructureOfEntity(schema),
+        ...(error ? { read_error: toItemError(error) } : {}),
       };
       const dataTypes: Record<string, number> = {};
       for (const id of [...typeIds].sort()) dataTypes[id] = typeVersions.get(id) as number;
       versions.set(schema.id, {
         version,
-        shape: {
-          dataset_schema_id: schema.id,
-          version_json: readShapeJson(version),
-          data_types: dataTypes,
-          fingerprint: schemaVersionFingerprint(version),
-        },
+        shape: error
+          ? null
+          : {
+              dataset_schema_id: schema.id,
+              version_json: readShapeJson(version),
+              data_types: dataTypes,
+              fingerprint: schemaVersionFingerprint(version),
+            },
+        error,
       });
     }
     return versions;

@@ -76,7 +76,8 @@ function withPiiTags(shape: ReadShape, tags: ReadonlyMap<string, string[]>): str
  * is JSON text assembled from them, never parsed and serialised again. The live parts are joined per
  * page: the datasets themselves, and the PII tags of the (few) classified fields. A version without a
  * current shape (published before shapes existed, or a data type it uses edited since) is read column
- * by column as before, and its shape stored after the page.
+ * by column as before, and its shape stored after the page. A version that cannot be read whole is
+ * answered with its `read_error` (never stored: it is read again each time), the page goes on.
  *
  * A page costs the same statements whatever its size: system, datasets, current versions, shapes,
  * their data types' row versions, classified fields (+ the three of a version read when some shape is
@@ -223,7 +224,7 @@ export class SystemSnapshotService {
       );
       return {
         text: `{"system_id":${JSON.stringify(systemId)},"items":[${items.join(',')}],"next_cursor":${JSON.stringify(nextCursor)}}`,
-        rebuilt: [...fresh.values()].map((r) => r.shape),
+        rebuilt: [...fresh.values()].flatMap((r) => (r.shape ? [r.shape] : [])),
       };
     }, 'REPEATABLE READ');
     if (rebuilt.length > 0) await this.storeShapes(rebuilt);

@@ -1,5 +1,5 @@
 import type { RenderableTypeNode } from '../type-system/type-tree-renderer.js';
-import { renderTypeText } from '../type-instances/type-tree.js';
+import { renderColumnTypes, renderTypeText } from '../type-instances/type-tree.js';
 import { RenderBudget } from '../type-system/render-budget.js';
 import { MAX_RENDER_CHARS, MAX_RENDER_STEPS } from '../type-system/template-limits.js';
 
@@ -60,7 +60,7 @@ export class VersionTypeTexts {
         steps + rendered.steps > MAX_RENDER_STEPS ||
         chars + rendered.peakChars > MAX_RENDER_CHARS
       ) {
-        return renderInOrder(trees);
+        return renderColumnTypes(trees);
       }
       steps += rendered.steps;
       chars += rendered.chars;
@@ -89,10 +89,4 @@ export class VersionTypeTexts {
     }
     return rendered;
   }
-}
-
-/** One budget for the version's columns, rendered in order (what the cache stands in for). */
-function renderInOrder(trees: readonly (RenderableTypeNode | null)[]): (string | null)[] {
-  const budget = new RenderBudget();
-  return trees.map((tree) => (tree === null ? null : renderTypeText(tree, budget)));
 }

@@ -167,6 +167,16 @@ export class TypeInstancesService implements CrudService<
     );
   }
 
+  /**
+   * Locks the node's root FOR UPDATE, before the node itself (as a new child's check does): a binding
+   * share-locks the roots it binds and then checks that their trees are complete, so a change inside a
+   * tree waits for a binding in progress and then finds the tree bound, or is seen by the binding.
+   */
+  private async lockRoot(id: string, m: EntityManager): Promise<void> {
+    const root = (await ancestryOf(m, 'type_instances', [id], 2 * MAX_TYPE_TREE_DEPTH)).get(id)?.rootId;
+    if (root !== undefined) await m.query('SELECT id FROM type_instances WHERE id = $1 FOR UPDATE', [root]);
+  }
+
   /** A tree bound in a schema version is history: it cannot change. */
   private async assertNotBound(id: string, m: EntityManager): Promise<void> {
     if (await this.typeInstances.isInBoundTree(id, m)) {
@@ -185,6 +195,7 @@ export class TypeInstancesService implements CrudService<
   ): Promise<TypeInstance> {
     const { changes, version } = splitUpdate(input, ifMatch);
     return this.tx.run(async (m) => {
+      await this.lockRoot(id, m);
       const current = await this.typeInstances.crud.getActive(id, m, 'update');
       await this.assertNotBound(id, m);
       const values = { ...changes };
@@ -204,6 +215,7 @@ export class TypeInstancesService implements CrudService<
   /** Hard delete of the node and its subtree. */
   remove(id: string): Promise<TypeInstance> {
     return this.tx.run(async (m) => {
+      await this.lockRoot(id, m);
       await this.typeInstances.crud.getActive(id, m, 'update');
       await this.assertNotBound(id, m);
       return toTypeInstance(await this.typeInstances.crud.hardDelete(id, m));

@@ -3,6 +3,7 @@ import { AppError } from '../../common/errors/app-error.js';
 import type { DataTypeEntity } from '../data-types/data-type.entity.js';
 import { assertTypeSpecWithinLimits } from './type-tree-rules.js';
 import { validateTypeParams } from '../type-system/params-schema.js';
+import { childSlotsError } from '../type-system/type-tree-renderer.js';
 
 /** A TypeSpec checked against the flavor's catalogue: data types resolved, params validated. */
 export interface ResolvedTypeSpec {
@@ -15,7 +16,8 @@ export interface ResolvedTypeSpec {
 /**
  * Resolves a published column type against the dataset flavor's data types. An unknown code is
  * DATA_TYPE_NOT_FOUND and invalid params TYPE_INSTANCE_PARAMS_INVALID, both naming the path; a tree
- * past the limits of a stored type tree is TYPE_INSTANCE_TREE_TOO_LARGE.
+ * past the limits of a stored type tree is TYPE_INSTANCE_TREE_TOO_LARGE, an incomplete one (a slot its
+ * template reads without a child, a child in a slot it ignores) TYPE_INSTANCE_RENDER_FAILED.
  */
 export function resolveTypeSpec(
   spec: TypeSpec,
@@ -47,6 +49,11 @@ export function resolveTypeSpec(
     slots.add(child.slot);
     return resolveTypeSpec(child.type, dataTypes, [...path, 'children', i, 'type'], child.slot);
   });
+  // Complete before anything is written (type-tree-rules.ts): a no-op publish is refused too.
+  const slotsError = childSlotsError(dataType.code, dataType.render_template, spec.children ?? []);
+  if (slotsError !== null) {
+    throw new AppError('TYPE_INSTANCE_RENDER_FAILED', slotsError, { path: [...path, 'children'] });
+  }
   const params = Object.keys(result.value).length > 0 ? result.value : null;
   return { data_type_id: dataType.id, type_params: params, slot, children };
 }

@@ -10,7 +10,13 @@ import { MAX_TREE_DEPTH } from '../type-system/type-tree-renderer.js';
  *     TYPE_INSTANCE_TREE_TOO_LARGE), so that reads return trees whole;
  *   - flavor: every node's data type is of one flavor, and a bound tree's flavor is the flavor of its
  *     dataset's system (422 TYPE_INSTANCE_FLAVOR_MISMATCH). A publish meets it by construction: it
- *     looks type codes up in the dataset's flavor only.
+ *     looks type codes up in the dataset's flavor only;
+ *   - complete: a bound tree renders — a child in every slot its data type's template reads and none
+ *     in a slot it ignores (type-tree-renderer.ts), a version's trees together within the render
+ *     budget (422 TYPE_INSTANCE_RENDER_FAILED, TEMPLATE_RENDER_LIMIT). /type-instances builds a tree
+ *     parent first, so a tree may be incomplete until it is bound; binding it (a publish,
+ *     /field-bindings) makes it immutable, so that is when the version's trees are rendered
+ *     (`renderColumnTypes`, type-tree.ts), as every read of the version renders them.
  */
 
 /** Most levels of a type-instance tree (a root alone is 1): what the renderer renders. */
@@ -58,23 +64,39 @@ export interface StoredTypeNode {
 }
 
 /**
+ * Each node's root, and the trees past the limits (by root id, with the error a read of one answers),
+ * of stored rows ordered by depth as `subtrees` returns them. Depth is counted from each row set's
+ * top (0 at a root, or 1 below the bound nodes of `descendantsOfSchemas`).
+ */
+export function storedTreeLimits(rows: readonly Pick<StoredTypeNode, 'id' | 'parent_id' | 'depth'>[]): {
+  rootOf: Map<string, string>;
+  tooLarge: Map<string, AppError>;
+} {
+  const rootOf = new Map<string, string>();
+  const sizes = new Map<string, number>();
+  const tooLarge = new Map<string, AppError>();
+  for (const row of rows) {
+    const root = (row.parent_id !== null ? rootOf.get(row.parent_id) : undefined) ?? row.id;
+    rootOf.set(row.id, root);
+    const size = (sizes.get(root) ?? 0) + 1;
+    sizes.set(root, size);
+    if (tooLarge.has(root)) continue;
+    const level = Number(row.depth) + 1;
+    if (level > MAX_TYPE_TREE_DEPTH) tooLarge.set(root, treeTooDeep(level));
+    else if (size > MAX_TYPE_TREE_NODES) tooLarge.set(root, treeTooLarge());
+  }
+  return { rootOf, tooLarge };
+}
+
+/**
  * Stored trees (rows ordered by depth, as `subtrees` returns them) must fit the limits, whether they
  * were written before the limits existed or are about to be bound. Returns each node's root id.
  */
 export function assertStoredTreesWithinLimits(
   rows: readonly Pick<StoredTypeNode, 'id' | 'parent_id' | 'depth'>[],
 ): Map<string, string> {
-  const deepest = rows.reduce((max, row) => Math.max(max, Number(row.depth)), 0);
-  if (deepest + 1 > MAX_TYPE_TREE_DEPTH) throw treeTooDeep(deepest + 1);
-  const rootOf = new Map<string, string>();
-  const sizes = new Map<string, number>();
-  for (const row of rows) {
-    const root = (row.parent_id !== null ? rootOf.get(row.parent_id) : undefined) ?? row.id;
-    rootOf.set(row.id, root);
-    const size = (sizes.get(root) ?? 0) + 1;
-    if (size > MAX_TYPE_TREE_NODES) throw treeTooLarge();
-    sizes.set(root, size);
-  }
+  const { rootOf, tooLarge } = storedTreeLimits(rows);
+  for (const error of tooLarge.values()) throw error;
   return rootOf;
 }
 

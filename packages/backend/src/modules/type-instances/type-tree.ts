@@ -99,3 +99,40 @@ export function renderTypeText(node: RenderableTypeNode, budget = new RenderBudg
     throw error;
   }
 }
+
+/**
+ * The type texts of a version's columns (each column's tree in column order, null for a column without
+ * a type), rendered in order with one budget: what every read of the version renders (ADR 0005;
+ * `VersionTypeTexts` answers the same from a cache). A failure names the column's tree in
+ * `details.type_instance_id` when the tree has an id.
+ */
+export function renderColumnTypes(
+  trees: readonly ((RenderableTypeNode & { id?: string }) | null)[],
+): (string | null)[] {
+  const budget = new RenderBudget();
+  return trees.map((tree) => {
+    if (tree === null) return null;
+    try {
+      return renderTypeText(tree, budget);
+    } catch (error) {
+      if (!(error instanceof AppError) || tree.id === undefined) throw error;
+      throw new AppError(error.code, error.message, { ...error.details, type_instance_id: tree.id });
+    }
+  });
+}
+
+/**
+ * The rule a version's bound trees obey from the moment they are bound (type-tree-rules.ts): within
+ * the limits, complete, and rendering in column order within one budget. `rows` are the trees' nodes as
+ * `subtrees` returns them, `roots` each column's tree in column order (null: no type).
+ *
+ * @throws AppError what a read of the version would meet (TYPE_INSTANCE_TREE_TOO_LARGE,
+ *   TYPE_INSTANCE_RENDER_FAILED, TEMPLATE_RENDER_LIMIT).
+ */
+export function assertReadableColumnTypes(
+  rows: readonly TypeTreeRow[],
+  roots: readonly (string | null)[],
+): void {
+  const trees = buildTypeTrees(rows);
+  renderColumnTypes(roots.map((id) => (id === null ? null : (trees.get(id) ?? null))));
+}

@@ -58,7 +58,8 @@ function renderNode(
     }
     return { slot: child.slot, rendered: renderNode(child, options, depth + 1) };
   });
-  if (node.render_template !== null) checkSlots(node.code, node.render_template, children);
+  const slotsError = childSlotsError(node.code, node.render_template, children);
+  if (slotsError !== null) throw new TemplateError(slotsError);
   if (node.render_template === null) {
     options.budget.step();
     const rendered = renderWithoutTemplate(
@@ -117,16 +118,23 @@ function scanSlots(template: string): { slots: Set<string>; fields: boolean } {
 
 /**
  * A container must have a child for every slot its template reads, and no child its template ignores:
- * an array without its element type is an error, not `[]`.
+ * an array without its element type is an error, not `[]`. Returns what is wrong, or null; a data type
+ * without a template takes any children.
  */
-function checkSlots(code: string, template: string, children: readonly { slot: string }[]): void {
+export function childSlotsError(
+  code: string,
+  template: string | null,
+  children: readonly { slot: string }[],
+): string | null {
+  if (template === null) return null;
   const read = slotsReadBy(template);
   const present = new Set(children.map((c) => c.slot));
   for (const slot of read.slots) {
-    if (!present.has(slot)) throw new TemplateError(`'${code}' needs a child type in slot '${slot}'`);
+    if (!present.has(slot)) return `'${code}' needs a child type in slot '${slot}'`;
   }
   for (const child of children) {
     const used = child.slot.startsWith('field:') ? read.fields : read.slots.has(child.slot);
-    if (!used) throw new TemplateError(`'${code}' has no slot '${child.slot}'`);
+    if (!used) return `'${code}' has no slot '${child.slot}'`;
   }
+  return null;
 }
