@@ -61,7 +61,7 @@ export const dataflowRoutes = {
     pathParams: idParams,
     body: PutWatermarkSchema,
     responses: { 200: WatermarkWrittenSchema },
-    errors: ['DATAFLOW_NOT_FOUND', 'FORBIDDEN'],
+    errors: ['DATAFLOW_NOT_FOUND', 'FORBIDDEN', 'WATERMARK_TOO_LARGE'],
     auth: 'user',
     summary: "Write a dataflow's watermark (stored verbatim; a repeated write is a retry)",
     tag: 'Dataflows',
@@ -75,7 +75,10 @@ export const dataflowRoutes = {
     errors: ['DATAFLOW_NOT_FOUND', 'FORBIDDEN'],
     auth: 'user',
     paging: 'page',
-    summary: "Every write of a dataflow's watermark, newest first",
+    summary: "The last writes of a dataflow's watermark, newest first",
+    description:
+      'The server keeps the last AIDE_WATERMARK_HISTORY_KEPT writes of each dataflow (100 by default); ' +
+      'older ones are pruned by the write that passes them.',
     tag: 'Dataflows',
   }),
 };
@@ -227,7 +230,7 @@ export const datacoolieRoutes = {
     pathParams: workspaceParams.extend({ dataflow_id: itemId }),
     body: PutWatermarkSchema,
     responses: { 200: WatermarkWrittenSchema },
-    errors: [...compatErrors, 'DATAFLOW_NOT_FOUND'],
+    errors: [...compatErrors, 'DATAFLOW_NOT_FOUND', 'WATERMARK_TOO_LARGE'],
     auth: 'user',
     summary: "Write a dataflow's watermark (verbatim, atomic, safe to retry)",
     tag: DATACOOLIE,
