@@ -9,6 +9,7 @@ import { AppModule } from './app.module.js';
 import { AllExceptionsFilter, sendError } from './common/errors/all-exceptions.filter.js';
 import { AppError } from './common/errors/app-error.js';
 import { toAppError } from './common/errors/error-response.js';
+import { cacheControlNoStore, isAuthenticatedRoute } from './common/http/cache-control.js';
 import { useJsonBodyParser } from './common/http/json-body.js';
 import { lazyChildLogger, NestPinoLogger, RequestLogController } from './common/http/logger.js';
 import { RouteTable } from './common/http/route-table.js';
@@ -115,11 +116,12 @@ export async function createApp(
     // bound to those routes only, when they are registered, so that no request works out whether its
     // route is one.
     const methods = Array.isArray(route.method) ? route.method : [route.method];
-    if (
-      methods.some((method) => ETAG_ROUTES.has(routeKey({ method: method as HttpMethod, path: route.url })))
-    ) {
+    const keys = methods.map((method) => routeKey({ method: method as HttpMethod, path: route.url }));
+    if (keys.some((key) => ETAG_ROUTES.has(key))) {
       route.preSerialization = [...asArray(route.preSerialization), setEtag];
     }
+    // Authenticated routes answer `Cache-Control: no-store` (ADR 0036), bound to those routes only.
+    if (keys.some(isAuthenticatedRoute)) route.onRequest = [...asArray(route.onRequest), cacheControlNoStore];
     // Request durations by route pattern: a hook of each route knows its pattern, so that no request
     // reads `request.routeOptions` (an object Fastify builds on every read) to label its observation.
     if (collectMetrics) {
