@@ -5,7 +5,12 @@ import { contractRoutes } from '@aide/schemas';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { API, seedReference } from '../helpers/catalogue.js';
 import { ok, UNKNOWN_ID } from '../helpers/factories.js';
-import { copyBody, createDataflowRequest, type PipelineFixture, pipelineFixture } from '../helpers/provider.js';
+import {
+  copyBody,
+  createDataflowRequest,
+  type PipelineFixture,
+  pipelineFixture,
+} from '../helpers/provider.js';
 import {
   createTestContext,
   expectEnvelope,

@@ -4,8 +4,18 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { API, seedReference } from '../../helpers/catalogue.js';
 import { ok } from '../../helpers/factories.js';
-import { copyBody, createDataflowRequest, type PipelineFixture, pipelineFixture } from '../../helpers/provider.js';
-import { createTestContext, expectEnvelope, type TestContext, type TestResponse } from '../../helpers/test-app.js';
+import {
+  copyBody,
+  createDataflowRequest,
+  type PipelineFixture,
+  pipelineFixture,
+} from '../../helpers/provider.js';
+import {
+  createTestContext,
+  expectEnvelope,
+  type TestContext,
+  type TestResponse,
+} from '../../helpers/test-app.js';
 
 const MAX_BYTES = 1024;
 const KEPT = 3;
@@ -58,31 +68,34 @@ describe('watermark limits (AIDE_WATERMARK_MAX_BYTES=1024, AIDE_WATERMARK_HISTOR
   const read = async (id: string) =>
     ok(await ctx.request('GET', `${API}/dataflows/${id}/watermark`, { token: ctx.userToken }));
 
-  it.each(paths)('%s: up to the limit in UTF-8 bytes round-trips exactly; one byte more is 422 with the limit', async (_, put) => {
-    const id = await newDataflow();
-    // Exactly the limit, in ASCII and in two-byte characters: stored and returned byte for byte.
-    const ascii = `{"v": "${'x'.repeat(MAX_BYTES - 9)}"}`;
-    const accented = 'é'.repeat(MAX_BYTES / 2);
-    expect(Buffer.byteLength(ascii)).toBe(MAX_BYTES);
-    expect(Buffer.byteLength(accented)).toBe(MAX_BYTES);
-    expect(ok(await put(id, ascii)).revision).toBe(1);
-    expect((await read(id)).current_value).toBe(ascii);
-    expect(ok(await put(id, accented)).revision).toBe(2);
-    expect((await read(id)).current_value).toBe(accented);
+  it.each(paths)(
+    '%s: up to the limit in UTF-8 bytes round-trips exactly; one byte more is 422 with the limit',
+    async (_, put) => {
+      const id = await newDataflow();
+      // Exactly the limit, in ASCII and in two-byte characters: stored and returned byte for byte.
+      const ascii = `{"v": "${'x'.repeat(MAX_BYTES - 9)}"}`;
+      const accented = 'é'.repeat(MAX_BYTES / 2);
+      expect(Buffer.byteLength(ascii)).toBe(MAX_BYTES);
+      expect(Buffer.byteLength(accented)).toBe(MAX_BYTES);
+      expect(ok(await put(id, ascii)).revision).toBe(1);
+      expect((await read(id)).current_value).toBe(ascii);
+      expect(ok(await put(id, accented)).revision).toBe(2);
+      expect((await read(id)).current_value).toBe(accented);
 
-    // Bytes, not characters: 513 'é' are 513 characters but 1,026 bytes.
-    for (const [value, bytes] of [
-      [`${ascii} `, MAX_BYTES + 1],
-      ['é'.repeat(MAX_BYTES / 2 + 1), MAX_BYTES + 2],
-      ['x'.repeat(1_000_000), 1_000_000],
-    ] as const) {
-      const refused = expectEnvelope(await put(id, value), 422, 'WATERMARK_TOO_LARGE');
-      expect(refused.details).toEqual({ max_bytes: MAX_BYTES, value_bytes: bytes });
-      expect(refused.detail).toContain(String(MAX_BYTES));
-    }
-    // A refused write stores nothing.
-    expect(await read(id)).toMatchObject({ current_value: accented, previous_value: ascii, revision: 2 });
-  });
+      // Bytes, not characters: 513 'é' are 513 characters but 1,026 bytes.
+      for (const [value, bytes] of [
+        [`${ascii} `, MAX_BYTES + 1],
+        ['é'.repeat(MAX_BYTES / 2 + 1), MAX_BYTES + 2],
+        ['x'.repeat(1_000_000), 1_000_000],
+      ] as const) {
+        const refused = expectEnvelope(await put(id, value), 422, 'WATERMARK_TOO_LARGE');
+        expect(refused.details).toEqual({ max_bytes: MAX_BYTES, value_bytes: bytes });
+        expect(refused.detail).toContain(String(MAX_BYTES));
+      }
+      // A refused write stores nothing.
+      expect(await read(id)).toMatchObject({ current_value: accented, previous_value: ascii, revision: 2 });
+    },
+  );
 
   it('keeps the last 3 writes of each dataflow in its history, pruned in the write; the others are untouched', async () => {
     const [id, other] = [await newDataflow(), await newDataflow()];
