@@ -116,12 +116,15 @@ export async function createApp(
     // bound to those routes only, when they are registered, so that no request works out whether its
     // route is one.
     const methods = Array.isArray(route.method) ? route.method : [route.method];
-    const keys = methods.map((method) => routeKey({ method: method as HttpMethod, path: route.url }));
-    if (keys.some((key) => ETAG_ROUTES.has(key))) {
+    if (
+      methods.some((method) => ETAG_ROUTES.has(routeKey({ method: method as HttpMethod, path: route.url })))
+    ) {
       route.preSerialization = [...asArray(route.preSerialization), setEtag];
     }
     // Authenticated routes answer `Cache-Control: no-store` (ADR 0036), bound to those routes only.
-    if (keys.some(isAuthenticatedRoute)) route.onRequest = [...asArray(route.onRequest), cacheControlNoStore];
+    if (methods.some((method) => isAuthenticatedRoute(method, route.url))) {
+      route.onRequest = [...asArray(route.onRequest), cacheControlNoStore];
+    }
     // Request durations by route pattern: a hook of each route knows its pattern, so that no request
     // reads `request.routeOptions` (an object Fastify builds on every read) to label its observation.
     if (collectMetrics) {

@@ -94,6 +94,18 @@ describe('Cache-Control', () => {
     );
   });
 
+  it('says no-store on HEAD, the twin of every GET route', async () => {
+    const me = `${API}/users/me`;
+    const answers = [
+      await ctx.request('HEAD', me, { token: ctx.userToken }),
+      await ctx.request('HEAD', me, { token: null }),
+    ];
+    expect(answers.map((r) => [r.status, cacheControl(r)])).toEqual([
+      [200, 'no-store'],
+      [401, 'no-store'],
+    ]);
+  });
+
   it('keeps no-store on the routes that already sent it (tokens, API keys)', async () => {
     const login = await ctx.login(USER.email, USER.password);
     expect([login.status, cacheControl(login)]).toEqual([200, 'no-store']);

@@ -1,4 +1,4 @@
-import { contractRoutes, routeKey } from '@aide/schemas';
+import { contractRoutes, type HttpMethod, routeKey } from '@aide/schemas';
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 
 /**
@@ -11,8 +11,11 @@ const AUTHENTICATED_ROUTES = new Set(
     .map(routeKey),
 );
 
-export function isAuthenticatedRoute(key: string): boolean {
-  return AUTHENTICATED_ROUTES.has(key);
+/** Whether a route Fastify registers (a HEAD route is its GET route's twin) needs a caller. */
+export function isAuthenticatedRoute(method: string, url: string): boolean {
+  return AUTHENTICATED_ROUTES.has(
+    routeKey({ method: method === 'HEAD' ? 'GET' : (method as HttpMethod), path: url }),
+  );
 }
 
 /**
