@@ -9,6 +9,7 @@ import { AppModule } from './app.module.js';
 import { AllExceptionsFilter, sendError } from './common/errors/all-exceptions.filter.js';
 import { AppError } from './common/errors/app-error.js';
 import { toAppError } from './common/errors/error-response.js';
+import { cacheControlNoStore, isAuthenticatedRoute } from './common/http/cache-control.js';
 import { useJsonBodyParser } from './common/http/json-body.js';
 import { lazyChildLogger, NestPinoLogger, RequestLogController } from './common/http/logger.js';
 import { RouteTable } from './common/http/route-table.js';
@@ -119,6 +120,10 @@ export async function createApp(
       methods.some((method) => ETAG_ROUTES.has(routeKey({ method: method as HttpMethod, path: route.url })))
     ) {
       route.preSerialization = [...asArray(route.preSerialization), setEtag];
+    }
+    // Authenticated routes answer `Cache-Control: no-store` (ADR 0036), bound to those routes only.
+    if (methods.some((method) => isAuthenticatedRoute(method, route.url))) {
+      route.onRequest = [...asArray(route.onRequest), cacheControlNoStore];
     }
     // Request durations by route pattern: a hook of each route knows its pattern, so that no request
     // reads `request.routeOptions` (an object Fastify builds on every read) to label its observation.

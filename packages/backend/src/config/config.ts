@@ -58,6 +58,8 @@ const EnvSchema = z.object({
   AIDE_LOGIN_MAX_FAILURES_PER_ACCOUNT: int(1, 100000).default(10),
   AIDE_LOGIN_WINDOW_SECONDS: int(1, 86400).default(60),
   AIDE_BODY_LIMIT_BYTES: int(1024, 100 * 1024 * 1024).default(1024 * 1024),
+  AIDE_WATERMARK_MAX_BYTES: int(1, 100 * 1024 * 1024).default(64 * 1024),
+  AIDE_WATERMARK_HISTORY_KEPT: int(1, 1_000_000).default(100),
   AIDE_SHUTDOWN_TIMEOUT_MS: int(0, 600000).default(10000),
   AIDE_OPENLINEAGE_MAX_DATASET_PAIRS: int(1, 1_000_000).default(10_000),
   AIDE_OPENLINEAGE_MAX_FIELD_EDGES: int(1, 1_000_000).default(10_000),
@@ -94,6 +96,10 @@ export interface AppConfig {
   loginMaxFailuresPerAccount: number;
   loginWindowSeconds: number;
   bodyLimitBytes: number;
+  /** Largest watermark text a write may store, in UTF-8 bytes (422 WATERMARK_TOO_LARGE beyond). */
+  watermarkMaxBytes: number;
+  /** Writes of each dataflow's watermark kept in its history; a write prunes the older ones. */
+  watermarkHistoryKept: number;
   shutdownTimeoutMs: number;
   /**
    * The work one OpenLineage event may ask for (413 OPENLINEAGE_EVENT_TOO_LARGE beyond): input → output
@@ -166,6 +172,8 @@ export function loadConfig(
     loginMaxFailuresPerAccount: e.AIDE_LOGIN_MAX_FAILURES_PER_ACCOUNT,
     loginWindowSeconds: e.AIDE_LOGIN_WINDOW_SECONDS,
     bodyLimitBytes: e.AIDE_BODY_LIMIT_BYTES,
+    watermarkMaxBytes: e.AIDE_WATERMARK_MAX_BYTES,
+    watermarkHistoryKept: e.AIDE_WATERMARK_HISTORY_KEPT,
     shutdownTimeoutMs: e.AIDE_SHUTDOWN_TIMEOUT_MS,
     openLineageMaxDatasetPairs: e.AIDE_OPENLINEAGE_MAX_DATASET_PAIRS,
     openLineageMaxFieldEdges: e.AIDE_OPENLINEAGE_MAX_FIELD_EDGES,

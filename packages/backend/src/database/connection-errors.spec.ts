@@ -1,5 +1,9 @@
 import { describe, expect, it } from '@jest/globals';
-import { QueryFailedError } from 'typeorm';
+import {
+  QueryFailedError,
+  QueryRunnerAlreadyReleasedError,
+  QueryRunnerProviderAlreadyReleasedError,
+} from 'typeorm';
 import { isDatabaseUnavailable } from './connection-errors.js';
 
 function pgError(code: string, message = 'error'): Error {
@@ -20,7 +24,9 @@ describe('isDatabaseUnavailable', () => {
       new QueryFailedError('SELECT 1', [], new Error('Connection terminated unexpectedly')),
       new AggregateError([pgError('ECONNREFUSED'), pgError('ECONNREFUSED')]),
       new Error('outer', { cause: pgError('57P01') }),
-      Object.assign(new Error('Query runner already released.'), { name: 'QueryRunnerAlreadyReleasedError' }),
+      new QueryRunnerAlreadyReleasedError(),
+      new QueryRunnerProviderAlreadyReleasedError(),
+      new Error('outer', { cause: new QueryRunnerProviderAlreadyReleasedError() }),
     ];
     expect(cases.filter((error) => !isDatabaseUnavailable(error))).toEqual([]);
   });

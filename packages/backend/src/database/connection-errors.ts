@@ -38,8 +38,19 @@ const DRIVER_MESSAGES = [
   'Cannot use a pool after calling end on the pool',
 ];
 
-/** TypeORM's error for a query on a runner whose connection was already dropped. */
-const DRIVER_ERROR_NAMES = new Set(['QueryRunnerAlreadyReleasedError']);
+/**
+ * TypeORM's errors for a query on a query runner that was released: through the runner itself, and
+ * through its EntityManager (`manager.query`, `manager.transaction`), which checks first. A transaction's
+ * runner is released early only when its connection is lost — node-postgres reports the loss (e.g.
+ * PostgreSQL's 57P01 notice, arriving right behind the answer to one statement) and TypeORM releases
+ * the runner, so the transaction's next statement fails with one of these instead of a network error.
+ * The backend never releases a runner itself: `Transactions.run` (TypeORM's `transaction`) does, once
+ * the work has settled.
+ */
+const DRIVER_ERROR_NAMES = new Set([
+  'QueryRunnerAlreadyReleasedError',
+  'QueryRunnerProviderAlreadyReleasedError',
+]);
 
 function isUnavailableOne(error: unknown): boolean {
   if (!error || typeof error !== 'object') return false;

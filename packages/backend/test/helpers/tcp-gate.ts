@@ -1,16 +1,27 @@
 import { once } from 'node:events';
 import { createServer, type Server, type Socket, connect } from 'node:net';
 
+/** One client connection and its connection to the server. */
+interface Link {
+  client: Socket;
+  upstream: Socket;
+  /** While held: what the server sent since `hold()`, not passed on yet. */
+  held: Buffer[] | undefined;
+  /** The server's side closed while held: the client's is closed once the held bytes are passed on. */
+  closedWhileHeld: boolean;
+}
+
 /**
  * A TCP forwarder in front of PostgreSQL that a test can shut: while shut, new connections are
  * accepted and closed at once (as a server that is unreachable would answer them); connections
  * already through stay up until the server side ends them. `hold()` keeps back what the server sends
- * on the open connections (a lagging link) until `release()`.
+ * on the open connections (a lagging link), its end included, until `release()` passes it on in one
+ * write per connection: what the server sent over time arrives at once, as after a stalled link.
  */
 export class TcpGate {
   private shut = false;
   private readonly sockets = new Set<Socket>();
-  private readonly links = new Set<{ client: Socket; upstream: Socket }>();
+  private readonly links = new Set<Link>();
 
   private readonly server: Server;
   port = 0;
@@ -42,15 +53,21 @@ export class TcpGate {
       socket.on('close', () => this.sockets.delete(socket));
       socket.on('error', () => undefined);
     }
-    const link = { client, upstream };
+    const link: Link = { client, upstream, held: undefined, closedWhileHeld: false };
     this.links.add(link);
     client.pipe(upstream);
-    upstream.pipe(client);
+    upstream.on('data', (chunk: Buffer) => {
+      if (link.held) link.held.push(chunk);
+      else client.write(chunk);
+    });
     client.on('close', () => {
       this.links.delete(link);
       upstream.destroy();
     });
-    upstream.on('close', () => client.destroy());
+    upstream.on('close', () => {
+      if (link.held) link.closedWhileHeld = true;
+      else client.end(() => client.destroy());
+    });
   }
 
   /** `url` (a postgres:// URL) through this gate. */
@@ -62,14 +79,22 @@ export class TcpGate {
   }
 
   hold(): void {
-    for (const { client, upstream } of this.links) {
-      upstream.unpipe(client);
-      upstream.pause();
-    }
+    for (const link of this.links) link.held ??= [];
+  }
+
+  /** What each held connection has kept back so far (one buffer per connection). */
+  held(): Buffer[] {
+    return [...this.links].flatMap((link) => (link.held ? [Buffer.concat(link.held)] : []));
   }
 
   release(): void {
-    for (const { client, upstream } of this.links) upstream.pipe(client);
+    for (const link of this.links) {
+      if (!link.held) continue;
+      const data = Buffer.concat(link.held);
+      link.held = undefined;
+      if (data.length > 0) link.client.write(data);
+      if (link.closedWhileHeld) link.client.end(() => link.client.destroy());
+    }
   }
 
   close(): void {

@@ -62,7 +62,7 @@ export const dataflowRoutes = {
     pathParams: idParams,
     body: PutWatermarkSchema,
     responses: { 200: WatermarkWrittenSchema },
-    errors: ['DATAFLOW_NOT_FOUND', 'FORBIDDEN'],
+    errors: ['DATAFLOW_NOT_FOUND', 'FORBIDDEN', 'WATERMARK_TOO_LARGE'],
     auth: 'user',
     keys: 'workspace',
     summary: "Write a dataflow's watermark (stored verbatim; a repeated write is a retry)",
@@ -78,7 +78,10 @@ export const dataflowRoutes = {
     auth: 'user',
     keys: 'workspace',
     paging: 'page',
-    summary: "Every write of a dataflow's watermark, newest first",
+    summary: "The last writes of a dataflow's watermark, newest first",
+    description:
+      'The server keeps the last AIDE_WATERMARK_HISTORY_KEPT writes of each dataflow (100 by default); ' +
+      'older ones are pruned by the write that passes them.',
     tag: 'Dataflows',
   }),
 };
@@ -241,7 +244,7 @@ export const datacoolieRoutes = {
     pathParams: workspaceParams.extend({ dataflow_id: itemId }),
     body: PutWatermarkSchema,
     responses: { 200: WatermarkWrittenSchema },
-    errors: [...compatErrors, 'DATAFLOW_NOT_FOUND'],
+    errors: [...compatErrors, 'DATAFLOW_NOT_FOUND', 'WATERMARK_TOO_LARGE'],
     auth: 'user',
     keys: 'workspace',
     summary: "Write a dataflow's watermark (verbatim, atomic, safe to retry)",

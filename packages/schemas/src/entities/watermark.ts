@@ -18,9 +18,6 @@ export const WatermarkSchema = z
   .meta({ id: 'Watermark' });
 export type Watermark = z.infer<typeof WatermarkSchema>;
 
-/** Watermark texts are bounded so that one row stays small; PostgreSQL text cannot hold U+0000. */
-export const WATERMARK_MAX_LENGTH = 1_000_000;
-
 const provenance = z
   .string()
   .max(255)
@@ -28,13 +25,20 @@ const provenance = z
   .nullable()
   .optional();
 
-/** A write: the serialized watermark text, stored verbatim, and its optional provenance. */
+/**
+ * A write: the serialized watermark text, stored verbatim, and its optional provenance. The text's
+ * size is bounded by the server's configuration (AIDE_WATERMARK_MAX_BYTES, 422 WATERMARK_TOO_LARGE
+ * beyond it), not here; PostgreSQL text cannot hold U+0000.
+ */
 export const PutWatermarkSchema = z
   .strictObject({
     current_value: z
       .string()
-      .max(WATERMARK_MAX_LENGTH)
-      .refine((v) => !v.includes('\u0000'), { message: 'must not contain NUL characters' }),
+      .refine((v) => !v.includes('\u0000'), { message: 'must not contain NUL characters' })
+      .describe(
+        'The serialized watermark, stored verbatim: at most AIDE_WATERMARK_MAX_BYTES UTF-8 bytes ' +
+          '(64 KiB by default), else 422 WATERMARK_TOO_LARGE',
+      ),
     job_id: provenance,
     dataflow_run_id: provenance,
   })
@@ -46,7 +50,7 @@ export const WatermarkWrittenSchema = z
   .meta({ id: 'WatermarkWritten' });
 export type WatermarkWritten = z.infer<typeof WatermarkWrittenSchema>;
 
-/** One write of the append-only history (audit and replay). */
+/** One write of the history (audit and replay): the last AIDE_WATERMARK_HISTORY_KEPT writes per dataflow. */
 export const WatermarkHistoryEntrySchema = z
   .object({
     dataflow_id: z.uuid(),

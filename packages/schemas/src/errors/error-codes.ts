@@ -285,6 +285,10 @@ export const ERROR_CATALOGUE = {
     detail: 'Secrets are never stored: give secret configure fields through credential references.',
   },
   DATAFLOW_NOT_FOUND: { status: 404, detail: 'The requested dataflow was not found.' },
+  WATERMARK_TOO_LARGE: {
+    status: 422,
+    detail: 'The watermark value is larger than the server keeps (AIDE_WATERMARK_MAX_BYTES, in UTF-8 bytes).',
+  },
   DATAFLOW_ALREADY_EXISTS: {
     status: 409,
     detail: 'A dataflow with this name already exists in the workspace.',

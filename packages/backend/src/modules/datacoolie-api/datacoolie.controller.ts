@@ -42,7 +42,12 @@ export class DatacoolieController {
   async snapshot({ params, query, user, request, reply }: RouteInput<typeof routes.snapshot>) {
     const tags = entityTags(request.headers['if-none-match']);
     const answer = await this.snapshots.page(params.workspace_id, query, tags, user);
-    void reply.header('ETag', `"${answer.revision}"`).header('Vary', 'Accept-Encoding');
+    // Kept by the caller's own cache only and revalidated on every use (If-None-Match → 304): the
+    // `no-store` of the other authenticated routes would forbid the copy that revalidation needs.
+    void reply
+      .header('ETag', `"${answer.revision}"`)
+      .header('Vary', 'Accept-Encoding')
+      .header('Cache-Control', 'private, no-cache');
     if (answer.notModified) return respond(routes.snapshot, 304, undefined);
     void reply.header('Content-Type', 'application/json; charset=utf-8');
     const gzip = /\bgzip\b/i.test(String(request.headers['accept-encoding'] ?? ''));

@@ -35,6 +35,8 @@ export interface WatermarkWrite {
   jobId: string | null;
   dataflowRunId: string | null;
   actorId: string | null;
+  /** Writes kept in the history: the write prunes the ones before the last `historyKept`. */
+  historyKept: number;
 }
 
 /** `owned` false: no active dataflow of that id (in that workspace). */
@@ -63,10 +65,14 @@ export class WatermarksRepository {
   }
 
   /**
-   * One statement: the dataflow is share-locked, the row inserted or updated in place (the previous
+   * The write is one statement: the dataflow is share-locked, the row inserted or updated in place (the previous
    * value rotated, the revision incremented under the row lock, so concurrent writers queue and none
-   * is lost) and the write appended to the history with its revision. A write equal to the current
-   * one (value and provenance) is a retry: nothing changes and the current revision is answered.
+   * is lost) and the write appended to the history with its revision. Then the history is pruned to
+   * the last `historyKept` writes: revisions are consecutive, so that is one range of the primary key,
+   * deleted by a statement of its own, whose snapshot (taken under the row lock) sees the history
+   * rows of every writer that committed before this one — the first statement's, taken before it
+   * queued, would not. A write equal to the current one (value and provenance) is a retry: nothing
+   * changes and the current revision is answered.
    */
   async write(w: WatermarkWrite, m: EntityManager): Promise<WriteResult> {
     const rows: { owned: boolean; revision: number | null }[] = await m.query(
@@ -90,7 +96,15 @@ export class WatermarksRepository {
     );
     const row = rows[0];
     if (!row.owned) return { owned: false };
-    if (row.revision !== null) return { owned: true, revision: row.revision, written: true };
+    if (row.revision !== null) {
+      if (row.revision > w.historyKept) {
+        await m.query('DELETE FROM watermark_history WHERE dataflow_id = $1 AND revision <= $2', [
+          w.dataflowId,
+          row.revision - w.historyKept,
+        ]);
+      }
+      return { owned: true, revision: row.revision, written: true };
+    }
     const current: { revision: number }[] = await m.query(
       'SELECT revision FROM watermarks WHERE dataflow_id = $1',
       [w.dataflowId],

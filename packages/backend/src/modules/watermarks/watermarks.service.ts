@@ -1,16 +1,18 @@
 import type { Page, PutWatermark, Watermark, WatermarkHistoryEntry, WatermarkWritten } from '@aide/schemas';
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import type { AuthUser } from '../../common/auth/current-user.js';
 import { assertWorkspaceInScope } from '../../common/auth/workspace-scope.js';
 import { AppError } from '../../common/errors/app-error.js';
+import { APP_CONFIG, type ResolvedConfig } from '../../config/config.js';
 import { Transactions } from '../../database/transactions.js';
 import { toHistoryEntry, toWatermark } from './watermark.mapper.js';
 import { WatermarksRepository } from './watermarks.repository.js';
 
 /**
  * Watermarks as DataCoolie keeps them (reference §5): raw text in, the same text out, never parsed;
- * last writer wins, each write counted by a revision and kept in the history. A missing, deleted or
- * (when a workspace is given) foreign dataflow is DATAFLOW_NOT_FOUND.
+ * last writer wins, each write counted by a revision and kept in the history (the last
+ * `watermarkHistoryKept` writes). A text over `watermarkMaxBytes` is WATERMARK_TOO_LARGE. A missing,
+ * deleted or (when a workspace is given) foreign dataflow is DATAFLOW_NOT_FOUND.
  */
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -19,6 +21,7 @@ export class WatermarksService {
   constructor(
     private readonly watermarks: WatermarksRepository,
     private readonly tx: Transactions,
+    @Inject(APP_CONFIG) private readonly config: ResolvedConfig,
   ) {}
 
   /**
@@ -55,6 +58,7 @@ export class WatermarksService {
     user: AuthUser | null,
     workspaceId: string | null = null,
   ): Promise<WatermarkWritten> {
+    this.assertStorable(input.current_value);
     const scope = await this.scopeOf(dataflowId, workspaceId, user ?? undefined);
     return this.tx.run(async (m) => {
       const result = await this.watermarks.write(
@@ -65,12 +69,26 @@ export class WatermarksService {
           jobId: input.job_id ?? null,
           dataflowRunId: input.dataflow_run_id ?? null,
           actorId: user?.id ?? null,
+          historyKept: this.config.watermarkHistoryKept,
         },
         m,
       );
       if (!result.owned) throw new AppError('DATAFLOW_NOT_FOUND');
       return { status: 'ok', revision: result.revision };
     });
+  }
+
+  /** Sized in UTF-8 bytes, as stored: what a write costs the database (value, previous value, history). */
+  private assertStorable(value: string): void {
+    const max = this.config.watermarkMaxBytes;
+    const bytes = Buffer.byteLength(value, 'utf8');
+    if (bytes > max) {
+      throw new AppError(
+        'WATERMARK_TOO_LARGE',
+        `The watermark value is ${bytes} bytes; at most ${max} are kept.`,
+        { max_bytes: max, value_bytes: bytes },
+      );
+    }
   }
 
   async history(

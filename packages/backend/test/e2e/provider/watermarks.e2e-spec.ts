@@ -66,6 +66,19 @@ describe('watermark storage', () => {
     }
   });
 
+  it('takes a text up to AIDE_WATERMARK_MAX_BYTES (64 KiB by default) and refuses a longer one, storing nothing', async () => {
+    const id = await newDataflow();
+    const limit = 64 * 1024;
+    expect(await codeOf(service.put(id, { current_value: 'x'.repeat(limit) }, writer))).toBe('ok');
+    expect(await codeOf(service.put(id, { current_value: 'x'.repeat(limit + 1) }, writer))).toBe(
+      'WATERMARK_TOO_LARGE',
+    );
+    expect(await codeOf(service.put(id, { current_value: 'x'.repeat(1_000_000) }, writer))).toBe(
+      'WATERMARK_TOO_LARGE',
+    );
+    expect(await service.get(id)).toMatchObject({ current_value: 'x'.repeat(limit), revision: 1 });
+  });
+
   it('rotates the previous value and records provenance, which never changes the text', async () => {
     const id = await newDataflow();
     expect(
