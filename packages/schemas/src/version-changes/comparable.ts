@@ -96,6 +96,16 @@ export function comparableVersionOf(version: SchemaVersion): ComparableVersion {
     ...version,
     columns: [...version.columns]
       .sort((a, b) => a.position - b.position)
-      .map((c) => ({ ...c, type: c.type === null ? null : typeSpecOfTree(c.type) })),
+      .map((c) => ({
+        name: c.name,
+        nullable: c.nullable,
+        type: c.type === null ? null : typeSpecOfTree(c.type),
+        native_type: c.native_type,
+        default: c.default,
+        comment: c.comment,
+        identity: c.identity,
+        generated: c.generated,
+        collation: c.collation,
+      })),
   };
 }
