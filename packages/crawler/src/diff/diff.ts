@@ -13,7 +13,7 @@ import {
 } from '@aide/schemas';
 import type { InspectedTable } from '../model.js';
 import { compareText } from '../normalise/type-log.js';
-import { objectName, versionOfTable, type RegistryDataset } from '../registry/model.js';
+import { objectName, versionOfTable, type RegistryDataset, type TableVersion } from '../registry/model.js';
 
 export type { ChangeCategory, Compatibility };
 /** `diffVersions(base, target)`: every change from the registry's version to the database's. */
