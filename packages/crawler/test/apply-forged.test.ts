@@ -67,7 +67,9 @@ function write(path: string, report: CrawlReport): string {
 async function registry(system: string) {
   const client = backend.client();
   try {
-    const id = (await client.systems.list({ code: system, size: 1 })).items[0]?.id as string;
+    const found = (await client.systems.list({ code: system, size: 1 })).items[0];
+    if (found === undefined) throw new Error(`no system ${system}`);
+    const id = found.id;
     const datasets = (await client.datasets.list({ system_id: id, size: 100 })).items;
     const runs = (await client.crawlRuns.list({ system_id: id, size: 100, sort: 'started_at' })).items;
     const versions = new Map<string, number[]>();

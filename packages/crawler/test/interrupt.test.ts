@@ -214,7 +214,9 @@ describe('an interrupted apply', () => {
     // The batch in flight was written whole: each dataset with its first version (never a dataset
     // without one, ADR 0037), and recorded with its id and version.
     const applied = (
-      applyRun?.diff_payload as { applied: { action: string; dataset_id: string | null; version_num: number }[] }
+      applyRun?.diff_payload as {
+        applied: { action: string; dataset_id: string | null; version_num: number }[];
+      }
     ).applied;
     expect(applied.map((a) => [a.action, a.version_num])).toEqual([
       ['create', 1],

@@ -607,7 +607,7 @@ function comparableType(spec: TypeSpec, resolved: ResolvedTypeSpec): ComparableT
   if (spec.children !== undefined && spec.children.length > 0) {
     node.children = spec.children.map((child, i) => ({
       slot: child.slot,
-      type: comparableType(child.type, resolved.children[i] as ResolvedTypeSpec),
+      type: comparableType(child.type, resolved.children[i]),
     }));
   }
   return node;
