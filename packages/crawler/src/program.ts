@@ -96,8 +96,10 @@ Examples:
   aide-crawler crawl --system-code shop_pg --check > /dev/null || echo "the registry is behind"`;
 
 const APPLY_HELP = `
-Publishes a report written by crawl --format json: creates the new datasets and publishes the new
-versions through the registry's batch routes, one dataset at a time atomically. It reads each
+Publishes a report written by crawl --format json: the new versions through the registry's batch
+route, each dataset atomically (a new dataset is created with its first version, or not at all). The
+registry classifies each change itself: one the report calls compatible is refused if the registry
+finds it breaking, and the registry's class is what apply shows and records. It reads each
 dataset's current version number, and in full only the report's datasets' versions. A dataset whose
 registry version moved past the report's base version is refused (crawl again); the others apply.
 A dataset already holding the report's version is skipped, so applying a report twice changes

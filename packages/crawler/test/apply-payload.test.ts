@@ -11,6 +11,7 @@ const item = (n: number, action: ApplyItem['action']): ApplyItem => ({
   dataset_id: `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`,
   base_version_num: 1,
   version_num: 2,
+  compatibility: null,
   detail: null,
 });
 

@@ -178,7 +178,7 @@ describe('an interrupted apply', () => {
     expect((await crawled.exited).code).toBe(0);
 
     // The registry's datasets table refuses inserts (SHARE mode lets the snapshot's reads through): the
-    // apply records its run, then its batch creation waits on the lock in the backend.
+    // apply records its run, then its batch (datasets created with their versions) waits on the lock.
     const lock = await holdLock(backend.databaseUrl, 'LOCK TABLE datasets IN SHARE MODE');
     const apply = start(['apply', report]);
     let released = false;
@@ -211,14 +211,21 @@ describe('an interrupted apply', () => {
       error_message: 'interrupted by SIGINT',
       config: { command: 'apply' },
     });
-    // The created datasets are recorded with their ids; their versions were not published.
-    const applied = (applyRun?.diff_payload as { applied: { action: string; dataset_id: string | null }[] })
-      .applied;
-    expect(applied.map((a) => a.action)).toEqual(['create', 'create']);
+    // The batch in flight was written whole: each dataset with its first version (never a dataset
+    // without one, ADR 0037), and recorded with its id and version.
+    const applied = (
+      applyRun?.diff_payload as {
+        applied: { action: string; dataset_id: string | null; version_num: number }[];
+      }
+    ).applied;
+    expect(applied.map((a) => [a.action, a.version_num])).toEqual([
+      ['create', 1],
+      ['create', 1],
+    ]);
     expect(applied.every((a) => typeof a.dataset_id === 'string')).toBe(true);
-    // Applying again publishes what was left.
+    // Applying again finds it all applied.
     const again = start(['apply', report]);
     expect((await again.exited).code).toBe(0);
-    expect(again.output().stdout).toContain('0 created, 2 published');
+    expect(again.output().stdout).toContain('0 created, 0 published, 2 already applied');
   }, 120_000);
 });

@@ -8,8 +8,10 @@
 // reads in full only the versions whose fingerprint differs. A Node-only entry point
 // (`@aide/schemas/fingerprint`): it hashes with node:crypto.
 import { createHash } from 'node:crypto';
-import type { SchemaVersion, TypeSpec } from './entities/schema-version.js';
-import type { TypeInstanceTree } from './entities/type-instance.js';
+import type { SchemaVersion } from './entities/schema-version.js';
+import { typeSpecOfTree } from './version-changes/comparable.js';
+
+export { typeSpecOfTree };
 
 /** Bump when the canonical text changes: fingerprints of another version never match. */
 export const FINGERPRINT_FORMAT = 1;
@@ -66,17 +68,6 @@ export interface FingerprintInput {
 }
 
 const SCALAR = new Set(['string', 'number', 'boolean']);
-
-/** A stored type tree in a crawler's terms: code, scalar params (others dropped), children by slot. */
-export function typeSpecOfTree(tree: TypeInstanceTree): TypeSpec {
-  const node: TypeSpec = { data_type: tree.data_type_code };
-  const params = Object.entries(tree.type_params ?? {}).filter(([, value]) => SCALAR.has(typeof value));
-  if (params.length > 0) node.params = Object.fromEntries(params);
-  if (tree.children.length > 0) {
-    node.children = tree.children.map((child) => ({ slot: child.slot ?? '', type: typeSpecOfTree(child) }));
-  }
-  return node;
-}
 
 /** Type trees compare by code, params (key order ignored) and children by slot (order ignored). */
 function canonicalType(type: FingerprintType | null): unknown {

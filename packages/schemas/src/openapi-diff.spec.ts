@@ -174,6 +174,69 @@ const INTENDED: Record<string, string> = {
   '/paths/~api~v1~field-bindings~batch/post/responses/422/description: changed': 'the same, per batch',
   '/paths/~api~v1~field-bindings~{id}/patch/responses/422/description: changed': "the resource's codes",
   '/paths/~api~v1~field-bindings~{id}/put/responses/422/description: changed': "the resource's codes",
+  // Issue 22 item 9 (ADR 0037): bulk publish items that create their dataset with the version, and
+  // the registry's own classification of a change in the publish and diff answers.
+  '/components/schemas/BulkPublishItem/properties/dataset: added':
+    'an item may create its dataset with its first version (issue 22 item 9, ADR 0037)',
+  '/components/schemas/BulkPublishItem/properties/dataset_id/description: added':
+    'an item may create its dataset with its first version (issue 22 item 9, ADR 0037)',
+  '/components/schemas/BulkPublishItem/properties/refuse_breaking: added':
+    'an item may create its dataset with its first version (issue 22 item 9, ADR 0037)',
+  '/components/schemas/BulkPublishItem/required/0: changed':
+    'an item may create its dataset with its first version (issue 22 item 9, ADR 0037)',
+  '/components/schemas/BulkPublishItem/required/1: changed':
+    'an item may create its dataset with its first version (issue 22 item 9, ADR 0037)',
+  '/components/schemas/BulkPublishItem/required/2: removed':
+    'an item may create its dataset with its first version (issue 22 item 9, ADR 0037)',
+  '/components/schemas/BulkPublishItemResult/properties/base_version_num: added':
+    'the registry classifies the change itself (ADR 0037)',
+  '/components/schemas/BulkPublishItemResult/properties/changes: added':
+    'the registry classifies the change itself (ADR 0037)',
+  '/components/schemas/BulkPublishItemResult/properties/compatibility: added':
+    'the registry classifies the change itself (ADR 0037)',
+  '/components/schemas/BulkPublishItemResult/properties/dataset_id/anyOf: added':
+    'null only for an item that creates its dataset and fails (ADR 0037)',
+  '/components/schemas/BulkPublishItemResult/properties/dataset_id/description: added':
+    'null only for an item that creates its dataset and fails (ADR 0037)',
+  '/components/schemas/BulkPublishItemResult/properties/dataset_id/format: removed':
+    'null only for an item that creates its dataset and fails (ADR 0037)',
+  '/components/schemas/BulkPublishItemResult/properties/dataset_id/pattern: removed':
+    'null only for an item that creates its dataset and fails (ADR 0037)',
+  '/components/schemas/BulkPublishItemResult/properties/dataset_id/type: removed':
+    'null only for an item that creates its dataset and fails (ADR 0037)',
+  '/components/schemas/BulkPublishItemResult/required/5: changed':
+    'null only for an item that creates its dataset and fails (ADR 0037)',
+  '/components/schemas/BulkPublishItemResult/required/6: added':
+    'the registry classifies the change itself (ADR 0037)',
+  '/components/schemas/BulkPublishItemResult/required/7: added':
+    'the registry classifies the change itself (ADR 0037)',
+  '/components/schemas/BulkPublishItemResult/required/8: added':
+    'the registry classifies the change itself (ADR 0037)',
+  '/components/schemas/ChangeCategory: added': 'the registry classifies the change itself (ADR 0037)',
+  '/components/schemas/Compatibility: added': 'the registry classifies the change itself (ADR 0037)',
+  '/components/schemas/PublishResult/properties/base_version_num: added':
+    'the registry classifies the change itself (ADR 0037)',
+  '/components/schemas/PublishResult/properties/changes: added':
+    'the registry classifies the change itself (ADR 0037)',
+  '/components/schemas/PublishResult/properties/compatibility: added':
+    'the registry classifies the change itself (ADR 0037)',
+  '/components/schemas/PublishResult/required/2: added':
+    'the registry classifies the change itself (ADR 0037)',
+  '/components/schemas/PublishResult/required/3: added':
+    'the registry classifies the change itself (ADR 0037)',
+  '/components/schemas/PublishResult/required/4: added':
+    'the registry classifies the change itself (ADR 0037)',
+  '/components/schemas/SchemaChange: added': 'the registry classifies the change itself (ADR 0037)',
+  '/components/schemas/SchemaVersionDiff/properties/changes: added':
+    'the registry classifies the change itself (ADR 0037)',
+  '/components/schemas/SchemaVersionDiff/properties/compatibility: added':
+    'the registry classifies the change itself (ADR 0037)',
+  '/components/schemas/SchemaVersionDiff/required/23: added':
+    'the registry classifies the change itself (ADR 0037)',
+  '/components/schemas/SchemaVersionDiff/required/24: added':
+    'the registry classifies the change itself (ADR 0037)',
+  '/paths/~api~v1~schema-versions~bulk/post/description: changed':
+    'describes the new item form and the classification',
 };
 
 type Operation = { 'x-aide-api-key'?: string; responses: Record<string, { description: string }> };

@@ -1,9 +1,11 @@
-// `aide-crawler apply <report.json>`: publishes a reviewed crawl report — creates the new datasets and
-// publishes the new versions through the registry's batch routes. Each dataset is checked against the
-// version the report was computed from: one that moved since is refused on its own, the others apply.
-// A dataset that already holds the report's version is skipped, so re-running a report does nothing.
+// `aide-crawler apply <report.json>`: publishes a reviewed crawl report — the new versions, a new
+// dataset created with its first version, through the registry's batch publish route. Each dataset is
+// checked against the version the report was computed from: one that moved since is refused on its
+// own, the others apply. A dataset that already holds the report's version is skipped, so re-running a
+// report does nothing. What is shown and recorded of a change's class is the registry's own
+// classification, never the report's label (ADR 0037).
 import { readFile } from 'node:fs/promises';
-import { diffVersions, type DatasetDiff } from '../diff/diff.js';
+import { diffVersions, type Compatibility, type DatasetDiff } from '../diff/diff.js';
 import { CrawlerError, ExitCode, throwIfInterrupted } from '../errors.js';
 import { MAX_DIFF_PAYLOAD_BYTES } from './crawl.js';
 import { globMatches } from '../inspect/filters.js';
@@ -42,6 +44,8 @@ export interface ApplyItem {
   base_version_num: number | null;
   /** The registry's current version when it is not the base (stale), or the version published. */
   version_num: number | null;
+  /** The registry's classification of the change it published (null: nothing published). */
+  compatibility: Compatibility | null;
   detail: string | null;
 }
 
@@ -112,6 +116,7 @@ export function planApply(
       table: diff.table,
       dataset_id: now?.dataset_id ?? diff.dataset_id,
       base_version_num: diff.base_version_num,
+      compatibility: null,
     };
     if (diff.target === null) {
       return {
@@ -156,6 +161,7 @@ export function appliedPayload(
     action: i.action,
     dataset_id: i.dataset_id,
     version_num: i.version_num,
+    compatibility: i.compatibility,
     failed: failures.get(i.object_name) ?? null,
   });
   const all = { applied: items.map(entry) };
@@ -190,8 +196,12 @@ function renderApply(result: ApplyResult, failures: ReadonlyMap<string, string>)
           ? `would be ${ACTION_TEXT[item.action]}`
           : ACTION_TEXT[item.action];
     const version = item.version_num === null ? '' : ` v${item.version_num}`;
+    // The registry's class of what it published (or refused), never the report's label.
+    const compatibility = item.compatibility === null ? '' : ` (${item.compatibility})`;
     const detail = failure ?? item.detail;
-    lines.push(`${action.padEnd(18)} ${name}${version}${detail === null ? '' : `  — ${detail}`}`);
+    lines.push(
+      `${action.padEnd(18)} ${name}${version}${compatibility}${detail === null ? '' : `  — ${detail}`}`,
+    );
   }
   const s = result.summary;
   lines.push(

@@ -1,68 +1,26 @@
 // The diff between the registry's view of a system and a database's inspection: plain functions, no
-// I/O. Every change carries its class for downstream readers (compatible or breaking); the rules are
-// the table in docs/crawler.md, "Compatible and breaking changes".
-import type { InspectedTable, KeyConstraint, TableKind } from '../model.js';
-import { compareText } from '../normalise/type-log.js';
-import { renderTypeNode } from '../output/text.js';
+// I/O. Every change carries its class for downstream readers (compatible or breaking), given by the one
+// classifier of `@aide/schemas` (ADR 0037) that the registry also applies to what it publishes; the
+// rules are the table in docs/crawler.md, "Compatible and breaking changes".
 import {
-  objectName,
-  versionOfTable,
-  type RegistryDataset,
-  type TableVersion,
-  type VersionColumn,
-  type VersionForeignKey,
-  type VersionIndex,
-} from '../registry/model.js';
-import { sameType, widens } from './types.js';
+  CHANGE_CATEGORIES,
+  classifyChanges,
+  tableAdded,
+  worstCompatibility,
+  type ChangeCategory,
+  type Compatibility,
+  type SchemaChange,
+} from '@aide/schemas';
+import type { InspectedTable } from '../model.js';
+import { compareText } from '../normalise/type-log.js';
+import { objectName, versionOfTable, type RegistryDataset, type TableVersion } from '../registry/model.js';
 
-export type Compatibility = 'compatible' | 'breaking';
+export type { ChangeCategory, Compatibility };
+/** `diffVersions(base, target)`: every change from the registry's version to the database's. */
+export { CHANGE_CATEGORIES, classifyChanges as diffVersions };
 
-export const CHANGE_CATEGORIES = [
-  'table_added',
-  'table_removed',
-  'table_kind_changed',
-  'table_comment_changed',
-  'view_definition_changed',
-  'column_added',
-  'column_removed',
-  'column_moved',
-  'type_changed',
-  'nullability_changed',
-  'default_changed',
-  'identity_changed',
-  'generated_changed',
-  'comment_changed',
-  'collation_changed',
-  'primary_key_changed',
-  'unique_added',
-  'unique_removed',
-  'foreign_key_added',
-  'foreign_key_removed',
-  'foreign_key_changed',
-  'index_added',
-  'index_removed',
-  'index_changed',
-  'check_added',
-  'check_removed',
-  'check_changed',
-  'constraint_renamed',
-] as const;
-export type ChangeCategory = (typeof CHANGE_CATEGORIES)[number];
-
-export interface Change {
-  category: ChangeCategory;
-  /** The column, constraint or index concerned; null for changes to the table itself. */
-  name: string | null;
-  /** The registry's value (null when added). */
-  before: unknown;
-  /** The database's value (null when removed). */
-  after: unknown;
-  compatibility: Compatibility;
-  /** Why it is classed so, in a few words. */
-  reason: string;
-  /** A removed and an added column with the same type at the same position: perhaps a rename. */
-  possible_rename?: { from: string; to: string };
-}
+/** A classified change (the shape of `@aide/schemas`' one classifier). */
+export type Change = SchemaChange;
 
 export type DatasetStatus = 'new' | 'changed' | 'removed' | 'unchanged';
 
@@ -82,445 +40,6 @@ export interface DatasetDiff {
   target: TableVersion | null;
 }
 
-const compatible = (reason: string) => ({ compatibility: 'compatible' as const, reason });
-const breaking = (reason: string) => ({ compatibility: 'breaking' as const, reason });
-
-/** Kinds a reader sees the same way: rows read the same from a table or a partitioned table. */
-const STORED_KINDS: ReadonlySet<TableKind> = new Set(['table', 'partitioned_table']);
-
-const typeText = (column: VersionColumn) =>
-  column.type === null ? column.native_type : `${renderTypeNode(column.type)} (${column.native_type})`;
-
-function columnAdded(column: VersionColumn): Change {
-  const fillable =
-    column.nullable || column.default !== null || column.identity !== null || column.generated !== null;
-  return {
-    category: 'column_added',
-    name: column.name,
-    before: null,
-    after: column,
-    ...(fillable
-      ? compatible(column.nullable ? 'a nullable column' : 'NOT NULL with a default or generated value')
-      : breaking('NOT NULL without a default: inserts that omit it fail')),
-  };
-}
-
-/** A column's type as a type change records it: the tree, the native text, the registry's text. */
-const typeSide = (column: VersionColumn) => ({
-  type: column.type,
-  native_type: column.native_type,
-  ...(column.rendered_type === undefined || column.rendered_type === null
-    ? {}
-    : { rendered_type: column.rendered_type }),
-});
-
-function typeChange(before: VersionColumn, after: VersionColumn): Change | null {
-  if (sameType(before.type, after.type) && before.native_type === after.native_type) return null;
-  const change = {
-    category: 'type_changed' as const,
-    name: after.name,
-    before: typeSide(before),
-    after: typeSide(after),
-  };
-  if (before.type !== null && after.type !== null && sameType(before.type, after.type)) {
-    return { ...change, ...compatible('the same type; only the native text differs') };
-  }
-  if (before.type !== null && after.type !== null && widens(before.type, after.type)) {
-    return { ...change, ...compatible(`widens ${typeText(before)} to ${typeText(after)}`) };
-  }
-  return { ...change, ...breaking(`${typeText(before)} to ${typeText(after)} does not keep every value`) };
-}
-
-function columnChanges(before: VersionColumn, after: VersionColumn): Change[] {
-  const changes: Change[] = [];
-  const name = after.name;
-  const type = typeChange(before, after);
-  if (type !== null) changes.push(type);
-  if (before.nullable !== after.nullable) {
-    changes.push({
-      category: 'nullability_changed',
-      name,
-      before: before.nullable,
-      after: after.nullable,
-      ...(after.nullable
-        ? compatible('NOT NULL dropped')
-        : breaking('made NOT NULL: writes of nulls fail and existing nulls block it')),
-    });
-  }
-  if (before.default !== after.default) {
-    const unfilled =
-      after.default === null && !after.nullable && after.identity === null && after.generated === null;
-    changes.push({
-      category: 'default_changed',
-      name,
-      before: before.default,
-      after: after.default,
-      ...(unfilled
-        ? breaking('default dropped on a NOT NULL column: inserts that omit it fail')
-        : compatible('a different default only affects new rows')),
-    });
-  }
-  if (before.identity !== after.identity) {
-    changes.push({
-      category: 'identity_changed',
-      name,
-      before: before.identity,
-      after: after.identity,
-      ...(after.identity === 'always'
-        ? breaking('GENERATED ALWAYS: inserts of explicit values are refused')
-        : after.identity === null && !after.nullable && after.default === null
-          ? breaking('identity dropped on a NOT NULL column: inserts that omit it fail')
-          : compatible('inserts keep working')),
-    });
-  }
-  if (before.generated !== after.generated) {
-    changes.push({
-      category: 'generated_changed',
-      name,
-      before: before.generated,
-      after: after.generated,
-      ...(after.generated === null
-        ? compatible('no longer generated: the column becomes writable')
-        : breaking(before.generated === null ? 'now generated: writes to it fail' : 'computed differently')),
-    });
-  }
-  if (before.collation !== after.collation) {
-    changes.push({
-      category: 'collation_changed',
-      name,
-      before: before.collation,
-      after: after.collation,
-      ...breaking('comparisons, sorting and uniqueness follow the new collation'),
-    });
-  }
-  if (before.comment !== after.comment) {
-    changes.push({
-      category: 'comment_changed',
-      name,
-      before: before.comment,
-      after: after.comment,
-      ...compatible('documentation only'),
-    });
-  }
-  return changes;
-}
-
-/**
- * The columns present on both sides whose relative order changed: those outside a longest common
- * ordering (a column added or removed elsewhere does not move the others).
- */
-function movedColumns(base: readonly string[], target: readonly string[]): Set<string> {
-  const targetIndex = new Map(target.map((name, i) => [name, i]));
-  const sequence = base.map((name) => targetIndex.get(name)).filter((i): i is number => i !== undefined);
-  // Longest increasing subsequence (patience sorting), keeping predecessors to rebuild it.
-  const tails: number[] = [];
-  const tailAt: number[] = [];
-  const previous: number[] = new Array<number>(sequence.length).fill(-1);
-  sequence.forEach((value, i) => {
-    let lo = 0;
-    let hi = tails.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (tails[mid] < value) lo = mid + 1;
-      else hi = mid;
-    }
-    tails[lo] = value;
-    tailAt[lo] = i;
-    previous[i] = lo > 0 ? tailAt[lo - 1] : -1;
-  });
-  const kept = new Set<number>();
-  for (let i = tailAt[tails.length - 1] ?? -1; i >= 0; i = previous[i]) {
-    kept.add(sequence[i]);
-  }
-  return new Set(sequence.filter((value) => !kept.has(value)).map((value) => target[value]));
-}
-
-const sameList = (a: readonly string[] | null, b: readonly string[] | null) =>
-  a === null || b === null ? a === b : a.length === b.length && a.every((x, i) => x === b[i]);
-
-function keyChanges(base: TableVersion, target: TableVersion): Change[] {
-  const changes: Change[] = [];
-  const pkBefore = base.primary_key;
-  const pkAfter = target.primary_key;
-  if (!sameList(pkBefore?.columns ?? null, pkAfter?.columns ?? null)) {
-    changes.push({
-      category: 'primary_key_changed',
-      name: pkAfter?.name ?? pkBefore?.name ?? null,
-      before: pkBefore,
-      after: pkAfter,
-      ...breaking('the row identity changed'),
-    });
-  } else if (pkBefore !== null && pkAfter !== null && pkBefore.name !== pkAfter.name) {
-    changes.push(renamed(pkBefore.name, pkAfter.name));
-  }
-
-  const uniqueKey = (key: KeyConstraint) => JSON.stringify(key.columns);
-  matchBy(base.unique_constraints, target.unique_constraints, uniqueKey, {
-    added: (key) =>
-      changes.push({
-        category: 'unique_added',
-        name: key.name,
-        before: null,
-        after: key,
-        ...breaking('writes of duplicates now fail'),
-      }),
-    removed: (key) =>
-      changes.push({
-        category: 'unique_removed',
-        name: key.name,
-        before: key,
-        after: null,
-        ...breaking('readers relying on uniqueness may see duplicates'),
-      }),
-    both: (before, after) => {
-      if (before.name !== after.name) changes.push(renamed(before.name, after.name));
-    },
-  });
-
-  const fkKey = (fk: VersionForeignKey) =>
-    JSON.stringify([fk.columns, fk.referenced.schema, fk.referenced.table, fk.referenced.columns]);
-  matchBy(base.foreign_keys, target.foreign_keys, fkKey, {
-    added: (fk) =>
-      changes.push({
-        category: 'foreign_key_added',
-        name: fk.name,
-        before: null,
-        after: fk,
-        ...breaking('writes that break the reference now fail'),
-      }),
-    removed: (fk) =>
-      changes.push({
-        category: 'foreign_key_removed',
-        name: fk.name,
-        before: fk,
-        after: null,
-        ...breaking('readers joining on it may find dangling rows'),
-      }),
-    both: (before, after) => {
-      if (before.on_update !== after.on_update || before.on_delete !== after.on_delete) {
-        changes.push({
-          category: 'foreign_key_changed',
-          name: after.name,
-          before,
-          after,
-          ...breaking('referential actions changed: deletes and updates behave differently'),
-        });
-      } else if (before.name !== after.name) {
-        changes.push(renamed(before.name, after.name));
-      }
-    },
-  });
-
-  matchBy(base.indexes, target.indexes, (index) => index.name, {
-    added: (index) =>
-      changes.push({
-        category: 'index_added',
-        name: index.name,
-        before: null,
-        after: index,
-        ...(index.unique
-          ? breaking('a unique index: writes of duplicates now fail')
-          : compatible('performance only')),
-      }),
-    removed: (index) =>
-      changes.push({
-        category: 'index_removed',
-        name: index.name,
-        before: index,
-        after: null,
-        ...(index.unique
-          ? breaking('a unique index: readers relying on uniqueness may see duplicates')
-          : compatible('performance only')),
-      }),
-    both: (before, after) => {
-      if (sameIndex(before, after)) return;
-      changes.push({
-        category: 'index_changed',
-        name: after.name,
-        before,
-        after,
-        ...(before.unique || after.unique
-          ? breaking('a unique index changed: what counts as a duplicate changed')
-          : compatible('performance only')),
-      });
-    },
-  });
-  // Checks by name; unnamed ones (SQLite) by their expression.
-  matchBy(
-    base.check_constraints,
-    target.check_constraints,
-    (check) => check.name ?? `(${check.expression})`,
-    {
-      added: (check) =>
-        changes.push({
-          category: 'check_added',
-          name: check.name,
-          before: null,
-          after: check,
-          ...breaking('writes outside the check now fail'),
-        }),
-      removed: (check) =>
-        changes.push({
-          category: 'check_removed',
-          name: check.name,
-          before: check,
-          after: null,
-          ...breaking('readers relying on the check may see other values'),
-        }),
-      both: (before, after) => {
-        if (before.expression === after.expression) return;
-        changes.push({
-          category: 'check_changed',
-          name: after.name,
-          before,
-          after,
-          ...breaking('the values allowed changed'),
-        });
-      },
-    },
-  );
-  return changes;
-}
-
-function sameIndex(a: VersionIndex, b: VersionIndex): boolean {
-  return (
-    a.unique === b.unique &&
-    a.method === b.method &&
-    a.expression === b.expression &&
-    a.predicate === b.predicate &&
-    a.definition === b.definition &&
-    sameList(a.columns, b.columns) &&
-    sameList(a.include, b.include)
-  );
-}
-
-function renamed(before: string | null, after: string | null): Change {
-  return {
-    category: 'constraint_renamed',
-    name: after,
-    before,
-    after,
-    ...compatible('a new name for the same constraint'),
-  };
-}
-
-/** Pairs two lists by key and calls back for the unmatched and the matched items, in list order. */
-function matchBy<T>(
-  base: readonly T[],
-  target: readonly T[],
-  key: (item: T) => string,
-  on: { added: (item: T) => void; removed: (item: T) => void; both: (before: T, after: T) => void },
-): void {
-  const baseByKey = new Map(base.map((item) => [key(item), item]));
-  const targetKeys = new Set(target.map(key));
-  for (const item of base) if (!targetKeys.has(key(item))) on.removed(item);
-  for (const item of target) {
-    const before = baseByKey.get(key(item));
-    if (before === undefined) on.added(item);
-    else on.both(before, item);
-  }
-}
-
-/** Every change from the registry's version (`base`) to the database's (`target`). */
-export function diffVersions(base: TableVersion, target: TableVersion): Change[] {
-  const changes: Change[] = [];
-  if (base.table_kind !== target.table_kind) {
-    const bothStored = STORED_KINDS.has(base.table_kind) && STORED_KINDS.has(target.table_kind);
-    changes.push({
-      category: 'table_kind_changed',
-      name: null,
-      before: base.table_kind,
-      after: target.table_kind,
-      ...(bothStored
-        ? compatible('rows are read the same way')
-        : breaking(`a ${base.table_kind} became a ${target.table_kind}`)),
-    });
-  }
-  if (base.table_comment !== target.table_comment) {
-    changes.push({
-      category: 'table_comment_changed',
-      name: null,
-      before: base.table_comment,
-      after: target.table_comment,
-      ...compatible('documentation only'),
-    });
-  }
-  if (base.view_definition !== target.view_definition) {
-    changes.push({
-      category: 'view_definition_changed',
-      name: null,
-      before: base.view_definition,
-      after: target.view_definition,
-      ...compatible('the columns it yields are compared one by one'),
-    });
-  }
-
-  const baseByName = new Map(base.columns.map((c) => [c.name, c]));
-  const targetByName = new Map(target.columns.map((c) => [c.name, c]));
-  const removed = base.columns.filter((c) => !targetByName.has(c.name));
-  const added = target.columns.filter((c) => !baseByName.has(c.name));
-  // A removed and an added column of the same type at the same position: flagged, still remove + add.
-  const renames = new Map<string, string>();
-  for (const gone of removed) {
-    const position = base.columns.indexOf(gone);
-    const candidate = target.columns[position];
-    if (
-      candidate !== undefined &&
-      added.includes(candidate) &&
-      gone.native_type === candidate.native_type &&
-      sameType(gone.type, candidate.type)
-    ) {
-      renames.set(gone.name, candidate.name);
-    }
-  }
-  for (const gone of removed) {
-    const to = renames.get(gone.name);
-    changes.push({
-      category: 'column_removed',
-      name: gone.name,
-      before: gone,
-      after: null,
-      ...breaking('readers of the column fail'),
-      ...(to === undefined ? {} : { possible_rename: { from: gone.name, to } }),
-    });
-  }
-  const renamedTo = new Map([...renames].map(([from, to]) => [to, from]));
-  for (const column of added) {
-    const from = renamedTo.get(column.name);
-    changes.push({
-      ...columnAdded(column),
-      ...(from === undefined ? {} : { possible_rename: { from, to: column.name } }),
-    });
-  }
-  const moved = movedColumns(
-    base.columns.map((c) => c.name),
-    target.columns.map((c) => c.name),
-  );
-  target.columns.forEach((column, index) => {
-    const before = baseByName.get(column.name);
-    if (before === undefined) return;
-    if (moved.has(column.name)) {
-      changes.push({
-        category: 'column_moved',
-        name: column.name,
-        before: base.columns.indexOf(before) + 1,
-        after: index + 1,
-        ...breaking('readers by position (SELECT *, COPY, exports) see another order'),
-      });
-    }
-    changes.push(...columnChanges(before, column));
-  });
-  changes.push(...keyChanges(base, target));
-  return changes;
-}
-
-const worst = (changes: readonly Change[]): Compatibility | null =>
-  changes.length === 0
-    ? null
-    : changes.some((c) => c.compatibility === 'breaking')
-      ? 'breaking'
-      : 'compatible';
-
 /** The diff of one crawled table against its registry dataset (undefined when the registry has none). */
 export function diffTable(table: InspectedTable, registered: RegistryDataset | undefined): DatasetDiff {
   const head = { object_name: objectName(table.schema, table.name), schema: table.schema, table: table.name };
@@ -537,15 +56,7 @@ export function diffTable(table: InspectedTable, registered: RegistryDataset | u
   }
   const target = versionOfTable(table);
   if (registered === undefined || registered.version === null) {
-    const changes: Change[] = [
-      {
-        category: 'table_added',
-        name: null,
-        before: null,
-        after: table.kind,
-        ...compatible('a new dataset'),
-      },
-    ];
+    const changes: Change[] = [tableAdded(target)];
     return {
       ...head,
       status: 'new',
@@ -556,13 +67,13 @@ export function diffTable(table: InspectedTable, registered: RegistryDataset | u
       target,
     };
   }
-  const changes = diffVersions(registered.version, target);
+  const changes = classifyChanges(registered.version, target);
   return {
     ...head,
     status: changes.length === 0 ? 'unchanged' : 'changed',
     dataset_id: registered.dataset_id,
     base_version_num: registered.version_num,
-    compatibility: worst(changes),
+    compatibility: worstCompatibility(changes),
     changes,
     target: changes.length === 0 ? null : target,
   };
@@ -603,7 +114,8 @@ export function diffSystem(
           name: null,
           before: dataset.version?.table_kind ?? null,
           after: null,
-          ...breaking('readers of the dataset fail'),
+          compatibility: 'breaking',
+          reason: 'readers of the dataset fail',
         },
       ],
       target: null,

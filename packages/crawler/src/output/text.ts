@@ -1,7 +1,12 @@
 // The text form of an inspection, for people: a header, then each table with its columns (native
 // type → normalised type, nullability, default, identity, comments) and its keys, indexes, checks
 // and partitions, then what could not be mapped.
-import type { InspectedColumn, InspectedDatabase, InspectedTable, TableKind, TypeNode } from '../model.js';
+import { quoteName, renderTypeNode } from '@aide/schemas';
+import type { InspectedColumn, InspectedDatabase, InspectedTable, TableKind } from '../model.js';
+
+// The type text and name quoting are the classifier's (`@aide/schemas`), so reports and change reasons
+// print types alike.
+export { quoteName, renderTypeNode };
 
 const KIND_LABELS: Record<TableKind, [string, string]> = {
   table: ['table', 'tables'],
@@ -13,49 +18,9 @@ const KIND_LABELS: Record<TableKind, [string, string]> = {
 
 const MAX_ALIGN = 40;
 
-/** A name as SQL would need it: bare when it is a plain lower-case identifier, else double-quoted. */
-export function quoteName(name: string): string {
-  return /^[a-z_][a-z0-9_]*$/.test(name) ? name : `"${name.replaceAll('"', '""')}"`;
-}
-
 const qualified = (schema: string, name: string) => `${quoteName(schema)}.${quoteName(name)}`;
 const list = (names: readonly string[]) => names.map(quoteName).join(', ');
 const plural = (n: number, [one, many]: [string, string]) => `${n} ${n === 1 ? one : many}`;
-
-/**
- * The order the data types' params schemas declare their params in (the seeds: `numeric(precision,
- * scale)`, `varchar(length)`, `interval(precision, interval_fields)`, …); params read back from the
- * registry come in any key order, so they are never printed by object key order. Params not listed
- * follow, by name.
- */
-const PARAM_ORDER = ['name', 'length', 'precision', 'scale', 'interval_fields', 'labels'];
-
-function paramRank(key: string): number {
-  const rank = PARAM_ORDER.indexOf(key);
-  return rank === -1 ? PARAM_ORDER.length : rank;
-}
-
-/** A type's param values in their declared order. */
-export function orderedParams(params: TypeNode['params']): (string | number | boolean)[] {
-  return Object.entries(params ?? {})
-    .sort(([a], [b]) => paramRank(a) - paramRank(b) || (a < b ? -1 : a > b ? 1 : 0))
-    .map(([, value]) => value);
-}
-
-/** `varchar(40)`, `array<integer>`, `composite(public.address)<street: text, zip: varchar(10)>`. */
-export function renderTypeNode(type: TypeNode): string {
-  const params = orderedParams(type.params);
-  let text = params.length > 0 ? `${type.data_type}(${params.join(',')})` : type.data_type;
-  if (type.children !== undefined && type.children.length > 0) {
-    const children = type.children.map(({ slot, type: child }) =>
-      slot.startsWith('field:')
-        ? `${quoteName(slot.slice(6))}: ${renderTypeNode(child)}`
-        : renderTypeNode(child),
-    );
-    text += `<${children.join(', ')}>`;
-  }
-  return text;
-}
 
 export function renderText(db: InspectedDatabase): string {
   const lines: string[] = [];

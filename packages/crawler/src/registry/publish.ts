@@ -1,7 +1,8 @@
-// `apply`'s writes, through the registry's batch routes (the SDK sends them in chunks of at most 500
-// items under the body limit): missing datasets created (`POST /datasets/bulk`), then every version
-// published (`POST /schema-versions/bulk`), each dataset on its own and checked by the server against
-// the report's base version.
+// `apply`'s writes, through the registry's batch publish route (the SDK sends it in chunks of at most
+// 500 items under the body limit): every version published (`POST /schema-versions/bulk`), a missing
+// dataset created with its first version in the same transaction, each dataset on its own and checked
+// by the server against the report's base version and, unless the report calls it breaking, refused
+// when the registry classes the change breaking.
 import type { BulkPublishItem, CreateDataset, PublishColumn } from '@aide/schemas';
 import type { AideClient } from '@aide/sdk';
 import type { ApplyItem } from '../commands/apply.js';
@@ -69,8 +70,13 @@ export function publishBody(version: TableVersion): Omit<BulkPublishItem, 'datas
 }
 
 /**
- * Creates and publishes the `create` and `publish` items of a plan, updating each item with its
- * dataset id, the version written and, when the server found the base stale, `stale`.
+ * Publishes the `create` and `publish` items of a plan in one batch route, updating each item with its
+ * dataset id, the version written, the registry's classification of the change and, when the server
+ * found the base stale, `stale`. A new dataset is created with its first version in one transaction:
+ * a version the registry refuses leaves no dataset behind (ADR 0037). An item the report calls
+ * compatible is sent with `refuse_breaking`: the registry classifies the change itself and refuses it
+ * when it is breaking, so a report whose labels were edited cannot publish a breaking change that its
+ * reviewer was shown as compatible.
  */
 export async function applyItems(
   client: AideClient,
@@ -83,41 +89,38 @@ export async function applyItems(
   const diffs = new Map(report.datasets.map((d) => [d.object_name, d]));
   const diffOf = (item: ApplyItem) => diffs.get(item.object_name) as DatasetDiff;
 
-  const toCreate = items.filter((i) => i.action === 'create');
-  if (toCreate.length > 0) {
-    const created = await registryCall('create the new datasets', () =>
-      client.datasets.bulkCreate(toCreate.map((item) => createBody(systemId, report, diffOf(item)))),
-    );
-    created.items.forEach((r, i) => {
-      const item = toCreate[i];
-      const existing = r.error?.details?.['dataset_id'];
-      if (r.dataset !== null) item.dataset_id = r.dataset.id;
-      else if (r.error?.error_code === 'DATASET_ALREADY_EXISTS' && typeof existing === 'string') {
-        item.dataset_id = existing;
-      } else failures.set(item.object_name, `${r.error?.error_code ?? 'FAILED'}: ${r.error?.detail ?? ''}`);
-    });
-  }
-
-  // Interrupted between the two batches: the datasets created so far stay (and are recorded).
-  throwIfInterrupted(signal);
-  const toPublish = items.filter(
+  // A `create` whose name was registered since the report was read is sent again, by the id the
+  // registry answers with, with no base version: as when it was created first and then published.
+  const registered = new Set<ApplyItem>();
+  let round = items.filter(
     (i) =>
-      (i.action === 'create' || i.action === 'publish') &&
-      i.dataset_id !== null &&
+      (i.action === 'create' || (i.action === 'publish' && i.dataset_id !== null)) &&
       !failures.has(i.object_name),
   );
-  if (toPublish.length > 0) {
+  while (round.length > 0) {
+    const sent = round;
+    round = [];
     const published = await registryCall('publish the new versions', () =>
       client.datasets.bulkPublish(
-        toPublish.map((item) => ({
-          dataset_id: item.dataset_id as string,
-          base_version_num: item.base_version_num,
-          ...publishBody(diffOf(item).target as TableVersion),
-        })),
+        sent.map((item): BulkPublishItem => {
+          const diff = diffOf(item);
+          return {
+            ...(item.action === 'create' && !registered.has(item)
+              ? { dataset: createBody(systemId, report, diff) }
+              : { dataset_id: item.dataset_id as string }),
+            base_version_num: item.base_version_num,
+            // Only a change the report shows as breaking may be one: never looser than the label.
+            refuse_breaking: diff.compatibility !== 'breaking',
+            ...publishBody(diff.target as TableVersion),
+          };
+        }),
       ),
     );
     published.items.forEach((r, i) => {
-      const item = toPublish[i];
+      const item = sent[i];
+      if (r.dataset_id !== null) item.dataset_id = r.dataset_id;
+      item.compatibility = r.compatibility;
+      const existing = r.error?.details?.['dataset_id'];
       if (r.status === 'created') {
         item.version_num = r.version_num;
       } else if (r.status === 'unchanged') {
@@ -126,10 +129,28 @@ export async function applyItems(
       } else if (r.error?.error_code === 'VERSION_CONFLICT') {
         item.action = 'stale';
         item.detail = `the registry moved past the report's base version (${r.error.detail}): crawl again`;
+      } else if (
+        r.error?.error_code === 'DATASET_ALREADY_EXISTS' &&
+        typeof existing === 'string' &&
+        !registered.has(item)
+      ) {
+        item.dataset_id = existing;
+        registered.add(item);
+        round.push(item);
+      } else if (r.error?.error_code === 'DATASET_SCHEMA_BREAKING_CHANGE') {
+        item.compatibility = 'breaking';
+        failures.set(
+          item.object_name,
+          `${r.error.error_code}: ${r.error.detail} The report calls the change ` +
+            `${diffOf(item).compatibility ?? 'unclassified'}: crawl again and review it`,
+        );
       } else {
         failures.set(item.object_name, `${r.error?.error_code ?? 'FAILED'}: ${r.error?.detail ?? ''}`);
       }
     });
+    // A batch in flight is written (each dataset with its version, or not at all); an interrupt stops
+    // the apply once it is answered.
+    throwIfInterrupted(signal);
   }
   return { failures };
 }

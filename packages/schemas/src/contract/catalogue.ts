@@ -398,7 +398,19 @@ export const bulkPublishRoutes = {
     idempotent: true,
     batch: true,
     summary: "Publish many datasets' versions, each atomic on its own and checked against its base version",
-    description: perItem(['VERSION_CONFLICT', ...PUBLISH_ERRORS]),
+    description:
+      'An item names a registered dataset (`dataset_id`) or a dataset to create with its first version ' +
+      '(`dataset`, created and published in one transaction: a refused version leaves no dataset). Each ' +
+      "result carries the registry's own classification of the change from the version published over " +
+      '(`compatibility`, `changes`). ' +
+      perItem([
+        'VERSION_CONFLICT',
+        'DATASET_SCHEMA_BREAKING_CHANGE',
+        'DATASET_ALREADY_EXISTS',
+        'SYSTEM_NOT_FOUND',
+        'DATASET_SYSTEM_KIND_MISMATCH',
+        ...PUBLISH_ERRORS,
+      ]),
     tag: versionsTag,
   }),
 };

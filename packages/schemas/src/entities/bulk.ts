@@ -4,6 +4,7 @@ import { MAX_BATCH_SIZE } from '../common/list-query.js';
 import { positiveInt32, wireInt } from '../common/text.js';
 import { CreateDatasetSchema, DatasetKindSchema, DatasetSchema } from './dataset.js';
 import { checkPublishedVersion, publishVersionShape, SchemaVersionSchema } from './schema-version.js';
+import { versionChangeShape } from './version-change.js';
 
 // The bulk paths for machines (a crawler): a system's registry side in a few requests, and many
 // datasets created or published in one request, each item on its own.
@@ -92,19 +93,54 @@ export const SnapshotVersionsRequestSchema = z
   .meta({ id: 'SnapshotVersionsRequest' });
 export type SnapshotVersionsRequest = z.input<typeof SnapshotVersionsRequestSchema>;
 
-/** One dataset's version in `POST /schema-versions/bulk`, with the version it was computed from. */
+/**
+ * One dataset's version in `POST /schema-versions/bulk`, with the version it was computed from: of a
+ * registered dataset (`dataset_id`), or of a dataset created with it (`dataset`).
+ */
 export const BulkPublishItemSchema = z
   .strictObject({
-    dataset_id: z.uuid(),
+    dataset_id: z.uuid().optional().describe('The registered dataset to publish to (or give `dataset`)'),
+    dataset: CreateDatasetSchema.optional().describe(
+      'A dataset to create with this version as its first, in one transaction: a version that is ' +
+        'refused leaves no dataset behind. A name already taken answers DATASET_ALREADY_EXISTS with ' +
+        'the dataset in details.dataset_id. Needs base_version_num null',
+    ),
     base_version_num: positiveInt32
       .nullable()
       .describe(
         'The current version number the item was computed from (null: the dataset had none). A dataset ' +
           'whose current version differs answers VERSION_CONFLICT, unless the item equals it',
       ),
+    refuse_breaking: z
+      .boolean()
+      .optional()
+      .describe(
+        "true: refuse the item (DATASET_SCHEMA_BREAKING_CHANGE) when the registry's own classification " +
+          'of the change from the current version is breaking. Only ever stricter: the registry never ' +
+          "takes a client's word for a change's class",
+      ),
     ...publishVersionShape,
   })
-  .superRefine(checkPublishedVersion)
+  .superRefine((item, ctx) => {
+    checkPublishedVersion(item, ctx);
+    if ((item.dataset_id === undefined) === (item.dataset === undefined)) {
+      ctx.addIssue({ code: 'custom', message: 'give either dataset_id or dataset', path: ['dataset_id'] });
+    }
+    if (item.dataset !== undefined && item.base_version_num !== null) {
+      ctx.addIssue({
+        code: 'custom',
+        message: 'a dataset created with its version has no base version: null',
+        path: ['base_version_num'],
+      });
+    }
+    if (item.dataset !== undefined && item.version_num !== undefined && item.version_num !== 1) {
+      ctx.addIssue({
+        code: 'custom',
+        message: "a new dataset's first version is 1",
+        path: ['version_num'],
+      });
+    }
+  })
   .meta({ id: 'BulkPublishItem' });
 export type BulkPublishItem = z.input<typeof BulkPublishItemSchema>;
 
@@ -113,15 +149,18 @@ export const BulkPublishSchema = z
   .superRefine((body, ctx) => {
     const seen = new Map<string, number>();
     body.items.forEach((item, i) => {
-      const first = seen.get(item.dataset_id);
+      // A dataset named twice, by id or as the same new name in a system.
+      const key =
+        item.dataset_id ?? JSON.stringify([item.dataset?.system_id.toLowerCase(), item.dataset?.object_name]);
+      const first = seen.get(key);
       if (first !== undefined) {
         ctx.addIssue({
           code: 'custom',
           message: `the same dataset as item ${first}`,
-          path: ['items', i, 'dataset_id'],
+          path: ['items', i, item.dataset_id !== undefined ? 'dataset_id' : 'dataset'],
         });
       }
-      seen.set(item.dataset_id, i);
+      seen.set(key, i);
     });
   })
   .meta({ id: 'BulkPublish' });
@@ -132,10 +171,18 @@ export const BULK_PUBLISH_STATUSES = ['created', 'unchanged', 'failed'] as const
 export const BulkPublishItemResultSchema = z
   .object({
     index: z.int(),
-    dataset_id: z.uuid(),
+    dataset_id: z
+      .uuid()
+      .nullable()
+      .describe('The dataset (the one created for an item with `dataset`); null when that failed'),
     status: z.enum(BULK_PUBLISH_STATUSES),
     version_num: z.int().nullable().describe('The new version, or the current one when unchanged'),
     dataset_schema_id: z.uuid().nullable(),
+    base_version_num: z
+      .int()
+      .nullable()
+      .describe('The version the change was classified against: the current one at publish (null: none)'),
+    ...versionChangeShape,
     error: ItemErrorSchema.nullable(),
   })
   .meta({ id: 'BulkPublishItemResult' });

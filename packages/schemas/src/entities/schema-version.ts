@@ -10,6 +10,7 @@ import {
   tableStructureShape,
 } from './table-structure.js';
 import { SlotSchema, type TypeInstanceTree, TypeInstanceTreeSchema } from './type-instance.js';
+import { versionChangeShape } from './version-change.js';
 
 /** A type tree to publish: a data type code of the dataset's flavor, its params, and child types by slot. */
 export interface TypeSpec {
@@ -154,6 +155,11 @@ export const PublishResultSchema = z
   .object({
     created: z.boolean().describe('false when the publish matched the current version: nothing was written'),
     version: SchemaVersionSchema,
+    base_version_num: z
+      .int()
+      .nullable()
+      .describe('The version the change was classified against: the current one at publish (null: none)'),
+    ...versionChangeShape,
   })
   .meta({ id: 'PublishResult' });
 export type PublishResult = z.infer<typeof PublishResultSchema>;
@@ -231,6 +237,7 @@ export const SchemaVersionDiffSchema = z
     identical: z.boolean().describe('true when no category has a change'),
     from_read_error: versionReadError('the stored version'),
     to_read_error: versionReadError('the stored version'),
+    ...versionChangeShape,
   })
   .meta({ id: 'SchemaVersionDiff' });
 export type SchemaVersionDiff = z.infer<typeof SchemaVersionDiffSchema>;

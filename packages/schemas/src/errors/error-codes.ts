@@ -160,6 +160,12 @@ export const ERROR_CATALOGUE = {
     status: 422,
     detail: "A client-supplied version_num must be the dataset's next version number (numbering is gapless).",
   },
+  DATASET_SCHEMA_BREAKING_CHANGE: {
+    status: 409,
+    detail:
+      "The version is a breaking change from the dataset's current version (the registry's classification), " +
+      'and the publish asked to refuse one.',
+  },
   DATASET_SCHEMA_NOT_LATEST: {
     status: 409,
     detail: "Only a dataset's latest version can be deleted: deleting another would leave a gap.",

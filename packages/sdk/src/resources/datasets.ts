@@ -205,10 +205,24 @@ export class DatasetsResource extends CrudResource<Dataset, CreateDataset, Updat
 
   /**
    * `POST /schema-versions/bulk` — publishes many datasets' versions, each atomic on its own and
-   * checked against the `base_version_num` it was computed from (`null`: the dataset had none). Per
-   * item: `created` (the new `version_num`), `unchanged` (equal to the current version, also when the
-   * base is stale — so re-sending the same items is harmless), or `failed` with its `error`:
-   * `VERSION_CONFLICT` when the dataset moved past its base, or what a single publish would answer.
+   * checked against the `base_version_num` it was computed from (`null`: the dataset had none). An item
+   * names its dataset by `dataset_id`, or carries the `dataset` to create with this version as its
+   * first: both are written in one transaction, so a refused version leaves no dataset behind
+   * (`DATASET_ALREADY_EXISTS`, with `details.dataset_id`, when the name is taken). Per item: `created`
+   * (the new `version_num`, and the `dataset_id` of a created dataset), `unchanged` (equal to the
+   * current version, also when the base is stale — so re-sending the same items is harmless), or
+   * `failed` with its `error`: `VERSION_CONFLICT` when the dataset moved past its base, or what a
+   * single publish would answer. Each result carries the registry's own classification of the change
+   * (`compatibility`, `changes`); `refuse_breaking: true` fails an item the registry finds breaking
+   * (`DATASET_SCHEMA_BREAKING_CHANGE`) instead of publishing it.
+   *
+   * ```ts
+   * const { items } = await client.datasets.bulkPublish([
+   *   { dataset: { kind: 'rdbms', system_id, object_name: 'public.orders', schema_name: 'public',
+   *       table_name: 'orders' }, base_version_num: null, columns },
+   *   { dataset_id: customersId, base_version_num: 3, refuse_breaking: true, columns: customerColumns },
+   * ]);
+   * ```
    */
   bulkPublish(
     items: readonly BulkPublishItem[],

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import {
   type BulkCreateDatasetsResult,
   type CreateDataset,
@@ -114,77 +115,109 @@ export class DatasetsService implements CrudService<Dataset, CreateDataset, Upda
   }
 
   /**
-   * The whole batch in one transaction: the systems locked and their kinds read, the names looked up,
-   * each item checked as `createOne` checks it (in its order: the name, the system, the kind; a name
-   * taken by an earlier item of the batch last), then one INSERT per table for the items that pass.
+   * The whole batch in one transaction: each item checked (`checkCreates`), then one INSERT per table
+   * for the items that pass; a name taken by an earlier item of the batch is answered with its dataset.
    */
   private async createAll(
     items: readonly CreateDataset[],
     actor: AuthUser,
     m: EntityManager,
   ): Promise<ItemResult<Dataset>[]> {
-    const kinds = await this.systems.kindCodesOf([...new Set(items.map((i) => i.system_id))], m);
-    const existing = await this.datasets.findActiveIdsByNames(items, m);
-    const results: ItemResult<Dataset>[] = [];
-    // The first item to take a name, by name; the later ones answer with its dataset.
-    const takenBy = new Map<string, number>();
-    const accepted: number[] = [];
-    for (const [index, item] of items.entries()) {
-      try {
-        const known = existing.get(nameKey(item));
-        if (known) throw new AppError('DATASET_ALREADY_EXISTS', undefined, { dataset_id: known });
-        const systemKind = kinds.get(item.system_id.toLowerCase());
-        if (systemKind === undefined) throw new AppError('SYSTEM_NOT_FOUND');
-        assertDatasetKindsFit([item.kind], systemKind);
-        if (!takenBy.has(nameKey(item))) {
-          takenBy.set(nameKey(item), index);
-          accepted.push(index);
-        }
-      } catch (error) {
-        results[index] = { ok: false, error };
-      }
-    }
+    const { checked, duplicateOf } = await this.checkCreates(items, m);
+    const accepted = [...checked.keys()].filter((i) => checked[i].ok);
     const inserted = await this.insertAll(
-      accepted.map((i) => items[i]),
+      accepted.map((i) => ({ id: randomUUID(), item: items[i] })),
       actor,
       m,
     );
-    accepted.forEach((i, k) => (results[i] = { ok: true, value: inserted[k] }));
-    for (const [index, item] of items.entries()) {
-      if (results[index]) continue;
-      const first = results[takenBy.get(nameKey(item)) as number];
-      const id = first?.ok ? first.value.id : undefined;
-      results[index] = {
+    const insertedAt = new Map(accepted.map((i, k) => [i, inserted[k]]));
+    const results = checked.map((c, index): ItemResult<Dataset> => {
+      const dataset = insertedAt.get(index);
+      if (dataset) return { ok: true, value: dataset };
+      const first = duplicateOf.get(index);
+      if (first === undefined && !c.ok) return c;
+      const id = first === undefined ? undefined : insertedAt.get(first)?.id;
+      return {
         ok: false,
         error: new AppError('DATASET_ALREADY_EXISTS', undefined, id ? { dataset_id: id } : undefined),
       };
-    }
+    });
     return results;
   }
 
-  /** Datasets whose systems are locked and checked: one INSERT per table, one read back. */
-  private async insertAll(
+  /**
+   * The checks of a batch of creates, nothing written: the systems locked and their kinds read, the
+   * names looked up, each item checked as `createOne` checks it (in its order: the name, the system, the
+   * kind). An item whose name an earlier item of the batch takes is in `duplicateOf` (index → the
+   * earlier one's) and fails. A passing item gets its system's flavor: a bulk publish creates datasets
+   * with their first versions (ADR 0037) and resolves their types with it.
+   */
+  async checkCreates(
     items: readonly CreateDataset[],
+    m: EntityManager,
+  ): Promise<{ checked: ItemResult<{ flavor_id: string }>[]; duplicateOf: Map<number, number> }> {
+    const systems = await this.systems.kindsAndFlavorsOf([...new Set(items.map((i) => i.system_id))], m);
+    const existing = await this.datasets.findActiveIdsByNames(items, m);
+    // The first item to take a name, by name; the later ones fail with its dataset.
+    const takenBy = new Map<string, number>();
+    const duplicateOf = new Map<number, number>();
+    const checked = items.map((item, index): ItemResult<{ flavor_id: string }> => {
+      try {
+        const known = existing.get(nameKey(item));
+        if (known) throw new AppError('DATASET_ALREADY_EXISTS', undefined, { dataset_id: known });
+        const system = systems.get(item.system_id.toLowerCase());
+        if (system === undefined) throw new AppError('SYSTEM_NOT_FOUND');
+        assertDatasetKindsFit([item.kind], system.kind_code);
+        const first = takenBy.get(nameKey(item));
+        if (first !== undefined) {
+          duplicateOf.set(index, first);
+          throw new AppError('DATASET_ALREADY_EXISTS');
+        }
+        takenBy.set(nameKey(item), index);
+        return { ok: true, value: { flavor_id: system.flavor_id } };
+      } catch (error) {
+        return { ok: false, error };
+      }
+    });
+    return { checked, duplicateOf };
+  }
+
+  /**
+   * Datasets that passed `checkCreates`, with the ids the caller made for them: one INSERT per table,
+   * nothing read back.
+   */
+  async insertChecked(
+    items: readonly { id: string; item: CreateDataset }[],
     actor: AuthUser,
     m: EntityManager,
-  ): Promise<Dataset[]> {
-    if (items.length === 0) return [];
-    const split = items.map((item) => ({ kind: item.kind, ...splitByKind(item.kind, item) }));
-    const rows = await this.datasets.crud.insertMany(
-      split.map((s) => ({ ...s.common, kind: s.kind })),
+  ): Promise<void> {
+    if (items.length === 0) return;
+    const split = items.map(({ id, item }) => ({ id, kind: item.kind, ...splitByKind(item.kind, item) }));
+    await this.datasets.crud.insertMany(
+      split.map((s) => ({ ...s.common, id: s.id, kind: s.kind })),
       actor.id,
       m,
     );
     for (const kind of new Set(split.map((s) => s.kind))) {
       await this.datasets.insertDetailsMany(
         kind,
-        split.flatMap((s, i) => (s.kind === kind ? [{ ...s.details, id: rows[i].id }] : [])),
+        split.flatMap((s) => (s.kind === kind ? [{ ...s.details, id: s.id }] : [])),
         m,
       );
     }
+  }
+
+  /** `insertChecked`, then the datasets read back in one query. */
+  private async insertAll(
+    items: readonly { id: string; item: CreateDataset }[],
+    actor: AuthUser,
+    m: EntityManager,
+  ): Promise<Dataset[]> {
+    if (items.length === 0) return [];
+    await this.insertChecked(items, actor, m);
     return (
       await this.datasets.findManyWithDetails(
-        rows.map((r) => r.id),
+        items.map((i) => i.id),
         m,
       )
     ).map(toDataset);

@@ -1,5 +1,7 @@
 import {
+  classifyVersionChange,
   COLUMN_ATTRIBUTES,
+  comparableVersionOf,
   type SchemaVersion,
   type SchemaVersionDiff,
   TABLE_ATTRIBUTES,
@@ -31,7 +33,7 @@ function valueChange<T>(from: T, to: T): { from: T; to: T } | null {
 /**
  * Compares two versions: columns by name (added, removed, type, nullability, position and each
  * attribute), the table's kind, comment, view definition and primary key, and its unique constraints,
- * foreign keys, indexes and checks.
+ * foreign keys, indexes and checks; and the change classified compatible or breaking.
  */
 export function diffVersions(from: SchemaVersion, to: SchemaVersion): SchemaVersionDiff {
   const before = new Map(from.columns.map((c) => [c.name, c]));
@@ -95,6 +97,8 @@ export function diffVersions(from: SchemaVersion, to: SchemaVersion): SchemaVers
     indexes_changed: diffList(from.indexes, to.indexes),
     check_constraints_changed: diffList(from.check_constraints, to.check_constraints),
     identical: false,
+    // Classified by the one classifier, as a publish of `to` over `from` is (ADR 0037).
+    ...classifyVersionChange(comparableVersionOf(from), comparableVersionOf(to)),
   };
   result.identical =
     [

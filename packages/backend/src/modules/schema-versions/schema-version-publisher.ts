@@ -1,5 +1,17 @@
 import { randomUUID } from 'node:crypto';
-import { type ForeignKey, PublishSchemaVersionSchema, type TypeSpec } from '@aide/schemas';
+import {
+  classifyVersionChange,
+  type ComparableColumn,
+  type ComparableType,
+  type ComparableVersion,
+  type CreateDataset,
+  type ForeignKey,
+  PublishSchemaVersionSchema,
+  scalarParams,
+  type TypeSpec,
+  typeSpecOfTree,
+  type VersionChange,
+} from '@aide/schemas';
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import type { z } from 'zod';
@@ -11,6 +23,7 @@ import { DataTypesLookup } from '../data-types/data-types.lookup.js';
 import type { DatasetSchemaEntity } from '../dataset-schemas/dataset-schema.entity.js';
 import { DatasetSchemasRepository } from '../dataset-schemas/dataset-schemas.repository.js';
 import { DatasetsLookup } from '../datasets/datasets.lookup.js';
+import { DatasetsService } from '../datasets/datasets.service.js';
 import type { FieldEntity } from '../fields/field.entity.js';
 import { FieldsRepository } from '../fields/fields.repository.js';
 import {
@@ -18,7 +31,7 @@ import {
   type VersionColumnRow,
 } from '../field-bindings/field-bindings.repository.js';
 import type { TypeTreeRow } from '../type-instances/type-instances.lookup.js';
-import { buildTypeTrees, typeSignature } from '../type-instances/type-tree.js';
+import { buildTypeTrees, toTypeInstanceTree, typeSignature } from '../type-instances/type-tree.js';
 import { storedTreeLimits } from '../type-instances/type-tree-rules.js';
 import { TypeTreeWriter } from '../type-instances/type-tree.writer.js';
 import { type ResolvedTypeSpec, resolveTypeSpec } from '../type-instances/type-spec-resolver.js';
@@ -29,6 +42,7 @@ import {
   type ColumnAttributes,
   columnAttributesOf,
   columnAttributesOfRow,
+  columnAttributesRead,
   columnText,
   type TableStructure,
   tableStructureOf,
@@ -38,21 +52,36 @@ import {
 
 type PublishInput = z.output<typeof PublishSchemaVersionSchema>;
 
-/** One dataset's version to publish. */
-export interface PublishItem {
-  datasetId: string;
+/** One dataset's version to publish: of a registered dataset, or of one created with it. */
+export type PublishItem = (
+  | { datasetId: string; newDataset?: undefined }
+  | {
+      datasetId?: undefined;
+      /**
+       * A dataset created with this version as its first, in the same transaction: a version that is
+       * refused leaves no dataset behind (ADR 0037).
+       */
+      newDataset: CreateDataset;
+    }
+) & {
   input: PublishInput;
   /**
    * Bulk publish: the current version number the item was computed from. A dataset at another version
    * is a VERSION_CONFLICT, unless the item equals its current version.
    */
   baseVersionNum?: number | null;
-}
+  /** Refuse the item (DATASET_SCHEMA_BREAKING_CHANGE) when the registry classes its change breaking. */
+  refuseBreaking?: boolean | undefined;
+};
 
 /** What a publish came to: the version written, or the current one when nothing changed. */
 export interface Published {
   created: boolean;
   header: DatasetSchemaEntity;
+  /** The version the change is classified against: the current one at publish (null: none). */
+  baseVersionNum: number | null;
+  /** The registry's own classification of the change from that version (ADR 0037). */
+  change: VersionChange;
 }
 
 /** Per item: what it came to, or the error a publish of it alone would have answered. */
@@ -64,6 +93,8 @@ interface PreparedColumn {
   path?: string | null | undefined;
   origin?: string | undefined;
   type: ResolvedTypeSpec | null;
+  /** The type in the classifier's terms. */
+  comparableType: ComparableType | null;
   attributes: ColumnAttributes;
   signature: string | null;
   text: string;
@@ -74,6 +105,8 @@ interface CurrentColumn {
   typeInstanceId: string | null;
   signature: string | null;
   text: string;
+  /** The column in the classifier's terms. */
+  comparable: ComparableColumn;
 }
 
 /** An item on its way: what has been read and checked for it so far. */
@@ -84,10 +117,13 @@ interface Pending {
   id: string;
   system_id: string;
   flavor_id: string;
+  /** A dataset to create (its id made here), written with the version. */
+  create?: CreateDataset | undefined;
   columns: PreparedColumn[];
   structure?: TableStructure;
   current?: DatasetSchemaEntity | undefined;
   previous: CurrentColumn[];
+  change?: VersionChange;
   versionNum: number;
 }
 
@@ -105,6 +141,7 @@ interface Pending {
 export class SchemaVersionPublisher {
   constructor(
     private readonly datasets: DatasetsLookup,
+    private readonly newDatasets: DatasetsService,
     private readonly schemas: DatasetSchemasRepository,
     private readonly fields: FieldsRepository,
     private readonly bindings: FieldBindingsRepository,
@@ -134,24 +171,51 @@ export class SchemaVersionPublisher {
         }
       });
 
-    // The datasets, held FOR SHARE, and their versioning locks.
+    // The datasets, held FOR SHARE, and their versioning locks; the datasets to create checked as a
+    // create checks them (their systems held FOR SHARE), each given its id.
     const found = await this.datasets.findActiveWithFlavor(
-      items.map((i) => i.datasetId),
+      items.flatMap((i) => (i.datasetId === undefined ? [] : [i.datasetId])),
       m,
     );
+    const creates = items.flatMap((item, index) =>
+      item.newDataset ? [{ index, item: item.newDataset }] : [],
+    );
+    const checked =
+      creates.length === 0
+        ? []
+        : (
+            await this.newDatasets.checkCreates(
+              creates.map((c) => c.item),
+              m,
+            )
+          ).checked;
+    const createdAt = new Map(creates.map((c, k) => [c.index, checked[k]]));
     let pending: Pending[] = step(
       items.map((item, index) => ({ index, item })),
-      ({ item }) => {
-        if (!found.has(item.datasetId.toLowerCase())) throw new AppError('DATASET_NOT_FOUND');
+      ({ item, index }) => {
+        const create = createdAt.get(index);
+        if (create?.ok === false) throw create.error;
+        if (item.datasetId !== undefined && !found.has(item.datasetId.toLowerCase())) {
+          throw new AppError('DATASET_NOT_FOUND');
+        }
       },
-    ).map(({ index, item }) => ({
-      index,
-      item,
-      ...(found.get(item.datasetId.toLowerCase()) as { id: string; system_id: string; flavor_id: string }),
-      columns: [],
-      previous: [],
-      versionNum: 0,
-    }));
+    ).map(({ index, item }) => {
+      const create = createdAt.get(index);
+      const dataset =
+        item.newDataset && create?.ok
+          ? {
+              id: randomUUID(),
+              system_id: item.newDataset.system_id.toLowerCase(),
+              flavor_id: create.value.flavor_id,
+              create: item.newDataset,
+            }
+          : (found.get((item.datasetId as string).toLowerCase()) as {
+              id: string;
+              system_id: string;
+              flavor_id: string;
+            });
+      return { index, item, ...dataset, columns: [], previous: [], versionNum: 0 };
+    });
     await this.schemas.lockVersioning(
       pending.map((p) => p.id),
       m,
@@ -184,6 +248,13 @@ export class SchemaVersionPublisher {
       m,
     );
     const foreignKeys = new ForeignKeyTargets(targets);
+    if (pending.some((p) => p.create?.kind === 'rdbms')) {
+      // A table created in this batch may be the target of another item's key by name. Keys by id (the
+      // only ones that fail, and never to a table created here) are checked first, then the new tables
+      // still in the batch join the targets: none of them can fail from here on.
+      pending = step(pending, (p) => void foreignKeys.resolve(p.system_id, p.item.input));
+      foreignKeys.add(pending.flatMap(newTableTarget));
+    }
     pending = step(pending, (p) => {
       p.structure = tableStructureOf(p.item.input, foreignKeys.resolve(p.system_id, p.item.input));
     });
@@ -204,7 +275,11 @@ export class SchemaVersionPublisher {
       p.previous = p.current ? previous(p.current.id) : [];
       const currentNum = p.current?.version_num ?? null;
       if (p.current && isUnchanged(p.current, p.previous, p.columns, p.structure as TableStructure)) {
-        outcomes[p.index] = { ok: true, value: { created: false, header: p.current } };
+        const change = { compatibility: null, changes: [] };
+        outcomes[p.index] = {
+          ok: true,
+          value: { created: false, header: p.current, baseVersionNum: currentNum, change },
+        };
         return;
       }
       const base = p.item.baseVersionNum;
@@ -213,6 +288,22 @@ export class SchemaVersionPublisher {
           'VERSION_CONFLICT',
           `The dataset is at version ${currentNum ?? 'none'}, not ${base ?? 'none'}: compute the change again.`,
           { base_version_num: base, current_version_num: currentNum },
+        );
+      }
+      // The registry's own classification of the change (ADR 0037): never a client's label.
+      p.change = classifyVersionChange(
+        p.current ? comparableOfCurrent(p.current, p.previous) : null,
+        comparableOfPublish(p.columns, p.structure as TableStructure),
+      );
+      if (p.item.refuseBreaking === true && p.change.compatibility === 'breaking') {
+        throw new AppError(
+          'DATASET_SCHEMA_BREAKING_CHANGE',
+          `The change from version ${currentNum ?? 'none'} is breaking: ${breakingSummary(p.change)}.`,
+          {
+            base_version_num: currentNum,
+            compatibility: 'breaking',
+            changes: p.change.changes.filter((c) => c.compatibility === 'breaking'),
+          },
         );
       }
     }).filter((p) => outcomes[p.index] === undefined);
@@ -246,7 +337,16 @@ export class SchemaVersionPublisher {
 
     const headers = await this.write(pending, actor, m);
     pending.forEach(
-      (p, k) => (outcomes[p.index] = { ok: true, value: { created: true, header: headers[k] } }),
+      (p, k) =>
+        (outcomes[p.index] = {
+          ok: true,
+          value: {
+            created: true,
+            header: headers[k],
+            baseVersionNum: p.current?.version_num ?? null,
+            change: p.change as VersionChange,
+          },
+        }),
     );
     return outcomes as PublishOutcome[];
   }
@@ -261,6 +361,12 @@ export class SchemaVersionPublisher {
     m: EntityManager,
   ): Promise<DatasetSchemaEntity[]> {
     if (pending.length === 0) return [];
+    // The datasets created with their first versions, before the versions that reference them.
+    await this.newDatasets.insertChecked(
+      pending.flatMap((p) => (p.create ? [{ id: p.id, item: p.create }] : [])),
+      actor,
+      m,
+    );
     const headers = await this.schemas.insertHeaders(
       pending.map((p) => ({
         dataset_id: p.id,
@@ -405,7 +511,58 @@ function currentColumn(
       { name: r.field_name, nullable: r.is_nullable, typeSignature: signature },
       columnAttributesOfRow(r),
     ),
+    comparable: {
+      name: r.field_name,
+      nullable: r.is_nullable,
+      // As a read of the version gives it (the crawler's side of the same comparison).
+      type: tree ? typeSpecOfTree(toTypeInstanceTree(tree)) : null,
+      ...columnAttributesRead(r),
+    },
   };
+}
+
+/** The current version in the classifier's terms. */
+function comparableOfCurrent(
+  current: DatasetSchemaEntity,
+  columns: readonly CurrentColumn[],
+): ComparableVersion {
+  return { ...tableStructureOfEntity(current), columns: columns.map((c) => c.comparable) };
+}
+
+/** The version being published in the classifier's terms: what a read of it will give. */
+function comparableOfPublish(
+  columns: readonly PreparedColumn[],
+  structure: TableStructure,
+): ComparableVersion {
+  return {
+    ...structure,
+    columns: columns.map((c) => ({
+      name: c.name,
+      nullable: c.nullable,
+      type: c.comparableType,
+      ...columnAttributesRead(c.attributes),
+    })),
+  };
+}
+
+/** `column_removed id, type_changed amount` (at most five, then how many more). */
+function breakingSummary(change: VersionChange): string {
+  const breaking = change.changes.filter((c) => c.compatibility === 'breaking');
+  const named = breaking.slice(0, 5).map((c) => (c.name === null ? c.category : `${c.category} ${c.name}`));
+  return breaking.length > 5 ? `${named.join(', ')} and ${breaking.length - 5} more` : named.join(', ');
+}
+
+/** A table created in the batch, as a foreign key target by name. */
+function newTableTarget(p: Pending): Target[] {
+  if (p.create?.kind !== 'rdbms') return [];
+  return [
+    {
+      id: p.id,
+      system_id: p.system_id,
+      schema_name: p.create.schema_name ?? null,
+      table_name: p.create.table_name ?? null,
+    },
+  ];
 }
 
 /** The publish no-op rule: the same columns (texts, in order) and the same table structure. */
@@ -425,6 +582,7 @@ function isUnchanged(
 interface ResolvedSpec {
   type: ResolvedTypeSpec;
   signature: string;
+  comparable: ComparableType;
 }
 
 /**
@@ -444,11 +602,28 @@ class ResolvedSpecs {
     let resolved = this.known.get(key);
     if (!resolved) {
       const type = resolveTypeSpec(spec, dataTypes, path);
-      resolved = { type, signature: typeSignature(type) };
+      resolved = { type, signature: typeSignature(type), comparable: comparableType(spec, type) };
       this.known.set(key, resolved);
     }
     return resolved;
   }
+}
+
+/**
+ * A resolved type in the classifier's terms, as a read of it will give it: the codes as named, the
+ * params as stored (defaults applied), scalar ones only.
+ */
+function comparableType(spec: TypeSpec, resolved: ResolvedTypeSpec): ComparableType {
+  const node: ComparableType = { data_type: spec.data_type };
+  const params = scalarParams(resolved.type_params);
+  if (params !== undefined) node.params = params;
+  if (spec.children !== undefined && spec.children.length > 0) {
+    node.children = spec.children.map((child, i) => ({
+      slot: child.slot,
+      type: comparableType(child.type, resolved.children[i]),
+    }));
+  }
+  return node;
 }
 
 /** The publish columns with their types resolved, signatures and canonical texts. */
@@ -463,6 +638,7 @@ function prepareColumns(
     return {
       ...column,
       type: resolved?.type ?? null,
+      comparableType: resolved?.comparable ?? null,
       attributes,
       signature,
       text: columnText({ ...column, typeSignature: signature }, attributes),
@@ -478,12 +654,16 @@ type Target = { id: string; system_id: string; schema_name: string | null; table
  * exactly one.
  */
 class ForeignKeyTargets {
-  private readonly byId: Map<string, Target>;
+  private readonly byId = new Map<string, Target>();
   private readonly byTable = new Map<string, Target[]>();
 
   constructor(targets: readonly Target[]) {
-    this.byId = new Map(targets.map((t) => [t.id, t]));
+    this.add(targets);
+  }
+
+  add(targets: readonly Target[]): void {
     for (const t of targets) {
+      this.byId.set(t.id, t);
       const key = `${t.system_id}/${t.table_name}`;
       const list = this.byTable.get(key);
       if (list) list.push(t);

@@ -44,8 +44,17 @@ export class SchemaVersionsService {
 
   publish(datasetId: string, input: PublishInput, actor: AuthUser): Promise<PublishResult> {
     return this.tx.run(async (m) => {
-      const { created, header } = await this.publishOne(m, { datasetId, input }, actor);
-      return { created, version: await this.reader.one(header, m) };
+      const { created, header, baseVersionNum, change } = await this.publishOne(
+        m,
+        { datasetId, input },
+        actor,
+      );
+      return {
+        created,
+        version: await this.reader.one(header, m),
+        base_version_num: baseVersionNum,
+        ...change,
+      };
     });
   }
 
@@ -56,11 +65,14 @@ export class SchemaVersionsService {
    * transaction of its own, one after the other, and answered as a single publish would be.
    */
   async publishMany(items: readonly BulkPublishItem[], actor: AuthUser): Promise<BulkPublishResult> {
-    const work = items.map(({ dataset_id, base_version_num, ...input }) => ({
-      datasetId: dataset_id,
-      input,
-      baseVersionNum: base_version_num,
-    }));
+    const work = items.map(
+      ({ dataset_id, dataset, base_version_num, refuse_breaking, ...input }): PublishItem => ({
+        ...(dataset ? { newDataset: dataset } : { datasetId: dataset_id as string }),
+        input,
+        baseVersionNum: base_version_num,
+        refuseBreaking: refuse_breaking,
+      }),
+    );
     const together = await this.tx
       .run((m) => this.publisher.publishAll(m, work, actor))
       .catch((error: unknown) => {
@@ -72,10 +84,13 @@ export class SchemaVersionsService {
       : await runPerItem(work, (item) => this.tx.run((m) => this.publishOne(m, item, actor)), this.logger);
     const results: BulkPublishItemResult[] = outcomes.map(({ index, value, error }) => ({
       index,
-      dataset_id: items[index].dataset_id,
+      dataset_id: items[index].dataset_id ?? value?.header.dataset_id ?? null,
       status: value ? (value.created ? 'created' : 'unchanged') : 'failed',
       version_num: value?.header.version_num ?? null,
       dataset_schema_id: value?.header.id ?? null,
+      base_version_num: value?.baseVersionNum ?? null,
+      compatibility: value?.change.compatibility ?? null,
+      changes: value?.change.changes ?? [],
       error,
     }));
     const count = (status: BulkPublishItemResult['status']) =>

@@ -20,4 +20,12 @@ export class SystemsLookup extends ParentLookup<SystemEntity> {
   kindCodesOf(systemIds: readonly string[], m: EntityManager): Promise<Map<string, string>> {
     return this.systems.kindCodesOf(systemIds, m);
   }
+
+  /** `kindCodesOf` with each system's flavor id. */
+  kindsAndFlavorsOf(
+    systemIds: readonly string[],
+    m: EntityManager,
+  ): Promise<Map<string, { kind_code: string; flavor_id: string }>> {
+    return this.systems.kindsAndFlavorsOf(systemIds, m);
+  }
 }

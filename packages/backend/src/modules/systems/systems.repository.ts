@@ -30,14 +30,23 @@ export class SystemsRepository {
 
   /** `kindCodeOf` for many systems in one query, keyed by system id (lower case). */
   async kindCodesOf(systemIds: readonly string[], manager: EntityManager): Promise<Map<string, string>> {
+    const kinds = await this.kindsAndFlavorsOf(systemIds, manager);
+    return new Map([...kinds].map(([id, k]) => [id, k.kind_code]));
+  }
+
+  /** `kindCodesOf` with each system's flavor (system, flavor and kind share-locked). */
+  async kindsAndFlavorsOf(
+    systemIds: readonly string[],
+    manager: EntityManager,
+  ): Promise<Map<string, { kind_code: string; flavor_id: string }>> {
     if (systemIds.length === 0) return new Map();
-    const rows: { id: string; code: string }[] = await manager.query(
-      `SELECT s.id, k.code FROM systems s JOIN system_flavors f ON f.id = s.flavor_id
+    const rows: { id: string; code: string; flavor_id: string }[] = await manager.query(
+      `SELECT s.id, k.code, s.flavor_id FROM systems s JOIN system_flavors f ON f.id = s.flavor_id
        JOIN system_kinds k ON k.id = f.kind_id
        WHERE s.id = ANY($1::uuid[]) AND s.deleted_at IS NULL FOR SHARE OF s, f, k`,
       [systemIds],
     );
-    return new Map(rows.map((r) => [r.id, r.code]));
+    return new Map(rows.map((r) => [r.id, { kind_code: r.code, flavor_id: r.flavor_id }]));
   }
 
   /**

@@ -1,8 +1,9 @@
 // Type changes: equality of normalised type trees, and whether a change widens the type (every value
 // of the old type is a value of the new one, so readers keep working) — the rule table is in
 // docs/crawler.md, "Compatible and breaking changes".
-import type { TypeNode } from '../model.js';
+import type { ComparableType } from './comparable.js';
 
+type TypeNode = ComparableType;
 type Params = NonNullable<TypeNode['params']>;
 
 /** Equal trees: same code, same params (key order ignored), same children by slot, recursively. */
@@ -15,11 +16,15 @@ export function sameType(a: TypeNode | null, b: TypeNode | null): boolean {
   return ac.length === bc.size && ac.every((c) => sameType(c.type, bc.get(c.slot) ?? null));
 }
 
-function sameParams(a: Params | undefined, b: Params | undefined): boolean {
+function sameParams(a: Params | null | undefined, b: Params | null | undefined): boolean {
   const ak = Object.keys(a ?? {});
   if (ak.length !== Object.keys(b ?? {}).length) return false;
-  return ak.every((k) => (a ?? {})[k] === (b ?? {})[k]);
+  return ak.every((k) => sameValue((a ?? {})[k], (b ?? {})[k]));
 }
+
+/** Scalars by value; a structured param (a registry may keep one) by its JSON. */
+const sameValue = (a: unknown, b: unknown) =>
+  a === b || (typeof a === 'object' && typeof b === 'object' && JSON.stringify(a) === JSON.stringify(b));
 
 /**
  * Integer-like ladders, narrowest first, per flavor's codes (PostgreSQL, MySQL, SQLite share names).

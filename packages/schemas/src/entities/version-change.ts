@@ -1,0 +1,78 @@
+import { z } from 'zod';
+
+// How a new schema version changes what readers and writers of the dataset see: each change with its
+// class, compatible or breaking. One classifier computes it (`classifyVersionChange`, ADR 0037), for the
+// registry's publish and diff routes and for the crawler's report alike; the wire shapes are here.
+
+export const COMPATIBILITY_CLASSES = ['compatible', 'breaking'] as const;
+export const CompatibilitySchema = z.enum(COMPATIBILITY_CLASSES).meta({ id: 'Compatibility' });
+export type Compatibility = z.infer<typeof CompatibilitySchema>;
+
+export const CHANGE_CATEGORIES = [
+  'table_added',
+  'table_removed',
+  'table_kind_changed',
+  'table_comment_changed',
+  'view_definition_changed',
+  'column_added',
+  'column_removed',
+  'column_moved',
+  'type_changed',
+  'nullability_changed',
+  'default_changed',
+  'identity_changed',
+  'generated_changed',
+  'comment_changed',
+  'collation_changed',
+  'primary_key_changed',
+  'unique_added',
+  'unique_removed',
+  'foreign_key_added',
+  'foreign_key_removed',
+  'foreign_key_changed',
+  'index_added',
+  'index_removed',
+  'index_changed',
+  'check_added',
+  'check_removed',
+  'check_changed',
+  'constraint_renamed',
+] as const;
+export const ChangeCategorySchema = z.enum(CHANGE_CATEGORIES).meta({ id: 'ChangeCategory' });
+export type ChangeCategory = z.infer<typeof ChangeCategorySchema>;
+
+export const SchemaChangeSchema = z
+  .object({
+    category: ChangeCategorySchema,
+    name: z
+      .string()
+      .nullable()
+      .describe('The column, constraint or index concerned; null for changes to the table itself'),
+    before: z.unknown().describe("The base version's value (null when added)"),
+    after: z.unknown().describe("The new version's value (null when removed)"),
+    compatibility: CompatibilitySchema,
+    reason: z.string().describe('Why it is classed so, in a few words'),
+    possible_rename: z
+      .object({ from: z.string(), to: z.string() })
+      .optional()
+      .describe('A removed and an added column with the same type at the same position'),
+  })
+  .meta({ id: 'SchemaChange' });
+export type SchemaChange = z.infer<typeof SchemaChangeSchema>;
+
+/**
+ * The registry's own classification of a version against the version it was published over, as the
+ * publish routes answer it. A client's label of its change is never taken: this is computed by the
+ * server from the two versions.
+ */
+export const versionChangeShape = {
+  compatibility: CompatibilitySchema.nullable().describe(
+    'The worst class among `changes`, computed by the registry; null when nothing changed',
+  ),
+  changes: z.array(SchemaChangeSchema).describe('Every change from the base version, classified'),
+};
+
+export interface VersionChange {
+  compatibility: Compatibility | null;
+  changes: SchemaChange[];
+}
