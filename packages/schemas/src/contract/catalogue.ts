@@ -282,7 +282,7 @@ export const searchRoutes = {
     path: '/api/v1/search',
     query: SearchQuerySchema,
     responses: { 200: SearchPageSchema },
-    errors: [],
+    errors: ['SEARCH_BUSY', 'SEARCH_TIMEOUT'],
     auth: 'user',
     paging: 'page',
     summary: 'Ranked search over systems, datasets and fields',
