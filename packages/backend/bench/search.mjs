@@ -42,6 +42,12 @@ const WORDS = `customer order invoice payment product account address email phon
   .split(/\s+/)
   .filter(Boolean);
 
+/** Words of the vocabulary without their first letter: common trigrams, but no word starts with them. */
+const NO_WORD = WORDS.map((w) => w.slice(1))
+  .join(' ')
+  .slice(0, 200)
+  .trim();
+
 /** The searches measured: [label, query]. `system_id` is filled in after loading. */
 function searches(systemId) {
   return [
@@ -54,6 +60,9 @@ function searches(systemId) {
     ['kind=dataset', { q: 'refund', kind: ['dataset'] }],
     ['kind=field, pii=email', { q: 'customer', kind: ['field'], pii: ['email'] }],
     ['system filter', { q: 'payment', system_id: systemId }],
+    // Issue 22: one letter behind 199 quotes, and 200 characters of common trigrams matching no word.
+    ['quotes, one letter', { q: `${"'".repeat(199)}a` }],
+    ['200 chars, no word', { q: NO_WORD }],
   ];
 }
 
