@@ -143,7 +143,8 @@ export async function run(argv = process.argv.slice(2)) {
     if (options.reuseDb !== undefined && !process.env.DATABASE_URL)
       throw new Error('--reuse-db needs DATABASE_URL (the server of the kept database)');
     for (const key of ['datasets', 'connections', 'duration', 'pool']) {
-      if (!Number.isInteger(options[key]) || options[key] < 1) throw new Error(`--${key} must be a positive integer`);
+      if (!Number.isInteger(options[key]) || options[key] < 1)
+        throw new Error(`--${key} must be a positive integer`);
     }
   } catch (error) {
     process.stderr.write(`${error.message}\n\n${USAGE}\n`);

@@ -173,9 +173,8 @@ const INTENDED: Record<string, string> = {
 function describesPageLimit(document: unknown, difference: string): boolean {
   const match = /^\/paths\/([^/]+)\/get\/parameters\/(\d+)(\/schema)?\/description: added$/.exec(difference);
   if (!match) return false;
-  const paths = (document as { paths: Record<string, { get?: { parameters?: { name: string }[] } }> })
-    .paths;
-  return paths[match[1]!.replaceAll('~', '/')]?.get?.parameters?.[Number(match[2])]?.name === 'page';
+  const paths = (document as { paths: Record<string, { get?: { parameters?: { name: string }[] } }> }).paths;
+  return paths[match[1].replaceAll('~', '/')]?.get?.parameters?.[Number(match[2])]?.name === 'page';
 }
 
 describe('OpenAPI document generated from the route contract', () => {

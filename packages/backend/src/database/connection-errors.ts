@@ -71,10 +71,8 @@ export const DATABASE_RETRY_AFTER_SECONDS = 5;
  * passed (waiting on a lock included), or someone cancelled it (`pg_cancel_backend`).
  */
 export function isStatementCancelled(error: unknown): boolean {
-  const driverError = error instanceof QueryFailedError ? error.driverError : error;
+  const driverError: unknown = error instanceof QueryFailedError ? error.driverError : error;
   return (
-    !!driverError &&
-    typeof driverError === 'object' &&
-    (driverError as { code?: unknown }).code === '57014'
+    !!driverError && typeof driverError === 'object' && (driverError as { code?: unknown }).code === '57014'
   );
 }

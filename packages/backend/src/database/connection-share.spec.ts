@@ -28,7 +28,7 @@ describe('ConnectionShare', () => {
     await settle();
     expect([a.state.started, b.state.started, c.state.started]).toEqual([true, true, false]);
     expect(share.load).toEqual({ running: 2, waiting: 1 });
-    await expect(share.run(async () => 'never', busy)).rejects.toThrow('busy');
+    await expect(share.run(() => Promise.resolve('never'), busy)).rejects.toThrow('busy');
 
     a.finish();
     await expect(runA).resolves.toBe('done');
@@ -45,7 +45,7 @@ describe('ConnectionShare', () => {
   it('frees the slot when the work fails', async () => {
     const share = new ConnectionShare(1, 0);
     await expect(share.run(() => Promise.reject(new Error('boom')), busy)).rejects.toThrow('boom');
-    await expect(share.run(async () => 'next', busy)).resolves.toBe('next');
+    await expect(share.run(() => Promise.resolve('next'), busy)).resolves.toBe('next');
     expect(share.load).toEqual({ running: 0, waiting: 0 });
   });
 
@@ -54,7 +54,7 @@ describe('ConnectionShare', () => {
     const first = gate();
     const order: number[] = [];
     const runs = [share.run(first.work, busy)];
-    for (const n of [1, 2, 3]) runs.push(share.run(async () => (order.push(n), 'ok'), busy));
+    for (const n of [1, 2, 3]) runs.push(share.run(() => Promise.resolve((order.push(n), 'ok')), busy));
     first.finish();
     await Promise.all(runs);
     expect(order).toEqual([1, 2, 3]);

@@ -12,7 +12,12 @@ import { MAX_SIMILARITY_LENGTH, similarityText } from '../../src/modules/search/
 import { waitFor } from '../helpers/backend-process.js';
 import { API, datasetBody, flavorFor } from '../helpers/catalogue.js';
 import { createSystem, ok } from '../helpers/factories.js';
-import { createTestContext, expectEnvelope, type TestContext, type TestResponse } from '../helpers/test-app.js';
+import {
+  createTestContext,
+  expectEnvelope,
+  type TestContext,
+  type TestResponse,
+} from '../helpers/test-app.js';
 
 /** ACCESS EXCLUSIVE on `fields`, held by a connection of its own until `release()`. */
 class FieldsLock {
@@ -32,7 +37,7 @@ class FieldsLock {
        WHERE NOT granted AND relation = 'fields'::regclass
          AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`,
     );
-    return rows[0]!.n;
+    return rows[0].n;
   }
 
   /** Waits until at least `n` searches wait on the lock (polling pg_locks). */

@@ -54,7 +54,10 @@ export class SearchService {
     };
   }
 
-  private async searchIn(m: EntityManager, query: SearchQuery): Promise<{ rows: SearchRow[]; total: number }> {
+  private async searchIn(
+    m: EntityManager,
+    query: SearchQuery,
+  ): Promise<{ rows: SearchRow[]; total: number }> {
     // Similar spellings are looked for only when the words match nothing ("did you mean"): a trigram
     // probe reads much of a large index (ADR 0018).
     const exact = await this.page(query, m, false);
