@@ -30,6 +30,7 @@ const instance = autocannon(
       requests: result.requests.total,
       ok: result['2xx'],
       non2xx: result.non2xx,
+      statuses: result.statusCodeStats,
       errors: result.errors,
       timeouts: result.timeouts,
       p99: result.latency.p99,

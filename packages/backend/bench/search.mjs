@@ -25,6 +25,8 @@ const USAGE = `pnpm bench search [options]
   --keep-db      keep the database (with DATABASE_URL) for EXPLAIN by hand; its name is printed
   --reuse-db DB  measure on DB, a database an earlier --keep-db run loaded (with DATABASE_URL): its
                  pending migrations are run, nothing is loaded, and it is kept
+  --flood        issue 22's flood instead: the real server under 32 clients searching, with probes of
+                 GET /systems (pnpm bench search --flood --help)
   -h, --help
 
 DATABASE_URL: use that server (a fresh database is created and dropped) instead of an embedded one.`;
@@ -40,6 +42,12 @@ const WORDS = `customer order invoice payment product account address email phon
   .split(/\s+/)
   .filter(Boolean);
 
+/** Words of the vocabulary without their first letter: common trigrams, but no word starts with them. */
+const NO_WORD = WORDS.map((w) => w.slice(1))
+  .join(' ')
+  .slice(0, 200)
+  .trim();
+
 /** The searches measured: [label, query]. `system_id` is filled in after loading. */
 function searches(systemId) {
   return [
@@ -52,10 +60,13 @@ function searches(systemId) {
     ['kind=dataset', { q: 'refund', kind: ['dataset'] }],
     ['kind=field, pii=email', { q: 'customer', kind: ['field'], pii: ['email'] }],
     ['system filter', { q: 'payment', system_id: systemId }],
+    // Issue 22: one letter behind 199 quotes, and 200 characters of common trigrams matching no word.
+    ['quotes, one letter', { q: `${"'".repeat(199)}a` }],
+    ['200 chars, no word', { q: NO_WORD }],
   ];
 }
 
-async function load(client, datasets) {
+export async function load(client, datasets) {
   const words = `ARRAY[${WORDS.map((w) => `'${w}'`).join(',')}]`;
   const word = (expr) => `(${words})[1 + ((${expr}) % ${WORDS.length})]`;
   const systems = Math.max(1, Math.round(datasets / 100));
@@ -168,6 +179,10 @@ async function measure(fn, runs) {
 }
 
 export async function run(argv = process.argv.slice(2)) {
+  if (argv.includes('--flood')) {
+    const flood = await import('./search-flood.mjs');
+    return flood.run(argv.filter((a) => a !== '--flood'));
+  }
   let options;
   try {
     const { values } = parseArgs({

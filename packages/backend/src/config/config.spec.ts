@@ -42,6 +42,9 @@ describe('loadConfig', () => {
     [{ AIDE_METRICS_TOKEN: 'short' }, 'AIDE_METRICS_TOKEN'],
     [{ AIDE_TRUSTED_PROXIES: '10.0.0.0/8, lb.internal' }, 'AIDE_TRUSTED_PROXIES'],
     [{ AIDE_TRUSTED_PROXIES: '10.0.0.0/33' }, 'AIDE_TRUSTED_PROXIES'],
+    [{ AIDE_DB_POOL_SIZE: '4', AIDE_SEARCH_CONCURRENCY: '4' }, 'AIDE_SEARCH_CONCURRENCY'],
+    [{ AIDE_SEARCH_CONCURRENCY: '0' }, 'AIDE_SEARCH_CONCURRENCY'],
+    [{ AIDE_SEARCH_STATEMENT_TIMEOUT_MS: '0' }, 'AIDE_SEARCH_STATEMENT_TIMEOUT_MS'],
   ])('refuses %j, naming %s', (env, name) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(name);
@@ -52,6 +55,20 @@ describe('loadConfig', () => {
     expect(
       loadConfig({ AIDE_TRUSTED_PROXIES: ' 10.0.0.0/8, 192.168.1.7 ,fd00::/8,::1' }).trustedProxies,
     ).toEqual(['10.0.0.0/8', '192.168.1.7', 'fd00::/8', '::1']);
+  });
+
+  it('gives searches a quarter of the pool, a queue of four times that, and a 5 s statement timeout', () => {
+    expect(loadConfig({})).toMatchObject({
+      searchConcurrency: 5,
+      searchQueue: 20,
+      searchStatementTimeoutMs: 5000,
+    });
+    expect(loadConfig({ AIDE_DB_POOL_SIZE: '2' })).toMatchObject({ searchConcurrency: 1, searchQueue: 4 });
+    // A pool of one connection can only share it.
+    expect(loadConfig({ AIDE_DB_POOL_SIZE: '1' }).searchConcurrency).toBe(1);
+    expect(
+      loadConfig({ AIDE_DB_POOL_SIZE: '3', AIDE_SEARCH_CONCURRENCY: '2', AIDE_SEARCH_QUEUE: '0' }),
+    ).toMatchObject({ searchConcurrency: 2, searchQueue: 0 });
   });
 
   it('lets maintenance commands run without a JWT secret', () => {

@@ -47,6 +47,9 @@ const EnvSchema = z.object({
   AIDE_SEED_ON_START: bool.optional(),
   AIDE_DB_POOL_SIZE: int(1, 500).default(20),
   AIDE_DB_JIT: bool.optional(),
+  AIDE_SEARCH_CONCURRENCY: int(1, 500).optional(),
+  AIDE_SEARCH_QUEUE: int(0, 10000).optional(),
+  AIDE_SEARCH_STATEMENT_TIMEOUT_MS: int(1, 600000).default(5000),
   AIDE_JWT_SECRET: z.string().optional(),
   AIDE_ACCESS_TOKEN_TTL_MINUTES: int(1, 1440).default(30),
   AIDE_REFRESH_TOKEN_TTL_DAYS: int(1, 365).default(14),
@@ -85,6 +88,12 @@ export interface AppConfig {
   dbPoolSize: number;
   /** PostgreSQL JIT for the API's sessions (AIDE_DB_JIT, off by default). */
   dbJit: boolean;
+  /** Searches running at once (each holds a pool connection); below the pool size (ADR 0034). */
+  searchConcurrency: number;
+  /** Searches waiting for a turn; beyond them 503 SEARCH_BUSY. */
+  searchQueue: number;
+  /** statement_timeout of each search statement; beyond it 503 SEARCH_TIMEOUT. */
+  searchStatementTimeoutMs: number;
   jwtSecret: string | undefined;
   accessTokenTtlSeconds: number;
   refreshTokenTtlDays: number;
@@ -149,6 +158,14 @@ export function loadConfig(
       'Invalid configuration:\n  AIDE_SUPERUSER_EMAIL and AIDE_SUPERUSER_PASSWORD must be set together',
     );
   }
+  // Searches get a bounded share of the pool (ADR 0034): by default a quarter, never all of it.
+  const searchConcurrency = e.AIDE_SEARCH_CONCURRENCY ?? Math.max(1, Math.floor(e.AIDE_DB_POOL_SIZE / 4));
+  if (e.AIDE_DB_POOL_SIZE > 1 && searchConcurrency >= e.AIDE_DB_POOL_SIZE) {
+    throw new ConfigError(
+      `Invalid configuration:\n  AIDE_SEARCH_CONCURRENCY: must be less than AIDE_DB_POOL_SIZE (${e.AIDE_DB_POOL_SIZE}), ` +
+        'so that searches cannot hold every connection',
+    );
+  }
   const embedded = e.DATABASE_URL === undefined;
   return {
     port: e.PORT,
@@ -161,6 +178,9 @@ export function loadConfig(
     seedOnStart: e.AIDE_SEED_ON_START ?? embedded,
     dbPoolSize: e.AIDE_DB_POOL_SIZE,
     dbJit: e.AIDE_DB_JIT ?? false,
+    searchConcurrency,
+    searchQueue: e.AIDE_SEARCH_QUEUE ?? searchConcurrency * 4,
+    searchStatementTimeoutMs: e.AIDE_SEARCH_STATEMENT_TIMEOUT_MS,
     jwtSecret: e.AIDE_JWT_SECRET,
     accessTokenTtlSeconds: e.AIDE_ACCESS_TOKEN_TTL_MINUTES * 60,
     refreshTokenTtlDays: e.AIDE_REFRESH_TOKEN_TTL_DAYS,

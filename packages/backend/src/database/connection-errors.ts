@@ -76,3 +76,14 @@ export function isDatabaseUnavailable(error: unknown, depth = 0): boolean {
 
 /** Seconds a client should wait before retrying while the database is away. */
 export const DATABASE_RETRY_AFTER_SECONDS = 5;
+
+/**
+ * Whether PostgreSQL cancelled the statement (SQLSTATE 57014 query_canceled): its `statement_timeout`
+ * passed (waiting on a lock included), or someone cancelled it (`pg_cancel_backend`).
+ */
+export function isStatementCancelled(error: unknown): boolean {
+  const driverError: unknown = error instanceof QueryFailedError ? error.driverError : error;
+  return (
+    !!driverError && typeof driverError === 'object' && (driverError as { code?: unknown }).code === '57014'
+  );
+}

@@ -74,7 +74,11 @@ export async function createTestContext(env: Record<string, string> = {}): Promi
     ...env,
   });
   const config: ResolvedConfig = { ...base, databaseUrl: url, jwtSecret: TEST_JWT_SECRET };
-  const dataSource = createDataSource({ url, poolSize: 10 });
+  // 10 connections unless the test sets AIDE_DB_POOL_SIZE (as main.ts sizes the pool from it).
+  const dataSource = createDataSource({
+    url,
+    poolSize: env['AIDE_DB_POOL_SIZE'] === undefined ? 10 : config.dbPoolSize,
+  });
   await dataSource.initialize();
   const app = await createApp(config, dataSource, pino({ level: 'silent' }));
   await app.listen({ port: 0, host: '127.0.0.1' });

@@ -62,6 +62,40 @@ export interface ListQuery {
 export const MAX_PAGE_SIZE = 100;
 export const DEFAULT_PAGE_SIZE = 50;
 
+/**
+ * The rows a `page` may skip, (page − 1) × size: an offset page reads and throws away every row
+ * before it, so its cost grows with its depth (ADR 0034). A deeper page is 422 VALIDATION_ERROR, the
+ * issue on `page` naming the deepest page (`params.max_page`) and this limit (`params.max_offset`); a
+ * large collection pages further with `cursor`, any other is narrowed by its filters.
+ */
+export const MAX_PAGE_OFFSET = 10_000;
+
+/** `page` of an offset-paged query; checked against MAX_PAGE_OFFSET by `checkPageDepth`. */
+export const pageParam = () =>
+  z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(1_000_000)
+    .default(1)
+    .describe(`Page number from 1; a page may skip at most ${MAX_PAGE_OFFSET} rows ((page − 1) × size)`);
+
+/** Adds the issue of a page deeper than MAX_PAGE_OFFSET, if it is one. */
+export function checkPageDepth(
+  { page, size }: { page: number; size: number },
+  ctx: z.RefinementCtx,
+  further = 'narrow the filters',
+): void {
+  if ((page - 1) * size <= MAX_PAGE_OFFSET) return;
+  const maxPage = Math.floor(MAX_PAGE_OFFSET / size) + 1;
+  ctx.addIssue({
+    code: 'custom',
+    path: ['page'],
+    message: `must be at most ${maxPage} with size ${size}: a page may skip at most ${MAX_PAGE_OFFSET} rows (${further})`,
+    params: { max_page: maxPage, max_offset: MAX_PAGE_OFFSET },
+  });
+}
+
 const NUL = /\u0000/;
 
 function scalarSchema(spec: FilterSpec): z.ZodType<string | number | boolean, string> {
@@ -161,7 +195,7 @@ const MAX_CURSOR_LENGTH = 2000;
  */
 export function listQuerySchema(spec: ListSpec) {
   const shape: Record<string, z.ZodType> = {
-    page: z.coerce.number().int().min(1).max(1_000_000).default(1),
+    page: pageParam(),
     size: z.coerce.number().int().min(1).max(MAX_PAGE_SIZE).default(DEFAULT_PAGE_SIZE),
     sort: z.string().max(500).optional(),
   };
@@ -211,6 +245,7 @@ export function listQuerySchema(spec: ListSpec) {
       filters,
       include_deleted: (raw['include_deleted'] as boolean | undefined) ?? false,
     };
+    checkPageDepth(query, ctx, keyset ? 'page further with cursor' : 'narrow the filters');
     if (!keyset) return query;
     const cursor = raw['cursor'] as string | undefined;
     const total = raw['total'] as TotalMode | undefined;

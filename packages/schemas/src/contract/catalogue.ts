@@ -295,7 +295,7 @@ export const searchRoutes = {
     path: '/api/v1/search',
     query: SearchQuerySchema,
     responses: { 200: SearchPageSchema },
-    errors: [],
+    errors: ['SEARCH_BUSY', 'SEARCH_TIMEOUT'],
     auth: 'user',
     keys: 'catalogue:read',
     paging: 'page',

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, pageOf } from '../common/list-query.js';
+import { checkPageDepth, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, pageOf, pageParam } from '../common/list-query.js';
 
 export const SEARCH_KINDS = ['system', 'dataset', 'field'] as const;
 export const SearchKindSchema = z.enum(SEARCH_KINDS);
@@ -12,9 +12,12 @@ export const MAX_SEARCH_WORDS = 10;
 /** `pii=*`: fields with any current PII tag. */
 export const ANY_PII_TAG = '*';
 
-/** The words of a search text as the index sees them: runs of letters and digits, lower-cased. */
+/**
+ * The words of a search text as the index sees them: runs of letters and digits, lower-cased, each once
+ * (a repeated word would only probe the index again for the same rows).
+ */
 export function searchWords(q: string): string[] {
-  return q.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+  return [...new Set(q.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [])];
 }
 
 const NUL = /\u0000/;
@@ -49,10 +52,12 @@ export const SearchQuerySchema = z
     pii: commaList(z.string().min(1).max(100), 50)
       .optional()
       .describe('Comma list of PII tags (any of them), or `*` for any tag: fields only'),
-    page: z.coerce.number().int().min(1).max(1_000_000).default(1),
+    page: pageParam(),
     size: z.coerce.number().int().min(1).max(MAX_PAGE_SIZE).default(DEFAULT_PAGE_SIZE),
   })
   .superRefine((v, ctx) => {
+    // A search ranks at most a few thousand candidates (ADR 0016): deeper pages are empty anyway.
+    checkPageDepth(v, ctx, 'narrow the search');
     if (v.pii && v.kind && !v.kind.includes('field')) {
       ctx.addIssue({ code: 'custom', path: ['pii'], message: 'pii filters fields: kind must include field' });
     }

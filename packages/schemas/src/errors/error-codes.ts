@@ -29,6 +29,14 @@ export const ERROR_CATALOGUE = {
     status: 503,
     detail: 'The database is temporarily unreachable. Retry after the delay in Retry-After.',
   },
+  SEARCH_BUSY: {
+    status: 503,
+    detail: 'Too many searches are running or waiting. Retry after the delay in Retry-After.',
+  },
+  SEARCH_TIMEOUT: {
+    status: 503,
+    detail: 'The search took longer than the server allows. Retry after the delay in Retry-After.',
+  },
   BATCH_TOO_LARGE: { status: 422, detail: 'The batch has too many items.' },
   IDEMPOTENCY_KEY_REUSED: { status: 422, detail: 'This idempotency key was used with a different request.' },
   IDEMPOTENCY_KEY_IN_PROGRESS: {

@@ -20,12 +20,22 @@ export class AppError extends Error {
   }
 }
 
-/** A 422 VALIDATION_ERROR with zod-style issues. */
+/** A 422 VALIDATION_ERROR with zod-style issues; a custom issue's `params` (e.g. a limit) are kept. */
 export function validationError(
-  issues: readonly { path: readonly PropertyKey[]; message: string; code?: string }[],
+  issues: readonly {
+    path: readonly PropertyKey[];
+    message: string;
+    code?: string;
+    params?: Record<string, unknown>;
+  }[],
   detail = 'The request is invalid.',
 ): AppError {
   return new AppError('VALIDATION_ERROR', detail, {
-    issues: issues.map((i) => ({ path: i.path.map(String), message: i.message, code: i.code ?? 'custom' })),
+    issues: issues.map((i) => ({
+      path: i.path.map(String),
+      message: i.message,
+      code: i.code ?? 'custom',
+      ...(i.params === undefined ? {} : { params: i.params }),
+    })),
   });
 }

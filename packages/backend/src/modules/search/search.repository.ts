@@ -34,6 +34,23 @@ export interface SearchRow {
 
 // Trigram similarity on fewer than 3 characters matches nearly everything and can use no index well.
 const MIN_SIMILARITY_LENGTH = 3;
+/**
+ * Characters of the text compared by similarity, at most. A trigram probe reads the posting list of
+ * every trigram of the text, and a 200-character text of common trigrams has ~200 of them (332 ms at
+ * 2,000,000 fields, where 64 characters take a third of that: ADR 0034); a name is similar to a text
+ * only when it holds half of the text's trigrams, so a longer text finds (nearly) nothing more.
+ */
+export const MAX_SIMILARITY_LENGTH = 64;
+
+/**
+ * The text compared by trigram similarity: the query's words (what pg_trgm makes trigrams of: letters
+ * and digits; `'''…a` is `a`), at most MAX_SIMILARITY_LENGTH characters. Words alone give pg_trgm the
+ * same trigrams as the text they came from, so similarities are unchanged; the minimum length then
+ * counts letters and digits, not quotes.
+ */
+export function similarityText(q: string): string {
+  return searchWords(q).join(' ').slice(0, MAX_SIMILARITY_LENGTH).trimEnd();
+}
 // pg_trgm's default word-similarity threshold (0.6) misses one dropped letter in a 7-letter word
 // (`custmer` ~ `customer` is 0.55); 0.5 finds it without flooding longer queries.
 export const WORD_SIMILARITY_THRESHOLD = 0.5;
@@ -50,6 +67,14 @@ export const SEARCH_SETTINGS: readonly string[] = [
   'SET LOCAL max_parallel_workers_per_gather = 0',
   'SET LOCAL enable_seqscan = off',
 ];
+
+/**
+ * SEARCH_SETTINGS and the search's statement timeout, as one statement (one round trip: a statement
+ * without parameters may hold several). The timeout bounds each later statement of the transaction
+ * (ADR 0034); PostgreSQL cancels one that runs longer, waiting on a lock included (SQLSTATE 57014).
+ */
+export const searchSettings = (statementTimeoutMs: number): string =>
+  [...SEARCH_SETTINGS, `SET LOCAL statement_timeout = ${Math.trunc(statementTimeoutMs)}`].join('; ');
 
 /**
  * Whether to run the statement again with similar spellings, after a first pass found `total` hits.
@@ -98,10 +123,14 @@ const KIND_ORDER: Record<SearchKind, number> = { system: 0, dataset: 1, field: 2
  */
 @Injectable()
 export class SearchRepository {
-  /** Runs in the caller's transaction, with SEARCH_SETTINGS set for it alone (SET LOCAL). */
-  async search(query: SearchQuery, manager: EntityManager, similar: boolean): Promise<SearchRow[]> {
-    // One round trip for the three settings (a statement without parameters may hold several).
-    await manager.query(SEARCH_SETTINGS.join('; '));
+  /** Runs in the caller's transaction, with the search's settings set for it alone (SET LOCAL). */
+  async search(
+    query: SearchQuery,
+    manager: EntityManager,
+    similar: boolean,
+    statementTimeoutMs: number,
+  ): Promise<SearchRow[]> {
+    await manager.query(searchSettings(statementTimeoutMs));
     const { sql, params } = this.statement(query, similar, await this.filterDriven(query, manager));
     return manager.query<SearchRow[]>(sql, params);
   }
@@ -150,6 +179,7 @@ export class SearchRepository {
   ): { sql: string; params: unknown[] } {
     const lq = query.q.toLowerCase();
     const words = searchWords(query.q).slice(0, MAX_SEARCH_WORDS);
+    const like = similarityText(query.q);
     // Only the parameters the statement uses are bound: PostgreSQL must infer the type of each.
     const params: unknown[] = [];
     const bind = (value: unknown, type: string) => {
@@ -160,7 +190,8 @@ export class SearchRepository {
     const tsq = `to_tsquery('simple'::regconfig, ${bind(words.map((w) => `'${w}':*`).join(' & '), 'text')})`;
     const prefix = bind(`${escapeLike(lq)}%`, 'text');
     const systemId = query.system_id === undefined ? undefined : bind(query.system_id, 'uuid');
-    const similar = similarNames && lq.length >= MIN_SIMILARITY_LENGTH;
+    const similar = similarNames && like.length >= MIN_SIMILARITY_LENGTH;
+    const sim = bind(like, 'text');
     const cap = bind(CANDIDATES_PER_BRANCH, 'int');
     const inSystem = (column: string) => (systemId === undefined ? '' : ` AND ${column} = ${systemId}`);
     // Fields with a current PII tag of the filter, found through the tag history's GIN index (a tag is
@@ -184,16 +215,16 @@ export class SearchRepository {
     // similarity alone, and has no names or PII-tag parts: with no match at all, those found nothing
     // either (the same query and filters, in the same transaction). Fields have their own (fieldOthers).
     const other = (doc: SearchDocument) =>
-      similar ? `(${q} <% ${doc.trigram})` : `(${doc.tsvector} @@ ${tsq})`;
+      similar ? `(${sim} <% ${doc.trigram})` : `(${doc.tsvector} @@ ${tsq})`;
     // The same test row by row, on the stored vector (filter-driven branches: no index involved).
     const otherStored = (doc: SearchDocument) =>
-      similar ? `(${q} <% ${doc.trigram})` : `(${doc.vector} @@ ${tsq})`;
+      similar ? `(${sim} <% ${doc.trigram})` : `(${doc.vector} @@ ${tsq})`;
     const rank = (doc: SearchDocument) =>
       `CASE WHEN ${doc.names.map((n) => `${n} = ${q}`).join(' OR ')} THEN 0
             WHEN ${byName(doc)} THEN 1
             WHEN ${doc.vector} @@ ${tsq} THEN 2 ELSE 4 END`;
     const score = (doc: SearchDocument) =>
-      `(ts_rank(${doc.vector}, ${tsq}) + word_similarity(${q}, ${doc.trigram}))::float8`;
+      `(ts_rank(${doc.vector}, ${tsq}) + word_similarity(${sim}, ${doc.trigram}))::float8`;
 
     const fields = fieldDocument('f');
     const branches: string[] = [];
@@ -339,8 +370,8 @@ export class SearchRepository {
       const doc = fields;
       if (similar) {
         ctes.push(`similar_field_names AS MATERIALIZED (
-          SELECT n.name FROM field_names n WHERE ${q} <% n.name
-          ORDER BY word_similarity(${q}, n.name) DESC, n.name LIMIT ${SIMILAR_FIELD_NAMES})`);
+          SELECT n.name FROM field_names n WHERE ${sim} <% n.name
+          ORDER BY word_similarity(${sim}, n.name) DESC, n.name LIMIT ${SIMILAR_FIELD_NAMES})`);
       }
       const columns = {
         kind: `'field'::text`,
@@ -397,8 +428,13 @@ export class SearchRepository {
   }
 
   /** The number of hits, for a page past the last one (which returns no rows to count). */
-  async count(query: SearchQuery, manager: EntityManager, similar: boolean): Promise<number> {
-    const rows = await this.search({ ...query, page: 1, size: 1 }, manager, similar);
+  async count(
+    query: SearchQuery,
+    manager: EntityManager,
+    similar: boolean,
+    statementTimeoutMs: number,
+  ): Promise<number> {
+    const rows = await this.search({ ...query, page: 1, size: 1 }, manager, similar, statementTimeoutMs);
     return rows.length === 0 ? 0 : Number(rows[0].total);
   }
 }
