@@ -13,15 +13,13 @@
 // --max-pairs sets AIDE_OPENLINEAGE_MAX_DATASET_PAIRS on the server (default: the server's default,
 // under which the 150 × 150 event is refused with 413).
 // DATABASE_URL: use that server (a fresh database is created and dropped) instead of an embedded one.
-import { spawn } from 'node:child_process';
-import { randomBytes, randomUUID } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { randomUUID } from 'node:crypto';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
-import { buildBackend, freshBenchDatabase, runCleanups } from './harness.mjs';
+import { buildBackend, freshBenchDatabase, runCleanups, startBenchServer } from './harness.mjs';
 
 const BACKEND = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const REPO = resolve(BACKEND, '..', '..');
@@ -33,20 +31,6 @@ const NAMESPACE = 'postgres://db:5432';
 
 const log = (m) => process.stderr.write(`${m}\n`);
 const dist = (path) => import(pathToFileURL(join(BACKEND, 'dist', path)).href);
-
-async function waitForReady(url, child) {
-  const deadline = Date.now() + 120_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`the server exited with code ${child.exitCode}`);
-    try {
-      if ((await fetch(`${url}/health/ready`)).ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((ok) => setTimeout(ok, 200));
-  }
-  throw new Error('the server was not ready within 120 s');
-}
 
 /** The server's resident and peak memory in MB (Linux /proc). */
 function memoryOf(pid) {
@@ -178,44 +162,19 @@ export async function run(argv = process.argv.slice(2)) {
     return 2;
   }
   if (!values['no-build']) buildBackend(REPO);
-  const { freePort } = await dist('database/embedded-postgres.js');
 
   const cleanups = [];
   try {
     const dbUrl = await freshBenchDatabase('openlineage', { cleanups, log, dist });
-    const port = await freePort();
-    const baseUrl = `http://127.0.0.1:${port}`;
-    const dataDir = mkdtempSync(join(tmpdir(), 'aide-bench-openlineage-data-'));
-    cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
-    const server = spawn(process.execPath, [join(BACKEND, 'dist', 'main.js')], {
-      cwd: dataDir,
-      env: {
-        ...process.env,
-        DATABASE_URL: dbUrl,
-        AIDE_JWT_SECRET: randomBytes(32).toString('hex'),
-        PORT: String(port),
-        HOST: '127.0.0.1',
-        AIDE_DATA_DIR: join(dataDir, 'data'),
-        AIDE_MIGRATE_ON_START: 'true',
-        AIDE_SEED_ON_START: 'true',
-        AIDE_SUPERUSER_EMAIL: EMAIL,
-        AIDE_SUPERUSER_PASSWORD: PASSWORD,
-        ...(values['max-pairs'] ? { AIDE_OPENLINEAGE_MAX_DATASET_PAIRS: values['max-pairs'] } : {}),
-        LOG_LEVEL: 'warn',
-        AIDE_LOG_FORMAT: 'json',
-      },
-      stdio: ['ignore', 'ignore', 'inherit'],
+    const { baseUrl, server } = await startBenchServer('openlineage', {
+      databaseUrl: dbUrl,
+      email: EMAIL,
+      password: PASSWORD,
+      env: values['max-pairs'] ? { AIDE_OPENLINEAGE_MAX_DATASET_PAIRS: values['max-pairs'] } : {},
+      cleanups,
+      log,
+      dist,
     });
-    cleanups.push(
-      () =>
-        new Promise((ok) => {
-          if (server.exitCode !== null) return ok();
-          server.once('exit', ok);
-          server.kill('SIGTERM');
-        }),
-    );
-    log('starting the server (migrations, reference data) …');
-    await waitForReady(baseUrl, server);
 
     const db = new pg.Client({ connectionString: dbUrl });
     await db.connect();

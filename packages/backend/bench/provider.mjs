@@ -10,16 +10,13 @@
 //   node scripts/bench.mjs provider [--dataflows N] [--hints H] [--runs R] [--no-build]
 //
 // DATABASE_URL: use that server (a fresh database is created and dropped) instead of an embedded one.
-import { spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
-import { buildBackend, freshBenchDatabase, runCleanups } from './harness.mjs';
+import { buildBackend, freshBenchDatabase, runCleanups, startBenchServer } from './harness.mjs';
 import { seedProviderScope } from './provider-seed.mjs';
 
 const BACKEND = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -34,20 +31,6 @@ const WORKSPACE = 'bench-provider';
 const log = (m) => process.stderr.write(`${m}\n`);
 const dist = (path) => import(pathToFileURL(join(BACKEND, 'dist', path)).href);
 const p50 = (sorted) => sorted[Math.floor(sorted.length / 2)];
-
-async function waitForReady(url, child) {
-  const deadline = Date.now() + 120_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`the server exited with code ${child.exitCode}`);
-    try {
-      if ((await fetch(`${url}/health/ready`)).ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((ok) => setTimeout(ok, 200));
-  }
-  throw new Error('the server was not ready within 120 s');
-}
 
 /** Milliseconds of `fn`, run `runs` times, sorted. */
 async function time(runs, fn) {
@@ -83,7 +66,6 @@ export async function run(argv = process.argv.slice(2)) {
     return 2;
   }
   if (!values['no-build']) buildBackend(REPO, ['@aide/sdk']);
-  const { freePort } = await dist('database/embedded-postgres.js');
   const sdk = await import(pathToFileURL(join(SDK, 'dist', 'index.js')).href);
   const { AideMetadataProvider } = await import(
     pathToFileURL(join(SDK, 'dist', 'provider', 'index.js')).href
@@ -94,38 +76,14 @@ export async function run(argv = process.argv.slice(2)) {
   try {
     const dbUrl = await freshBenchDatabase('provider', { cleanups, log, dist });
 
-    const port = await freePort();
-    const baseUrl = `http://127.0.0.1:${port}`;
-    const dataDir = mkdtempSync(join(tmpdir(), 'aide-bench-provider-data-'));
-    cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
-    const server = spawn(process.execPath, [join(BACKEND, 'dist', 'main.js')], {
-      cwd: dataDir,
-      env: {
-        ...process.env,
-        DATABASE_URL: dbUrl,
-        AIDE_JWT_SECRET: randomBytes(32).toString('hex'),
-        PORT: String(port),
-        HOST: '127.0.0.1',
-        AIDE_DATA_DIR: join(dataDir, 'data'),
-        AIDE_MIGRATE_ON_START: 'true',
-        AIDE_SEED_ON_START: 'true',
-        AIDE_SUPERUSER_EMAIL: EMAIL,
-        AIDE_SUPERUSER_PASSWORD: PASSWORD,
-        LOG_LEVEL: 'warn',
-        AIDE_LOG_FORMAT: 'json',
-      },
-      stdio: ['ignore', 'ignore', 'inherit'],
+    const { baseUrl } = await startBenchServer('provider', {
+      databaseUrl: dbUrl,
+      email: EMAIL,
+      password: PASSWORD,
+      cleanups,
+      log,
+      dist,
     });
-    cleanups.push(
-      () =>
-        new Promise((ok) => {
-          if (server.exitCode !== null) return ok();
-          server.once('exit', ok);
-          server.kill('SIGTERM');
-        }),
-    );
-    log('starting the server (migrations, reference data) …');
-    await waitForReady(baseUrl, server);
 
     log(`writing ${dataflows} dataflows × ${hints} hint columns …`);
     const db = new pg.Client({ connectionString: dbUrl });

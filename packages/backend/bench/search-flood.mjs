@@ -7,14 +7,13 @@
 // and the flood's statuses. The server runs with the environment's AIDE_* settings (e.g.
 // AIDE_SEARCH_CONCURRENCY), so a limit can be measured at other values.
 import { spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { cpus, tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { cpus } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
-import { buildBackend, cleanupStack, freshBenchDatabase } from './harness.mjs';
+import { buildBackend, cleanupStack, freshBenchDatabase, startBenchServer } from './harness.mjs';
 import { load } from './search.mjs';
 
 const BACKEND = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -48,20 +47,6 @@ const PROBES = {
   pathological: `/api/v1/search?q=${encodeURIComponent(PATHOLOGICAL)}`,
   deepPage: '/api/v1/search?q=customer&page=1000000',
 };
-
-async function waitForReady(url, child) {
-  const deadline = Date.now() + 120_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`the server exited with code ${child.exitCode}`);
-    const ready = await fetch(`${url}/health/ready`).then(
-      (r) => r.ok,
-      () => false,
-    );
-    if (ready) return;
-    await new Promise((ok) => setTimeout(ok, 200)); // paces the polling only
-  }
-  throw new Error('the server was not ready within 120 s');
-}
 
 /** One timed GET: its status (0 when the request failed) and milliseconds. */
 async function timedGet(url, token) {
@@ -159,7 +144,6 @@ export async function run(argv = process.argv.slice(2)) {
   try {
     if (options.build) buildBackend(REPO);
     const { createDataSource } = await dist('database/data-source.js');
-    const { freePort } = await dist('database/embedded-postgres.js');
     const { withDatabase } = await dist('database/naming.js');
     const url = options.reuseDb
       ? withDatabase(process.env.DATABASE_URL, options.reuseDb)
@@ -180,38 +164,16 @@ export async function run(argv = process.argv.slice(2)) {
     }
     await client.end();
 
-    const port = await freePort();
-    const base = `http://127.0.0.1:${port}`;
-    const dataDir = mkdtempSync(join(tmpdir(), 'aide-bench-flood-data-'));
-    cleanups.push(async () => rmSync(dataDir, { recursive: true, force: true }));
-    const env = {
-      ...process.env,
-      DATABASE_URL: url,
-      AIDE_JWT_SECRET: randomBytes(32).toString('hex'),
-      AIDE_DATA_DIR: dataDir,
-      AIDE_DB_POOL_SIZE: String(options.pool),
-      AIDE_SUPERUSER_EMAIL: EMAIL,
-      AIDE_SUPERUSER_PASSWORD: PASSWORD,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'error',
-      AIDE_LOG_FORMAT: 'json',
-    };
-    const server = spawn(process.execPath, [join(BACKEND, 'dist', 'main.js')], {
-      cwd: dataDir,
-      env,
-      stdio: ['ignore', 'ignore', 'inherit'],
+    // Migrated above; seeding adds the reference data only (no fields to search).
+    const { baseUrl: base } = await startBenchServer('flood', {
+      databaseUrl: url,
+      email: EMAIL,
+      password: PASSWORD,
+      env: { AIDE_DB_POOL_SIZE: String(options.pool), LOG_LEVEL: 'error' },
+      cleanups,
+      log,
+      dist,
     });
-    cleanups.push(
-      () =>
-        new Promise((ok) => {
-          if (server.exitCode !== null) return ok();
-          server.once('exit', ok);
-          server.kill('SIGTERM');
-        }),
-    );
-    log('starting the server …');
-    await waitForReady(base, server);
     const login = await fetch(`${base}/api/v1/login`, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
