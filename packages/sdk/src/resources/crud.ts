@@ -157,7 +157,8 @@ export class CollectionResource<Read, Create> {
   }
 
   /**
-   * `GET /` — one page, or with `for await` every item from `params.page` on:
+   * `GET /` — one page, or with `for await` every item from `params.page` on (walked by `next_cursor`,
+   * so without the offset limit of a single page):
    *
    * ```ts
    * const page = await client.systems.list({ size: 20, code__like: 'prod' });
