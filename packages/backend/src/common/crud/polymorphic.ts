@@ -76,15 +76,11 @@ export class PolymorphicReads<E extends PolymorphicEntity, K extends string> {
     const filtered = this.crud.repo().createQueryBuilder('p');
     if (!query.include_deleted) filtered.where('p.deleted_at IS NULL');
     applyFilters(filtered, 'p', query.filters);
-    const page = await fetchKeysetPage(
-      filtered,
-      'p',
-      query,
-      (ids) =>
-        this.withDetails('p')
-          // ANY(ARRAY(…)): the page's ids are computed once, then each row is read by primary key.
-          .where(`p.id = ANY(ARRAY(${ids.getQuery()}))`)
-          .setParameters(ids.getParameters()),
+    const page = await fetchKeysetPage(filtered, 'p', query, (ids) =>
+      this.withDetails('p')
+        // ANY(ARRAY(…)): the page's ids are computed once, then each row is read by primary key.
+        .where(`p.id = ANY(ARRAY(${ids.getQuery()}))`)
+        .setParameters(ids.getParameters()),
     );
     for (const item of page.items) this.attach(item);
     return page;
