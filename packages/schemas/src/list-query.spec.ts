@@ -51,7 +51,7 @@ describe('list query', () => {
   });
 });
 
-describe('list query of a large collection (cursor, total)', () => {
+describe('list query: keyset paging (cursor, total) on every collection', () => {
   it('adds nothing to a query naming neither', () => {
     expect(Object.keys(datasets.parse({})).sort()).toEqual([
       'filters',
@@ -73,7 +73,6 @@ describe('list query of a large collection (cursor, total)', () => {
 
   it.each([
     [{ cursor: 'abc', page: '2' }, 'page'],
-    [{ cursor: 'abc', sort: 'layer' }, 'cursor'],
     [{ cursor: 'a b' }, 'cursor'],
     [{ cursor: 'a'.repeat(2001) }, 'cursor'],
     [{ total: 'all' }, 'total'],
@@ -83,9 +82,19 @@ describe('list query of a large collection (cursor, total)', () => {
     expect(result.error?.issues.map((i) => i.path.join('.'))).toContain(path);
   });
 
-  it('is refused by collections that do not declare it', () => {
-    expect(systems.safeParse({ total: 'none' }).success).toBe(false);
-    expect(systems.safeParse({ cursor: 'abc' }).success).toBe(false);
+  it('is taken by every collection, on any of its sorts (a nullable column included)', () => {
+    expect(systems.parse({ total: 'none' }).total).toBe('none');
+    expect(systems.parse({ cursor: 'abc', sort: '-name' }).cursor).toBe('abc');
+    expect(datasets.parse({ cursor: 'abc', sort: 'layer,-kind' }).cursor).toBe('abc');
+  });
+
+  it('points a page past the offset limit at the cursor', () => {
+    const result = systems.safeParse({ page: '102', size: '100' });
+    expect(result.error?.issues[0]).toMatchObject({
+      path: ['page'],
+      params: { max_page: 101, max_offset: 10_000 },
+    });
+    expect(result.error?.issues[0]?.message).toContain('page further with cursor');
   });
 });
 

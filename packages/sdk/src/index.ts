@@ -25,7 +25,7 @@ export {
   ValidationError,
   type AideApiErrorInit,
 } from './core/errors.js';
-export { PagePromise, type Page } from './core/pagination.js';
+export { PagePromise, type KeysetPages, type Page } from './core/pagination.js';
 export type { RequestOptions } from './core/request-options.js';
 export type { Credentials } from './internal/auth.js';
 export type { BatchChunk } from './internal/batch.js';

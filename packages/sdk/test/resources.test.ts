@@ -183,11 +183,13 @@ describe('system kinds', () => {
       .slice(before)
       .filter((r) => r.startsWith('GET /api/v1/system-kinds?'));
     expect(pageRequests).toHaveLength(4);
-    expect(pageRequests.map((r) => new URL(`http://x${r.slice(4)}`).searchParams.get('page'))).toEqual([
-      '1',
-      '2',
-      '3',
-      '4',
+    // The first page by number, naming `total` so that it carries next_cursor; the others by cursor.
+    const queries = pageRequests.map((r) => new URL(`http://x${r.slice(4)}`).searchParams);
+    expect(queries.map((q) => [q.get('page'), q.get('total'), q.has('cursor')])).toEqual([
+      ['1', 'exact', false],
+      [null, 'exact', true],
+      [null, 'exact', true],
+      [null, 'exact', true],
     ]);
 
     // iterate() is the same walk; pages() yields the envelopes; `page` sets where iteration starts.

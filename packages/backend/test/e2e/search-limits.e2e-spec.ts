@@ -112,7 +112,7 @@ describe('searches under saturation (pool of 4, 2 search slots, no queue)', () =
     ['search', 'search?q=customer&size=50', 50],
     ['systems', 'systems?size=100', 100],
     ['fields', 'fields?size=1', 1],
-    ['datasets (cursor-paged)', 'datasets?size=100', 100],
+    ['datasets', 'datasets?size=100', 100],
   ])(
     'refuses a %s page that skips more than MAX_PAGE_OFFSET rows with 422, naming the deepest page',
     async (_name, path, size) => {
@@ -131,10 +131,15 @@ describe('searches under saturation (pool of 4, 2 search slots, no queue)', () =
     },
   );
 
-  it('points a too-deep page of a cursor-paged collection to the cursor', async () => {
-    const response = await ctx.request('GET', `${API}/datasets?size=100&page=102`, { token: ctx.userToken });
-    expect(expectEnvelope(response, 422, 'VALIDATION_ERROR').details.issues[0].message).toContain('cursor');
-  });
+  it.each(['datasets', 'fields', 'systems'])(
+    'points a too-deep page of a collection (%s) to the cursor',
+    async (path) => {
+      const response = await ctx.request('GET', `${API}/${path}?size=100&page=102`, { token: ctx.userToken });
+      expect(expectEnvelope(response, 422, 'VALIDATION_ERROR').details.issues[0].message).toContain(
+        'page further with cursor',
+      );
+    },
+  );
 });
 
 describe('a search past its statement timeout', () => {

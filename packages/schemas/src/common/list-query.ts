@@ -19,12 +19,6 @@ export interface ListSpec {
   /** e.g. `code` or `-created_at` */
   readonly defaultSort: string;
   readonly softDelete: boolean;
-  /**
-   * Large collections (ADR 0024): the sort fields a keyset `cursor` can follow (columns that are never
-   * NULL; `id` always can). Declaring it adds the `cursor` and `total` query keys, and `next_cursor`
-   * to the pages of requests that name either.
-   */
-  readonly cursorSortable?: readonly string[];
 }
 
 export interface SortTerm {
@@ -66,7 +60,7 @@ export const DEFAULT_PAGE_SIZE = 50;
  * The rows a `page` may skip, (page − 1) × size: an offset page reads and throws away every row
  * before it, so its cost grows with its depth (ADR 0034). A deeper page is 422 VALIDATION_ERROR, the
  * issue on `page` naming the deepest page (`params.max_page`) and this limit (`params.max_offset`); a
- * large collection pages further with `cursor`, any other is narrowed by its filters.
+ * collection (`listQuerySchema`) pages further with `cursor`, a search is narrowed.
  */
 export const MAX_PAGE_OFFSET = 10_000;
 
@@ -191,7 +185,8 @@ const MAX_CURSOR_LENGTH = 2000;
 
 /**
  * The query-string schema of a collection: `page`, `size`, `sort`, `include_deleted` (soft-delete
- * collections) and the declared filters. Unknown keys are rejected; the output is a `ListQuery`.
+ * collections), the declared filters, then `cursor` and `total` (ADR 0024, amendment: every collection
+ * pages by keyset, on any of its sorts). Unknown keys are rejected; the output is a `ListQuery`.
  */
 export function listQuerySchema(spec: ListSpec) {
   const shape: Record<string, z.ZodType> = {
@@ -214,52 +209,39 @@ export function listQuerySchema(spec: ListSpec) {
     }
   }
   // After the filters: the query parameters of older clients keep their positions.
-  const keyset = spec.cursorSortable;
-  if (keyset) {
-    shape['cursor'] = z
-      .string()
-      .max(MAX_CURSOR_LENGTH)
-      .regex(/^[A-Za-z0-9_-]+$/, { message: 'must be a next_cursor of a previous page' })
-      .optional()
-      .describe(
-        'Keyset paging: the `next_cursor` of the previous page, with the same sort and filters (`page` stays 1). Costs the same on every page.',
-      );
-    shape['total'] = z
-      .enum(TOTAL_MODES)
-      .optional()
-      .describe(
-        "`exact` (default) counts every matching row; `estimate`: exact on the last page, the planner's estimate before it; `none`: no count, `total` and `pages` are lower bounds.",
-      );
-  }
+  shape['cursor'] = z
+    .string()
+    .max(MAX_CURSOR_LENGTH)
+    .regex(/^[A-Za-z0-9_-]+$/, { message: 'must be a next_cursor of a previous page' })
+    .optional()
+    .describe(
+      'Keyset paging: the `next_cursor` of the previous page, with the same sort and filters (`page` stays 1). Costs the same on every page, and has no depth limit.',
+    );
+  shape['total'] = z
+    .enum(TOTAL_MODES)
+    .optional()
+    .describe(
+      "`exact` (default) counts every matching row; `estimate`: exact on the last page, the planner's estimate before it; `none`: no count, `total` and `pages` are lower bounds.",
+    );
   return z.strictObject(shape).transform((raw, ctx): ListQuery => {
     const filters: FilterTerm[] = [];
     for (const { key, field, op } of filterKeys) {
       const value = raw[key];
       if (value !== undefined) filters.push({ field, op, value: value as FilterTerm['value'] });
     }
-    const sort = parseSort(raw['sort'] as string | undefined, spec, ctx);
     const query: ListQuery = {
       page: raw['page'] as number,
       size: raw['size'] as number,
-      sort,
+      sort: parseSort(raw['sort'] as string | undefined, spec, ctx),
       filters,
       include_deleted: (raw['include_deleted'] as boolean | undefined) ?? false,
     };
-    checkPageDepth(query, ctx, keyset ? 'page further with cursor' : 'narrow the filters');
-    if (!keyset) return query;
+    checkPageDepth(query, ctx, 'page further with cursor');
     const cursor = raw['cursor'] as string | undefined;
     const total = raw['total'] as TotalMode | undefined;
     if (cursor === undefined) return total ? { ...query, total } : query;
     if (query.page !== 1) {
       ctx.addIssue({ code: 'custom', path: ['page'], message: 'must be 1 (or absent) with a cursor' });
-    }
-    const unkeyed = sort.find((t) => t.field !== 'id' && !keyset.includes(t.field));
-    if (unkeyed) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['cursor'],
-        message: `Cursor paging cannot follow a sort by '${unkeyed.field}'. Allowed: ${['id', ...keyset].sort().join(', ')}`,
-      });
     }
     return { ...query, ...(total ? { total } : {}), cursor };
   });
@@ -276,7 +258,7 @@ export function pageOf<T extends z.ZodType>(item: T) {
   });
 }
 
-/** The page of a large collection (`ListSpec.cursorSortable`): the envelope plus `next_cursor`. */
+/** The page of a collection (`listQuerySchema`): the envelope plus `next_cursor` for clients that ask. */
 export function keysetPageOf<T extends z.ZodType>(item: T) {
   return pageOf(item).extend({
     next_cursor: z
@@ -295,7 +277,7 @@ export interface Page<T> {
   page: number;
   size: number;
   pages: number;
-  /** Large collections only (`keysetPageOf`). */
+  /** Collections (`keysetPageOf`), when the request names `cursor` or `total`. */
   next_cursor?: string | null;
 }
 

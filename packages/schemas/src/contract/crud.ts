@@ -1,4 +1,4 @@
-import { batchOf, batchResultOf, keysetPageOf, listQuerySchema, pageOf } from '../common/list-query.js';
+import { batchOf, batchResultOf, keysetPageOf, listQuerySchema } from '../common/list-query.js';
 import type { ErrorCode } from '../errors/error-codes.js';
 import type { ResourceDef, ResourceKeys } from '../resource.js';
 import { defineRoute, idParams, type RouteKeys } from './route.js';
@@ -46,7 +46,7 @@ export function crudRoutes<R extends ResourceDef>(r: R) {
       method: 'GET',
       path: base,
       query: listQuerySchema(r.list),
-      responses: { 200: r.list.cursorSortable ? keysetPageOf(read) : pageOf(read) },
+      responses: { 200: keysetPageOf(read) },
       errors: r.softDelete || readAuth === 'superuser' ? ['FORBIDDEN'] : [],
       auth: readAuth,
       keys: keys.read,

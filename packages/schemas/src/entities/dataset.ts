@@ -222,8 +222,6 @@ export const datasetResource = defineResource({
     sortable: ['object_name', 'layer', 'kind', 'is_active', 'created_at', 'updated_at'],
     defaultSort: 'object_name',
     softDelete: true,
-    // Large collection (ADR 0024): keyset paging and a cheaper total; `layer` may be NULL.
-    cursorSortable: ['object_name', 'kind', 'is_active', 'created_at', 'updated_at'],
   },
   notFound: 'DATASET_NOT_FOUND',
   writeRole: 'user',

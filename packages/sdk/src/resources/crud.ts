@@ -38,6 +38,14 @@ export interface ListParams {
   sort?: string | readonly string[] | undefined;
   /** Also list soft-deleted entities (superusers only; soft-delete resources only). */
   include_deleted?: boolean | undefined;
+  /**
+   * How `total` is counted: `exact` (default), `estimate` (exact on the last page) or `none` (`total`
+   * and `pages` are then lower bounds, and no page counts; the cheapest walk of a large collection).
+   * Naming it makes an awaited page carry `next_cursor`.
+   */
+  total?: 'exact' | 'estimate' | 'none' | undefined;
+  /** The `next_cursor` of a previous page with the same sort and filters: the page after it. */
+  cursor?: string | undefined;
   [filter: string]: QueryValue;
 }
 
@@ -149,7 +157,8 @@ export class CollectionResource<Read, Create> {
   }
 
   /**
-   * `GET /` — one page, or with `for await` every item from `params.page` on:
+   * `GET /` — one page, or with `for await` every item from `params.page` on (walked by `next_cursor`,
+   * so without the offset limit of a single page):
    *
    * ```ts
    * const page = await client.systems.list({ size: 20, code__like: 'prod' });
@@ -158,15 +167,18 @@ export class CollectionResource<Read, Create> {
    */
   list(params: ListParams = {}, options?: RequestOptions): PagePromise<Read> {
     const { page, ...query } = params;
-    return new PagePromise(
-      (n) =>
-        this.api.invoke(this.routes.list, {
-          query: { ...query, page: n },
-          options,
-          expected: `Page<${this.def.name}>`,
-        }) as Promise<Page<Read>>,
-      page ?? 1,
-    );
+    const get = (q: Record<string, QueryValue>) =>
+      this.api.invoke(this.routes.list, {
+        query: q,
+        options,
+        expected: `Page<${this.def.name}>`,
+      }) as Promise<Page<Read>>;
+    // Iterating walks by cursor (no depth limit); naming `total` asks for `next_cursor`.
+    const total = query.total ?? 'exact';
+    return new PagePromise((n) => get({ ...query, page: n }), page ?? 1, {
+      first: (n) => get({ ...query, page: n, total }),
+      after: (cursor) => get({ ...query, cursor, total }),
+    });
   }
 
   /** Every item of every page, as an async iterator: the same as `for await (... of list(params))`. */

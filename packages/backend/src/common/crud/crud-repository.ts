@@ -2,7 +2,7 @@ import type { ErrorCode, ListQuery, Page } from '@aide/schemas';
 import type { DataSource, EntityManager, EntityTarget, ObjectLiteral, Repository } from 'typeorm';
 import { compileFastFind } from '../../database/prepared-query.js';
 import { AppError } from '../errors/app-error.js';
-import { applyFilters, applySort, fetchPage } from './list.js';
+import { applyFilters, fetchKeysetPage } from './list.js';
 import { bulkInsert } from './bulk-insert.js';
 import type { AuditedEntity } from './audited-entity.js';
 
@@ -40,8 +40,7 @@ export class CrudRepository<E extends AuditedEntity> {
     const qb = this.repo(manager).createQueryBuilder('e');
     if (this.options.softDelete && !query.include_deleted) qb.where('e.deleted_at IS NULL');
     applyFilters(qb, 'e', query.filters);
-    applySort(qb, 'e', query.sort);
-    return fetchPage(qb, query);
+    return fetchKeysetPage(qb, 'e', query);
   }
 
   /**

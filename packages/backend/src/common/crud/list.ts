@@ -74,28 +74,17 @@ export function applySort<E extends ObjectLiteral>(
   }
 }
 
-export async function fetchPage<E extends ObjectLiteral>(
-  qb: SelectQueryBuilder<E>,
-  query: Pick<ListQuery, 'page' | 'size'>,
-): Promise<Page<E>> {
-  const [items, total] = await qb
-    .offset((query.page - 1) * query.size)
-    .limit(query.size)
-    .getManyAndCount();
-  return { items, total, page: query.page, size: query.size, pages: Math.ceil(total / query.size) };
-}
-
 export function mapPage<E, R>(page: Page<E>, map: (item: E) => R): Page<R> {
   return { ...page, items: page.items.map(map) };
 }
 
-/** The opaque `next_cursor` of a page: its sort, then the last row's sort values (as text) and id. */
-function encodeCursor(sort: readonly SortTerm[], values: readonly string[]): string {
+/** The opaque `next_cursor` of a page: its sort, then the last row's sort values (as text, or null) and id. */
+function encodeCursor(sort: readonly SortTerm[], values: readonly (string | null)[]): string {
   return Buffer.from(JSON.stringify([sortKey(sort), ...values]), 'utf8').toString('base64url');
 }
 
 /** The values of a `next_cursor` of a page with this sort (`terms` includes the id tiebreak). */
-function decodeCursor(cursor: string, terms: readonly SortTerm[]): string[] {
+function decodeCursor(cursor: string, terms: readonly SortTerm[]): (string | null)[] {
   let decoded: unknown;
   try {
     decoded = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
@@ -106,37 +95,57 @@ function decodeCursor(cursor: string, terms: readonly SortTerm[]): string[] {
     !Array.isArray(decoded) ||
     decoded.length !== terms.length + 1 ||
     decoded[0] !== sortKey(terms) ||
-    !decoded.every((v) => typeof v === 'string' && !v.includes('\u0000'))
+    decoded.at(-1) === null ||
+    !decoded.every((v) => v === null || (typeof v === 'string' && !v.includes('\u0000')))
   ) {
     throw validationError(
       [{ path: ['cursor'], message: 'must be a next_cursor of a previous page with the same sort' }],
       'The query string is invalid.',
     );
   }
-  return (decoded as string[]).slice(1);
+  return (decoded as (string | null)[]).slice(1);
 }
 
 /**
- * Rows after the cursor's row in the order of `terms`. The leading terms that share the first term's
- * direction are compared as one row value — `(t1, t2) > (v1, v2)` (`<` when descending) — which a
- * b-tree index on those columns answers with a seek, so a cursor page is an index range read even when
- * the first sort value repeats over many rows (`kind`, `layer`). When every term has that direction the
- * row comparison is the whole condition; otherwise it is the prefix's `>=`, and the rest is spelled out:
- * (t1 > v1) OR (t1 = v1 AND t2 > v2) OR … (`<` for descending terms).
+ * Rows after the cursor's row in the order of `terms` (PostgreSQL's: NULLs last ascending, first
+ * descending). The leading terms that share the first term's direction, on NOT NULL columns, are
+ * compared as one row value — `(t1, t2) > (v1, v2)` (`<` when descending) — which a b-tree index on
+ * those columns answers with a seek, so a cursor page is an index range read even when the first sort
+ * value repeats over many rows (`kind`, `layer`). When that covers every term it is the whole
+ * condition; otherwise it is the prefix's `>=` (when there is one), and the rest is spelled out:
+ * (t1 after v1) OR (t1 same as v1 AND t2 after v2) OR …, where "same" of a NULL is `IS NULL` and
+ * "after" knows where NULLs sort.
  */
 function applyAfter<E extends ObjectLiteral>(
   qb: SelectQueryBuilder<E>,
   alias: string,
   terms: readonly SortTerm[],
-  values: readonly string[],
+  values: readonly (string | null)[],
 ): void {
+  const metadata = qb.expressionMap.mainAlias?.metadata;
+  const nullable = terms.map((t) => metadata?.findColumnWithPropertyName(t.field)?.isNullable ?? true);
   const params: Record<string, string> = {};
-  terms.forEach((_, i) => (params[`k${i}`] = values[i]));
+  values.forEach((v, i) => {
+    if (v !== null) params[`k${i}`] = v;
+  });
   const col = (i: number) => `${alias}.${terms[i]?.field}`;
-  const op = (i: number, strict: boolean) =>
-    (terms[i]?.direction === 'DESC' ? '<' : '>') + (strict ? '' : '=');
-  let run = 1;
-  while (run < terms.length && terms[run]?.direction === terms[0]?.direction) run++;
+  const descending = (i: number) => terms[i]?.direction === 'DESC';
+  const op = (i: number, strict: boolean) => (descending(i) ? '<' : '>') + (strict ? '' : '=');
+  const same = (i: number) => (values[i] === null ? `${col(i)} IS NULL` : `${col(i)} = :k${i}`);
+  const after = (i: number) => {
+    if (values[i] === null) return descending(i) ? `${col(i)} IS NOT NULL` : 'FALSE';
+    const beyond = `${col(i)} ${op(i, true)} :k${i}`;
+    return nullable[i] && !descending(i) ? `(${beyond} OR ${col(i)} IS NULL)` : beyond;
+  };
+  let run = 0;
+  while (
+    run < terms.length &&
+    terms[run]?.direction === terms[0]?.direction &&
+    !nullable[run] &&
+    values[run] !== null
+  ) {
+    run++;
+  }
   const prefix = (n: number) => Array.from({ length: n }, (_, i) => i);
   const seek = (n: number, strict: boolean) =>
     `(${prefix(n).map(col).join(', ')}) ${op(0, strict)} (${prefix(n)
@@ -146,36 +155,39 @@ function applyAfter<E extends ObjectLiteral>(
     qb.andWhere(seek(run, true), params);
     return;
   }
-  const branches = terms.map((_, i) =>
-    [...prefix(i).map((j) => `${col(j)} = :k${j}`), `${col(i)} ${op(i, true)} :k${i}`].join(' AND '),
-  );
-  qb.andWhere(seek(run, false), params).andWhere(`(${branches.join(' OR ')})`);
+  if (run > 0) qb.andWhere(seek(run, false), params);
+  const branches = terms.map((_, i) => [...prefix(i).map(same), after(i)].join(' AND '));
+  qb.andWhere(`(${branches.join(' OR ')})`, params);
 }
 
 /**
- * A page of a large collection (ADR 0024) whose rows are read with joins (`load`): the page's ids are
- * found first on the parent table alone (`filtered`: alias, soft-delete clause and filters applied),
- * in sort order from an index, `size + 1` of them (the extra one says whether more follow), then
- * `load` reads those rows with their joins in one query. The cost of a page does not depend on the
- * table's size: `cursor` pages seek (keyset), `page` pages skip `offset` index entries, and the count
- * is what `query.total` asks for: `exact` (default) counts the matching rows, `estimate` asks the
- * planner (exact on the last page), `none` counts nothing (`total`, `pages` are then lower bounds).
+ * A page of a collection (ADR 0024). `filtered` is the collection's query with its alias, soft-delete
+ * clause and filters applied. Without `load`, the page's rows are read from it directly; with `load`
+ * (rows read with joins), the page's ids are found first on the parent table alone, in sort order from
+ * an index, then `load` reads those rows with their joins in one query. `size + 1` rows are read (the
+ * extra one says whether more follow). `cursor` pages seek (keyset; no depth limit), `page` pages skip
+ * `offset` rows, and the count is what `query.total` asks for: `exact` (default) counts the matching
+ * rows, `estimate` asks the planner (exact on the last page), `none` counts nothing (`total`, `pages`
+ * are then lower bounds). `next_cursor` is answered only to requests that name `cursor` or `total`:
+ * the answer of any other request is the envelope it always was.
  */
-export async function fetchIdPage<E extends ObjectLiteral>(
+export async function fetchKeysetPage<E extends ObjectLiteral>(
   filtered: SelectQueryBuilder<E>,
   alias: string,
   query: ListQuery,
-  load: (ids: SelectQueryBuilder<E>) => SelectQueryBuilder<E>,
-  withCursor: boolean,
+  load?: (ids: SelectQueryBuilder<E>) => SelectQueryBuilder<E>,
 ): Promise<Page<E>> {
   const terms = withIdTiebreak(query.sort);
-  const ids = filtered.clone().select(`${alias}.id`);
-  if (query.cursor) applyAfter(ids, alias, terms, decodeCursor(query.cursor, terms));
-  applySort(ids, alias, query.sort);
+  const window = filtered.clone();
+  if (query.cursor) applyAfter(window, alias, terms, decodeCursor(query.cursor, terms));
+  applySort(window, alias, query.sort);
   const offset = query.cursor ? 0 : (query.page - 1) * query.size;
-  ids.offset(offset).limit(query.size + 1);
-  const rows = load(ids);
-  applySort(rows, alias, query.sort);
+  window.offset(offset).limit(query.size + 1);
+  let rows = window;
+  if (load) {
+    rows = load(window.select(`${alias}.id`));
+    applySort(rows, alias, query.sort);
+  }
   terms.forEach((t, i) => rows.addSelect(`${alias}.${t.field}::text`, `cursor_k${i}`));
   const { entities, raw } = await rows.getRawAndEntities();
   const more = entities.length > query.size;
@@ -188,8 +200,7 @@ export async function fetchIdPage<E extends ObjectLiteral>(
     size: query.size,
     pages: Math.ceil(total / query.size),
   };
-  // Only for clients that opted in (named `cursor` or `total`): the default answer stays as it was.
-  if (withCursor && (query.cursor !== undefined || query.total !== undefined)) {
+  if (query.cursor !== undefined || query.total !== undefined) {
     const lastId = (items.at(-1) as { id?: unknown } | undefined)?.id;
     const last = raw.find((r: Record<string, unknown>) => r[`${alias}_id`] === lastId) as
       Record<string, unknown> | undefined;
@@ -197,7 +208,7 @@ export async function fetchIdPage<E extends ObjectLiteral>(
       more && last
         ? encodeCursor(
             terms,
-            terms.map((_, i) => String(last[`cursor_k${i}`])),
+            terms.map((_, i) => (last[`cursor_k${i}`] ?? null) as string | null),
           )
         : null;
   }

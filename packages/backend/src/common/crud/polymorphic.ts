@@ -1,6 +1,6 @@
 import type { ListQuery, Page } from '@aide/schemas';
 import type { EntityManager, SelectQueryBuilder } from 'typeorm';
-import { applyFilters, fetchIdPage } from './list.js';
+import { applyFilters, fetchKeysetPage } from './list.js';
 import type { CrudRepository } from './crud-repository.js';
 import type { AuditedEntity } from './audited-entity.js';
 
@@ -21,8 +21,6 @@ export class PolymorphicReads<E extends PolymorphicEntity, K extends string> {
   constructor(
     private readonly crud: CrudRepository<E>,
     private readonly kindEntities: Readonly<Record<K, new () => object>>,
-    /** The collection pages with `next_cursor` (its ListSpec declares `cursorSortable`). */
-    private readonly withCursor = false,
   ) {
     this.kinds = Object.keys(kindEntities) as K[];
   }
@@ -72,22 +70,17 @@ export class PolymorphicReads<E extends PolymorphicEntity, K extends string> {
 
   /**
    * A page of parents (soft-deleted ones only with `include_deleted`), each with its kind row: the
-   * page's ids are chosen on the parent table alone, then only those rows are joined (`fetchIdPage`).
+   * page's ids are chosen on the parent table alone, then only those rows are joined (`fetchKeysetPage`).
    */
   async findPage(query: ListQuery): Promise<Page<E>> {
     const filtered = this.crud.repo().createQueryBuilder('p');
     if (!query.include_deleted) filtered.where('p.deleted_at IS NULL');
     applyFilters(filtered, 'p', query.filters);
-    const page = await fetchIdPage(
-      filtered,
-      'p',
-      query,
-      (ids) =>
-        this.withDetails('p')
-          // ANY(ARRAY(…)): the page's ids are computed once, then each row is read by primary key.
-          .where(`p.id = ANY(ARRAY(${ids.getQuery()}))`)
-          .setParameters(ids.getParameters()),
-      this.withCursor,
+    const page = await fetchKeysetPage(filtered, 'p', query, (ids) =>
+      this.withDetails('p')
+        // ANY(ARRAY(…)): the page's ids are computed once, then each row is read by primary key.
+        .where(`p.id = ANY(ARRAY(${ids.getQuery()}))`)
+        .setParameters(ids.getParameters()),
     );
     for (const item of page.items) this.attach(item);
     return page;

@@ -46,7 +46,7 @@ export class DatasetsRepository {
       notFound: 'DATASET_NOT_FOUND',
       softDelete: true,
     });
-    this.reads = new PolymorphicReads(this.crud, DATASET_KIND_ENTITIES, true);
+    this.reads = new PolymorphicReads(this.crud, DATASET_KIND_ENTITIES);
   }
 
   findPage(query: ListQuery): Promise<Page<DatasetEntity>> {
