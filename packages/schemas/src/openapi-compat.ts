@@ -217,6 +217,9 @@ class OperationComparison {
     }
     this.objects(o, n, dir, where);
     if (isObject(o.items) || isObject(n.items)) this.schema(o.items, n.items, dir, `${where}[]`);
+    if (isObject(o.additionalProperties) && isObject(n.additionalProperties)) {
+      this.schema(o.additionalProperties, n.additionalProperties, dir, `${where}{}`);
+    }
     if (Array.isArray(o.prefixItems) && Array.isArray(n.prefixItems)) {
       o.prefixItems.forEach((item, i) => {
         const newItem = (n.prefixItems as Json[])[i];

@@ -172,6 +172,14 @@ describe('breakingChanges', () => {
     expect(keys(doc(answer({ ...str, maxLength: 9 })), doc(answer({ ...str, maxLength: 3 })))).toEqual([]);
   });
 
+  it('compares the values of a map, not its keys', () => {
+    const map = (value: object) => doc(answer({ type: 'object', additionalProperties: value }));
+    expect(keys(map(object({ a: str })), map(object({ a: { type: 'integer' } })))).toEqual([
+      'POST /x 200 response body{}.a: may now be integer',
+    ]);
+    expect(keys(map(object({ a: str })), map(object({ a: str, b: str })))).toEqual([]);
+  });
+
   it('names a change inside a component once, by the component, for every operation reaching it', () => {
     const ref = { $ref: '#/components/schemas/Thing' };
     const two = (thing: object) => ({
