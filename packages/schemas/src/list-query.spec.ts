@@ -9,8 +9,8 @@ import { PROVIDER_RESOURCES } from './resources.js';
 import { userResource } from './entities/user.js';
 
 /** Every ResourceDef the package exports, whichever list (if any) it is filed in. */
-const EVERY_RESOURCE = Object.values(schemas).filter(
-  (value): value is ResourceDef =>
+const EVERY_RESOURCE = (Object.values(schemas) as unknown[]).filter(
+  (value: unknown): value is ResourceDef =>
     typeof value === 'object' && value !== null && 'path' in value && 'notFound' in value && 'list' in value,
 );
 
@@ -103,7 +103,10 @@ describe('list query: keyset paging (cursor, total) on every collection', () => 
       expect(def.list.sortable.length).toBeGreaterThan(0);
       for (const field of def.list.sortable)
         for (const sort of [field, `-${field}`])
-          expect({ sort, cursor: query.parse({ cursor: 'abc', sort }).cursor }).toEqual({ sort, cursor: 'abc' });
+          expect({ sort, cursor: query.parse({ cursor: 'abc', sort }).cursor }).toEqual({
+            sort,
+            cursor: 'abc',
+          });
     },
   );
 

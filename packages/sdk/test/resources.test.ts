@@ -71,9 +71,13 @@ describe('the client covers the route table', () => {
       (value): value is CollectionResource<unknown, unknown> => value instanceof CollectionResource,
     );
     // Every def the package exports, whichever list (if any) it is filed in.
-    const defs = Object.values(schemas).filter(
-      (value): value is ResourceDef =>
-        typeof value === 'object' && value !== null && 'path' in value && 'notFound' in value && 'list' in value,
+    const defs = (Object.values(schemas) as unknown[]).filter(
+      (value: unknown): value is ResourceDef =>
+        typeof value === 'object' &&
+        value !== null &&
+        'path' in value &&
+        'notFound' in value &&
+        'list' in value,
     );
     expect(defs).toEqual(expect.arrayContaining([...schemas.PROVIDER_RESOURCES, userResource]));
     for (const def of defs) {

@@ -80,13 +80,10 @@ async function withCredentials(script: Script, options: Omit<AideClientBaseOptio
 async function retryPauses(run: () => Promise<unknown>): Promise<number[]> {
   const pauses: number[] = [];
   const original = globalThis.setTimeout;
-  const spy = jest.spyOn(globalThis, 'setTimeout').mockImplementation(((
-    callback: () => void,
-    ms?: number,
-  ) => {
+  const spy = jest.spyOn(globalThis, 'setTimeout').mockImplementation((callback: () => void, ms?: number) => {
     if (/internal[\\/]retry\.[jt]s/.test(new Error().stack ?? '')) pauses.push(ms ?? 0);
     return original(callback, ms);
-  }) as never);
+  });
   try {
     await run();
   } finally {
