@@ -3,9 +3,12 @@
 //           a hand-written HS256 check must at least do, without the claim checks)
 //   jose    jwtVerify with the key imported once as a CryptoKey (what the API does)
 //   jose-raw jwtVerify given the secret bytes on every call (the import the API avoids)
+// and the two failed-login paths (the built PasswordHasher, AIDE_BCRYPT_COST 12): a wrong password
+// against a real hash, and an unknown user against the dummy hash; their times should be equal.
 import { createHmac, timingSafeEqual, webcrypto } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { jwtVerify, SignJWT } from 'jose';
+import { PasswordHasher } from '../dist/common/auth/password-hasher.js';
 
 const SECRET = 'bench-secret-that-is-long-enough-for-hs256-0123456789';
 
@@ -16,13 +19,45 @@ async function timePerCall(fn, iterations) {
   return Number(process.hrtime.bigint() - start) / iterations / 1000; // µs
 }
 
+/** Median milliseconds of `runs` sequential calls. */
+async function medianMs(fn, runs) {
+  const times = [];
+  for (let i = 0; i < runs; i++) {
+    const start = process.hrtime.bigint();
+    await fn();
+    times.push(Number(process.hrtime.bigint() - start) / 1e6);
+  }
+  return times.sort((a, b) => a - b)[Math.floor(runs / 2)];
+}
+
+/** A failed login's password check: wrong password vs unknown user (the dummy-hash compare). */
+async function failedLogins(runs) {
+  const hasher = new PasswordHasher({ bcryptCost: 12 });
+  const stored = await hasher.hash('the-right-password');
+  await hasher.verifyNothing('warm-up'); // builds the dummy hash once, as the first unknown login does
+  const wrong = await medianMs(() => hasher.verify('a-wrong-password', stored), runs);
+  const unknown = await medianMs(() => hasher.verifyNothing('a-wrong-password'), runs);
+  process.stdout.write(`failed login password check, bcrypt cost 12, median of ${runs} (ms)\n`);
+  process.stdout.write(`  wrong password ${wrong.toFixed(1).padStart(8)} ms\n`);
+  process.stdout.write(
+    `  unknown user   ${unknown.toFixed(1).padStart(8)} ms  ${(unknown / wrong).toFixed(2)}×\n`,
+  );
+}
+
 export async function run(argv = process.argv.slice(2)) {
   const { values } = parseArgs({
     args: argv,
-    options: { iterations: { type: 'string', default: '50000' }, help: { type: 'boolean', default: false } },
+    options: {
+      iterations: { type: 'string', default: '50000' },
+      logins: { type: 'string', default: '9' },
+      help: { type: 'boolean', default: false },
+    },
   });
   if (values.help) {
-    process.stdout.write('pnpm bench auth [--iterations N]   per-token verification cost (µs), one run\n');
+    process.stdout.write(
+      'pnpm bench auth [--iterations N] [--logins N]   per-token verification cost (µs), then the\n' +
+        '  failed-login password check, wrong password vs unknown user (ms, median of N)\n',
+    );
     return 0;
   }
   const iterations = Number(values.iterations);
@@ -56,5 +91,6 @@ export async function run(argv = process.argv.slice(2)) {
       `  ${name.padEnd(9)} ${us.toFixed(1).padStart(8)} µs  ${(us / results.floor).toFixed(2)}×\n`,
     );
   }
+  await failedLogins(Number(values.logins));
   return 0;
 }

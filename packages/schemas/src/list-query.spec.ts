@@ -2,8 +2,17 @@ import { describe, expect, it } from '@jest/globals';
 import { listQuerySchema } from './common/list-query.js';
 import { datasetResource } from './entities/dataset.js';
 import { systemResource } from './entities/system.js';
+import * as schemas from './index.js';
 import { buildOpenApiDocument } from './openapi.js';
-import { CATALOGUE_RESOURCES, LINEAGE_RESOURCES, RESOURCES } from './resources.js';
+import type { ResourceDef } from './resource.js';
+import { PROVIDER_RESOURCES } from './resources.js';
+import { userResource } from './entities/user.js';
+
+/** Every ResourceDef the package exports, whichever list (if any) it is filed in. */
+const EVERY_RESOURCE = (Object.values(schemas) as unknown[]).filter(
+  (value: unknown): value is ResourceDef =>
+    typeof value === 'object' && value !== null && 'path' in value && 'notFound' in value && 'list' in value,
+);
 
 const systems = listQuerySchema(systemResource.list);
 const datasets = listQuerySchema(datasetResource.list);
@@ -82,9 +91,26 @@ describe('list query: keyset paging (cursor, total) on every collection', () => 
     expect(result.error?.issues.map((i) => i.path.join('.'))).toContain(path);
   });
 
-  it('is taken by every collection, on any of its sorts (a nullable column included)', () => {
-    expect(systems.parse({ total: 'none' }).total).toBe('none');
-    expect(systems.parse({ cursor: 'abc', sort: '-name' }).cursor).toBe('abc');
+  it('finds every collection, the provider registry and users included', () => {
+    expect(EVERY_RESOURCE).toEqual(expect.arrayContaining([...PROVIDER_RESOURCES, userResource]));
+  });
+
+  it.each(EVERY_RESOURCE.map((def) => [def.path, def] as const))(
+    'is taken by %s, on each of its sorts either way (nullable columns included)',
+    (_path, def) => {
+      const query = listQuerySchema(def.list);
+      expect(query.parse({ total: 'none' }).total).toBe('none');
+      expect(def.list.sortable.length).toBeGreaterThan(0);
+      for (const field of def.list.sortable)
+        for (const sort of [field, `-${field}`])
+          expect({ sort, cursor: query.parse({ cursor: 'abc', sort }).cursor }).toEqual({
+            sort,
+            cursor: 'abc',
+          });
+    },
+  );
+
+  it('is taken on a compound sort', () => {
     expect(datasets.parse({ cursor: 'abc', sort: 'layer,-kind' }).cursor).toBe('abc');
   });
 
@@ -102,7 +128,8 @@ describe('OpenAPI document', () => {
   it('documents every collection, from the same schemas', () => {
     const doc = buildOpenApiDocument('test') as { openapi: string; paths: Record<string, unknown> };
     expect(doc.openapi).toBe('3.1.0');
-    for (const r of [...RESOURCES, ...CATALOGUE_RESOURCES, ...LINEAGE_RESOURCES]) {
+    expect(EVERY_RESOURCE.length).toBeGreaterThan(0);
+    for (const r of EVERY_RESOURCE) {
       expect(Object.keys(doc.paths)).toContain(`/api/v1/${r.path}`);
       expect(Object.keys(doc.paths)).toContain(`/api/v1/${r.path}/{id}`);
     }

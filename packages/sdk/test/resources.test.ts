@@ -1,7 +1,5 @@
+import * as schemas from '@aide/schemas';
 import {
-  CATALOGUE_RESOURCES,
-  LINEAGE_RESOURCES,
-  RESOURCES,
   fieldClassificationResource,
   systemKindResource,
   userResource,
@@ -72,7 +70,17 @@ describe('the client covers the route table', () => {
     const resources = Object.values(client).filter(
       (value): value is CollectionResource<unknown, unknown> => value instanceof CollectionResource,
     );
-    for (const def of [...RESOURCES, ...CATALOGUE_RESOURCES, ...LINEAGE_RESOURCES, userResource]) {
+    // Every def the package exports, whichever list (if any) it is filed in.
+    const defs = (Object.values(schemas) as unknown[]).filter(
+      (value: unknown): value is ResourceDef =>
+        typeof value === 'object' &&
+        value !== null &&
+        'path' in value &&
+        'notFound' in value &&
+        'list' in value,
+    );
+    expect(defs).toEqual(expect.arrayContaining([...schemas.PROVIDER_RESOURCES, userResource]));
+    for (const def of defs) {
       const resource = resources.find((r) => (r as unknown as { def: ResourceDef }).def === def);
       expect({ path: def.path, found: resource !== undefined }).toEqual({ path: def.path, found: true });
       expect({ path: def.path, ...routesOf(resource!) }).toEqual({ path: def.path, ...routesServed(def) });

@@ -1,7 +1,7 @@
 // Retries, backoff, timeouts and wire details, against a real node:http server on loopback that answers
 // by script (503 then 200, 429 with Retry-After, stalls, resets) and counts what it receives.
 import { randomUUID } from 'node:crypto';
-import { afterEach, describe, expect, it } from '@jest/globals';
+import { afterEach, describe, expect, it, jest } from '@jest/globals';
 import {
   AideClient,
   AideConnectionError,
@@ -71,6 +71,25 @@ async function withCredentials(script: Script, options: Omit<AideClientBaseOptio
   });
   open.push({ server, client });
   return { server, client };
+}
+
+/**
+ * The retry pauses `run` schedules, in ms: the setTimeout calls made from internal/retry's sleep()
+ * (not the per-attempt timeout timers, nor undici's). How long the client waits, without a clock.
+ */
+async function retryPauses(run: () => Promise<unknown>): Promise<number[]> {
+  const pauses: number[] = [];
+  const original = globalThis.setTimeout;
+  const spy = jest.spyOn(globalThis, 'setTimeout').mockImplementation((callback: () => void, ms?: number) => {
+    if (/internal[\\/]retry\.[jt]s/.test(new Error().stack ?? '')) pauses.push(ms ?? 0);
+    return original(callback, ms);
+  });
+  try {
+    await run();
+  } finally {
+    spy.mockRestore();
+  }
+  return pauses;
 }
 
 /** Answers `replies` in order, then repeats the last one. */
@@ -186,9 +205,10 @@ describe('retries', () => {
         ok,
       ),
     );
-    const started = Date.now();
-    expect(await client.systemKinds.get(ID)).toEqual(KIND);
-    expect(Date.now() - started).toBeGreaterThanOrEqual(950);
+    const pauses = await retryPauses(async () => {
+      expect(await client.systemKinds.get(ID)).toEqual(KIND);
+    });
+    expect(pauses).toEqual([1000]);
     expect(server.requests).toHaveLength(2);
   });
 
@@ -227,9 +247,13 @@ describe('retries', () => {
   it('Retry-After as an HTTP date is honoured', async () => {
     const past = new Date(Date.now() - 5_000).toUTCString();
     const { server, client } = await setup(sequence({ status: 503, headers: { 'retry-after': past } }, ok));
-    const started = Date.now();
-    await client.systemKinds.get(ID);
-    expect(Date.now() - started).toBeLessThan(2_000);
+    // A date already past means "now": no pause, where an ignored hint would be a 499 ms backoff.
+    const random = jest.spyOn(Math, 'random').mockReturnValue(0.999);
+    try {
+      expect(await retryPauses(() => client.systemKinds.get(ID))).toEqual([0]);
+    } finally {
+      random.mockRestore();
+    }
     expect(server.requests).toHaveLength(2);
   });
 

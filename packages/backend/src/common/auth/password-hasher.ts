@@ -17,10 +17,10 @@ export class PasswordHasher {
     return compare(password, hashed).catch(() => false);
   }
 
-  /** Spends the time of a real comparison, then fails. */
+  /** Spends the time of a real comparison (the same verify(), on a hash of the same cost), then fails. */
   async verifyNothing(password: string): Promise<false> {
-    this.dummy ??= hash('aide-dummy-password', this.config.bcryptCost);
-    await compare(password, await this.dummy).catch(() => false);
+    this.dummy ??= this.hash('aide-dummy-password');
+    await this.verify(password, await this.dummy);
     return false;
   }
 }

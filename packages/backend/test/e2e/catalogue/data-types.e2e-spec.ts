@@ -471,18 +471,17 @@ describe('data types: render_template sandbox', () => {
   });
 
   it.each(PAYLOADS)(
-    'refuses %s with 422 DATA_TYPE_TEMPLATE_INVALID within 1 s, writing nothing',
+    // The validator refuses these without running them; template-injection.spec.ts asserts that no
+    // render step is spent (wall time is the bench's to measure, not a test's).
+    'refuses %s with 422 DATA_TYPE_TEMPLATE_INVALID, writing nothing',
     async (_label, template) => {
       const before = await listAll(ctx, 'data-types', `system_flavor_id=${flavor.id}`);
       const body = typeBody({
         params_schema: { length: { type: 'int', required: false } },
         render_template: template,
       });
-      const started = Date.now();
       const r = await ctx.request('POST', base, { token: ctx.adminToken, body });
-      const elapsed = Date.now() - started;
       expectEnvelope(r, 422, 'DATA_TYPE_TEMPLATE_INVALID');
-      expect(elapsed).toBeLessThan(1000);
       // Through the batch route as well.
       const batch = await ctx.request('POST', `${base}/batch`, {
         token: ctx.adminToken,
@@ -500,12 +499,10 @@ describe('data types: render_template sandbox', () => {
       render_template: 'v{% if length is defined %}({{ length }}){% endif %}',
     });
     for (const [, template] of PAYLOADS.slice(0, 10)) {
-      const started = Date.now();
       const r = await ctx.request('PATCH', `${base}/${row.id}`, {
         token: ctx.adminToken,
         body: { render_template: template, row_version: 1 },
       });
-      expect(Date.now() - started).toBeLessThan(1000);
       expectEnvelope(r, 422, 'DATA_TYPE_TEMPLATE_INVALID');
     }
     expect(ok(await ctx.request('GET', `${base}/${row.id}`, { token: ctx.userToken }))).toEqual(row);
