@@ -8,8 +8,12 @@ import { AppError } from '../../common/errors/app-error.js';
 export function assertLinkLayers(sourceLayer: string | null, targetLayer: string | null): void {
   const order = linkLayerOrder(sourceLayer, targetLayer);
   if (order === 'ordered') return;
-  throw new AppError(order === 'missing' ? 'DATASET_LINK_LAYER_MISSING' : 'DATASET_LINK_LAYER_ORDER', undefined, {
-    source_layer: sourceLayer,
-    target_layer: targetLayer,
-  });
+  throw new AppError(
+    order === 'missing' ? 'DATASET_LINK_LAYER_MISSING' : 'DATASET_LINK_LAYER_ORDER',
+    undefined,
+    {
+      source_layer: sourceLayer,
+      target_layer: targetLayer,
+    },
+  );
 }
