@@ -102,6 +102,17 @@ function tableVersionOf(version: SchemaVersion, shared: Shared): TableVersion {
 }
 
 /**
+ * One stored version in the diff's terms, as a crawl reads it from a snapshot page (its foreign keys'
+ * targets named by their stored schema and table). For comparing the crawler's classification of two
+ * stored versions with the registry's diff route.
+ */
+export function registryVersionOf(version: SchemaVersion): TableVersion {
+  const converted = tableVersionOf(version, new Shared());
+  converted.foreign_keys = version.foreign_keys.map((fk) => foreignKeyOf(fk, new Map()));
+  return converted;
+}
+
+/**
  * Turns snapshot items into the diff's terms, sharing repeated values; foreign keys are named at the
  * end (`finish`), since a target given by id may come later, from the names of every rdbms dataset.
  */

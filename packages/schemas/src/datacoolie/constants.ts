@@ -34,6 +34,27 @@ export type ProcessingMode = (typeof PROCESSING_MODES)[number];
 export const DATABASE_TYPES = ['postgresql', 'mysql', 'mssql', 'oracle', 'sqlite'] as const;
 export type DatabaseType = (typeof DATABASE_TYPES)[number];
 
+/** Flavor-code prefixes of each relational database family (postgres14 → postgresql, sqlserver2019 → mssql). */
+const DATABASE_FAMILY_PREFIXES: ReadonlyArray<readonly [string, DatabaseType]> = [
+  ['postgres', 'postgresql'],
+  ['mysql', 'mysql'],
+  ['mariadb', 'mysql'],
+  ['sqlite', 'sqlite'],
+  ['mssql', 'mssql'],
+  ['sqlserver', 'mssql'],
+  ['oracle', 'oracle'],
+];
+
+/**
+ * The database family of a system flavor, by its code's prefix; null for a flavor of no relational
+ * family (Iceberg, Hive, Kafka…). The one mapping: the connection export's and the document import's
+ * `database_type` and the schema hints' source dialect all read it.
+ */
+export function databaseFamilyOf(flavorCode: string): DatabaseType | null {
+  const code = flavorCode.toLowerCase();
+  return DATABASE_FAMILY_PREFIXES.find(([prefix]) => code.startsWith(prefix))?.[1] ?? null;
+}
+
 export const DATABASE_AUTH_TYPES = [
   'password',
   'service_principal',

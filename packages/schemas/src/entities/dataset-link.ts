@@ -13,6 +13,23 @@ export const LAYER_ORDER: Readonly<Record<DatasetLayer, number>> = {
   core: 4,
 };
 
+/** Whether `value` names a dataset layer. */
+export const isDatasetLayer = (value: string | null | undefined): value is DatasetLayer =>
+  typeof value === 'string' && Object.hasOwn(LAYER_ORDER, value);
+
+/**
+ * The one lineage-direction rule of a hop source → target, by the two datasets' layers: `missing` when
+ * either has none, `reversed` when the target's layer is not strictly after the source's, else `ordered`.
+ * Links, lake syncs and dataflow lineage all apply it.
+ */
+export function linkLayerOrder(
+  sourceLayer: string | null | undefined,
+  targetLayer: string | null | undefined,
+): 'ordered' | 'reversed' | 'missing' {
+  if (!isDatasetLayer(sourceLayer) || !isDatasetLayer(targetLayer)) return 'missing';
+  return LAYER_ORDER[targetLayer] > LAYER_ORDER[sourceLayer] ? 'ordered' : 'reversed';
+}
+
 /** Which engines may drive which hops: (engine role, source kind → target kind) (AIDE v2 §4.8). */
 export const ENGINE_LINK_COMPATIBILITY: readonly {
   role: EngineRole;

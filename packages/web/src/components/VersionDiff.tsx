@@ -1,50 +1,79 @@
-import type { SchemaVersion, SchemaVersionSummary } from '@aide/sdk';
+import type { SchemaVersion, SchemaVersionDiff, SchemaVersionSummary } from '@aide/sdk';
 import { useState } from 'react';
 import { useSession } from '../session';
 import { useAsync } from '../use-async';
 import { Loaded, when } from './common';
 
 type Change = 'same' | 'added' | 'removed' | 'changed';
+type ServerChange = SchemaVersionDiff['changes'][number];
 
 export interface DiffRow {
   name: string;
   from: string | null;
   to: string | null;
   change: Change;
-  /** Breaks a reader of the old version: a column gone, its type changed, or made NOT NULL. */
+  /** The registry classed one of this column's changes breaking (the UI has no rules of its own). */
   breaking: boolean;
 }
+
+/** Categories that name a column; the others name the table, a constraint or an index. */
+const COLUMN_CATEGORIES: ReadonlySet<ServerChange['category']> = new Set([
+  'column_added',
+  'column_removed',
+  'column_moved',
+  'type_changed',
+  'nullability_changed',
+  'default_changed',
+  'identity_changed',
+  'generated_changed',
+  'comment_changed',
+  'collation_changed',
+]);
 
 const describe = (c: SchemaVersion['columns'][number]) =>
   `${c.rendered_type ?? c.native_type ?? '?'}${c.nullable ? '' : ' not null'}`;
 
-/** Side-by-side rows of two versions, matched by column name, in the newer version's order. */
-export function diffRows(from: SchemaVersion, to: SchemaVersion): DiffRow[] {
+/**
+ * Side-by-side rows of two versions, matched by column name, in the newer version's order; what
+ * changed and whether it breaks is the diff route's classification (`diff.changes`), shown as it is.
+ */
+export function diffRows(from: SchemaVersion, to: SchemaVersion, diff: SchemaVersionDiff): DiffRow[] {
+  const byColumn = new Map<string, ServerChange[]>();
+  for (const c of diff.changes) {
+    if (c.name === null || !COLUMN_CATEGORIES.has(c.category)) continue;
+    byColumn.set(c.name, [...(byColumn.get(c.name) ?? []), c]);
+  }
+  const row = (name: string, before: string | null, after: string | null): DiffRow => {
+    const changes = byColumn.get(name) ?? [];
+    const categories = new Set(changes.map((c) => c.category));
+    const change: Change = categories.has('column_added')
+      ? 'added'
+      : categories.has('column_removed')
+        ? 'removed'
+        : changes.length > 0
+          ? 'changed'
+          : 'same';
+    return {
+      name,
+      from: before,
+      to: after,
+      change,
+      breaking: changes.some((c) => c.compatibility === 'breaking'),
+    };
+  };
   const before = new Map(from.columns.map((c) => [c.name, c]));
-  const after = new Map(to.columns.map((c) => [c.name, c]));
-  const rows: DiffRow[] = [];
-  for (const c of to.columns) {
+  const after = new Set(to.columns.map((c) => c.name));
+  const rows = to.columns.map((c) => {
     const old = before.get(c.name);
-    if (!old) rows.push({ name: c.name, from: null, to: describe(c), change: 'added', breaking: false });
-    else {
-      const typeChanged = (old.rendered_type ?? old.native_type) !== (c.rendered_type ?? c.native_type);
-      const tightened = old.nullable && !c.nullable;
-      const change: Change = typeChanged || old.nullable !== c.nullable ? 'changed' : 'same';
-      rows.push({
-        name: c.name,
-        from: describe(old),
-        to: describe(c),
-        change,
-        breaking: typeChanged || tightened,
-      });
-    }
-  }
-  for (const c of from.columns) {
-    if (!after.has(c.name))
-      rows.push({ name: c.name, from: describe(c), to: null, change: 'removed', breaking: true });
-  }
+    return row(c.name, old ? describe(old) : null, describe(c));
+  });
+  for (const c of from.columns) if (!after.has(c.name)) rows.push(row(c.name, describe(c), null));
   return rows;
 }
+
+/** The registry's changes to the table itself, its constraints and indexes (not shown by a column row). */
+export const tableChanges = (diff: SchemaVersionDiff): ServerChange[] =>
+  diff.changes.filter((c) => c.name === null || !COLUMN_CATEGORIES.has(c.category));
 
 export function VersionDiff({
   datasetId,
@@ -64,6 +93,7 @@ export function VersionDiff({
         : Promise.all([
             client.datasets.schemaVersion(datasetId, from),
             client.datasets.schemaVersion(datasetId, to),
+            client.datasets.diffSchemaVersions(datasetId, from, to),
           ]),
     [datasetId, from, to, client],
   );
@@ -89,15 +119,33 @@ export function VersionDiff({
       <Loaded value={pair}>
         {(p) => {
           if (!p) return null;
-          const rows = diffRows(p[0], p[1]);
+          const rows = diffRows(p[0], p[1], p[2]);
           const breaking = rows.filter((r) => r.breaking).length;
+          const others = tableChanges(p[2]);
           return (
             <>
               <p aria-live="polite">
                 {rows.every((r) => r.change === 'same')
                   ? 'No column changes.'
                   : `${rows.filter((r) => r.change !== 'same').length} column changes, ${breaking} breaking.`}
+                {p[2].compatibility && (
+                  <>
+                    {' '}
+                    Overall:{' '}
+                    <strong className={`compatibility-${p[2].compatibility}`}>{p[2].compatibility}</strong>.
+                  </>
+                )}
               </p>
+              {others.length > 0 && (
+                <ul className="table-changes">
+                  {others.map((c, i) => (
+                    <li key={i}>
+                      {c.category.replaceAll('_', ' ')}
+                      {c.name === null ? '' : ` ${c.name}`}: {c.compatibility} ({c.reason})
+                    </li>
+                  ))}
+                </ul>
+              )}
               <div className="scroll">
                 <table className="diff">
                   <thead>

@@ -91,7 +91,7 @@ describe('catalogue UI', () => {
     await page.getByRole('rowheader', { name: 'placed_at' }).first().waitFor();
     const diff = page.locator('table.diff');
     await diff.waitFor();
-    await page.getByText('3 column changes, 2 breaking.').waitFor();
+    await page.getByText('3 column changes, 1 breaking. Overall: breaking.').waitFor();
     expect(await diff.locator('tr.diff-removed th').textContent()).toBe('amount');
     expect(await diff.locator('tr.diff-added th').textContent()).toBe('placed_at');
     expect(await axeViolations()).toEqual([]);

@@ -1,18 +1,37 @@
-import type { DatasetLineageGraph, SchemaVersion } from '@aide/sdk';
+import type { DatasetLineageGraph, SchemaVersion, SchemaVersionDiff } from '@aide/sdk';
 import { render } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { Highlight } from '../../src/components/common';
 import { layout } from '../../src/components/Lineage';
-import { diffRows } from '../../src/components/VersionDiff';
+import { diffRows, tableChanges } from '../../src/components/VersionDiff';
 import { parseRoute } from '../../src/router';
 
 type Column = SchemaVersion['columns'][number];
+type SchemaChange = SchemaVersionDiff['changes'][number];
 const column = (name: string, type: string, nullable = true): Column =>
   ({ name, rendered_type: type, native_type: null, nullable }) as Column;
 const version = (...columns: Column[]) => ({ columns }) as SchemaVersion;
 
 describe('diffRows', () => {
-  it('matches columns by name and marks what breaks a reader', () => {
+  it("shows the diff route's classes by column, never its own", () => {
+    const change = (
+      category: SchemaChange['category'],
+      name: string | null,
+      compatibility: SchemaChange['compatibility'],
+    ) => ({ category, name, before: null, after: null, compatibility, reason: 'r' }) as SchemaChange;
+    const diff = {
+      compatibility: 'breaking',
+      changes: [
+        // A widening the registry classes compatible: the UI does not second-guess it.
+        change('type_changed', 'id', 'compatible'),
+        change('nullability_changed', 'email', 'breaking'),
+        change('column_removed', 'gone', 'breaking'),
+        // An added column the registry classes breaking (NOT NULL without a default).
+        change('column_added', 'added', 'breaking'),
+        // A constraint of a column's name is not a change of that column.
+        change('unique_added', 'n', 'compatible'),
+      ],
+    } as SchemaVersionDiff;
     const rows = diffRows(
       version(
         column('id', 'integer', false),
@@ -24,16 +43,18 @@ describe('diffRows', () => {
         column('id', 'bigint', false),
         column('email', 'text', false),
         column('n', 'int'),
-        column('added', 'date'),
+        column('added', 'date', false),
       ),
+      diff,
     );
     expect(rows.map((r) => [r.name, r.change, r.breaking])).toEqual([
-      ['id', 'changed', true],
+      ['id', 'changed', false],
       ['email', 'changed', true],
       ['n', 'same', false],
-      ['added', 'added', false],
+      ['added', 'added', true],
       ['gone', 'removed', true],
     ]);
+    expect(tableChanges(diff).map((c) => [c.category, c.name])).toEqual([['unique_added', 'n']]);
   });
 });
 

@@ -3,7 +3,12 @@
 // `configure` overrides it, and credential references fill secret fields with secret *names* plus
 // `secrets_ref`. Secret values are never stored, so they are never exported.
 import { SECRET_CONFIGURE_KEYS } from '@aide/schemas';
-import { type Connection, createConnection, type JsonObject } from '@aide/schemas/datacoolie';
+import {
+  type Connection,
+  createConnection,
+  databaseFamilyOf,
+  type JsonObject,
+} from '@aide/schemas/datacoolie';
 
 export interface ProfileRow {
   id: string;
@@ -54,17 +59,6 @@ export function connectionTypeFitsKind(connectionType: string, kindCode: string)
   return allowed.includes(connectionType);
 }
 
-/** DataCoolie's `database_type` of a relational flavor, by its code's family. */
-export function databaseTypeOf(flavorCode: string): string | null {
-  const code = flavorCode.toLowerCase();
-  if (code.startsWith('postgres')) return 'postgresql';
-  if (code.startsWith('mysql') || code.startsWith('mariadb')) return 'mysql';
-  if (code.startsWith('sqlite')) return 'sqlite';
-  if (code.startsWith('mssql') || code.startsWith('sqlserver')) return 'mssql';
-  if (code.startsWith('oracle')) return 'oracle';
-  return null;
-}
-
 const SYSTEM_ENDPOINT_KEYS = ['host', 'port', 'url', 'driver', 'base_path'] as const;
 
 /** The configure a system implies, before the profile's overrides. */
@@ -75,7 +69,7 @@ function derivedConfigure({ profile, system }: ProfileExportInput): JsonObject {
     if (extra[key] !== undefined && extra[key] !== null) configure[key] = extra[key];
   }
   if (profile.connection_type === 'database') {
-    const databaseType = databaseTypeOf(system.flavor_code);
+    const databaseType = databaseFamilyOf(system.flavor_code);
     if (databaseType !== null) {
       configure['database_type'] = databaseType;
       configure['schema_hint_type_system'] = databaseType;

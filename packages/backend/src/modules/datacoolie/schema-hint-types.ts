@@ -3,7 +3,12 @@
 // precision and scale travel apart (never embedded in the name). Types DataCoolie has no equivalent
 // for (uuid, json, arrays, structs, intervals, times, geometry…) give no hint: the pipeline then keeps
 // the type it infers.
-import { TYPE_SYSTEM_ALIASES, TYPE_SYSTEMS, type TypeSystem } from '@aide/schemas/datacoolie';
+import {
+  databaseFamilyOf,
+  TYPE_SYSTEM_ALIASES,
+  TYPE_SYSTEMS,
+  type TypeSystem,
+} from '@aide/schemas/datacoolie';
 
 type Logical =
   | 'boolean'
@@ -105,6 +110,29 @@ const CODES: Readonly<Record<string, Readonly<Record<string, Logical>>>> = {
     date: 'date',
     datetime: 'timestamp_ntz',
     timestamp: 'timestamp_ntz',
+    ...Object.fromEntries(STRING.map((c) => [c, 'string' as const])),
+  },
+  mssql: {
+    bit: 'boolean',
+    tinyint: 'uint8',
+    smallint: 'int16',
+    int: 'int32',
+    bigint: 'int64',
+    real: 'float32',
+    float: 'float64',
+    decimal: 'decimal',
+    numeric: 'decimal',
+    money: 'decimal',
+    smallmoney: 'decimal',
+    binary: 'binary',
+    varbinary: 'binary',
+    image: 'binary',
+    date: 'date',
+    smalldatetime: 'timestamp_ntz',
+    datetime: 'timestamp_ntz',
+    datetime2: 'timestamp_ntz',
+    datetimeoffset: 'timestamp',
+    ntext: 'string',
     ...Object.fromEntries(STRING.map((c) => [c, 'string' as const])),
   },
   // Iceberg, Hive, Spark and other lake flavors.
@@ -271,13 +299,14 @@ const NATIVE: Readonly<Record<string, Readonly<Record<string, string>>>> = {
   sqlite: {},
 };
 
-/** The dialect family of a flavor code: postgres14 → postgresql, mysql8 → mysql, iceberg_v2 → spark_sql. */
+/**
+ * The dialect a flavor's column codes are read in: its database family (postgres14 → postgresql,
+ * sqlserver2019 → mssql), else spark_sql (iceberg_v2 and other lake flavors; also a family without a
+ * code table of its own here, oracle).
+ */
 export function flavorDialect(flavorCode: string): string {
-  const code = flavorCode.toLowerCase();
-  if (code.startsWith('postgres')) return 'postgresql';
-  if (code.startsWith('mysql') || code.startsWith('mariadb')) return 'mysql';
-  if (code.startsWith('sqlite')) return 'sqlite';
-  return 'spark_sql';
+  const family = databaseFamilyOf(flavorCode);
+  return family !== null && family in CODES ? family : 'spark_sql';
 }
 
 /** `schema_hint_type_system`, else `database_type`, else spark_sql (DataCoolie's resolution order). */

@@ -1,9 +1,6 @@
-import { type DatasetLayer, DATASET_LAYERS, LAYER_ORDER } from '@aide/schemas';
+import { linkLayerOrder } from '@aide/schemas';
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-
-const isLayer = (value: string | null): value is DatasetLayer =>
-  value !== null && (DATASET_LAYERS as readonly string[]).includes(value);
 
 /**
  * A dataflow from one dataset to another is also a lineage hop (DESIGN §7b): its dataset link is
@@ -33,8 +30,8 @@ export class DataflowLineage {
     );
     const source = rows.find((r) => r.id === sourceId);
     const target = rows.find((r) => r.id === targetId);
-    if (!source?.pin || !target?.pin || !isLayer(source.layer) || !isLayer(target.layer)) return null;
-    if (LAYER_ORDER[target.layer] <= LAYER_ORDER[source.layer]) return null;
+    if (!source?.pin || !target?.pin) return null;
+    if (linkLayerOrder(source.layer, target.layer) !== 'ordered') return null;
     // A concurrent writer may create the pair's link first: then that one is reused.
     const inserted: { id: string }[] = await m.query(
       `INSERT INTO dataset_links (source_dataset_id, target_dataset_id, source_schema_id, target_schema_id,

@@ -1,10 +1,7 @@
 import {
   type CreateDatasetLink,
-  DATASET_LAYERS,
-  type DatasetLayer,
   type DatasetLink,
   ENGINE_LINK_COMPATIBILITY,
-  LAYER_ORDER,
   type ListQuery,
   type Page,
   type UpdateDatasetLink,
@@ -23,29 +20,14 @@ import { DatasetsLookup } from '../datasets/datasets.lookup.js';
 import { EnginesLookup } from '../engines/engines.lookup.js';
 import type { DatasetLinkEntity } from './dataset-link.entity.js';
 import { toDatasetLink } from './dataset-link.mapper.js';
+import { assertLinkLayers } from './link-layers.js';
 import { DatasetLinksRepository } from './dataset-links.repository.js';
 
 type Side = 'source' | 'target';
 
-function isLayer(value: string | null): value is DatasetLayer {
-  return value !== null && (DATASET_LAYERS as readonly string[]).includes(value);
-}
-
 /** Both datasets layered, the target's layer strictly after the source's (AIDE v2 §4.8). */
-function assertLayers(source: DatasetEntity, target: DatasetEntity): void {
-  if (!isLayer(source.layer) || !isLayer(target.layer)) {
-    throw new AppError('DATASET_LINK_LAYER_MISSING', undefined, {
-      source_layer: source.layer,
-      target_layer: target.layer,
-    });
-  }
-  if (LAYER_ORDER[target.layer] <= LAYER_ORDER[source.layer]) {
-    throw new AppError('DATASET_LINK_LAYER_ORDER', undefined, {
-      source_layer: source.layer,
-      target_layer: target.layer,
-    });
-  }
-}
+const assertLayers = (source: DatasetEntity, target: DatasetEntity): void =>
+  assertLinkLayers(source.layer, target.layer);
 
 @Injectable()
 export class DatasetLinksService implements CrudService<DatasetLink, CreateDatasetLink, UpdateDatasetLink> {

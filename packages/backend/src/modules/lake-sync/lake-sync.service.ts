@@ -1,7 +1,4 @@
 import {
-  DATASET_LAYERS,
-  type DatasetLayer,
-  LAYER_ORDER,
   type LakeSyncRequestSchema,
   type LakeSyncResult,
   PublishSchemaVersionSchema,
@@ -18,6 +15,7 @@ import type { CastCandidate } from '../cast-rules/cast-resolver.js';
 import { CastRulesLookup } from '../cast-rules/cast-rules.lookup.js';
 import { DataTypesLookup } from '../data-types/data-types.lookup.js';
 import { DatasetLinkBatch } from '../dataset-links/dataset-link-batch.js';
+import { assertLinkLayers } from '../dataset-links/link-layers.js';
 import { DatasetSchemasLookup } from '../dataset-schemas/dataset-schemas.lookup.js';
 import { DatasetsLookup } from '../datasets/datasets.lookup.js';
 import { DatasetsService } from '../datasets/datasets.service.js';
@@ -34,9 +32,6 @@ type Warning = LakeSyncResult['warnings'][number];
 /** The one flavor lake-sync writes (AIDE v2 §9.4). */
 export const LAKE_FLAVOR = 'iceberg_v2';
 const FALLBACK_TYPE = 'string';
-
-const isLayer = (v: string | null): v is DatasetLayer =>
-  v !== null && (DATASET_LAYERS as readonly string[]).includes(v);
 
 /** A resolved tree as a publish body writes it. */
 function toSpec(node: TypeTreeNode): TypeSpec {
@@ -86,12 +81,7 @@ export class LakeSyncService {
       if (system.flavor_code !== LAKE_FLAVOR) {
         throw new AppError('LAKE_SYNC_TARGET_FLAVOR_MISMATCH', undefined, { flavor: system.flavor_code });
       }
-      const sourceLayer = await this.repo.layerOf(source.id, m);
-      const layers = { source_layer: sourceLayer, target_layer: input.target_layer };
-      if (!isLayer(sourceLayer)) throw new AppError('DATASET_LINK_LAYER_MISSING', undefined, layers);
-      if (LAYER_ORDER[input.target_layer] <= LAYER_ORDER[sourceLayer]) {
-        throw new AppError('DATASET_LINK_LAYER_ORDER', undefined, layers);
-      }
+      assertLinkLayers(await this.repo.layerOf(source.id, m), input.target_layer);
       // 3. No table of that name yet.
       const existing = await this.repo.hiveTable(system.id, input.db_name, input.table_name, m);
       if (existing) throw new AppError('DATASET_ALREADY_EXISTS', undefined, { dataset_id: existing });

@@ -19,6 +19,7 @@ import type {
 } from '@aide/schemas';
 import {
   type Connection,
+  databaseFamilyOf,
   type DataFlow,
   type JsonObject,
   type SchemaHint,
@@ -74,20 +75,6 @@ export interface ImportReport {
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** Keys a system's `extra` gives a connection's configure on export (see docs/provider.md). */
 const ENDPOINT_KEYS = ['host', 'port', 'url', 'driver', 'base_path'] as const;
-/** `database_type` of a relational flavor, by its code's family (as the export derives it). */
-const DATABASE_FAMILIES: ReadonlyArray<[string, string]> = [
-  ['postgres', 'postgresql'],
-  ['mysql', 'mysql'],
-  ['mariadb', 'mysql'],
-  ['sqlite', 'sqlite'],
-  ['mssql', 'mssql'],
-  ['sqlserver', 'mssql'],
-  ['oracle', 'oracle'],
-];
-
-const databaseTypeOf = (flavorCode: string): string | null =>
-  DATABASE_FAMILIES.find(([prefix]) => flavorCode.toLowerCase().startsWith(prefix))?.[1] ?? null;
-
 function describe(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
@@ -203,7 +190,7 @@ class Importer {
       candidates = this.systems.filter(
         (s) =>
           s.kind === 'rdbms' &&
-          (c['database_type'] === undefined || databaseTypeOf(s.flavor) === c['database_type']) &&
+          (c['database_type'] === undefined || databaseFamilyOf(s.flavor) === c['database_type']) &&
           c['host'] !== undefined &&
           extra(s)['host'] === c['host'] &&
           (c['port'] === undefined ||
@@ -249,7 +236,7 @@ class Importer {
       if (configure[key] !== undefined && JSON.stringify(configure[key]) === JSON.stringify(extra[key]))
         delete configure[key];
     }
-    const databaseType = databaseTypeOf(system.flavor);
+    const databaseType = databaseFamilyOf(system.flavor);
     for (const key of ['database_type', 'schema_hint_type_system']) {
       if (connection.connection_type === 'database' && configure[key] === databaseType) delete configure[key];
     }
