@@ -253,7 +253,7 @@ export class DatasetsService implements CrudService<Dataset, CreateDataset, Upda
       const dataflows = await this.datasets.countActiveDataflows(id, m);
       if (dataflows > 0) throw new AppError('HAS_DEPENDENT_ENTITIES', undefined, { dataflows });
       await this.datasets.crud.softDelete(id, actor.id, m);
-      return toDataset((await this.datasets.findWithDetails(id, m, true)) as DatasetEntity);
+      return toDataset(await this.datasets.getWithDetails(id, m, true));
     });
   }
 

@@ -4,7 +4,7 @@ import { fieldTooDeep } from './field-limits.js';
 import type { FieldEntity } from './field.entity.js';
 
 export function toField(e: FieldEntity): Field {
-  return withAudit(e, {
+  return withAudit<Field>(e, {
     dataset_id: e.dataset_id,
     parent_id: e.parent_id,
     name: e.name,
