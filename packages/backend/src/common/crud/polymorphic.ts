@@ -7,20 +7,34 @@ import type { AuditedEntity } from './audited-entity.js';
 /** A parent row whose kind-specific columns live in one table per kind (datasets, engines). */
 export interface PolymorphicEntity extends AuditedEntity {
   kind: string;
-  /** The kind table's row, joined by `PolymorphicReads`. */
-  details?: Record<string, unknown>;
 }
+
+/** The kind table entity of each kind (`DATASET_KIND_ENTITIES`, `ENGINE_KIND_ENTITIES`). */
+export type KindEntities<K extends string> = Readonly<Record<K, new () => { id: string }>>;
+
+/**
+ * A parent row with its kind table's row as `details`, typed by its kind: one union member per kind, so
+ * a mapper that switches on `kind` reads the kind's columns with their entity types.
+ */
+export type WithKindRow<E extends PolymorphicEntity, T extends KindEntities<E['kind']>> = {
+  [K in E['kind']]: Omit<E, 'kind'> & { kind: K; details: Omit<InstanceType<T[K]>, 'id'> };
+}[E['kind']];
 
 /**
  * Reads of a polymorphic parent with its kind row: every kind table is left-joined in the same query,
  * so a page costs two queries (rows and count) whatever its size and mix of kinds.
  */
-export class PolymorphicReads<E extends PolymorphicEntity, K extends string> {
+export class PolymorphicReads<
+  E extends PolymorphicEntity,
+  K extends E['kind'],
+  T extends KindEntities<E['kind']>,
+  R = WithKindRow<E, T>,
+> {
   private readonly kinds: K[];
 
   constructor(
     private readonly crud: CrudRepository<E>,
-    private readonly kindEntities: Readonly<Record<K, new () => object>>,
+    private readonly kindEntities: T,
   ) {
     this.kinds = Object.keys(kindEntities) as K[];
   }
@@ -39,7 +53,7 @@ export class PolymorphicReads<E extends PolymorphicEntity, K extends string> {
    * columns (as `details`, in the entity's column order), the same values the entity mapping gives for
    * these column types, without its per-column work (a snapshot page reads 1,000 parents).
    */
-  async getManyRaw(qb: SelectQueryBuilder<E>, alias: string): Promise<E[]> {
+  async getManyRaw(qb: SelectQueryBuilder<E>, alias: string): Promise<R[]> {
     const connection = qb.connection;
     const parent = connection.getMetadata(qb.expressionMap.mainAlias!.target).columns;
     const kinds = new Map(
@@ -56,23 +70,24 @@ export class PolymorphicReads<E extends PolymorphicEntity, K extends string> {
         for (const c of columns) details[c.propertyName] = raw[`${kind}_${c.databaseName}`];
       }
       entity['details'] = details;
-      return entity as E;
+      // The database's row, typed here once: the kind table joined is the kind's entity.
+      return entity as R;
     });
   }
 
-  /** Moves the joined row of the entity's own kind to `details`. */
-  attach(row: E): E {
-    const joined = row as E & Partial<Record<K, Record<string, unknown>>>;
-    row.details = joined[row.kind as K] ?? {};
+  /** Moves the joined row of the entity's own kind to `details` (typed as the kind's entity, as above). */
+  attach(row: E): R {
+    const joined = row as E & Partial<Record<K, object>> & { details?: object };
+    joined.details = joined[row.kind as K] ?? {};
     for (const kind of this.kinds) delete joined[kind];
-    return row;
+    return joined as unknown as R;
   }
 
   /**
    * A page of parents (soft-deleted ones only with `include_deleted`), each with its kind row: the
    * page's ids are chosen on the parent table alone, then only those rows are joined (`fetchKeysetPage`).
    */
-  async findPage(query: ListQuery): Promise<Page<E>> {
+  async findPage(query: ListQuery): Promise<Page<R>> {
     const filtered = this.crud.repo().createQueryBuilder('p');
     if (!query.include_deleted) filtered.where('p.deleted_at IS NULL');
     applyFilters(filtered, 'p', query.filters);
@@ -82,12 +97,11 @@ export class PolymorphicReads<E extends PolymorphicEntity, K extends string> {
         .where(`p.id = ANY(ARRAY(${ids.getQuery()}))`)
         .setParameters(ids.getParameters()),
     );
-    for (const item of page.items) this.attach(item);
-    return page;
+    return { ...page, items: page.items.map((item) => this.attach(item)) };
   }
 
   /** One parent with its kind row, or undefined when missing (or soft-deleted, unless included). */
-  async findOne(id: string, manager?: EntityManager, includeDeleted = false): Promise<E | undefined> {
+  async findOne(id: string, manager?: EntityManager, includeDeleted = false): Promise<R | undefined> {
     const qb = this.withDetails('p', manager).where('p.id = :id', { id });
     if (!includeDeleted) qb.andWhere('p.deleted_at IS NULL');
     const row = await qb.getOne();

@@ -1,13 +1,12 @@
 import type { ApiKey } from '@aide/schemas';
-import { auditFields } from '../../common/crud/audit-mapper.js';
+import { withAudit } from '../../common/crud/audit-mapper.js';
 import type { ApiKeyEntity } from './api-key.entity.js';
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
 /** The read shape never carries the key or its hash. */
 export function toApiKey(e: ApiKeyEntity): ApiKey {
-  return {
-    ...auditFields(e),
+  return withAudit<ApiKey>(e, {
     name: e.name,
     user_id: e.user_id,
     workspace_ids: e.workspace_ids,
@@ -17,5 +16,5 @@ export function toApiKey(e: ApiKeyEntity): ApiKey {
     last_used_at: iso(e.last_used_at),
     revoked_at: iso(e.revoked_at),
     revoked_by: e.revoked_by,
-  };
+  });
 }

@@ -3,7 +3,7 @@ import { withAudit } from '../../common/crud/audit-mapper.js';
 import type { CastRuleEntity } from './cast-rule.entity.js';
 
 export function toCastRule(e: CastRuleEntity): CastRule {
-  return withAudit(e, {
+  return withAudit<CastRule>(e, {
     source_data_type_id: e.source_data_type_id,
     target_data_type_id: e.target_data_type_id,
     param_mapping: e.param_mapping,

@@ -1,3 +1,4 @@
+import type { ConnectionProfile } from '@aide/schemas';
 import { Check, Column, Entity, ForeignKey, Index, PrimaryColumn } from 'typeorm';
 import { AuditedTable, SoftDeletableEntity } from '../../common/crud/audited-entity.js';
 import { CredentialRefEntity } from '../credential-refs/credential-ref.entity.js';
@@ -35,10 +36,10 @@ export class ConnectionProfileEntity extends SoftDeletableEntity {
   description: string | null;
 
   @Column({ type: 'varchar', length: 20 })
-  connection_type: string;
+  connection_type: ConnectionProfile['connection_type'];
 
   @Column({ type: 'varchar', length: 20 })
-  format: string;
+  format: ConnectionProfile['format'];
 
   @Column({ type: 'varchar', length: 255, nullable: true })
   catalog: string | null;

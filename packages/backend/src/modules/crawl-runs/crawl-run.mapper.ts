@@ -3,7 +3,7 @@ import { withAudit } from '../../common/crud/audit-mapper.js';
 import type { CrawlRunEntity } from './crawl-run.entity.js';
 
 export function toCrawlRun(e: CrawlRunEntity): CrawlRun {
-  return withAudit(e, {
+  return withAudit<CrawlRun>(e, {
     system_id: e.system_id,
     status: e.status,
     started_at: e.started_at.toISOString(),

@@ -3,7 +3,7 @@ import { withSoftDelete } from '../../common/crud/audit-mapper.js';
 import type { DataTypeEntity } from './data-type.entity.js';
 
 export function toDataType(e: DataTypeEntity): DataType {
-  return withSoftDelete(e, {
+  return withSoftDelete<DataType>(e, {
     system_flavor_id: e.system_flavor_id,
     code: e.code,
     params_schema: e.params_schema,

@@ -1,4 +1,4 @@
-import type { DataflowSourceKind } from '@aide/schemas';
+import type { Dataflow, DataflowSourceKind } from '@aide/schemas';
 import { Check, Column, ForeignKey, Index } from 'typeorm';
 import { AuditedTable, SoftDeletableEntity } from '../../common/crud/audited-entity.js';
 import { ConnectionProfileEntity } from '../connection-profiles/connection-profile.entity.js';
@@ -52,7 +52,7 @@ export class DataflowEntity extends SoftDeletableEntity {
   execution_order: number | null;
 
   @Column({ type: 'varchar', length: 20, default: 'batch' })
-  processing_mode: string;
+  processing_mode: Dataflow['processing_mode'];
 
   @Column({ type: 'boolean', default: true })
   is_active: boolean;
@@ -92,7 +92,7 @@ export class DataflowEntity extends SoftDeletableEntity {
   destination_dataset_id: string;
 
   @Column({ type: 'varchar', length: 20 })
-  load_type: string;
+  load_type: Dataflow['load_type'];
 
   @Column({ type: 'varchar', length: 255, array: true, default: '{}' })
   merge_keys: string[];

@@ -1,17 +1,16 @@
 import type { Dataflow } from '@aide/schemas';
-import { softDeleteFields } from '../../common/crud/audit-mapper.js';
+import { withSoftDelete } from '../../common/crud/audit-mapper.js';
 import type { DataflowEntity } from './dataflow.entity.js';
 
 export function toDataflow(e: DataflowEntity): Dataflow {
-  return {
-    ...softDeleteFields(e),
+  return withSoftDelete<Dataflow>(e, {
     workspace_id: e.workspace_id,
     name: e.name,
     description: e.description,
     stage: e.stage,
     group_number: e.group_number,
     execution_order: e.execution_order,
-    processing_mode: e.processing_mode as Dataflow['processing_mode'],
+    processing_mode: e.processing_mode,
     is_active: e.is_active,
     source_kind: e.source_kind,
     source_connection_id: e.source_connection_id,
@@ -23,7 +22,7 @@ export function toDataflow(e: DataflowEntity): Dataflow {
     source_configure: e.source_configure,
     destination_connection_id: e.destination_connection_id,
     destination_dataset_id: e.destination_dataset_id,
-    load_type: e.load_type as Dataflow['load_type'],
+    load_type: e.load_type,
     merge_keys: e.merge_keys,
     partition_columns: e.partition_columns,
     destination_configure: e.destination_configure,
@@ -31,5 +30,5 @@ export function toDataflow(e: DataflowEntity): Dataflow {
     configure: e.configure,
     pinned_hint_schema_version_id: e.pinned_hint_schema_version_id,
     dataset_link_id: e.dataset_link_id,
-  };
+  });
 }

@@ -18,7 +18,8 @@ import { DataflowsRepository } from './dataflows.repository.js';
 /** The id checks run under before a new dataflow has one (any usable id makes the same export). */
 const PENDING_ID = '00000000-0000-4000-8000-000000000000';
 
-type DraftColumns = Omit<DataflowDraft, 'id'>;
+// The checker reads the modes as DataCoolie's strings; the row keeps the contract's enums.
+type DraftColumns = Omit<DataflowDraft, 'id'> & Pick<DataflowEntity, 'processing_mode' | 'load_type'>;
 
 /** A create body with the defaults of the DataCoolie models (load type `append`, mode `batch`). */
 function draftOf(input: Omit<CreateDataflow, 'note' | 'id'>): DraftColumns {

@@ -3,7 +3,7 @@ import { withSoftDelete } from '../../common/crud/audit-mapper.js';
 import type { DatasetLinkEntity } from './dataset-link.entity.js';
 
 export function toDatasetLink(e: DatasetLinkEntity): DatasetLink {
-  return withSoftDelete(e, {
+  return withSoftDelete<DatasetLink>(e, {
     source_dataset_id: e.source_dataset_id,
     target_dataset_id: e.target_dataset_id,
     source_schema_id: e.source_schema_id,

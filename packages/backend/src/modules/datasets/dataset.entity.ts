@@ -1,6 +1,7 @@
 import type { DatasetKind } from '@aide/schemas';
 import { Check, Column, Entity, ForeignKey, Index, PrimaryColumn } from 'typeorm';
 import { AuditedTable, SoftDeletableEntity } from '../../common/crud/audited-entity.js';
+import type { WithKindRow } from '../../common/crud/polymorphic.js';
 import { SystemEntity } from '../systems/system.entity.js';
 
 /** The parent row of every dataset; kind-specific columns live in one table per kind (AIDE v2 ADR-008). */
@@ -54,9 +55,6 @@ export class DatasetEntity extends SoftDeletableEntity {
 
   @Column({ type: 'varchar', length: 20 })
   kind: DatasetKind;
-
-  /** The kind table's row, joined by the repository. */
-  details?: Record<string, unknown>;
 }
 
 @Entity('dataset_rdbms')
@@ -140,3 +138,6 @@ export const DATASET_KIND_ENTITIES = {
   sftp: DatasetSftpEntity,
   hive: DatasetHiveEntity,
 } as const;
+
+/** A dataset with its kind table's row as `details` (joined by the repository), typed by its kind. */
+export type DatasetRow = WithKindRow<DatasetEntity, typeof DATASET_KIND_ENTITIES>;

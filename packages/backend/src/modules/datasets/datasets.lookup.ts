@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { ParentLookup } from '../../common/crud/parent-lookup.js';
-import type { DatasetEntity } from './dataset.entity.js';
+import type { DatasetEntity, DatasetRow } from './dataset.entity.js';
 import { DatasetsRepository } from './datasets.repository.js';
 
 /** What other modules may ask about datasets (ADR 0026); exported by `DatasetsModule`. */
@@ -44,12 +44,12 @@ export class DatasetsLookup extends ParentLookup<DatasetEntity> {
     afterId: string | null,
     limit: number,
     m?: EntityManager,
-  ): Promise<DatasetEntity[]> {
+  ): Promise<DatasetRow[]> {
     return this.datasets.findSystemPage(systemId, afterId, limit, m);
   }
 
   /** The given datasets of a system, deleted ones aside, in id order. */
-  findSystemDatasets(systemId: string, ids: readonly string[], m?: EntityManager): Promise<DatasetEntity[]> {
+  findSystemDatasets(systemId: string, ids: readonly string[], m?: EntityManager): Promise<DatasetRow[]> {
     return this.datasets.findSystemDatasets(systemId, ids, m);
   }
 }

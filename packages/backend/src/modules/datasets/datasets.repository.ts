@@ -5,7 +5,7 @@ import { CrudRepository } from '../../common/crud/crud-repository.js';
 import { PolymorphicReads } from '../../common/crud/polymorphic.js';
 import { AppError } from '../../common/errors/app-error.js';
 import { registerConstraintCodes } from '../../common/errors/db-error.js';
-import { DATASET_KIND_ENTITIES, DatasetEntity } from './dataset.entity.js';
+import { DATASET_KIND_ENTITIES, DatasetEntity, type DatasetRow } from './dataset.entity.js';
 
 registerConstraintCodes({
   uq_datasets_system_object_active: 'DATASET_ALREADY_EXISTS',
@@ -37,7 +37,7 @@ async function countActiveAtEitherEnd(
 @Injectable()
 export class DatasetsRepository {
   readonly crud: CrudRepository<DatasetEntity>;
-  private readonly reads: PolymorphicReads<DatasetEntity, DatasetKind>;
+  private readonly reads: PolymorphicReads<DatasetEntity, DatasetKind, typeof DATASET_KIND_ENTITIES>;
 
   constructor(dataSource: DataSource) {
     this.crud = new CrudRepository({
@@ -49,7 +49,7 @@ export class DatasetsRepository {
     this.reads = new PolymorphicReads(this.crud, DATASET_KIND_ENTITIES);
   }
 
-  findPage(query: ListQuery): Promise<Page<DatasetEntity>> {
+  findPage(query: ListQuery): Promise<Page<DatasetRow>> {
     return this.reads.findPage(query);
   }
 
@@ -57,8 +57,8 @@ export class DatasetsRepository {
     return this.reads.findOne(id, manager, includeDeleted);
   }
 
-  async getWithDetails(id: string, manager?: EntityManager): Promise<DatasetEntity> {
-    const row = await this.findWithDetails(id, manager);
+  async getWithDetails(id: string, manager?: EntityManager, includeDeleted = false): Promise<DatasetRow> {
+    const row = await this.findWithDetails(id, manager, includeDeleted);
     if (!row) throw new AppError('DATASET_NOT_FOUND');
     return row;
   }
@@ -82,13 +82,17 @@ export class DatasetsRepository {
   }
 
   /** Many datasets with their details, in one query, in the order of `ids`. */
-  async findManyWithDetails(ids: readonly string[], manager: EntityManager): Promise<DatasetEntity[]> {
+  async findManyWithDetails(ids: readonly string[], manager: EntityManager): Promise<DatasetRow[]> {
     const rows = await this.reads
       .withDetails('p', manager)
       .where('p.id = ANY(:ids::uuid[])', { ids: [...ids] })
       .getMany();
     const byId = new Map(rows.map((r) => [r.id, this.reads.attach(r)]));
-    return ids.map((id) => byId.get(id) as DatasetEntity);
+    return ids.map((id) => {
+      const row = byId.get(id);
+      if (!row) throw new AppError('DATASET_NOT_FOUND');
+      return row;
+    });
   }
 
   /** The active datasets of the given systems with the given names, keyed `system_id/object_name`. */
@@ -143,7 +147,7 @@ export class DatasetsRepository {
     afterId: string | null,
     limit: number,
     manager?: EntityManager,
-  ): Promise<DatasetEntity[]> {
+  ): Promise<DatasetRow[]> {
     // The page's ids from ix_datasets_system_id_active first, then only those rows joined to the kind
     // tables (by primary key): the cost follows the page, not the catalogue.
     const ids = this.crud
@@ -167,7 +171,7 @@ export class DatasetsRepository {
     systemId: string,
     ids: readonly string[],
     manager?: EntityManager,
-  ): Promise<DatasetEntity[]> {
+  ): Promise<DatasetRow[]> {
     if (ids.length === 0) return [];
     const qb = this.reads
       .withDetails('d', manager)

@@ -15,6 +15,7 @@ import type { AuthUser } from '../../common/auth/current-user.js';
 import type { CrudService } from '../../common/crud/crud-service.js';
 import { mapPage } from '../../common/crud/list.js';
 import { type ItemResult, itemOutcome, runPerItem } from '../../common/crud/per-item.js';
+import type { KeysWithin } from '../../common/crud/keys-within.js';
 import { splitByTable } from '../../common/crud/polymorphic.js';
 import { splitUpdate } from '../../common/crud/update-input.js';
 import { AppError } from '../../common/errors/app-error.js';
@@ -22,7 +23,7 @@ import { toAppError } from '../../common/errors/error-response.js';
 import { Transactions } from '../../database/transactions.js';
 import { SystemsLookup } from '../systems/systems.lookup.js';
 import { assertDatasetKindsFit } from '../system-kinds/dataset-kind-rules.js';
-import type { DatasetEntity } from './dataset.entity.js';
+import { DATASET_KIND_ENTITIES, type DatasetEntity } from './dataset.entity.js';
 import { toDataset } from './dataset.mapper.js';
 import { DatasetsRepository } from './datasets.repository.js';
 
@@ -30,6 +31,18 @@ import { DatasetsRepository } from './datasets.repository.js';
 function nameKey(item: { system_id: string; object_name: string }): string {
   return `${item.system_id.toLowerCase()}/${item.object_name}`;
 }
+
+// The parent keys of a create or update body (the keys every kind shares) are the parent's columns, a
+// kind's attributes its kind table's: checked here, since `splitByKind` passes them on by name.
+const createKeysAreColumns: KeysWithin<CreateDataset, DatasetEntity> = true;
+const updateKeysAreColumns: KeysWithin<UpdateDataset, DatasetEntity> = true;
+const kindKeysAreColumns: {
+  [K in DatasetKind]: KeysWithin<
+    (typeof DATASET_KIND_ATTRIBUTES)[K],
+    InstanceType<(typeof DATASET_KIND_ENTITIES)[K]>
+  >;
+} = { rdbms: true, kafka: true, storage: true, sftp: true, hive: true };
+void [createKeysAreColumns, updateKeysAreColumns, kindKeysAreColumns];
 
 function splitByKind(kind: DatasetKind, body: Record<string, unknown>) {
   return splitByTable<DatasetEntity>(Object.keys(DATASET_KIND_ATTRIBUTES[kind]), body);
@@ -253,7 +266,7 @@ export class DatasetsService implements CrudService<Dataset, CreateDataset, Upda
       const dataflows = await this.datasets.countActiveDataflows(id, m);
       if (dataflows > 0) throw new AppError('HAS_DEPENDENT_ENTITIES', undefined, { dataflows });
       await this.datasets.crud.softDelete(id, actor.id, m);
-      return toDataset((await this.datasets.findWithDetails(id, m, true)) as DatasetEntity);
+      return toDataset(await this.datasets.getWithDetails(id, m, true));
     });
   }
 

@@ -1,6 +1,7 @@
 import type { EngineKind, EngineRole } from '@aide/schemas';
 import { Check, Column, Entity, ForeignKey, Index, PrimaryColumn } from 'typeorm';
 import { AuditedTable, SoftDeletableEntity } from '../../common/crud/audited-entity.js';
+import type { WithKindRow } from '../../common/crud/polymorphic.js';
 
 /** The parent row of every engine; kind-specific columns live in one table per kind (AIDE v2 ADR-020). */
 @AuditedTable('engines')
@@ -24,9 +25,6 @@ export class EngineEntity extends SoftDeletableEntity {
 
   @Column({ type: 'varchar', length: 64 })
   version: string;
-
-  /** The kind table's row, joined by the repository. */
-  details?: Record<string, unknown>;
 }
 
 @Entity('engine_debezium')
@@ -74,3 +72,6 @@ export const ENGINE_KIND_ENTITIES = {
   spark: EngineSparkEntity,
   impala: EngineImpalaEntity,
 } as const;
+
+/** An engine with its kind table's row as `details` (joined by the repository), typed by its kind. */
+export type EngineRow = WithKindRow<EngineEntity, typeof ENGINE_KIND_ENTITIES>;

@@ -6,7 +6,7 @@ import { CrudRepository } from '../../common/crud/crud-repository.js';
 import { PolymorphicReads } from '../../common/crud/polymorphic.js';
 import { AppError } from '../../common/errors/app-error.js';
 import { registerConstraintCodes } from '../../common/errors/db-error.js';
-import { ENGINE_KIND_ENTITIES, EngineEntity } from './engine.entity.js';
+import { ENGINE_KIND_ENTITIES, EngineEntity, type EngineRow } from './engine.entity.js';
 
 registerConstraintCodes({
   uq_engines_code_active: 'ENGINE_CODE_ALREADY_EXISTS',
@@ -21,7 +21,7 @@ registerConstraintCodes({
 @Injectable()
 export class EnginesRepository {
   readonly crud: CrudRepository<EngineEntity>;
-  readonly reads: PolymorphicReads<EngineEntity, EngineKind>;
+  readonly reads: PolymorphicReads<EngineEntity, EngineKind, typeof ENGINE_KIND_ENTITIES>;
 
   constructor(dataSource: DataSource) {
     this.crud = new CrudRepository({
@@ -33,11 +33,11 @@ export class EnginesRepository {
     this.reads = new PolymorphicReads(this.crud, ENGINE_KIND_ENTITIES);
   }
 
-  findPage(query: ListQuery): Promise<Page<EngineEntity>> {
+  findPage(query: ListQuery): Promise<Page<EngineRow>> {
     return this.reads.findPage(query);
   }
 
-  async getWithDetails(id: string, manager?: EntityManager, includeDeleted = false): Promise<EngineEntity> {
+  async getWithDetails(id: string, manager?: EntityManager, includeDeleted = false): Promise<EngineRow> {
     const row = await this.reads.findOne(id, manager, includeDeleted);
     if (!row) throw new AppError('ENGINE_NOT_FOUND');
     return row;

@@ -3,7 +3,7 @@ import { withAudit } from '../../common/crud/audit-mapper.js';
 import type { FieldBindingEntity } from './field-binding.entity.js';
 
 export function toFieldBinding(e: FieldBindingEntity): FieldBinding {
-  return withAudit(e, {
+  return withAudit<FieldBinding>(e, {
     field_id: e.field_id,
     dataset_schema_id: e.dataset_schema_id,
     position: e.position,

@@ -3,5 +3,5 @@ import { withAudit } from '../../common/crud/audit-mapper.js';
 import type { FieldClassificationEntity } from './field-classification.entity.js';
 
 export function toFieldClassification(e: FieldClassificationEntity): FieldClassification {
-  return withAudit(e, { field_id: e.field_id, pii_tags: e.pii_tags, reason: e.reason });
+  return withAudit<FieldClassification>(e, { field_id: e.field_id, pii_tags: e.pii_tags, reason: e.reason });
 }

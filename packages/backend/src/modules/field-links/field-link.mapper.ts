@@ -3,7 +3,7 @@ import { withAudit } from '../../common/crud/audit-mapper.js';
 import type { FieldLinkEntity } from './field-link.entity.js';
 
 export function toFieldLink(e: FieldLinkEntity): FieldLink {
-  return withAudit(e, {
+  return withAudit<FieldLink>(e, {
     dataset_link_id: e.dataset_link_id,
     source_field_id: e.source_field_id,
     target_field_id: e.target_field_id,

@@ -4,7 +4,7 @@ import { fieldTooDeep } from './field-limits.js';
 import type { FieldEntity } from './field.entity.js';
 
 export function toField(e: FieldEntity): Field {
-  return withAudit(e, {
+  return withAudit<Field>(e, {
     dataset_id: e.dataset_id,
     parent_id: e.parent_id,
     name: e.name,
@@ -21,11 +21,15 @@ export function toField(e: FieldEntity): Field {
  */
 export function toFieldTrees(rows: readonly FieldEntity[], maxDepth: number): FieldTree[] {
   const nodes = new Map<string, FieldTree>();
-  for (const row of rows) nodes.set(row.id, Object.assign(toField(row), { children: [] as FieldTree[] }));
+  const ordered = rows.map((row) => {
+    const children: FieldTree[] = [];
+    const node: FieldTree = Object.assign(toField(row), { children });
+    nodes.set(row.id, node);
+    return node;
+  });
   const roots: FieldTree[] = [];
-  for (const row of rows) {
-    const node = nodes.get(row.id) as FieldTree;
-    const parent = row.parent_id ? nodes.get(row.parent_id) : undefined;
+  for (const node of ordered) {
+    const parent = node.parent_id ? nodes.get(node.parent_id) : undefined;
     if (parent) parent.children.push(node);
     else roots.push(node);
   }

@@ -16,7 +16,7 @@ import { Transactions } from '../../database/transactions.js';
 import { DataTypesLookup } from '../data-types/data-types.lookup.js';
 import type { DatasetSchemaEntity } from '../dataset-schemas/dataset-schema.entity.js';
 import { DatasetSchemasRepository } from '../dataset-schemas/dataset-schemas.repository.js';
-import type { DatasetEntity } from '../datasets/dataset.entity.js';
+import type { DatasetRow } from '../datasets/dataset.entity.js';
 import { toDataset } from '../datasets/dataset.mapper.js';
 import { DatasetsLookup } from '../datasets/datasets.lookup.js';
 import { FieldsRepository } from '../fields/fields.repository.js';
@@ -57,7 +57,7 @@ function isCurrent(
 }
 
 /** The cursor of the page after `rows` (fetched one past `limit`), or null when none follows. */
-function nextCursorOf(rows: readonly DatasetEntity[], limit: number): string | null {
+function nextCursorOf(rows: readonly DatasetRow[], limit: number): string | null {
   const last = rows.at(limit - 1);
   return rows.length > limit && last ? encodeCursor(last.id) : null;
 }
@@ -179,7 +179,7 @@ export class SystemSnapshotService {
    */
   private async answer<R extends typeof contract.systems.snapshot | typeof contract.systems.snapshotVersions>(
     systemId: string,
-    select: (m: EntityManager) => Promise<{ page: DatasetEntity[]; nextCursor: string | null }>,
+    select: (m: EntityManager) => Promise<{ page: DatasetRow[]; nextCursor: string | null }>,
   ): Promise<RawJson<R>> {
     const { text, rebuilt } = await this.tx.run(async (m) => {
       await this.systems.requireActive(systemId, m);

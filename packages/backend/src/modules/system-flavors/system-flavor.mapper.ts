@@ -3,7 +3,7 @@ import { withSoftDelete } from '../../common/crud/audit-mapper.js';
 import type { SystemFlavorEntity } from './system-flavor.entity.js';
 
 export function toSystemFlavor(e: SystemFlavorEntity): SystemFlavor {
-  return withSoftDelete(e, {
+  return withSoftDelete<SystemFlavor>(e, {
     code: e.code,
     name: e.name,
     vendor: e.vendor,

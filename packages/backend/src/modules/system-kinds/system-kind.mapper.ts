@@ -3,5 +3,5 @@ import { withSoftDelete } from '../../common/crud/audit-mapper.js';
 import type { SystemKindEntity } from './system-kind.entity.js';
 
 export function toSystemKind(e: SystemKindEntity): SystemKind {
-  return withSoftDelete(e, { code: e.code, name: e.name });
+  return withSoftDelete<SystemKind>(e, { code: e.code, name: e.name });
 }

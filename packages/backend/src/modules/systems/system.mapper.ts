@@ -3,7 +3,7 @@ import { withSoftDelete } from '../../common/crud/audit-mapper.js';
 import type { SystemEntity } from './system.entity.js';
 
 export function toSystem(e: SystemEntity): System {
-  return withSoftDelete(e, {
+  return withSoftDelete<System>(e, {
     code: e.code,
     name: e.name,
     is_active: e.is_active,

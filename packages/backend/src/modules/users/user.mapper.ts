@@ -4,7 +4,7 @@ import type { UserEntity } from './user.entity.js';
 
 /** Never exposes the password hash or the token version. */
 export function toUser(e: UserEntity): User {
-  return withAudit(e, {
+  return withAudit<User>(e, {
     email: e.email,
     full_name: e.full_name,
     is_active: e.is_active,
