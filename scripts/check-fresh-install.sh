@@ -62,8 +62,17 @@ else
   say "pnpm install exited 0; better-sqlite3 was not built (the crawler reads SQLite through node:sqlite on Node >= 22.13, else says what to install)"
 fi
 
+# A free port below the ephemeral range (32768+), so that no client socket opened meanwhile takes it
+# during the build that precedes the listen.
 free_port() {
-  node -e "const s = require('node:net').createServer(); s.listen(0, '127.0.0.1', () => { console.log(s.address().port); s.close(); });"
+  node -e "
+    const net = require('node:net');
+    const tryPort = () => {
+      const port = 20000 + Math.floor(Math.random() * 12000);
+      const s = net.createServer().once('error', tryPort);
+      s.listen(port, '0.0.0.0', () => s.close(() => console.log(port)));
+    };
+    tryPort();"
 }
 port=$(free_port)
 pg_port=$(free_port)
