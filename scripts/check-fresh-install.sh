@@ -34,6 +34,18 @@ stop_server() {
   fi
   wait "$server_pid" 2>/dev/null || true
   server_pid=
+  # The embedded PostgreSQL runs as its own user, outside the process group: stop what runs from this
+  # clone's binaries, and remove its data directory (root's is placed under /var/lib/aide-metastore).
+  local pid data
+  for pid in $(pgrep -f -- "$clone/node_modules/" || true); do
+    data=$(tr '\0' '\n' <"/proc/$pid/cmdline" 2>/dev/null | sed -n '/^-D$/{n;p;q}' || true)
+    kill -TERM "$pid" 2>/dev/null || true
+    for _ in $(seq 1 60); do
+      kill -0 "$pid" 2>/dev/null || break
+      sleep 0.5
+    done
+    case "$data" in "$clone"/* | /var/lib/aide-metastore/clusters/*) rm -rf "$data" ;; esac
+  done
 }
 cleanup() {
   stop_server
