@@ -22,6 +22,7 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/aide-fresh-install.XXXXXX")
 chmod 755 "$work"
 clone="$work/aide-metastore"
 server_pid=
+pg_data=
 stop_server() {
   [ -n "$server_pid" ] || return 0
   if kill -0 "$server_pid" 2>/dev/null; then
@@ -34,19 +35,26 @@ stop_server() {
   fi
   wait "$server_pid" 2>/dev/null || true
   server_pid=
-  # The embedded PostgreSQL runs as its own user, outside the process group: stop what runs from this
-  # clone's binaries, and remove its data directory (root's is placed under /var/lib/aide-metastore).
-  local pid data
+  # The embedded PostgreSQL runs as its own user, outside the process group: stop what still runs from
+  # this clone's binaries, and remove its data directory (root's is under /var/lib/aide-metastore).
+  local pid
   for pid in $(pgrep -f -- "$clone/node_modules/" || true); do
-    data=$(tr '\0' '\n' <"/proc/$pid/cmdline" 2>/dev/null | sed -n '/^-D$/{n;p;q}' || true)
     kill -TERM "$pid" 2>/dev/null || true
     for _ in $(seq 1 60); do
       kill -0 "$pid" 2>/dev/null || break
       sleep 0.5
     done
-    case "$data" in "$clone"/* | /var/lib/aide-metastore/clusters/*) rm -rf "$data" ;; esac
   done
+  case "$pg_data" in "$clone"/* | /var/lib/aide-metastore/clusters/?*) rm -rf "$pg_data" ;; esac
 }
+# The embedded PostgreSQL's data directory: the -D of the postgres running from this clone's binaries.
+find_pg_data() {
+  local pid
+  for pid in $(pgrep -f -- "$clone/node_modules/" || true); do
+    tr '\0' '\n' <"/proc/$pid/cmdline" 2>/dev/null | sed -n '/^-D$/{n;p;q}' || true
+  done | head -n 1
+}
+
 cleanup() {
   stop_server
   rm -rf "$work"
@@ -107,6 +115,7 @@ if [ "$ready" != true ]; then
   say "FAILED: pnpm start did not reach /health/ready within ${READY_WITHIN_S} s"
   exit 1
 fi
+pg_data=$(find_pg_data)
 say "/health/ready answered 200; stopping the server"
 stop_server
 say "passed"
