@@ -4,12 +4,11 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import knexFactory, { type Knex } from 'knex';
 import { inspectDatabase } from '../src/inspect/inspect.js';
 import type { InspectedDatabase, InspectedTable } from '../src/model.js';
 import { shapeOf, sqliteCatalogShape, totals } from './helpers/coverage.js';
 import { SeedCatalogue } from './helpers/seeds.js';
-import { execSqlite } from './helpers/sqlite.js';
+import { execSqlite, querySqlite } from './helpers/sqlite.js';
 
 let dir: string;
 let file: string;
@@ -115,18 +114,14 @@ describe('a realistic SQLite schema', () => {
   });
 
   it("has every key, as SQLite's pragmas report them, with the names the DDL gives", async () => {
-    const knex = knexFactory({
-      client: 'better-sqlite3',
-      connection: { filename: file },
-      useNullAsDefault: true,
-    });
-    const fks = await knex.raw<{ n: number }[]>(
+    const fks = await querySqlite<{ n: number }>(
+      file,
       `SELECT count(DISTINCT m.name || '.' || f.id) AS n FROM sqlite_master m JOIN pragma_foreign_key_list(m.name) f`,
     );
-    const pks = await knex.raw<{ n: number }[]>(
+    const pks = await querySqlite<{ n: number }>(
+      file,
       `SELECT count(DISTINCT m.name) AS n FROM sqlite_master m JOIN pragma_table_info(m.name) p WHERE p.pk > 0 AND m.type = 'table'`,
     );
-    await knex.destroy();
     expect(inspected.summary.foreign_keys).toBe(fks[0].n);
     expect(inspected.summary.primary_keys).toBe(pks[0].n);
     expect(table('media_types').primary_key).toEqual({ name: 'pk_media_types', columns: ['media_type_id'] });
@@ -259,11 +254,8 @@ describe('SQLite catalog queries', () => {
         return `CREATE TABLE t${i} (id INTEGER PRIMARY KEY, code VARCHAR(20) UNIQUE, amount DECIMAL(10,2) DEFAULT 0${fk});\nCREATE INDEX t${i}_amount ON t${i} (amount);\n`;
       }).join('');
     const count = async () => {
-      let statements = 0;
-      const result = await inspectDatabase({
-        connectionUrl: `sqlite:///${scale}`,
-        onKnex: (knex: Knex) => knex.on('query', () => statements++),
-      });
+      const result = await inspectDatabase({ connectionUrl: `sqlite:///${scale}` });
+      const statements = result.summary.catalog_queries;
       return { statements, tables: result.tables.length, indexes: result.summary.indexes };
     };
     await execSqlite(scale, create(0, 10));

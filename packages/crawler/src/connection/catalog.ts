@@ -1,9 +1,11 @@
-// Opens a knex connection for a parsed URL and runs the catalog queries through it: one connection,
-// read-only work, driver errors turned into one clear line without secrets.
+// Opens a connection for a parsed URL and runs the catalog queries through it: one connection,
+// read-only work, driver errors turned into one clear line without secrets. PostgreSQL and MySQL go
+// through knex; SQLite through the engine adapter of sqlite-engine.ts (node:sqlite or better-sqlite3).
 import { existsSync } from 'node:fs';
 import knexFactory, { type Knex } from 'knex';
 import { CrawlerError, throwIfInterrupted } from '../errors.js';
 import type { Dialect } from '../model.js';
+import { loadSqliteEngine, type SqliteDatabase, type SqliteEngine } from './sqlite-engine.js';
 import type { ConnectionTarget } from './url.js';
 
 /** Runs catalog queries and counts them. */
@@ -68,19 +70,8 @@ function dialectConfig(target: ConnectionTarget): Knex.Config {
         acquireConnectionTimeout: CONNECT_TIMEOUT_MS + 5_000,
       };
     }
-    case 'sqlite': {
-      const filename = target.sqlite!.filename;
-      const inMemory = filename === ':memory:';
-      return {
-        client: 'better-sqlite3',
-        connection: {
-          filename,
-          options: inMemory ? {} : { readonly: true, fileMustExist: true },
-        } as Knex.BetterSqlite3ConnectionConfig,
-        useNullAsDefault: true,
-        pool,
-      };
-    }
+    case 'sqlite':
+      throw new Error('SQLite catalogs are read through the SQLite engine, not knex');
   }
 }
 
@@ -102,12 +93,7 @@ export async function withCatalog<T>(
   signal?: AbortSignal,
 ): Promise<T> {
   throwIfInterrupted(signal);
-  if (target.dialect === 'sqlite') {
-    const filename = target.sqlite!.filename;
-    if (filename !== ':memory:' && !existsSync(filename)) {
-      throw new CrawlerError(`SQLite database file not found: ${filename}`);
-    }
-  }
+  if (target.dialect === 'sqlite') return withSqliteCatalog(target, work, signal);
   const knex = knexFactory(knexConfig(target));
   onKnex?.(knex);
   let queries = 0;
@@ -122,7 +108,7 @@ export async function withCatalog<T>(
     }
   ).pool?.on('acquireSuccess', (_id, acquired) => (connection = acquired));
   const cancel = () => {
-    if (running && connection !== null && target.dialect !== 'sqlite') {
+    if (running && connection !== null) {
       (knex.client as { cancelQuery(connection: unknown): Promise<unknown> })
         .cancelQuery(connection)
         .catch(() => undefined);
@@ -159,10 +145,7 @@ export async function withCatalog<T>(
       return work(catalog);
     };
     if (target.dialect === 'mysql') return await run(knex);
-    return await knex.transaction(run, {
-      ...(target.dialect === 'postgresql' ? { isolationLevel: 'repeatable read' as const } : {}),
-      readOnly: target.dialect === 'postgresql',
-    });
+    return await knex.transaction(run, { isolationLevel: 'repeatable read', readOnly: true });
   } catch (error) {
     if (error instanceof CrawlerError) throw error;
     throwIfInterrupted(signal);
@@ -175,6 +158,60 @@ export async function withCatalog<T>(
   } finally {
     signal?.removeEventListener('abort', cancel);
     await knex.destroy().catch(() => undefined);
+  }
+}
+
+/**
+ * {@link withCatalog} for SQLite: the file opened read-only (it must exist) by the first engine that
+ * loads, every statement in one read transaction. Statements are synchronous, so an abort takes
+ * effect before the next one.
+ */
+export async function withSqliteCatalog<T>(
+  target: ConnectionTarget,
+  work: (catalog: Catalog) => Promise<T>,
+  signal?: AbortSignal,
+  engine: () => Promise<SqliteEngine> = () => loadSqliteEngine(),
+): Promise<T> {
+  const filename = target.sqlite!.filename;
+  if (filename !== ':memory:' && !existsSync(filename)) {
+    throw new CrawlerError(`SQLite database file not found: ${filename}`);
+  }
+  const opened = await engine();
+  throwIfInterrupted(signal);
+  let queries = 0;
+  let answered = 0;
+  let db: SqliteDatabase | null = null;
+  try {
+    db = opened.open(filename, { readonly: filename !== ':memory:' });
+    const open = db;
+    open.exec('BEGIN');
+    const catalog: Catalog = {
+      dialect: 'sqlite',
+      get queries() {
+        return queries;
+      },
+      query<Row>(sql: string, bindings: readonly unknown[] = []): Promise<Row[]> {
+        return new Promise((resolve) => {
+          throwIfInterrupted(signal);
+          queries++;
+          resolve(open.all<Row>(sql, bindings));
+          answered++;
+        });
+      },
+    };
+    const result = await work(catalog);
+    open.exec('COMMIT');
+    return result;
+  } catch (error) {
+    if (error instanceof CrawlerError) throw error;
+    throwIfInterrupted(signal);
+    throw new CrawlerError(describeFailure(target, error, answered > 0), { cause: error });
+  } finally {
+    try {
+      db?.close();
+    } catch {
+      // Closing a read-only connection cannot lose anything.
+    }
   }
 }
 
@@ -197,14 +234,7 @@ export function fallbackOf(target: ConnectionTarget, error: unknown): Connection
 }
 
 function rowsOf<Row>(dialect: Dialect, result: unknown): Row[] {
-  switch (dialect) {
-    case 'postgresql':
-      return (result as { rows: Row[] }).rows;
-    case 'mysql':
-      return (result as [Row[], unknown])[0];
-    case 'sqlite':
-      return result as Row[];
-  }
+  return dialect === 'postgresql' ? (result as { rows: Row[] }).rows : (result as [Row[], unknown])[0];
 }
 
 const PRODUCT: Record<Dialect, string> = {

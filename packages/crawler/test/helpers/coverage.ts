@@ -3,7 +3,7 @@
 // columns in order, its primary key, unique constraints and foreign keys (columns in order, target),
 // into the same shape as the inspection's, and the two must be equal. So the same check holds for any
 // database — the fixtures here, or a public sample database (Sakila, employees, Chinook, Northwind…).
-import knexFactory from 'knex';
+import { loadSqliteEngine } from '../../src/connection/sqlite-engine.js';
 import type { InspectedDatabase } from '../../src/model.js';
 
 /** One table as both sides describe it: names only, lists sorted where the order is not meaningful. */
@@ -61,13 +61,9 @@ export function totals(shape: SchemaShape) {
 
 /** A SQLite file's shape from sqlite_schema and the pragma functions (schema `main`). */
 export async function sqliteCatalogShape(file: string): Promise<SchemaShape> {
-  const knex = knexFactory({
-    client: 'better-sqlite3',
-    connection: { filename: file },
-    useNullAsDefault: true,
-  });
+  const db = (await loadSqliteEngine()).open(file, { readonly: true });
   const all = async <Row>(sql: string, ...bindings: string[]): Promise<Row[]> =>
-    (await knex.raw(sql, bindings)) as Row[];
+    Promise.resolve(db.all<Row>(sql, bindings));
   const names = async (sql: string, of: string) => (await all<{ name: string }>(sql, of)).map((r) => r.name);
   try {
     const shape: SchemaShape = {};
@@ -116,7 +112,7 @@ export async function sqliteCatalogShape(file: string): Promise<SchemaShape> {
     }
     return sortedLists(shape);
   } finally {
-    await knex.destroy();
+    db.close();
   }
 }
 
