@@ -41,6 +41,20 @@ export const CHANGE_CATEGORIES = [
 export const ChangeCategorySchema = z.enum(CHANGE_CATEGORIES).meta({ id: 'ChangeCategory' });
 export type ChangeCategory = z.infer<typeof ChangeCategorySchema>;
 
+/** The categories whose `name` is a column; the others name the table, a constraint or an index. */
+export const COLUMN_CHANGE_CATEGORIES: ReadonlySet<ChangeCategory> = new Set<ChangeCategory>([
+  'column_added',
+  'column_removed',
+  'column_moved',
+  'type_changed',
+  'nullability_changed',
+  'default_changed',
+  'identity_changed',
+  'generated_changed',
+  'comment_changed',
+  'collation_changed',
+]);
+
 export const SchemaChangeSchema = z
   .object({
     category: ChangeCategorySchema,

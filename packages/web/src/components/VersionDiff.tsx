@@ -1,3 +1,4 @@
+import { COLUMN_CHANGE_CATEGORIES } from '@aide/schemas';
 import type { SchemaVersion, SchemaVersionDiff, SchemaVersionSummary } from '@aide/sdk';
 import { useState } from 'react';
 import { useSession } from '../session';
@@ -16,20 +17,6 @@ export interface DiffRow {
   breaking: boolean;
 }
 
-/** Categories that name a column; the others name the table, a constraint or an index. */
-const COLUMN_CATEGORIES: ReadonlySet<ServerChange['category']> = new Set([
-  'column_added',
-  'column_removed',
-  'column_moved',
-  'type_changed',
-  'nullability_changed',
-  'default_changed',
-  'identity_changed',
-  'generated_changed',
-  'comment_changed',
-  'collation_changed',
-]);
-
 const describe = (c: SchemaVersion['columns'][number]) =>
   `${c.rendered_type ?? c.native_type ?? '?'}${c.nullable ? '' : ' not null'}`;
 
@@ -40,7 +27,7 @@ const describe = (c: SchemaVersion['columns'][number]) =>
 export function diffRows(from: SchemaVersion, to: SchemaVersion, diff: SchemaVersionDiff): DiffRow[] {
   const byColumn = new Map<string, ServerChange[]>();
   for (const c of diff.changes) {
-    if (c.name === null || !COLUMN_CATEGORIES.has(c.category)) continue;
+    if (c.name === null || !COLUMN_CHANGE_CATEGORIES.has(c.category)) continue;
     byColumn.set(c.name, [...(byColumn.get(c.name) ?? []), c]);
   }
   const row = (name: string, before: string | null, after: string | null): DiffRow => {
@@ -73,7 +60,7 @@ export function diffRows(from: SchemaVersion, to: SchemaVersion, diff: SchemaVer
 
 /** The registry's changes to the table itself, its constraints and indexes (not shown by a column row). */
 export const tableChanges = (diff: SchemaVersionDiff): ServerChange[] =>
-  diff.changes.filter((c) => c.name === null || !COLUMN_CATEGORIES.has(c.category));
+  diff.changes.filter((c) => c.name === null || !COLUMN_CHANGE_CATEGORIES.has(c.category));
 
 export function VersionDiff({
   datasetId,
