@@ -1,6 +1,7 @@
 // Opens a connection for a parsed URL and runs the catalog queries through it: one connection,
 // read-only work, driver errors turned into one clear line without secrets. PostgreSQL and MySQL go
-// through knex; SQLite through the engine adapter of sqlite-engine.ts (node:sqlite or better-sqlite3).
+// through knex; SQLite through the engine adapter of sqlite-engine.ts (better-sqlite3, node:sqlite or
+// node-sqlite3-wasm).
 import { existsSync } from 'node:fs';
 import knexFactory, { type Knex } from 'knex';
 import { CrawlerError, throwIfInterrupted } from '../errors.js';

@@ -1,123 +1,113 @@
-// The SQLite engine behind the crawler's SQLite catalog (ADR 0038): the optional `better-sqlite3` when
-// it is installed and its native binding loads (a full SQLite: FTS5, R*Tree…), else Node's built-in
-// `node:sqlite` (Node 22.13+; some builds lack FTS5), loaded only when a SQLite URL is used. Neither is
-// needed for PostgreSQL or MySQL crawls, so an install whose `better-sqlite3` could not be built (no
-// prebuilt binary nor Node headers reachable) still works for everything else.
+// The SQLite engine behind the crawler's SQLite catalog (ADR 0038, ADR 0040), loaded only when a SQLite
+// URL is used, first of:
+//   1. better-sqlite3, optional: a native addon with a full SQLite (FTS3/4/5, R*Tree…), when its install
+//      could download a prebuilt binary or build one;
+//   2. node:sqlite, built into Node.js 22.13+ (some builds lack FTS5);
+//   3. node-sqlite3-wasm, a WebAssembly SQLite that always installs (FTS5 but no FTS3/4 nor R*Tree; it
+//      locks with a `<file>.lock` directory that other SQLite processes do not see).
+// The native and built-in engines come first because they lock files as every other SQLite process does.
+// AIDE_CRAWLER_SQLITE_ENGINE names one engine to use instead (and fails when that one does not load).
 import { CrawlerError } from '../errors.js';
+import {
+  loadBetterSqlite3,
+  loadNodeSqlite,
+  loadNodeSqlite3Wasm,
+  type ModuleImporter,
+  type SqliteEngine,
+  type SqliteEngineName,
+} from './sqlite-engine-adapters.js';
 
-/** One open SQLite database: synchronous statements with positional `?` bindings. */
-export interface SqliteDatabase {
-  /** Every row of one statement. */
-  all<Row>(sql: string, bindings?: readonly unknown[]): Row[];
-  /** Runs statements that return no rows (several, separated by `;`). */
-  exec(sql: string): void;
-  close(): void;
-}
+export type {
+  ModuleImporter,
+  SqliteDatabase,
+  SqliteEngine,
+  SqliteEngineName,
+} from './sqlite-engine-adapters.js';
 
-export interface SqliteEngine {
-  readonly name: 'node:sqlite' | 'better-sqlite3';
-  /** Opens a file (`:memory:` for a private in-memory database); `readonly` requires the file to exist. */
-  open(filename: string, options: { readonly: boolean }): SqliteDatabase;
-}
+/** The engines in the order they are tried. */
+export const SQLITE_ENGINES: ReadonlyArray<{
+  readonly name: SqliteEngineName;
+  readonly load: (importer: ModuleImporter) => Promise<SqliteEngine>;
+}> = [
+  { name: 'better-sqlite3', load: loadBetterSqlite3 },
+  { name: 'node:sqlite', load: loadNodeSqlite },
+  { name: 'node-sqlite3-wasm', load: loadNodeSqlite3Wasm },
+];
 
-/** Imports a module by specifier; rejects when it is missing or cannot load. Injectable for tests. */
-export type ModuleImporter = (specifier: string) => Promise<unknown>;
+/** The environment variable that names one engine to use. */
+export const SQLITE_ENGINE_VARIABLE = 'AIDE_CRAWLER_SQLITE_ENGINE';
 
 const importModule: ModuleImporter = (specifier) => import(specifier);
 
-/** What to install when no engine loads: named by the error, the docs and the README. */
+/** Said when no engine loads: node-sqlite3-wasm is a dependency, so only a broken install gets here. */
 export const NO_SQLITE_ENGINE_MESSAGE =
-  'SQLite support needs Node.js 22.13 or later (built-in node:sqlite) or the better-sqlite3 package, ' +
-  'and neither is available here: run on Node.js >= 22.13, or install better-sqlite3 ' +
-  '(`npm install better-sqlite3@12`; its install downloads a prebuilt binary, or builds one with ' +
-  'node-gyp from Node.js headers: set npm_config_nodedir to a local Node.js install where downloads are blocked)';
+  'no SQLite engine loads: better-sqlite3 (optional), node:sqlite (Node.js >= 22.13) and ' +
+  'node-sqlite3-wasm (a dependency of the crawler) are all missing or failed to load: reinstall the ' +
+  'crawler (`npm install @aide/crawler`, or `pnpm install` in the repository)';
 
-interface NodeSqliteModule {
-  DatabaseSync: new (
-    path: string,
-    options?: { readOnly?: boolean },
-  ) => {
-    prepare(sql: string): { all(...bindings: unknown[]): unknown[] };
-    exec(sql: string): void;
-    close(): void;
-  };
-}
-
-type BetterSqlite3Constructor = new (
-  path: string,
-  options?: { readonly?: boolean; fileMustExist?: boolean },
-) => {
-  prepare(sql: string): { all(...bindings: unknown[]): unknown[] };
-  exec(sql: string): void;
-  close(): void;
-};
-
-function nodeSqliteEngine(module: NodeSqliteModule): SqliteEngine {
-  return {
-    name: 'node:sqlite',
-    open(filename, { readonly }) {
-      const db = new module.DatabaseSync(filename, readonly ? { readOnly: true } : {});
-      return {
-        // node:sqlite returns rows with a null prototype: give them plain objects like better-sqlite3.
-        all: <Row>(sql: string, bindings: readonly unknown[] = []) =>
-          db
-            .prepare(sql)
-            .all(...bindings)
-            .map((row) => ({ ...(row as object) })) as Row[],
-        exec: (sql) => db.exec(sql),
-        close: () => db.close(),
-      };
-    },
-  };
-}
-
-function betterSqlite3Engine(Database: BetterSqlite3Constructor): SqliteEngine {
-  return {
-    name: 'better-sqlite3',
-    open(filename, { readonly }) {
-      const db = new Database(filename, readonly ? { readonly: true, fileMustExist: true } : {});
-      return {
-        all: <Row>(sql: string, bindings: readonly unknown[] = []) =>
-          db.prepare(sql).all(...bindings) as Row[],
-        exec: (sql) => db.exec(sql),
-        close: () => db.close(),
-      };
-    },
-  };
-}
-
-const loaded = new Map<ModuleImporter, Promise<SqliteEngine>>();
+/** Per importer, per name ('' for the first that loads). */
+const loaded = new Map<ModuleImporter, Map<string, Promise<SqliteEngine>>>();
 
 /**
- * The first SQLite engine that loads: `better-sqlite3` (imported, and its native binding opened, only
- * here), then `node:sqlite`. Loaded once per importer.
+ * The SQLite engine to use: the one named by `only` (default: AIDE_CRAWLER_SQLITE_ENGINE), else the first
+ * of {@link SQLITE_ENGINES} that loads. Loaded once per importer and name; a failure is not cached.
  *
- * @throws CrawlerError (exit code 1) naming both options when neither loads.
+ * @throws CrawlerError (exit code 1) when none loads, or the named one does not, or the name is unknown.
  */
-export function loadSqliteEngine(importer: ModuleImporter = importModule): Promise<SqliteEngine> {
-  let engine = loaded.get(importer);
+export function loadSqliteEngine(
+  importer: ModuleImporter = importModule,
+  only: string | undefined = process.env[SQLITE_ENGINE_VARIABLE] || undefined,
+): Promise<SqliteEngine> {
+  const byName = loaded.get(importer) ?? new Map<string, Promise<SqliteEngine>>();
+  loaded.set(importer, byName);
+  const key = only ?? '';
+  let engine = byName.get(key);
   if (engine === undefined) {
-    engine = findEngine(importer);
-    loaded.set(importer, engine);
-    // A failure is not cached: the next call tries again (and fails with the same message).
-    engine.catch(() => loaded.delete(importer));
+    engine = only === undefined ? firstEngine(importer) : namedEngine(importer, only);
+    byName.set(key, engine);
+    engine.catch(() => byName.delete(key));
   }
   return engine;
 }
 
-async function findEngine(importer: ModuleImporter): Promise<SqliteEngine> {
-  let reason: unknown;
-  try {
-    const module = (await importer('better-sqlite3')) as { default?: BetterSqlite3Constructor };
-    const Database = module.default;
-    if (typeof Database !== 'function') throw new Error('better-sqlite3 has no default export');
-    // The native binding is loaded by the first open: prove it loads now, not mid-crawl.
-    new Database(':memory:').close();
-    return betterSqlite3Engine(Database);
-  } catch (error) {
-    reason = error;
+async function firstEngine(importer: ModuleImporter): Promise<SqliteEngine> {
+  const reasons: unknown[] = [];
+  for (const { load } of SQLITE_ENGINES) {
+    try {
+      return await load(importer);
+    } catch (error) {
+      reasons.push(error);
+    }
   }
-  const builtIn = (await importer('node:sqlite').catch(() => null)) as NodeSqliteModule | null;
-  if (builtIn !== null && typeof builtIn.DatabaseSync === 'function') return nodeSqliteEngine(builtIn);
-  throw new CrawlerError(NO_SQLITE_ENGINE_MESSAGE, { cause: reason });
+  throw new CrawlerError(NO_SQLITE_ENGINE_MESSAGE, { cause: new AggregateError(reasons) });
+}
+
+async function namedEngine(importer: ModuleImporter, name: string): Promise<SqliteEngine> {
+  const engine = SQLITE_ENGINES.find((candidate) => candidate.name === name);
+  if (engine === undefined) {
+    const names = SQLITE_ENGINES.map((candidate) => candidate.name).join(', ');
+    throw new CrawlerError(`${SQLITE_ENGINE_VARIABLE}=${name} names no SQLite engine: use one of ${names}`);
+  }
+  try {
+    return await engine.load(importer);
+  } catch (error) {
+    const reason = error instanceof Error ? error.message.split('\n')[0] : String(error);
+    throw new CrawlerError(
+      `${SQLITE_ENGINE_VARIABLE}=${name}, but ${name} does not load here: ${reason}` +
+        (name === 'better-sqlite3' ? ' (see docs/crawler.md, "SQLite engines", to build it)' : ''),
+      { cause: error },
+    );
+  }
+}
+
+/** Every engine that loads here, in order: for tests that run the same checks on each. */
+export async function availableSqliteEngines(
+  importer: ModuleImporter = importModule,
+): Promise<SqliteEngine[]> {
+  const engines: SqliteEngine[] = [];
+  for (const { load } of SQLITE_ENGINES) {
+    const engine = await load(importer).catch(() => null);
+    if (engine !== null) engines.push(engine);
+  }
+  return engines;
 }
