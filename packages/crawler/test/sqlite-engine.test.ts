@@ -40,7 +40,7 @@ describe('choosing the SQLite engine', () => {
       imported.push(specifier);
       return specifier === 'node-sqlite3-wasm' ? realImport(specifier) : Promise.reject(missing(specifier));
     };
-    expect((await loadSqliteEngine(importer, undefined)).name).toBe('node-sqlite3-wasm');
+    expect((await loadSqliteEngine(importer, null)).name).toBe('node-sqlite3-wasm');
     expect(imported).toEqual(['better-sqlite3', 'node:sqlite', 'node-sqlite3-wasm']);
   });
 
@@ -56,7 +56,7 @@ describe('choosing the SQLite engine', () => {
             },
           })
         : without('node:sqlite')(specifier);
-    expect((await loadSqliteEngine(importer, undefined)).name).toBe('node-sqlite3-wasm');
+    expect((await loadSqliteEngine(importer, null)).name).toBe('node-sqlite3-wasm');
   });
 
   it('falls back to node:sqlite when better-sqlite3 is missing, with plain-object rows', async () => {
@@ -74,7 +74,7 @@ describe('choosing the SQLite engine', () => {
         ? Promise.resolve({ DatabaseSync })
         : Promise.reject(missing(specifier));
     };
-    const engine = await loadSqliteEngine(importer, undefined);
+    const engine = await loadSqliteEngine(importer, null);
     expect(engine.name).toBe('node:sqlite');
     const rows = engine.open('x.db', { readonly: true }).all<{ answer: number }>('SELECT 42 AS answer');
     expect(rows).toEqual([{ answer: 42 }]);
@@ -84,7 +84,7 @@ describe('choosing the SQLite engine', () => {
 
   it('fails with one message when no engine loads, before any file is opened', async () => {
     const none: ModuleImporter = (specifier) => Promise.reject(missing(specifier));
-    const error = await loadSqliteEngine(none, undefined).catch((e: unknown) => e);
+    const error = await loadSqliteEngine(none, null).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(CrawlerError);
     expect((error as CrawlerError).exitCode).toBe(ExitCode.FAILURE);
     expect((error as CrawlerError).message).toBe(NO_SQLITE_ENGINE_MESSAGE);
@@ -97,7 +97,7 @@ describe('choosing the SQLite engine', () => {
       parseConnectionUrl(`sqlite:///${file}`),
       () => Promise.resolve((worked = true)),
       undefined,
-      () => loadSqliteEngine(none, undefined),
+      () => loadSqliteEngine(none, null),
     );
     await expect(crawl).rejects.toThrow(NO_SQLITE_ENGINE_MESSAGE);
     expect(worked).toBe(false);

@@ -49,21 +49,22 @@ export const NO_SQLITE_ENGINE_MESSAGE =
 const loaded = new Map<ModuleImporter, Map<string, Promise<SqliteEngine>>>();
 
 /**
- * The SQLite engine to use: the one named by `only` (default: AIDE_CRAWLER_SQLITE_ENGINE), else the first
- * of {@link SQLITE_ENGINES} that loads. Loaded once per importer and name; a failure is not cached.
+ * The SQLite engine to use: the one named by `only` (default: AIDE_CRAWLER_SQLITE_ENGINE), or with none
+ * (null, or the variable unset) the first of {@link SQLITE_ENGINES} that loads. Loaded once per importer
+ * and name; a failure is not cached.
  *
  * @throws CrawlerError (exit code 1) when none loads, or the named one does not, or the name is unknown.
  */
 export function loadSqliteEngine(
   importer: ModuleImporter = importModule,
-  only: string | undefined = process.env[SQLITE_ENGINE_VARIABLE] || undefined,
+  only: string | null = process.env[SQLITE_ENGINE_VARIABLE] || null,
 ): Promise<SqliteEngine> {
   const byName = loaded.get(importer) ?? new Map<string, Promise<SqliteEngine>>();
   loaded.set(importer, byName);
   const key = only ?? '';
   let engine = byName.get(key);
   if (engine === undefined) {
-    engine = only === undefined ? firstEngine(importer) : namedEngine(importer, only);
+    engine = only === null ? firstEngine(importer) : namedEngine(importer, only);
     byName.set(key, engine);
     engine.catch(() => byName.delete(key));
   }

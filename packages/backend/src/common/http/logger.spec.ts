@@ -1,8 +1,9 @@
+import { createRequire } from 'node:module';
 import { Writable } from 'node:stream';
 import { describe, expect, it } from '@jest/globals';
 import { type FastifyBaseLogger, fastify } from 'fastify';
 import { pino } from 'pino';
-import { lazyChildLogger, RequestLogController } from './logger.js';
+import { createLogger, lazyChildLogger, RequestLogController } from './logger.js';
 
 /** A Fastify server logging like the API's (lazy per-request child, one line per request) into `lines`. */
 async function server(level: string) {
@@ -70,5 +71,41 @@ describe('lazyChildLogger', () => {
     await app.close();
     expect(children()).toBe(1);
     expect(lines.map((l) => [l['msg'], l['request_id']])).toEqual([['something odd', 'req-1']]);
+  });
+});
+
+describe('createLogger', () => {
+  const capture = () => {
+    const lines: Record<string, unknown>[] = [];
+    const destination = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        for (const line of chunk.toString('utf8').split('\n')) if (line) lines.push(JSON.parse(line));
+        done();
+      },
+    });
+    return { lines, destination };
+  };
+
+  it('logs JSON with one warning when pretty logs are asked for and pino-pretty is not installed', () => {
+    const { lines, destination } = capture();
+    const logger = createLogger(
+      { logLevel: 'info', logFormat: 'pretty' },
+      { prettyInstalled: () => false, destination },
+    );
+    logger.info('started');
+    expect(lines.map((line) => [line.level, line.msg])).toEqual([
+      [
+        40,
+        'pretty logs need the pino-pretty package, which is not installed (a development dependency): logging JSON',
+      ],
+      [30, 'started'],
+    ]);
+  });
+
+  it('has pino-pretty in a development install, where `pnpm start` logs pretty on a TTY', () => {
+    const { lines, destination } = capture();
+    createLogger({ logLevel: 'info', logFormat: 'json' }, { destination }).info('plain');
+    expect(lines).toEqual([expect.objectContaining({ level: 30, msg: 'plain', service: 'aide-metastore' })]);
+    expect(() => createRequire(import.meta.url).resolve('pino-pretty')).not.toThrow();
   });
 });

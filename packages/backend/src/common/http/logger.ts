@@ -1,26 +1,65 @@
+import { createRequire } from 'node:module';
 import type { LoggerService } from '@nestjs/common';
 import { type FastifyBaseLogger, type FastifyReply, type FastifyRequest, LogController } from 'fastify';
-import { type Bindings, type ChildLoggerOptions, type Level, type LogFn, pino, type Logger } from 'pino';
+import {
+  type Bindings,
+  type ChildLoggerOptions,
+  type DestinationStream,
+  type Level,
+  type LogFn,
+  pino,
+  type Logger,
+} from 'pino';
 import type { AppConfig } from '../../config/config.js';
 
 /**
  * JSON logs by default, pretty on a TTY. Request handling logs through Fastify's per-request child
  * logger, so those lines carry `request_id` (an AsyncLocalStorage context would cost ~20% throughput on
  * Node 20 for the same result).
+ *
+ * Pretty lines come from `pino-pretty`, a development dependency: a production install (the image) has
+ * none, and then logs JSON with one warning line instead of failing to start.
  */
-export function createLogger(config: Pick<AppConfig, 'logLevel' | 'logFormat'>): Logger {
-  return pino({
-    level: config.logLevel,
-    base: { service: 'aide-metastore' },
-    timestamp: pino.stdTimeFunctions.isoTime,
-    redact: {
-      paths: ['req.headers.authorization', 'password', '*.password', 'refresh_token', '*.refresh_token'],
-      censor: '[redacted]',
+export function createLogger(
+  config: Pick<AppConfig, 'logLevel' | 'logFormat'>,
+  options: { prettyInstalled?: () => boolean; destination?: DestinationStream } = {},
+): Logger {
+  const pretty = config.logFormat === 'pretty' && (options.prettyInstalled ?? prettyInstalled)();
+  const logger = pino(
+    {
+      level: config.logLevel,
+      base: { service: 'aide-metastore' },
+      timestamp: pino.stdTimeFunctions.isoTime,
+      redact: {
+        paths: ['req.headers.authorization', 'password', '*.password', 'refresh_token', '*.refresh_token'],
+        censor: '[redacted]',
+      },
+      ...(pretty
+        ? {
+            transport: {
+              target: 'pino-pretty',
+              options: { colorize: true, translateTime: 'SYS:HH:MM:ss.l' },
+            },
+          }
+        : {}),
     },
-    ...(config.logFormat === 'pretty'
-      ? { transport: { target: 'pino-pretty', options: { colorize: true, translateTime: 'SYS:HH:MM:ss.l' } } }
-      : {}),
-  });
+    ...(pretty || options.destination === undefined ? [] : [options.destination]),
+  );
+  if (config.logFormat === 'pretty' && !pretty) {
+    logger.warn(
+      'pretty logs need the pino-pretty package, which is not installed (a development dependency): logging JSON',
+    );
+  }
+  return logger;
+}
+
+function prettyInstalled(): boolean {
+  try {
+    createRequire(import.meta.url).resolve('pino-pretty');
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** Nest's own log lines (bootstrap, route mapping) through the same pino logger. */

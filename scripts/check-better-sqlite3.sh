@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# The crawler's better-sqlite3 engine (ADR 0040). .ci/run installs as a user does, without
+# npm_config_nodedir, so better-sqlite3 is not built there and its tests run on node-sqlite3-wasm;
+# this covers the other path, in a clean clone of a commit (default HEAD): install with Node's own
+# headers (npm_config_nodedir, so that node-gyp builds better-sqlite3 without a download), check that
+# it loads, and run the crawler's SQLite engine and inspection tests with that engine forced
+# (AIDE_CRAWLER_SQLITE_ENGINE=better-sqlite3: they fail if it does not load).
+# Usage: scripts/check-better-sqlite3.sh [commit]      (run by .ci/run; standalone too)
+set -euo pipefail
+
+repo=$(git -C "$(dirname "${BASH_SOURCE[0]}")/.." rev-parse --show-toplevel)
+commit=$(git -C "$repo" rev-parse --verify "${1:-HEAD}^{commit}")
+node_prefix=$(dirname "$(dirname "$(command -v node)")")
+nodedir=${npm_config_nodedir:-$node_prefix}
+
+started=$SECONDS
+say() { printf '[better-sqlite3 %ss] %s\n' "$((SECONDS - started))" "$*"; }
+
+if [ ! -f "$nodedir/include/node/node.h" ]; then
+  say "FAILED: no Node.js headers at $nodedir/include/node (set npm_config_nodedir to a Node.js install)"
+  exit 1
+fi
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/aide-better-sqlite3.XXXXXX")
+clone="$work/aide-metastore"
+trap 'rm -rf "$work"' EXIT
+
+say "clean clone of ${commit:0:12}"
+git clone --quiet --no-checkout "$repo" "$clone"
+git -C "$clone" checkout --quiet --detach "$commit"
+cd "$clone"
+
+say "pnpm install --frozen-lockfile (npm_config_nodedir=$nodedir)"
+install_log="$work/install.log"
+if ! npm_config_nodedir=$nodedir pnpm install --frozen-lockfile >"$install_log" 2>&1; then
+  tail -n 40 "$install_log" >&2
+  say "FAILED: pnpm install"
+  exit 1
+fi
+if ! (cd packages/crawler && node -e "new (require('better-sqlite3'))(':memory:').close()"); then
+  grep -i 'better-sqlite3' "$install_log" | tail -n 20 >&2
+  say "FAILED: better-sqlite3 was not built"
+  exit 1
+fi
+
+say "building @aide/schemas and @aide/sdk"
+pnpm --filter @aide/schemas --filter @aide/sdk build >/dev/null
+say "the crawler's SQLite engine and inspection tests on better-sqlite3"
+cd packages/crawler
+AIDE_CRAWLER_SQLITE_ENGINE=better-sqlite3 node --experimental-vm-modules node_modules/jest/bin/jest.js \
+  test/sqlite-engine.test.ts test/sqlite.test.ts
+say "passed"
