@@ -1,13 +1,13 @@
 // What the bench suites share: rebuilding what they import from dist/, clean-ups that run on success,
 // on error and on Ctrl-C (scale, search), a fresh database per run with its clean-ups (lineage,
 // provider, openlineage, search --flood), and the API server started on it as a child process.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import pg from 'pg';
+import { startBackendServer } from '../test/support/backend-server.mjs';
 
 /**
  * Rebuilds @aide/schemas and @aide/backend (tsc), and the `also` packages, so that dist/ is the code
@@ -83,66 +83,15 @@ export async function runCleanups(cleanups, log) {
   }
 }
 
-const MAIN = join(resolve(dirname(fileURLToPath(import.meta.url)), '..'), 'dist', 'main.js');
-
-/** Resolves once the server's /health/ready answers 200; fails if it exits first or after 120 s. */
-export async function waitForReady(url, child) {
-  const deadline = Date.now() + 120_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`the server exited with code ${child.exitCode}`);
-    const ready = await fetch(`${url}/health/ready`).then(
-      (r) => r.ok,
-      () => false,
-    );
-    if (ready) return;
-    await new Promise((ok) => setTimeout(ok, 200)); // paces the polling only
-  }
-  throw new Error('the server was not ready within 120 s');
-}
-
 /**
  * Starts the built API (`dist/main.js`) on a free loopback port against `databaseUrl`, with a fresh
  * JWT secret and data directory, migrating and seeding on start, and the superuser `email`/`password`;
- * `env` adds or overrides variables. Pushes onto `cleanups` what stops it (SIGTERM) and removes its
- * data directory. Resolves to its base URL and child process once it is ready.
+ * `env` adds or overrides variables (test/support/backend-server.mjs, which the other packages' tests
+ * use too). Pushes onto `cleanups` what stops it. Resolves to its base URL and child process once ready.
  */
-export async function startBenchServer(
-  name,
-  { databaseUrl, email, password, env = {}, cleanups, log, dist },
-) {
-  const { freePort } = await dist('database/embedded-postgres.js');
-  const port = await freePort();
-  const baseUrl = `http://127.0.0.1:${port}`;
-  const dataDir = mkdtempSync(join(tmpdir(), `aide-bench-${name}-data-`));
-  cleanups.push(async () => rmSync(dataDir, { recursive: true, force: true }));
-  const server = spawn(process.execPath, [MAIN], {
-    cwd: dataDir,
-    env: {
-      ...process.env,
-      DATABASE_URL: databaseUrl,
-      AIDE_JWT_SECRET: randomBytes(32).toString('hex'),
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      AIDE_DATA_DIR: join(dataDir, 'data'),
-      AIDE_MIGRATE_ON_START: 'true',
-      AIDE_SEED_ON_START: 'true',
-      AIDE_SUPERUSER_EMAIL: email,
-      AIDE_SUPERUSER_PASSWORD: password,
-      LOG_LEVEL: 'warn',
-      AIDE_LOG_FORMAT: 'json',
-      ...env,
-    },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  cleanups.push(
-    () =>
-      new Promise((ok) => {
-        if (server.exitCode !== null) return ok();
-        server.once('exit', ok);
-        server.kill('SIGTERM');
-      }),
-  );
-  log('starting the server (migrations, reference data) …');
-  await waitForReady(baseUrl, server);
-  return { baseUrl, server };
+export async function startBenchServer(name, { databaseUrl, email, password, env = {}, cleanups, log }) {
+  log(`starting the ${name} server (migrations, reference data) …`);
+  const started = await startBackendServer({ databaseUrl, superuser: { email, password }, env });
+  cleanups.push(started.stop);
+  return { baseUrl: started.baseUrl, server: started.child };
 }

@@ -4,21 +4,21 @@
 //   inspect · first crawl + apply · re-crawl with no changes (fingerprints first, ADR 0032; once with
 //   a full registry read for comparison; once more each way with a PII-tagged column per dataset),
 // with the catalog queries and registry requests of each phase and the process's peak memory.
-// The registry is the real backend (dist/main.js) on a database of its own on the same server.
-import { execFileSync, spawn } from 'node:child_process';
+// The registry is the real backend (dist/main.js, started by ../backend/test/support/backend-server.mjs)
+// on a database of its own on the same server.
+import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
+import { startBackendServer } from '../../backend/test/support/backend-server.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const CRAWLER = join(HERE, '..');
 const ROOT = join(CRAWLER, '..', '..');
-const BACKEND = join(ROOT, 'packages', 'backend');
 const require = createRequire(join(CRAWLER, 'package.json'));
 const pg = require('pg');
 
@@ -90,17 +90,6 @@ async function buildDatabase(url, tables) {
   }
 }
 
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
-
 async function admin(sql, serverUrl) {
   const client = new pg.Client({ connectionString: serverUrl });
   await client.connect();
@@ -117,53 +106,17 @@ function withDatabase(serverUrl, database) {
   return url.toString();
 }
 
-async function startBackend(databaseUrl, dir, profile) {
+async function startBackend(databaseUrl, profile) {
   const profileDir = join(ROOT, 'bench-results', 'profiles');
   if (profile) mkdirSync(profileDir, { recursive: true });
-  const port = await freePort();
   const username = 'bench@example.com';
   const password = `pw-${randomBytes(8).toString('hex')}`;
-  let output = '';
-  const nodeArgs = profile ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : [];
-  const child = spawn(process.execPath, [...nodeArgs, join(BACKEND, 'dist', 'main.js')], {
-    cwd: dir,
-    env: {
-      ...process.env,
-      DATABASE_URL: databaseUrl,
-      AIDE_JWT_SECRET: randomBytes(32).toString('hex'),
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      AIDE_DATA_DIR: join(dir, 'data'),
-      AIDE_MIGRATE_ON_START: 'true',
-      AIDE_SEED_ON_START: 'true',
-      AIDE_SUPERUSER_EMAIL: username,
-      AIDE_SUPERUSER_PASSWORD: password,
-      AIDE_LOGIN_MAX_PER_IP: '100000',
-      LOG_LEVEL: 'warn',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
+  const server = await startBackendServer({
+    databaseUrl,
+    superuser: { email: username, password },
+    nodeArgs: profile ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : [],
   });
-  child.stdout.on('data', (c) => (output = (output + c).slice(-10_000)));
-  child.stderr.on('data', (c) => (output = (output + c).slice(-10_000)));
-  const baseUrl = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 180_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`the backend exited:\n${output}`);
-    try {
-      if ((await fetch(`${baseUrl}/health/ready`)).ok) break;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) throw new Error(`the backend was not ready in 180 s:\n${output}`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  const stop = () =>
-    new Promise((resolve) => {
-      if (child.exitCode !== null) return resolve();
-      child.once('exit', resolve);
-      child.kill('SIGTERM');
-    });
-  return { baseUrl, username, password, stop };
+  return { baseUrl: server.baseUrl, username, password, stop: server.stop };
 }
 
 /**
@@ -243,7 +196,7 @@ export async function run(argv) {
     const sourceUrl = withDatabase(serverUrl, sourceDb);
     await buildDatabase(sourceUrl, tables);
     await admin(`VACUUM ANALYZE`, sourceUrl);
-    backend = await startBackend(withDatabase(serverUrl, registryDb), dir, values.profile);
+    backend = await startBackend(withDatabase(serverUrl, registryDb), values.profile);
     const env = {
       AIDE_METASTORE_URL: backend.baseUrl,
       AIDE_METASTORE_USER: backend.username,

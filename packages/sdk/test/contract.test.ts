@@ -1,54 +1,168 @@
 import { contract, contractRoutes, routeKey, type RouteDef } from '@aide/schemas';
 import { describe, expect, it } from '@jest/globals';
-import { AideClient } from '../src/index.js';
+import type { Dispatcher } from 'undici';
+import { AideApiError, AideBatchError, type AideClient, CollectionResource } from '../src/index.js';
+import { adminClient, clientFor, createUser, recordingDispatcher } from './helpers/backend.js';
 
-// PUT on a collection item is the same partial update as PATCH, kept on the server for clients of the
-// original API; the SDK's `update` sends PATCH. (A PUT without a PATCH twin, a watermark write, is called.)
+// Which contract routes the SDK reaches, read from the requests it really sends to the real backend:
+// every method of the client is called once below, and each request is matched to the contract route
+// it names. An argument the server rejects (an unknown id, an empty body) still names the route: this
+// file is about where the SDK sends requests; what the routes do is tested elsewhere.
+
+/** PUT on a collection item is the same update as PATCH, kept for the original's clients; `update` sends PATCH. */
 const patched = new Set(
   contractRoutes()
     .filter((route) => route.method === 'PATCH')
     .map((route) => route.path),
 );
-const NOT_CALLED_BY_THE_SDK = new Set(
-  contractRoutes()
-    .filter((route) => route.method === 'PUT' && patched.has(route.path))
-    .map(routeKey),
-);
+const isPutAlias = (route: RouteDef) => route.method === 'PUT' && patched.has(route.path);
+/**
+ * The DataCoolie metadata-provider routes (the contract's `datacoolie` group) are the provider client's
+ * to call, not the registry client's: allowed here, not required.
+ */
+const providerRoutes = new Set(Object.values(contract.datacoolie).map(routeKey));
 
-/** Every contract route the client's resources call (their `operations`), plus `client.search`. */
-function sdkOperations(client: AideClient): Set<string> {
-  const routes: RouteDef[] = [contract.search.search];
-  for (const value of Object.values(client)) {
-    const operations = (value as { operations?: readonly RouteDef[] } | null)?.operations;
-    if (operations) routes.push(...operations);
+const pathPatterns = contractRoutes().map((route) => ({
+  key: routeKey(route),
+  method: route.method,
+  params: (route.path.match(/:/g) ?? []).length,
+  // Collections answer with and without a trailing slash.
+  pattern: new RegExp(`^${route.path.replace(/:[a-z_]+/g, '[^/]+')}/?$`),
+}));
+
+/**
+ * The contract route a request (`METHOD /path?query`) names, or undefined. Where several match
+ * (`/users/me` and `/users/:id`), the one with the fewest parameters, as the server's router chooses.
+ */
+function contractRouteOf(request: string): string | undefined {
+  const [method, target = ''] = request.split(' ');
+  const path = target.split('?')[0] ?? '';
+  const matches = pathPatterns
+    .filter((route) => route.method === method && route.pattern.test(path))
+    .sort((a, b) => a.params - b.params);
+  return matches[0]?.key;
+}
+
+const MISSING = '00000000-0000-4000-8000-000000000000';
+
+/** Awaits an SDK call; an answer of the server, success or error, is what is wanted. */
+async function reach(call: () => PromiseLike<unknown>): Promise<void> {
+  try {
+    await call();
+  } catch (error) {
+    if (!(error instanceof AideApiError || error instanceof AideBatchError)) throw error;
   }
-  return new Set(routes.map(routeKey));
+}
+
+/** The standard routes of every collection client (list, get, create, update, delete, restore, batch). */
+async function callEveryCollection(client: AideClient): Promise<void> {
+  const collections = Object.values(client).filter(
+    (value): value is CollectionResource<unknown, unknown> => value instanceof CollectionResource,
+  );
+  for (const collection of collections) {
+    const resource = collection as unknown as Record<string, (...args: unknown[]) => PromiseLike<unknown>>;
+    const call = (name: string, ...args: unknown[]) =>
+      typeof resource[name] === 'function'
+        ? reach(() => resource[name]!.call(collection, ...args))
+        : undefined;
+    await call('list', { size: 1 });
+    await call('get', MISSING);
+    await call('create', {});
+    await call('update', MISSING, { row_version: 1 });
+    await call('delete', MISSING);
+    await call('restore', MISSING);
+    await call('createMany', [{}]);
+  }
+}
+
+/** The routes of each client's own methods. */
+async function callEveryOwnMethod(client: AideClient): Promise<void> {
+  const { datasets, datasetLinks, dataflows, systems, typeInstances } = client;
+  const version = { columns: [{ name: 'id', type: { data_type: 'integer' } }] };
+  const calls: (() => PromiseLike<unknown>)[] = [
+    () => client.search({ q: 'contract' }),
+    () => client.apiKeys.revoke(MISSING),
+    () => client.castRules.resolve({ data_type_id: MISSING, target_flavor: 'postgres14' }),
+    () => systems.datasetCounts([MISSING]),
+    () => systems.snapshotPage(MISSING),
+    () => systems.fingerprintsPage(MISSING),
+    () => systems.snapshotVersions(MISSING, [MISSING]),
+    () => typeInstances.tree(MISSING),
+    () => typeInstances.render(MISSING),
+    () => typeInstances.renderSpec({ flavor: 'postgres14', type: { data_type: 'integer' } } as never),
+    () => datasets.lakeSync(MISSING, {} as never),
+    () => datasets.publishSchemaVersion(MISSING, version),
+    () => datasets.previewSchemaVersionImpact(MISSING, version),
+    () => datasets.schemaVersions(MISSING),
+    () => datasets.schemaVersion(MISSING, 1),
+    () => datasets.diffSchemaVersions(MISSING, 1, 2),
+    () => datasets.bulkCreate([{}] as never),
+    () => datasets.bulkPublish([{}] as never),
+    () => client.fields.tree(MISSING),
+    () => client.fields.children(MISSING),
+    () => client.fieldClassifications.current(MISSING),
+    () => client.fieldClassifications.currentOfDataset(MISSING),
+    () => datasetLinks.renderSql(MISSING),
+    () => datasetLinks.fieldLinks(MISSING),
+    () => datasetLinks.addFieldLink(MISSING, { source_field_id: MISSING, target_field_id: MISSING }),
+    () => datasetLinks.addFieldLinks(MISSING, [{ source_field_id: MISSING, target_field_id: MISSING }]),
+    () => datasetLinks.compat(MISSING),
+    () => datasetLinks.compatSummaries(),
+    () => client.techFieldTemplates.apply(MISSING, {} as never),
+    () => client.lineage.sendOpenLineageEvent({} as never),
+    () => client.lineage.datasetGraph(MISSING),
+    () => client.lineage.fieldGraph(MISSING),
+    () => dataflows.watermark(MISSING),
+    () => dataflows.putWatermark(MISSING, {} as never),
+    () => dataflows.watermarkHistory(MISSING),
+  ];
+  for (const call of calls) await reach(call);
+}
+
+/** Login, refresh, logout and the user's own profile, as a user of its own: logout-all ends its sessions. */
+async function callAuthAsAnotherUser(client: AideClient, dispatcher: Dispatcher): Promise<void> {
+  const user = await createUser(client);
+  const own = clientFor(user, { dispatcher });
+  try {
+    await reach(() => own.users.me());
+    await reach(() => own.users.updateMe({ full_name: 'Contract test user' }));
+    await reach(() => own.auth.refresh());
+    await reach(() => own.auth.logout());
+    await reach(() => own.auth.login());
+    await reach(() => own.auth.logoutAll());
+  } finally {
+    await own.close();
+  }
 }
 
 describe('the SDK and the route contract', () => {
-  const client = new AideClient({ baseUrl: 'http://127.0.0.1:9', token: 'not-used' });
+  it('calls every route of the contract (PUT aliases and provider routes aside) and no other', async () => {
+    const recorder = recordingDispatcher();
+    const client = adminClient({ dispatcher: recorder.dispatcher });
+    try {
+      await callEveryCollection(client);
+      await callEveryOwnMethod(client);
+      await callAuthAsAnotherUser(client, recorder.dispatcher);
+    } finally {
+      await client.close();
+      await recorder.close();
+    }
 
-  it('calls every route of the contract (PUT aliases aside) and no other', async () => {
-    const expected = contractRoutes()
+    const outside = recorder.requests.filter((request) => contractRouteOf(request) === undefined);
+    expect(outside).toEqual([]);
+    const called = new Set(recorder.requests.map(contractRouteOf));
+    const notCalled = contractRoutes()
+      .filter((route) => !isPutAlias(route) && !providerRoutes.has(routeKey(route)))
       .map(routeKey)
-      .filter((key) => !NOT_CALLED_BY_THE_SDK.has(key));
-    expect([...sdkOperations(client)].sort()).toEqual([...new Set(expected)].sort());
-    await client.close();
+      .filter((key) => !called.has(key));
+    expect(notCalled).toEqual([]);
   });
 
-  it('takes the paths of its calls from the contract', () => {
-    // Each collection's standard routes come from crudRoutes(def): a renamed route moves with it.
-    const systems = client.systems as unknown as { operations: readonly RouteDef[] };
-    expect(systems.operations.map(routeKey)).toEqual(
-      expect.arrayContaining([
-        'GET /api/v1/systems',
-        'GET /api/v1/systems/:id',
-        'PATCH /api/v1/systems/:id',
-        'POST /api/v1/systems/:id/restore',
-        'POST /api/v1/systems/batch',
-        'GET /api/v1/systems/:id/snapshot',
-        'GET /api/v1/systems/dataset-counts',
-      ]),
-    );
+  it('matches a request to the route the server serves it with', () => {
+    expect(contractRouteOf(`GET /api/v1/users/me`)).toBe('GET /api/v1/users/me');
+    expect(contractRouteOf(`GET /api/v1/users/${MISSING}`)).toBe('GET /api/v1/users/:id');
+    expect(contractRouteOf('GET /api/v1/systems/?page=1&size=1')).toBe('GET /api/v1/systems');
+    expect(contractRouteOf(`DELETE /api/v1/systems/${MISSING}/snapshot`)).toBeUndefined();
+    expect(contractRouteOf('GET /api/v1/no-such-collection')).toBeUndefined();
   });
 });

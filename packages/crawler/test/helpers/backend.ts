@@ -1,17 +1,15 @@
 // The real registry for crawl/apply tests: the built backend (`packages/backend/dist/main.js`, built by
 // this package's test script) on a free port, on a database of its own on the test PostgreSQL server
-// (AIDE_TEST_PG_URL), migrated and seeded with the reference data (flavors, data types) on start.
-import { spawn, type ChildProcess } from 'node:child_process';
+// (AIDE_TEST_PG_URL): a copy of the run's migrated and seeded template (test/global-setup.mjs).
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { AideClient } from '@aide/sdk';
-import { execAdmin, PG_ADMIN_URL, uniqueName } from './postgres.js';
-
-const backendMain = fileURLToPath(new URL('../../../backend/dist/main.js', import.meta.url));
+import {
+  type BackendServer,
+  createDatabase,
+  dropDatabase,
+  startBackendServer,
+} from '../../../backend/test/support/backend-server.mjs';
+import { PG_ADMIN_URL, uniqueName } from './postgres.js';
 
 export interface TestBackend {
   baseUrl: string;
@@ -27,93 +25,33 @@ export interface TestBackend {
   stop(): Promise<void>;
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-async function waitForReady(url: string, child: ChildProcess, output: () => string): Promise<void> {
-  const deadline = Date.now() + 120_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`the backend exited (${child.exitCode}):\n${output()}`);
-    try {
-      if ((await fetch(`${url}/health/ready`)).ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  throw new Error(`the backend was not ready within 120 s:\n${output()}`);
-}
-
-function stopChild(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return Promise.resolve();
-  return new Promise((resolve) => {
-    const killer = setTimeout(() => child.kill('SIGKILL'), 10_000);
-    child.once('exit', () => {
-      clearTimeout(killer);
-      resolve();
-    });
-    child.kill('SIGTERM');
-  });
+function registryTemplate(): string {
+  const template = process.env['AIDE_CRAWLER_TEST_REGISTRY_TEMPLATE'];
+  if (!template) throw new Error('no registry template: run the tests through jest (test/global-setup.mjs)');
+  return template;
 }
 
 export async function startBackend(label: string): Promise<TestBackend> {
   const database = uniqueName(`registry_${label}`);
-  await execAdmin(`CREATE DATABASE ${database}`);
-  const databaseUrl = new URL(PG_ADMIN_URL);
-  databaseUrl.pathname = `/${database}`;
-  const dataDir = mkdtempSync(join(tmpdir(), 'aide-crawler-backend-'));
-  const port = await freePort();
+  const databaseUrl = await createDatabase(PG_ADMIN_URL, database, { template: registryTemplate() });
   const username = 'crawler-admin@example.com';
   const password = `pw-${randomBytes(8).toString('hex')}`;
-  let output = '';
-  const child = spawn(process.execPath, [backendMain], {
-    cwd: dataDir,
-    env: {
-      ...process.env,
-      DATABASE_URL: databaseUrl.toString(),
-      AIDE_JWT_SECRET: randomBytes(32).toString('hex'),
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      AIDE_DATA_DIR: join(dataDir, 'data'),
-      AIDE_MIGRATE_ON_START: 'true',
-      AIDE_SEED_ON_START: 'true',
-      AIDE_SUPERUSER_EMAIL: username,
-      AIDE_SUPERUSER_PASSWORD: password,
-      AIDE_LOGIN_MAX_PER_IP: '100000',
-      LOG_LEVEL: 'warn',
-      AIDE_LOG_FORMAT: 'json',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const collect = (chunk: Buffer) => {
-    output = (output + chunk.toString()).slice(-20_000);
-  };
-  child.stdout?.on('data', collect);
-  child.stderr?.on('data', collect);
-  const baseUrl = `http://127.0.0.1:${port}`;
-  const stop = async () => {
-    await stopChild(child);
-    await execAdmin(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
-    rmSync(dataDir, { recursive: true, force: true });
-  };
+  let server: BackendServer;
   try {
-    await waitForReady(baseUrl, child, () => output);
+    server = await startBackendServer({
+      databaseUrl,
+      superuser: { email: username, password },
+      migrateAndSeed: false,
+    });
   } catch (error) {
-    await stop();
+    await dropDatabase(PG_ADMIN_URL, database);
     throw error;
   }
+  const { baseUrl } = server;
   const client = () => new AideClient({ baseUrl, username, password });
   return {
     baseUrl,
-    databaseUrl: databaseUrl.toString(),
+    databaseUrl,
     username,
     password,
     env: { AIDE_METASTORE_URL: baseUrl, AIDE_METASTORE_USER: username, AIDE_METASTORE_PASSWORD: password },
@@ -129,6 +67,9 @@ export async function startBackend(label: string): Promise<TestBackend> {
         await api.close();
       }
     },
-    stop,
+    async stop() {
+      await server.stop();
+      await dropDatabase(PG_ADMIN_URL, database);
+    },
   };
 }

@@ -1,19 +1,23 @@
 // Starts the real backend for the browser tests: an embedded PostgreSQL (or DATABASE_URL's server, in
-// a database of its own), then `node ../backend/dist/main.js` serving this package's dist/ at /ui,
+// a database of its own), then `node ../backend/dist/main.js` (../backend/test/support/backend-server.mjs) serving this package's dist/ at /ui,
 // migrated and seeded, with a known superuser and a small catalogue made through @aide/sdk.
 // The package's test script builds the backend, the SDK and the UI first.
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { AideClient } from '@aide/sdk';
 import type { TestProject } from 'vitest/node';
+import {
+  type BackendServer,
+  createDatabase,
+  dropDatabase,
+  startBackendServer,
+  startPostgres,
+} from '../../../backend/test/support/backend-server.mjs';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
-const backendDir = join(here, '..', '..', '..', 'backend');
 const webDist = join(here, '..', '..', 'dist');
 export const ADMIN = { email: 'web-admin@example.com', password: 'web-admin-password-1' };
 export const READER = { email: 'web-reader@example.com', password: 'web-reader-password-1' };
@@ -25,20 +29,6 @@ declare module 'vitest' {
     reader: { email: string; password: string };
     datasetName: string;
   }
-}
-
-async function waitForReady(url: string, child: ChildProcess, output: () => string): Promise<void> {
-  const deadline = Date.now() + 60_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`backend exited (${child.exitCode}):\n${output()}`);
-    try {
-      if ((await fetch(`${url}/health/ready`)).ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`backend not ready within 60 s:\n${output()}`);
 }
 
 /**
@@ -106,77 +96,24 @@ async function seed(baseUrl: string): Promise<string> {
 export default async function setup(project: TestProject) {
   if (!existsSync(join(webDist, 'index.html')))
     throw new Error(`${webDist} is not built: run vite build first`);
-  const requireFromBackend = createRequire(join(backendDir, 'package.json'));
-  const pg = requireFromBackend('pg') as {
-    Client: new (options: { connectionString: string }) => {
-      connect(): Promise<void>;
-      query(sql: string): Promise<unknown>;
-      end(): Promise<void>;
-    };
-  };
-  const dist = (path: string) => import(pathToFileURL(join(backendDir, 'dist', path)).href);
-  const { freePort, startEmbeddedPostgres } = await dist('database/embedded-postgres.js');
-  const { withDatabase } = await dist('database/naming.js');
   const tempDir = mkdtempSync(join(tmpdir(), 'aide-web-test-'));
-  let embedded: { url: string; stop(): Promise<void> } | undefined;
-  const start = startEmbeddedPostgres as (o: {
-    dir: string;
-    port: number;
-  }) => Promise<{ url: string; stop(): Promise<void> }>;
-  let serverUrl = process.env['DATABASE_URL'];
-  if (!serverUrl) {
-    embedded = await start({ dir: join(tempDir, 'pg'), port: await freePort() });
-    serverUrl = embedded.url;
-  }
+  const postgres = await startPostgres(join(tempDir, 'pg'));
   const database = `aide_web_test_${process.pid}_${randomBytes(3).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: serverUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${database}`);
-  await admin.end();
-  const port = await freePort();
-  let output = '';
-  const child = spawn(process.execPath, [join(backendDir, 'dist', 'main.js')], {
-    cwd: tempDir,
-    env: {
-      ...process.env,
-      DATABASE_URL: withDatabase(serverUrl, database),
-      AIDE_JWT_SECRET: randomBytes(32).toString('hex'),
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      AIDE_DATA_DIR: join(tempDir, 'data'),
-      AIDE_MIGRATE_ON_START: 'true',
-      AIDE_SEED_ON_START: 'true',
-      AIDE_SUPERUSER_EMAIL: ADMIN.email,
-      AIDE_SUPERUSER_PASSWORD: ADMIN.password,
-      AIDE_WEB_DIR: webDist,
-      AIDE_LOGIN_MAX_PER_IP: '10000',
-      LOG_LEVEL: 'warn',
-      AIDE_LOG_FORMAT: 'json',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const collect = (chunk: Buffer) => {
-    output = (output + chunk.toString()).slice(-20_000);
-  };
-  child.stdout?.on('data', collect);
-  child.stderr?.on('data', collect);
+  let server: BackendServer | undefined;
   const teardown = async () => {
-    if (child.exitCode === null) {
-      const exited = new Promise((r) => child.once('exit', r));
-      child.kill('SIGTERM');
-      await exited;
-    }
-    const c = new pg.Client({ connectionString: serverUrl });
-    await c.connect();
-    await c.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`).finally(() => c.end());
-    await embedded?.stop();
+    await server?.stop();
+    await dropDatabase(postgres.url, database);
+    await postgres.stop();
     rmSync(tempDir, { recursive: true, force: true });
   };
   try {
-    const baseUrl = `http://127.0.0.1:${port}`;
-    await waitForReady(baseUrl, child, () => output);
-    const datasetName = await seed(baseUrl);
-    project.provide('baseUrl', baseUrl);
+    server = await startBackendServer({
+      databaseUrl: await createDatabase(postgres.url, database),
+      superuser: ADMIN,
+      env: { AIDE_WEB_DIR: webDist },
+    });
+    const datasetName = await seed(server.baseUrl);
+    project.provide('baseUrl', server.baseUrl);
     project.provide('admin', ADMIN);
     project.provide('reader', READER);
     project.provide('datasetName', datasetName);
