@@ -22,6 +22,7 @@ import { seedProviderScope } from './provider-seed.mjs';
 const BACKEND = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const REPO = resolve(BACKEND, '..', '..');
 const SDK = join(REPO, 'packages', 'sdk');
+const PROVIDER = join(REPO, 'packages', 'provider');
 const RESULTS = join(REPO, 'bench-results', 'provider.json');
 const TARGETS = { coldRequests: 3, coldMs: 2000, revalidatedRequests: 1 };
 const EMAIL = 'bench-provider@example.com';
@@ -65,11 +66,9 @@ export async function run(argv = process.argv.slice(2)) {
     log('--dataflows and --hints must be positive integers');
     return 2;
   }
-  if (!values['no-build']) buildBackend(REPO, ['@aide/sdk']);
+  if (!values['no-build']) buildBackend(REPO, ['@aide/sdk', '@aide/provider']);
   const sdk = await import(pathToFileURL(join(SDK, 'dist', 'index.js')).href);
-  const { AideMetadataProvider } = await import(
-    pathToFileURL(join(SDK, 'dist', 'provider', 'index.js')).href
-  );
+  const { AideMetadataProvider } = await import(pathToFileURL(join(PROVIDER, 'dist', 'index.js')).href);
   const { Agent } = createRequire(join(SDK, 'package.json'))('undici');
 
   const cleanups = [];

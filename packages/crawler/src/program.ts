@@ -1,13 +1,11 @@
 import {
-  commandLine,
   DEFAULT_METASTORE_URL,
   METASTORE_PASSWORD_ENV,
   METASTORE_TOKEN_ENV,
   METASTORE_URL_ENV,
   METASTORE_USER_ENV,
-  metastoreOptions as registryOptions,
-  runCommandLine,
 } from '@aide/sdk/cli';
+import { commandLine, metastoreOptions as registryOptions, runCommandLine } from './command-line.js';
 import { type Command, Option } from 'commander';
 import { runApply, type ApplyCommandOptions } from './commands/apply.js';
 import { runCrawl, type CrawlCommandOptions } from './commands/crawl.js';

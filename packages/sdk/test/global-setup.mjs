@@ -4,6 +4,7 @@
 // seeded with the reference data (flavors, data types, casts), with a known superuser. Test files reach
 // it through the AIDE_SDK_TEST_* environment variables.
 // It also packs @aide/schemas and @aide/sdk (AIDE_SDK_TEST_TARBALLS), for test/package.test.ts.
+// @aide/provider's tests start their backend with it too (its test/global-setup.mjs imports this one).
 // The backend must be built first (`pnpm --filter @aide/backend build`, done by this package's test script).
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';

@@ -18,18 +18,11 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { backend } from './helpers/backend.js';
+import { installTarballs, tarball } from './helpers/tarballs.js';
 import { typecheck } from './helpers/typecheck.js';
 
 const run = promisify(execFile);
 const packageDir = join(dirname(fileURLToPath(import.meta.url)), '..');
-
-function tarball(name: 'schemas' | 'sdk'): string {
-  const dir = process.env['AIDE_SDK_TEST_TARBALLS'];
-  if (!dir) throw new Error('AIDE_SDK_TEST_TARBALLS is not set: run the tests through jest (global setup)');
-  const file = readdirSync(dir).find((f) => f.startsWith(`aide-${name}-`) && f.endsWith('.tgz'));
-  if (!file) throw new Error(`no aide-${name} tarball in ${dir}`);
-  return join(dir, file);
-}
 
 function filesUnder(dir: string): string[] {
   return readdirSync(dir, { recursive: true, withFileTypes: true })
@@ -45,22 +38,7 @@ beforeAll(async () => {
   project = join(scratch, 'service');
   mkdirSync(project);
   writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'outside-service', private: true }));
-  // Our packages come from the tarballs only: the @aide scope points at a dead registry, so a lookup
-  // of @aide/schemas there (an SDK that needs something unpublished) fails the install.
-  await run(
-    'npm',
-    [
-      'install',
-      '--no-audit',
-      '--no-fund',
-      '--prefer-offline',
-      '--ignore-scripts',
-      '--@aide:registry=http://127.0.0.1:9/',
-      tarball('schemas'),
-      tarball('sdk'),
-    ],
-    { cwd: project, timeout: 240_000 },
-  );
+  await installTarballs(project, ['schemas', 'sdk']);
 }, 300_000);
 
 afterAll(() => {
@@ -121,6 +99,16 @@ describe('installed in a project outside the workspace', () => {
   it('installs only what it needs: no zod-openapi (the backend-only OpenAPI generator)', () => {
     expect(existsSync(join(project, 'node_modules', '@aide', 'sdk', 'dist', 'index.js'))).toBe(true);
     expect(existsSync(join(project, 'node_modules', 'zod-openapi'))).toBe(false);
+  });
+
+  it('is a lean client: no command-line parser nor YAML (the provider and its CLI are @aide/provider)', () => {
+    const manifest = JSON.parse(readFileSync(join(packageDir, 'package.json'), 'utf8')) as {
+      dependencies: Record<string, string>;
+    };
+    const unwanted = ['commander', 'yaml', '@aide/provider'];
+    expect(Object.keys(manifest.dependencies).filter((name) => unwanted.includes(name))).toEqual([]);
+    // Nor through a dependency of a dependency.
+    expect(unwanted.filter((name) => existsSync(join(project, 'node_modules', name)))).toEqual([]);
   });
 
   it('an ES module imports it and calls the backend', async () => {

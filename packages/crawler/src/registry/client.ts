@@ -20,7 +20,7 @@ import {
 /** Per request: a batch of 500 datasets is one request. */
 const BATCH_TIMEOUT_MS = 300_000;
 
-/** The registry flags every registry command takes (`metastoreOptions` of @aide/sdk/cli). */
+/** The registry flags every registry command takes (`METASTORE_OPTIONS` of @aide/sdk/cli). */
 export type RegistryFlags = MetastoreOptions;
 
 /** A registry client that counts the HTTP requests it sends (the benchmark and crawl runs report them). */

@@ -15,7 +15,7 @@ import {
   nameToUuid,
   NAME_UUID_NAMESPACE,
   parseJsonObject,
-} from '../../src/provider/index.js';
+} from '../src/index.js';
 import { thrownMessage } from './fixtures.js';
 
 const configError = (build: () => unknown): string => thrownMessage(build, ConfigurationError);

@@ -1,4 +1,4 @@
-// `@aide/sdk/provider`: the DataCoolie metadata-provider contract (docs/provider.md).
+// `@aide/provider`: the DataCoolie metadata-provider contract (docs/provider.md).
 export {
   BaseMetadataProvider,
   normaliseStages,

@@ -22,7 +22,7 @@ import {
   type DataFlow,
   type MetadataCache,
   type SchemaHintGroup,
-} from '../../src/provider/index.js';
+} from '../src/index.js';
 import { conn, flow, hint, hintGroup, lakehouse } from './fixtures.js';
 
 /** What the backend holds: the complete scope a bulk load returns. */
@@ -51,14 +51,14 @@ export interface ConformanceSuiteOptions {
 /**
  * Cases about an HTTP backend (a REST transport, its client, retries, paging, envelopes), which a
  * provider without one cannot meet; the registry-backed provider runs them. Case 99 tests the
- * watermark codec alone (test/provider/watermark.test.ts), whatever the provider.
+ * watermark codec alone (test/watermark.test.ts), whatever the provider.
  */
 export const HTTP_ONLY_CASES: Readonly<Record<number, string>> = {
   68: 'REST provider: dataflow items must reference listed connections (no nested object to resolve here)',
   91: 'REST provider: HTTP 401/503/unparsable responses must surface as WatermarkError',
   92: 'REST provider: an object `current_value` in the HTTP envelope',
   93: 'REST provider: a malformed watermark envelope',
-  99: 'provider-independent: the serializer is tested in test/provider/watermark.test.ts',
+  99: 'provider-independent: the serializer is tested in test/watermark.test.ts',
   100: 'REST provider: the HTTP client it creates is closed on close()',
   101: 'REST provider: an injected HTTP client survives close()',
   102: 'REST provider: a failed start closes its HTTP client and the retry creates a new one',

@@ -18,8 +18,7 @@ import {
   type SchemaHint,
   WatermarkError,
 } from '@aide/schemas/datacoolie';
-import { AideClient, type AideClientBaseOptions } from '../../client.js';
-import { AideApiError, AideError, NotFoundError } from '../../core/errors.js';
+import { AideApiError, AideClient, type AideClientBaseOptions, AideError, NotFoundError } from '@aide/sdk';
 import {
   BaseMetadataProvider,
   type BaseMetadataProviderOptions,

@@ -12,17 +12,17 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { stringify } from 'yaml';
-import { main, type Io } from '../../src/cli/program.js';
+import { main, type Io } from '../src/cli/program.js';
 import {
   AideMetadataProvider,
   InMemoryMetadataProvider,
   loadMetadataDocument,
   type LoadedMetadata,
-} from '../../src/provider/index.js';
-import { adminClient, backend } from '../helpers/backend.js';
+} from '../src/index.js';
+import { adminClient, backend } from './helpers/backend.js';
 import { ensureTypes, flavorId, suffix } from './registry-fixture.js';
 
-const BIN = fileURLToPath(new URL('../../dist/cli/bin.js', import.meta.url));
+const BIN = fileURLToPath(new URL('../dist/cli/bin.js', import.meta.url));
 
 const USER_CREDENTIALS = { AIDE_METASTORE_USER: backend.username, AIDE_METASTORE_PASSWORD: backend.password };
 

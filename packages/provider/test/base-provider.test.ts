@@ -3,7 +3,7 @@
 // reference wording depends on the default stub's own behaviour (inline connections merged into the
 // listing, hints fetched per source table by the default `_bulkFetchSchemaHints`).
 import { describe, expect, it } from '@jest/globals';
-import { AsyncReentrantLock, ProviderStateError } from '../../src/provider/index.js';
+import { AsyncReentrantLock, ProviderStateError } from '../src/index.js';
 import { describeProviderConformance, HTTP_ONLY_CASES, type ConformanceScope } from './conformance.js';
 import { conn, flow, hint, StubProvider } from './fixtures.js';
 

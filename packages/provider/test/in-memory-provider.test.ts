@@ -1,5 +1,5 @@
 // InMemoryMetadataProvider built from model arrays: the whole conformance suite.
-import { InMemoryMetadataProvider } from '../../src/provider/index.js';
+import { InMemoryMetadataProvider } from '../src/index.js';
 import { describe, expect, it } from '@jest/globals';
 import { describeProviderConformance, HTTP_ONLY_CASES } from './conformance.js';
 import { conn } from './fixtures.js';

@@ -8,7 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import type { ConnectionProfile, Dataflow, Dataset } from '@aide/schemas';
-import { AideClient } from '../../src/index.js';
+import { AideClient } from '@aide/sdk';
 import {
   AideMetadataProvider,
   ConfigurationError,
@@ -22,8 +22,8 @@ import {
   WatermarkManager,
   type AideMetadataProviderOptions,
   type DataFlow,
-} from '../../src/provider/index.js';
-import { adminClient, backend } from '../helpers/backend.js';
+} from '../src/index.js';
+import { adminClient, backend } from './helpers/backend.js';
 import {
   countingDispatcher,
   registryPipeline,
@@ -57,7 +57,7 @@ const NOT_APPLICABLE: Readonly<Record<number, string>> = {
   81: 'SQL-root normalization is base logic with no hook (base and in-memory suites)',
   92: 'the registry answers current_value as text or null (contract schema), never as an object',
   93: 'the registry always answers the watermark envelope of its contract; malformed envelopes cannot be produced',
-  99: 'provider-independent: the serializer is tested in test/provider/watermark.test.ts',
+  99: 'provider-independent: the serializer is tested in test/watermark.test.ts',
   103: 'the SDK ships no Driver/orchestrator that could own a provider',
   107: 'the bulk load is one snapshot request; its cursor paging (all pages of one revision, 410 for an expired cursor) is tested in backend snapshot e2e; the cache-off listings ask for 200 items a page',
   108: 'a page cap needs a server reporting 1,500 pages; the registry reports its real page count',

@@ -19,7 +19,7 @@ import {
   type SchemaHint,
   type SchemaHintGroup,
   type UpdateWatermarkOptions,
-} from '../../src/provider/index.js';
+} from '../src/index.js';
 
 /** A file/parquet connection. */
 export function conn(name = 'conn_a', id = 'c-1', extra: Record<string, unknown> = {}): Connection {

@@ -11,7 +11,7 @@ import {
   WatermarkError,
   WatermarkTime,
   type Watermark,
-} from '../../src/provider/index.js';
+} from '../src/index.js';
 import { thrownMessage } from './fixtures.js';
 
 const decodeError = (text: string): string => thrownMessage(() => deserializeWatermark(text), WatermarkError);

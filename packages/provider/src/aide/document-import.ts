@@ -25,8 +25,7 @@ import {
   type SchemaHint,
   usesSchemaHint,
 } from '@aide/schemas/datacoolie';
-import type { AideClient } from '../../client.js';
-import { NotFoundError } from '../../core/errors.js';
+import { type AideClient, NotFoundError } from '@aide/sdk';
 import { loadMetadataDocuments, type MetadataDocumentSource } from '../document.js';
 import type { SchemaHintGroup } from '../schema-hints.js';
 import { validateInitializedScope } from '../validation.js';

@@ -4,7 +4,7 @@
 // names are unique in a workspace); connection ids, dataflow ids (the watermark keys) and secret
 // *names* with `secrets_ref` are kept; secret values are never in the registry, so never here.
 import type { DataFlow, JsonObject } from '@aide/schemas/datacoolie';
-import type { AideClient } from '../../client.js';
+import type { AideClient } from '@aide/sdk';
 import { validateInitializedScope } from '../validation.js';
 import { readWorkspaceSnapshot } from './aide-provider.js';
 

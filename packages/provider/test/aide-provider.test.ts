@@ -2,8 +2,8 @@
 // request, revalidated with a 304; the cache-off hooks use DataCoolie's REST routes; watermarks are
 // raw text. Requests are counted by a dispatcher interceptor on the real connection.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { AideMetadataProvider } from '../../src/provider/index.js';
-import { adminClient } from '../helpers/backend.js';
+import { AideMetadataProvider } from '../src/index.js';
+import { adminClient } from './helpers/backend.js';
 import { countingClient, registryPipeline, type RegistryPipeline } from './registry-fixture.js';
 
 describe('AideMetadataProvider on the registry', () => {

@@ -4,8 +4,8 @@
 import { randomBytes } from 'node:crypto';
 import type { ConnectionProfile, Dataflow, Dataset, Workspace } from '@aide/schemas';
 import { Agent, type Dispatcher } from 'undici';
-import { AideClient } from '../../src/index.js';
-import { backend } from '../helpers/backend.js';
+import { AideClient, ConflictError } from '@aide/sdk';
+import { backend } from './helpers/backend.js';
 
 export const suffix = (): string => randomBytes(4).toString('hex');
 
@@ -25,14 +25,13 @@ export async function ensureTypes(
 ): Promise<void> {
   for (const code of codes) {
     const found = await admin.dataTypes.list({ system_flavor_id: flavor, code });
-    if (found.items.length === 0) {
-      await admin.dataTypes.create({
-        system_flavor_id: flavor,
-        code,
-        params_schema: {},
-        render_template: code,
+    if (found.items.length > 0) continue;
+    // Test files run in parallel: another may create the same type between the list and the create.
+    await admin.dataTypes
+      .create({ system_flavor_id: flavor, code, params_schema: {}, render_template: code })
+      .catch((error: unknown) => {
+        if (!(error instanceof ConflictError)) throw error;
       });
-    }
   }
 }
 

@@ -14,7 +14,7 @@ import {
   MetadataError,
   parseMetadataText,
   readMetadataFile,
-} from '../../src/provider/index.js';
+} from '../src/index.js';
 import { thrownMessage } from './fixtures.js';
 import { amountHint, bronzeLakehouse, erpOrdersToBronze, erpPostgres, fileDocument } from './examples.js';
 

@@ -1,0 +1,87 @@
+// What the AIDE command lines (`aide-provider` in @aide/provider, `aide-crawler` in @aide/crawler) share
+// about the registry, without a command-line parser: the registry connection flags as specs, their
+// environment variables, the settings they resolve to, and the exit code of a usage error. Each command
+// line adds METASTORE_OPTIONS to its own parser (both use commander), so the SDK depends on none.
+// Exported as `@aide/sdk/cli`; it imports no module at run time, so a command line's `--help` stays
+// cheap.
+import type { AideClientOptions } from './client.js';
+
+/** Where a program writes and what it reads from its environment (the process, or a test's capture). */
+export interface CommandLineIo {
+  stdout: (text: string) => void;
+  stderr: (text: string) => void;
+  env: Readonly<Record<string, string | undefined>>;
+}
+
+/** The exit code of every usage error. */
+export const USAGE_EXIT_CODE = 2;
+
+export const METASTORE_URL_ENV = 'AIDE_METASTORE_URL';
+export const METASTORE_USER_ENV = 'AIDE_METASTORE_USER';
+export const METASTORE_PASSWORD_ENV = 'AIDE_METASTORE_PASSWORD';
+export const METASTORE_TOKEN_ENV = 'AIDE_METASTORE_TOKEN';
+export const METASTORE_API_KEY_ENV = 'AIDE_METASTORE_API_KEY';
+export const DEFAULT_METASTORE_URL = 'http://localhost:8001';
+
+/** The registry options a command's flags give (the environment fills the rest). */
+export interface MetastoreOptions {
+  metastoreUrl?: string;
+  metastoreUser?: string;
+  metastorePassword?: string;
+}
+
+/** A flag as a parser declares it: `flags` in commander's syntax, and its help line. */
+export interface OptionSpec {
+  readonly flags: string;
+  readonly description: string;
+}
+
+/** `--metastore-url`, `--metastore-user`, `--metastore-password`: parsed into MetastoreOptions. */
+export const METASTORE_OPTIONS: readonly OptionSpec[] = [
+  {
+    flags: '--metastore-url <url>',
+    description: `registry base URL (env ${METASTORE_URL_ENV}; default ${DEFAULT_METASTORE_URL})`,
+  },
+  { flags: '--metastore-user <email>', description: `registry login (env ${METASTORE_USER_ENV})` },
+  {
+    flags: '--metastore-password <password>',
+    description: `registry password (env ${METASTORE_PASSWORD_ENV})`,
+  },
+];
+
+/** The registry a command talks to and every credential it was given; an empty variable is unset. */
+export interface MetastoreSettings {
+  baseUrl: string;
+  username?: string;
+  password?: string;
+  token?: string;
+  apiKey?: string;
+}
+
+/** The flags, else the environment variables, else the default URL. */
+export function metastoreSettings(options: MetastoreOptions, env: CommandLineIo['env']): MetastoreSettings {
+  const given = (value: string | undefined) => (value ? value : undefined);
+  const settings: MetastoreSettings = {
+    baseUrl: given(options.metastoreUrl) ?? given(env[METASTORE_URL_ENV]) ?? DEFAULT_METASTORE_URL,
+  };
+  const username = given(options.metastoreUser) ?? given(env[METASTORE_USER_ENV]);
+  const password = given(options.metastorePassword) ?? given(env[METASTORE_PASSWORD_ENV]);
+  const token = given(env[METASTORE_TOKEN_ENV]);
+  const apiKey = given(env[METASTORE_API_KEY_ENV]);
+  if (username !== undefined) settings.username = username;
+  if (password !== undefined) settings.password = password;
+  if (token !== undefined) settings.token = token;
+  if (apiKey !== undefined) settings.apiKey = apiKey;
+  return settings;
+}
+
+/**
+ * The client options of the settings: a user and password, else an API key or a token (sent as a
+ * bearer token: the registry tells keys by their prefix); undefined when none is given.
+ */
+export function metastoreClientOptions(settings: MetastoreSettings): AideClientOptions | undefined {
+  const { baseUrl, username, password } = settings;
+  if (username !== undefined && password !== undefined) return { baseUrl, username, password };
+  const bearer = settings.apiKey ?? settings.token;
+  return bearer === undefined ? undefined : { baseUrl, token: bearer };
+}
