@@ -13,8 +13,8 @@
 // The load generator (autocannon) runs in a process of its own (bench/load.mjs). On a machine with
 // two or more CPUs and `taskset`, the server under test gets the last CPU to itself and the load
 // generator and the embedded PostgreSQL the others: the ratio then compares what each server spends
-// per request, instead of how the machine's cores were shared out (docs/benchmarks.md, "Why the old
-// ratio read high").
+// per request, instead of how the machine's cores were shared out (docs/benchmarks.md, "CPU
+// placement").
 //
 // Environment (flags win): AIDE_BENCH_DURATION, AIDE_BENCH_WARMUP, AIDE_BENCH_CONNECTIONS,
 // AIDE_BENCH_SLICES, AIDE_DB_POOL_SIZE (pool of both servers, default 20), DATABASE_URL (use that

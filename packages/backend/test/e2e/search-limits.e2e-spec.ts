@@ -8,7 +8,7 @@ import { MAX_PAGE_OFFSET } from '@aide/schemas';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type pg from 'pg';
 import { connectClient } from '../../src/database/pg-client.js';
-import { MAX_SIMILARITY_LENGTH, similarityText } from '../../src/modules/search/search.repository.js';
+import { MAX_SIMILARITY_LENGTH, similarityText } from '../../src/modules/search/search-statement.js';
 import { waitFor } from '../helpers/backend-process.js';
 import { API, datasetBody, flavorFor } from '../helpers/catalogue.js';
 import { createSystem, ok } from '../helpers/factories.js';

@@ -1,108 +1,30 @@
-// MySQL 8 / MariaDB introspection: information_schema, one query per kind of object (server,
-// schemas, tables, columns, indexes, key constraints, checks, views, partitions) whatever the table
-// count. With a URL naming a database and no --schemas, only that database is read.
-import type { Catalog } from '../connection/catalog.js';
+// MySQL 8 / MariaDB introspection: the catalog rows (mysql-catalog.ts: information_schema, one query
+// per kind of object, whatever the table count), then the tables assembled from them, one kind of
+// object after the other. With a URL naming a database and no --schemas, only that database is read.
 import type { Index, ReferentialAction } from '../model.js';
 import { mapMysqlType } from '../normalise/mysql.js';
+import type { TypeLog } from '../normalise/type-log.js';
 import { groupRows, TableSet } from './assemble.js';
 import type { InspectDialect } from './dialect.js';
+import type { ParsedFilters } from './filters.js';
 import {
-  globToLike,
-  relationFilter,
-  schemaFilter,
-  type ParsedFilters,
-  type PatternMatcher,
-  type SqlCondition,
-} from './filters.js';
-
-// information_schema is case-insensitive (utf8mb3_general_ci); names are matched exactly.
-const LIKE: PatternMatcher = {
-  match: (column) => `CONVERT(${column} USING utf8mb4) COLLATE utf8mb4_bin LIKE ? ESCAPE '!'`,
-  pattern: globToLike,
-};
-
-const SYSTEM_SCHEMAS = `('information_schema', 'mysql', 'performance_schema', 'sys')`;
-
-/** The filter on a query's (schema, table) columns, system schemas excluded. */
-function tablesWhere(filters: ParsedFilters, schema: string, table: string): SqlCondition {
-  const where = relationFilter(filters, { schema, table }, LIKE);
-  return { sql: `${schema} NOT IN ${SYSTEM_SCHEMAS} AND ${where.sql}`, bindings: where.bindings };
-}
-
-interface ServerRow {
-  version: string;
-}
-interface TableRow {
-  schema: string;
-  name: string;
-  type: string;
-  comment: string | null;
-  options: string | null;
-}
-interface ColumnRow {
-  schema: string;
-  table: string;
-  name: string;
-  column_type: string;
-  data_type: string;
-  nullable: string;
-  column_default: string | null;
-  extra: string | null;
-  generation_expression: string | null;
-  character_maximum_length: number | string | null;
-  numeric_precision: number | string | null;
-  numeric_scale: number | string | null;
-  datetime_precision: number | string | null;
-  collation: string | null;
-  comment: string | null;
-}
-interface IndexRow {
-  schema: string;
-  table: string;
-  name: string;
-  non_unique: number | string;
-  column_name: string | null;
-  sub_part: number | string | null;
-  method: string | null;
-  expression: string | null;
-}
-interface KeyRow {
-  schema: string;
-  table: string;
-  name: string;
-  type: 'PRIMARY KEY' | 'UNIQUE' | 'FOREIGN KEY';
-  column_name: string;
-  ref_schema: string | null;
-  ref_table: string | null;
-  ref_column: string | null;
-  update_rule: string | null;
-  delete_rule: string | null;
-}
-interface CheckRow {
-  schema: string;
-  table: string;
-  name: string;
-  clause: string;
-}
-interface ViewRow {
-  schema: string;
-  name: string;
-  definition: string | null;
-}
-interface PartitionRow {
-  schema: string;
-  table: string;
-  partition: string;
-  subpartition: string | null;
-  method: string;
-  expression: string | null;
-  description: string | null;
-  sub_method: string | null;
-  sub_expression: string | null;
-}
+  type CheckRow,
+  type ColumnRow,
+  type IndexRow,
+  type KeyRow,
+  type PartitionRow,
+  readMysqlCatalog,
+  type ServerRow,
+  type TableRow,
+  type ViewRow,
+} from './mysql-catalog.js';
 
 const orNull = (text: string | null | undefined): string | null =>
   text === null || text === undefined || text === '' ? null : text;
+
+/** A column's, constraint's or index's key within the inspection: schema, table and name. */
+const objectKey = (schema: string, table: string, name: string): string =>
+  `${schema}\u0000${table}\u0000${name}`;
 
 export const inspectMysql: InspectDialect = async (catalog, requested, types, target) => {
   const [server] = await catalog.query<ServerRow>('SELECT VERSION() AS version');
@@ -113,78 +35,25 @@ export const inspectMysql: InspectDialect = async (catalog, requested, types, ta
     requested.schemas.length === 0 && database !== undefined
       ? { ...requested, schemas: [database] }
       : requested;
+  const rows = await readMysqlCatalog(catalog, filters, mariadb, server.version);
 
-  const schemaWhere = schemaFilter(filters, 'SCHEMA_NAME', LIKE);
-  const schemas = await catalog.query<{ name: string }>(
-    `SELECT SCHEMA_NAME AS name FROM information_schema.SCHEMATA
-     WHERE SCHEMA_NAME NOT IN ${SYSTEM_SCHEMAS} AND ${schemaWhere.sql}`,
-    schemaWhere.bindings,
-  );
-  const t = tablesWhere(filters, 't.TABLE_SCHEMA', 't.TABLE_NAME');
-  const tableRows = await catalog.query<TableRow>(
-    `SELECT t.TABLE_SCHEMA AS \`schema\`, t.TABLE_NAME AS name, t.TABLE_TYPE AS type,
-       t.TABLE_COMMENT AS comment, t.CREATE_OPTIONS AS options
-     FROM information_schema.TABLES t
-     WHERE t.TABLE_TYPE IN ('BASE TABLE', 'VIEW', 'SYSTEM VERSIONED') AND ${t.sql}`,
-    t.bindings,
-  );
-  const columns = await catalog.query<ColumnRow>(
-    `SELECT c.TABLE_SCHEMA AS \`schema\`, c.TABLE_NAME AS \`table\`, c.COLUMN_NAME AS name,
-       c.COLUMN_TYPE AS column_type, c.DATA_TYPE AS data_type, c.IS_NULLABLE AS nullable,
-       c.COLUMN_DEFAULT AS column_default, c.EXTRA AS extra, c.GENERATION_EXPRESSION AS generation_expression,
-       c.CHARACTER_MAXIMUM_LENGTH AS character_maximum_length, c.NUMERIC_PRECISION AS numeric_precision,
-       c.NUMERIC_SCALE AS numeric_scale, c.DATETIME_PRECISION AS datetime_precision,
-       c.COLLATION_NAME AS collation, c.COLUMN_COMMENT AS comment
-     FROM information_schema.COLUMNS c
-     JOIN information_schema.TABLES t ON t.TABLE_SCHEMA = c.TABLE_SCHEMA AND t.TABLE_NAME = c.TABLE_NAME
-     WHERE ${t.sql}
-     ORDER BY c.TABLE_SCHEMA, c.TABLE_NAME, c.ORDINAL_POSITION`,
-    t.bindings,
-  );
-  const s = tablesWhere(filters, 's.TABLE_SCHEMA', 's.TABLE_NAME');
-  const indexRows = await catalog.query<IndexRow>(
-    `SELECT s.TABLE_SCHEMA AS \`schema\`, s.TABLE_NAME AS \`table\`, s.INDEX_NAME AS name,
-       s.NON_UNIQUE AS non_unique, s.COLUMN_NAME AS column_name, s.SUB_PART AS sub_part,
-       s.INDEX_TYPE AS method, ${mariadb ? 'NULL' : 's.EXPRESSION'} AS expression
-     FROM information_schema.STATISTICS s
-     WHERE ${s.sql}
-     ORDER BY s.TABLE_SCHEMA, s.TABLE_NAME, s.INDEX_NAME, s.SEQ_IN_INDEX`,
-    s.bindings,
-  );
-  const tc = tablesWhere(filters, 'tc.TABLE_SCHEMA', 'tc.TABLE_NAME');
-  const keyRows = await catalog.query<KeyRow>(
-    `SELECT tc.TABLE_SCHEMA AS \`schema\`, tc.TABLE_NAME AS \`table\`, tc.CONSTRAINT_NAME AS name,
-       tc.CONSTRAINT_TYPE AS type, k.COLUMN_NAME AS column_name,
-       k.REFERENCED_TABLE_SCHEMA AS ref_schema, k.REFERENCED_TABLE_NAME AS ref_table,
-       k.REFERENCED_COLUMN_NAME AS ref_column, rc.UPDATE_RULE AS update_rule, rc.DELETE_RULE AS delete_rule
-     FROM information_schema.TABLE_CONSTRAINTS tc
-     JOIN information_schema.KEY_COLUMN_USAGE k ON k.CONSTRAINT_SCHEMA = tc.CONSTRAINT_SCHEMA
-       AND k.CONSTRAINT_NAME = tc.CONSTRAINT_NAME AND k.TABLE_SCHEMA = tc.TABLE_SCHEMA AND k.TABLE_NAME = tc.TABLE_NAME
-     LEFT JOIN information_schema.REFERENTIAL_CONSTRAINTS rc ON rc.CONSTRAINT_SCHEMA = tc.CONSTRAINT_SCHEMA
-       AND rc.CONSTRAINT_NAME = tc.CONSTRAINT_NAME AND rc.TABLE_NAME = tc.TABLE_NAME
-     WHERE tc.CONSTRAINT_TYPE IN ('PRIMARY KEY', 'UNIQUE', 'FOREIGN KEY') AND ${tc.sql}
-     ORDER BY tc.TABLE_SCHEMA, tc.TABLE_NAME, tc.CONSTRAINT_NAME, k.ORDINAL_POSITION`,
-    tc.bindings,
-  );
-  const checkRows = await queryChecks(catalog, filters, mariadb, server.version);
-  const v = tablesWhere(filters, 'v.TABLE_SCHEMA', 'v.TABLE_NAME');
-  const views = await catalog.query<ViewRow>(
-    `SELECT v.TABLE_SCHEMA AS \`schema\`, v.TABLE_NAME AS name, v.VIEW_DEFINITION AS definition
-     FROM information_schema.VIEWS v WHERE ${v.sql}`,
-    v.bindings,
-  );
-  const p = tablesWhere(filters, 'p.TABLE_SCHEMA', 'p.TABLE_NAME');
-  const partitions = await catalog.query<PartitionRow>(
-    `SELECT p.TABLE_SCHEMA AS \`schema\`, p.TABLE_NAME AS \`table\`, p.PARTITION_NAME AS \`partition\`,
-       p.SUBPARTITION_NAME AS subpartition, p.PARTITION_METHOD AS method, p.PARTITION_EXPRESSION AS expression,
-       p.PARTITION_DESCRIPTION AS description, p.SUBPARTITION_METHOD AS sub_method,
-       p.SUBPARTITION_EXPRESSION AS sub_expression
-     FROM information_schema.PARTITIONS p
-     WHERE p.PARTITION_NAME IS NOT NULL AND ${p.sql}
-     ORDER BY p.TABLE_SCHEMA, p.TABLE_NAME, p.PARTITION_ORDINAL_POSITION, p.SUBPARTITION_ORDINAL_POSITION`,
-    p.bindings,
-  );
+  const tables = addTables(rows.tables, rows.views);
+  const jsonColumns = addColumns(tables, rows.columns, rows.checks, types);
+  const keyNames = addKeys(tables, rows.keys);
+  addIndexes(tables, rows.indexes, keyNames);
+  addChecks(tables, rows.checks, jsonColumns);
+  addPartitions(tables, rows.partitions);
 
+  return {
+    server: { product: mariadb ? 'MariaDB' : 'MySQL', version: server.version },
+    database: database ?? '',
+    schemas: rows.schemas.map((row) => row.name),
+    tables: tables.sorted(),
+  };
+};
+
+/** The tables and views, with the views' definitions. */
+function addTables(tableRows: readonly TableRow[], views: readonly ViewRow[]): TableSet {
   const tables = new TableSet();
   for (const row of tableRows) {
     const view = row.type === 'VIEW';
@@ -200,12 +69,23 @@ export const inspectMysql: InspectDialect = async (catalog, requested, types, ta
     const table = tables.get(row.schema, row.name);
     if (table !== undefined) table.view_definition = orNull(row.definition);
   }
+  return tables;
+}
 
-  // MariaDB's JSON columns: longtext with the check json_valid(`column`) it adds itself.
+/**
+ * The columns of every table, typed; returns the keys of the columns typed json. MariaDB's JSON
+ * columns: longtext with the check json_valid(`column`) it adds itself.
+ */
+function addColumns(
+  tables: TableSet,
+  columns: readonly ColumnRow[],
+  checkRows: readonly CheckRow[],
+  types: TypeLog,
+): Set<string> {
   const jsonChecks = new Set(
     checkRows
       .filter((c) => c.clause === `json_valid(\`${c.name}\`)`)
-      .map((c) => `${c.schema}\u0000${c.table}\u0000${c.name}`),
+      .map((c) => objectKey(c.schema, c.table, c.name)),
   );
   const jsonColumns = new Set<string>();
   let previous: { table: unknown; ordinal: number } = { table: null, ordinal: 0 };
@@ -214,7 +94,7 @@ export const inspectMysql: InspectDialect = async (catalog, requested, types, ta
     if (table === undefined) continue;
     const ordinal = previous.table === table ? previous.ordinal + 1 : 1;
     previous = { table, ordinal };
-    const columnKey = `${row.schema}\u0000${row.table}\u0000${row.name}`;
+    const columnKey = objectKey(row.schema, row.table, row.name);
     const type = types.record(
       row.column_type,
       mapMysqlType({ ...row, json_checked: jsonChecks.has(columnKey) }),
@@ -241,8 +121,14 @@ export const inspectMysql: InspectDialect = async (catalog, requested, types, ta
       on_update: /\bon update (\S+)/i.exec(extra)?.[1] ?? null,
     });
   }
+  return jsonColumns;
+}
 
-  // PK and unique constraints are also indexes in MySQL: they are reported once, as constraints.
+/**
+ * Primary keys, unique constraints and foreign keys. PK and unique constraints are also indexes in
+ * MySQL: they are reported once, as constraints; returns their keys, for addIndexes to leave out.
+ */
+function addKeys(tables: TableSet, keyRows: readonly KeyRow[]): Set<string> {
   const keyNames = new Set<string>();
   for (const rows of groupRows(keyRows, (r) => [r.schema, r.table, r.name, r.type])) {
     const first = rows[0];
@@ -263,23 +149,33 @@ export const inspectMysql: InspectDialect = async (catalog, requested, types, ta
       });
       continue;
     }
-    keyNames.add(`${first.schema}\u0000${first.table}\u0000${first.name}`);
+    keyNames.add(objectKey(first.schema, first.table, first.name));
     if (first.type === 'PRIMARY KEY') table.primary_key = { name: first.name, columns: keyColumns };
     else table.unique_constraints.push({ name: first.name, columns: keyColumns });
   }
+  return keyNames;
+}
 
+/** The indexes that are not a key constraint's. */
+function addIndexes(tables: TableSet, indexRows: readonly IndexRow[], keyNames: ReadonlySet<string>): void {
   for (const parts of groupRows(indexRows, (r) => [r.schema, r.table, r.name])) {
     const first = parts[0];
-    if (keyNames.has(`${first.schema}\u0000${first.table}\u0000${first.name}`)) continue;
+    if (keyNames.has(objectKey(first.schema, first.table, first.name))) continue;
     tables.get(first.schema, first.table)?.indexes.push(indexOf(parts));
   }
+}
 
+/** Check constraints, but not the json_valid check MariaDB adds to a JSON column itself. */
+function addChecks(tables: TableSet, checkRows: readonly CheckRow[], jsonColumns: ReadonlySet<string>): void {
   for (const row of checkRows) {
-    const key = `${row.schema}\u0000${row.table}\u0000${row.name}`;
+    const key = objectKey(row.schema, row.table, row.name);
     if (jsonColumns.has(key) && row.clause === `json_valid(\`${row.name}\`)`) continue;
     tables.get(row.schema, row.table)?.check_constraints.push({ name: row.name, expression: row.clause });
   }
+}
 
+/** Each partitioned table's key and partitions, subpartitions under their partition. */
+function addPartitions(tables: TableSet, partitions: readonly PartitionRow[]): void {
   for (const row of partitions) {
     const table = tables.get(row.schema, row.table);
     if (table === undefined) continue;
@@ -303,14 +199,7 @@ export const inspectMysql: InspectDialect = async (catalog, requested, types, ta
       });
     }
   }
-
-  return {
-    server: { product: mariadb ? 'MariaDB' : 'MySQL', version: server.version },
-    database: database ?? '',
-    schemas: schemas.map((row) => row.name),
-    tables: tables.sorted(),
-  };
-};
+}
 
 /** An index from its STATISTICS rows (in SEQ_IN_INDEX order); prefix and functional parts are expressions. */
 function indexOf(parts: IndexRow[]): Index {
@@ -340,34 +229,4 @@ function partitionBound(method: string, description: string | null): string | nu
   if (/^RANGE/i.test(method)) return `VALUES LESS THAN (${description})`;
   if (/^LIST/i.test(method)) return `VALUES IN (${description})`;
   return null;
-}
-
-/** Check constraints: MariaDB names their table; MySQL 8.0.16+ needs TABLE_CONSTRAINTS for it. */
-function queryChecks(
-  catalog: Catalog,
-  filters: ParsedFilters,
-  mariadb: boolean,
-  version: string,
-): Promise<CheckRow[]> {
-  if (mariadb) {
-    const cc = tablesWhere(filters, 'cc.CONSTRAINT_SCHEMA', 'cc.TABLE_NAME');
-    return catalog.query<CheckRow>(
-      `SELECT cc.CONSTRAINT_SCHEMA AS \`schema\`, cc.TABLE_NAME AS \`table\`, cc.CONSTRAINT_NAME AS name,
-         cc.CHECK_CLAUSE AS clause
-       FROM information_schema.CHECK_CONSTRAINTS cc WHERE ${cc.sql}`,
-      cc.bindings,
-    );
-  }
-  const [major = 0, minor = 0, patch = 0] = version.split(/[.-]/).map(Number);
-  if (major * 10_000 + minor * 100 + patch < 80_016) return Promise.resolve([]);
-  const tc = tablesWhere(filters, 'tc.TABLE_SCHEMA', 'tc.TABLE_NAME');
-  return catalog.query<CheckRow>(
-    `SELECT tc.TABLE_SCHEMA AS \`schema\`, tc.TABLE_NAME AS \`table\`, tc.CONSTRAINT_NAME AS name,
-       cc.CHECK_CLAUSE AS clause
-     FROM information_schema.TABLE_CONSTRAINTS tc
-     JOIN information_schema.CHECK_CONSTRAINTS cc ON cc.CONSTRAINT_SCHEMA = tc.CONSTRAINT_SCHEMA
-       AND cc.CONSTRAINT_NAME = tc.CONSTRAINT_NAME
-     WHERE tc.CONSTRAINT_TYPE = 'CHECK' AND ${tc.sql}`,
-    tc.bindings,
-  );
 }

@@ -3,24 +3,15 @@
 // rules (the table in docs/crawler.md, "Compatible and breaking changes"). Plain functions, no I/O:
 // the registry classifies what is published with it, the crawler what it reports, the UI what it shows.
 import type { Compatibility, SchemaChange, VersionChange } from '../entities/version-change.js';
-import type {
-  ComparableColumn,
-  ComparableForeignKey,
-  ComparableIndex,
-  ComparableKey,
-  ComparableVersion,
-} from './comparable.js';
+import type { ComparableColumn, ComparableVersion } from './comparable.js';
+import { breaking, compatible } from './change-classes.js';
+import { keyChanges } from './key-changes.js';
 import { renderTypeNode } from './type-text.js';
 import { sameType, widens } from './type-widening.js';
 
 type Change = SchemaChange;
 type VersionColumn = ComparableColumn;
 type TableVersion = ComparableVersion;
-type VersionForeignKey = ComparableForeignKey;
-type VersionIndex = ComparableIndex;
-
-const compatible = (reason: string) => ({ compatibility: 'compatible' as const, reason });
-const breaking = (reason: string) => ({ compatibility: 'breaking' as const, reason });
 
 /** Kinds a reader sees the same way: rows read the same from a table or a partitioned table. */
 const STORED_KINDS: ReadonlySet<string> = new Set(['table', 'partitioned_table']);
@@ -176,194 +167,18 @@ function movedColumns(base: readonly string[], target: readonly string[]): Set<s
   return new Set(sequence.filter((value) => !kept.has(value)).map((value) => target[value]));
 }
 
-const sameList = (a: readonly string[] | null, b: readonly string[] | null) =>
-  a === null || b === null ? a === b : a.length === b.length && a.every((x, i) => x === b[i]);
-
-function keyChanges(base: TableVersion, target: TableVersion): Change[] {
-  const changes: Change[] = [];
-  const pkBefore = base.primary_key;
-  const pkAfter = target.primary_key;
-  if (!sameList(pkBefore?.columns ?? null, pkAfter?.columns ?? null)) {
-    changes.push({
-      category: 'primary_key_changed',
-      name: pkAfter?.name ?? pkBefore?.name ?? null,
-      before: pkBefore,
-      after: pkAfter,
-      ...breaking('the row identity changed'),
-    });
-  } else if (pkBefore !== null && pkAfter !== null && pkBefore.name !== pkAfter.name) {
-    changes.push(renamed(pkBefore.name, pkAfter.name));
-  }
-
-  const uniqueKey = (key: ComparableKey) => JSON.stringify(key.columns);
-  matchBy(base.unique_constraints, target.unique_constraints, uniqueKey, {
-    added: (key) =>
-      changes.push({
-        category: 'unique_added',
-        name: key.name,
-        before: null,
-        after: key,
-        ...breaking('writes of duplicates now fail'),
-      }),
-    removed: (key) =>
-      changes.push({
-        category: 'unique_removed',
-        name: key.name,
-        before: key,
-        after: null,
-        ...breaking('readers relying on uniqueness may see duplicates'),
-      }),
-    both: (before, after) => {
-      if (before.name !== after.name) changes.push(renamed(before.name, after.name));
-    },
-  });
-
-  const fkKey = (fk: VersionForeignKey) =>
-    JSON.stringify([fk.columns, fk.referenced.schema, fk.referenced.table, fk.referenced.columns]);
-  matchBy(base.foreign_keys, target.foreign_keys, fkKey, {
-    added: (fk) =>
-      changes.push({
-        category: 'foreign_key_added',
-        name: fk.name,
-        before: null,
-        after: fk,
-        ...breaking('writes that break the reference now fail'),
-      }),
-    removed: (fk) =>
-      changes.push({
-        category: 'foreign_key_removed',
-        name: fk.name,
-        before: fk,
-        after: null,
-        ...breaking('readers joining on it may find dangling rows'),
-      }),
-    both: (before, after) => {
-      if (before.on_update !== after.on_update || before.on_delete !== after.on_delete) {
-        changes.push({
-          category: 'foreign_key_changed',
-          name: after.name,
-          before,
-          after,
-          ...breaking('referential actions changed: deletes and updates behave differently'),
-        });
-      } else if (before.name !== after.name) {
-        changes.push(renamed(before.name, after.name));
-      }
-    },
-  });
-
-  matchBy(base.indexes, target.indexes, (index) => index.name, {
-    added: (index) =>
-      changes.push({
-        category: 'index_added',
-        name: index.name,
-        before: null,
-        after: index,
-        ...(index.unique
-          ? breaking('a unique index: writes of duplicates now fail')
-          : compatible('performance only')),
-      }),
-    removed: (index) =>
-      changes.push({
-        category: 'index_removed',
-        name: index.name,
-        before: index,
-        after: null,
-        ...(index.unique
-          ? breaking('a unique index: readers relying on uniqueness may see duplicates')
-          : compatible('performance only')),
-      }),
-    both: (before, after) => {
-      if (sameIndex(before, after)) return;
-      changes.push({
-        category: 'index_changed',
-        name: after.name,
-        before,
-        after,
-        ...(before.unique || after.unique
-          ? breaking('a unique index changed: what counts as a duplicate changed')
-          : compatible('performance only')),
-      });
-    },
-  });
-  // Checks by name; unnamed ones (SQLite) by their expression.
-  matchBy(
-    base.check_constraints,
-    target.check_constraints,
-    (check) => check.name ?? `(${check.expression})`,
-    {
-      added: (check) =>
-        changes.push({
-          category: 'check_added',
-          name: check.name,
-          before: null,
-          after: check,
-          ...breaking('writes outside the check now fail'),
-        }),
-      removed: (check) =>
-        changes.push({
-          category: 'check_removed',
-          name: check.name,
-          before: check,
-          after: null,
-          ...breaking('readers relying on the check may see other values'),
-        }),
-      both: (before, after) => {
-        if (before.expression === after.expression) return;
-        changes.push({
-          category: 'check_changed',
-          name: after.name,
-          before,
-          after,
-          ...breaking('the values allowed changed'),
-        });
-      },
-    },
-  );
-  return changes;
-}
-
-function sameIndex(a: VersionIndex, b: VersionIndex): boolean {
-  return (
-    a.unique === b.unique &&
-    a.method === b.method &&
-    a.expression === b.expression &&
-    a.predicate === b.predicate &&
-    a.definition === b.definition &&
-    sameList(a.columns, b.columns) &&
-    sameList(a.include, b.include)
-  );
-}
-
-function renamed(before: string | null, after: string | null): Change {
-  return {
-    category: 'constraint_renamed',
-    name: after,
-    before,
-    after,
-    ...compatible('a new name for the same constraint'),
-  };
-}
-
-/** Pairs two lists by key and calls back for the unmatched and the matched items, in list order. */
-function matchBy<T>(
-  base: readonly T[],
-  target: readonly T[],
-  key: (item: T) => string,
-  on: { added: (item: T) => void; removed: (item: T) => void; both: (before: T, after: T) => void },
-): void {
-  const baseByKey = new Map(base.map((item) => [key(item), item]));
-  const targetKeys = new Set(target.map(key));
-  for (const item of base) if (!targetKeys.has(key(item))) on.removed(item);
-  for (const item of target) {
-    const before = baseByKey.get(key(item));
-    if (before === undefined) on.added(item);
-    else on.both(before, item);
-  }
-}
-
 /** Every change from one version (`base`) to the next (`target`), each classified. */
 export function classifyChanges(base: ComparableVersion, target: ComparableVersion): Change[] {
+  return [
+    ...tableChanges(base, target),
+    ...columnSetChanges(base, target),
+    ...columnEdits(base, target),
+    ...keyChanges(base, target),
+  ];
+}
+
+/** The table's own changes: its kind, its comment, a view's definition. */
+function tableChanges(base: TableVersion, target: TableVersion): Change[] {
   const changes: Change[] = [];
   const baseKind = base.table_kind ?? 'table';
   const targetKind = target.table_kind ?? 'table';
@@ -397,12 +212,19 @@ export function classifyChanges(base: ComparableVersion, target: ComparableVersi
       ...compatible('the columns it yields are compared one by one'),
     });
   }
+  return changes;
+}
 
+/**
+ * The columns removed, then the columns added. A removed and an added column of the same type at the
+ * same position: flagged as a possible rename, still a removal and an addition.
+ */
+function columnSetChanges(base: TableVersion, target: TableVersion): Change[] {
+  const changes: Change[] = [];
   const baseByName = new Map(base.columns.map((c) => [c.name, c]));
   const targetByName = new Map(target.columns.map((c) => [c.name, c]));
   const removed = base.columns.filter((c) => !targetByName.has(c.name));
   const added = target.columns.filter((c) => !baseByName.has(c.name));
-  // A removed and an added column of the same type at the same position: flagged, still remove + add.
   const renames = new Map<string, string>();
   for (const gone of removed) {
     const position = base.columns.indexOf(gone);
@@ -435,6 +257,13 @@ export function classifyChanges(base: ComparableVersion, target: ComparableVersi
       ...(from === undefined ? {} : { possible_rename: { from, to: column.name } }),
     });
   }
+  return changes;
+}
+
+/** The columns on both sides: moved (relative order), then each one's own changes, in target order. */
+function columnEdits(base: TableVersion, target: TableVersion): Change[] {
+  const changes: Change[] = [];
+  const baseByName = new Map(base.columns.map((c) => [c.name, c]));
   const moved = movedColumns(
     base.columns.map((c) => c.name),
     target.columns.map((c) => c.name),
@@ -453,7 +282,6 @@ export function classifyChanges(base: ComparableVersion, target: ComparableVersi
     }
     changes.push(...columnChanges(before, column));
   });
-  changes.push(...keyChanges(base, target));
   return changes;
 }
 

@@ -8,9 +8,11 @@ import { FieldLinksModule } from '../field-links/field-links.module.js';
 import { SchemaVersionsModule } from '../schema-versions/schema-versions.module.js';
 import { TechFieldTemplatesModule } from '../tech-field-templates/tech-field-templates.module.js';
 import { TypeInstancesModule } from '../type-instances/type-instances.module.js';
+import { LakeColumns } from './lake-columns.js';
 import { LakeSyncController } from './lake-sync.controller.js';
 import { LakeSyncRepository } from './lake-sync.repository.js';
 import { LakeSyncService } from './lake-sync.service.js';
+import { LakeTableWriter } from './lake-table-writer.js';
 
 @Module({
   imports: [
@@ -25,6 +27,6 @@ import { LakeSyncService } from './lake-sync.service.js';
     FieldLinksModule,
   ],
   controllers: [LakeSyncController],
-  providers: [LakeSyncService, LakeSyncRepository],
+  providers: [LakeSyncService, LakeSyncRepository, LakeColumns, LakeTableWriter],
 })
 export class LakeSyncModule {}

@@ -5,12 +5,21 @@ import { FieldsModule } from '../fields/fields.module.js';
 import { LineageGraphRepository } from './lineage-graph.repository.js';
 import { LineageController } from './lineage.controller.js';
 import { LineageService } from './lineage.service.js';
+import { OpenLineageDatasetLinks } from './openlineage-dataset-links.js';
+import { OpenLineageFieldLinks } from './openlineage-field-links.js';
 import { OpenLineageRepository } from './openlineage.repository.js';
 import { OpenLineageService } from './openlineage.service.js';
 
 @Module({
   imports: [DatasetLinksModule, FieldLinksModule, FieldsModule],
   controllers: [LineageController],
-  providers: [LineageService, LineageGraphRepository, OpenLineageService, OpenLineageRepository],
+  providers: [
+    LineageService,
+    LineageGraphRepository,
+    OpenLineageService,
+    OpenLineageRepository,
+    OpenLineageDatasetLinks,
+    OpenLineageFieldLinks,
+  ],
 })
 export class LineageModule {}

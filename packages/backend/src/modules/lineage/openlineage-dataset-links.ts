@@ -1,0 +1,127 @@
+import type { ParsedOpenLineageRunEvent } from '@aide/schemas';
+import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import type { AuthUser } from '../../common/auth/current-user.js';
+import { type ActiveLink, DatasetLinkBatch, type PairOutcome } from '../dataset-links/dataset-link-batch.js';
+import { type Entry, pairKey, type Result, skip } from './openlineage-entries.js';
+import { OpenLineageRepository, type PinnedDataset } from './openlineage.repository.js';
+
+/** The event's pairs with a link (by pairKey), and those of them confirmed rather than created. */
+interface LinkedPairs {
+  linkOf: Map<string, ActiveLink>;
+  confirmed: Set<string>;
+  /** Pairs a concurrent writer linked after the statement's snapshot (source id, target id). */
+  raced: [string, string][];
+}
+
+/**
+ * Each matched input → output pair: the active link confirmed, or one created on current versions. The
+ * pairs are PostgreSQL's cross product (`DatasetLinkBatch.linkEvery`), bounded by the pair limit; a
+ * dataset both read and written is reported once, and a pair with an unknown or ambiguous side is not
+ * a pair at all (that dataset is reported once, in `datasets` and `unknown_datasets`).
+ */
+@Injectable()
+export class OpenLineageDatasetLinks {
+  constructor(
+    private readonly repo: OpenLineageRepository,
+    private readonly linkBatch: DatasetLinkBatch,
+  ) {}
+
+  /** Links every pair, answers each in `result`; the links by pairKey (for the field links). */
+  async apply(
+    inputs: ReadonlyMap<string, Entry>,
+    outputs: ReadonlyMap<string, Entry>,
+    event: ParsedOpenLineageRunEvent,
+    actor: AuthUser,
+    m: EntityManager,
+    result: Result,
+  ): Promise<Map<string, ActiveLink>> {
+    skipSelfLinks(inputs, outputs, result);
+    if (inputs.size === 0 || outputs.size === 0) return new Map<string, ActiveLink>();
+    const pinned = await this.repo.pinDatasets([...new Set([...inputs.keys(), ...outputs.keys()])], m);
+    const sideOf = (id: string) => ({ id, schema_id: pinned.get(id)?.schema_id ?? null });
+    const note = `OpenLineage: ${event.job.namespace} ${event.job.name}`.slice(0, 1000);
+    const outcomes = await this.linkBatch.linkEvery(
+      [...inputs.keys()].map(sideOf),
+      [...outputs.keys()].map(sideOf),
+      note,
+      actor.id,
+      m,
+    );
+    const { linkOf, confirmed, raced } = linkedPairs(outcomes, inputs, outputs, pinned, result);
+    // A pair linked by a concurrent writer since the statement's snapshot: that link is confirmed.
+    for (const link of await this.linkBatch.activeOfPairs(raced, m)) {
+      linkOf.set(pairKey(link), link);
+      confirmed.add(pairKey(link));
+    }
+    for (const o of outcomes) {
+      const link = linkOf.get(pairKey(o));
+      if (!link) continue;
+      result.dataset_links.push({
+        dataset_link_id: link.id,
+        source_dataset_id: link.source_dataset_id,
+        target_dataset_id: link.target_dataset_id,
+        status: confirmed.has(pairKey(o)) ? 'confirmed' : 'created',
+      });
+    }
+    return linkOf;
+  }
+}
+
+/** A dataset the job both reads and writes: no link to itself, reported. */
+function skipSelfLinks(
+  inputs: ReadonlyMap<string, Entry>,
+  outputs: ReadonlyMap<string, Entry>,
+  result: Result,
+): void {
+  for (const [id, output] of outputs) {
+    const input = inputs.get(id);
+    if (input)
+      result.skipped.push(
+        skip('dataset_link', 'SELF_LINK', 'The job reads and writes the same dataset.', input, output),
+      );
+  }
+}
+
+/**
+ * What `linkEvery` made of each pair: a link confirmed or created, a pair with a side without a version
+ * (skipped, NO_SCHEMA_VERSION), or a pair raced by a concurrent writer (to read again).
+ */
+function linkedPairs(
+  outcomes: readonly PairOutcome[],
+  inputs: ReadonlyMap<string, Entry>,
+  outputs: ReadonlyMap<string, Entry>,
+  pinned: ReadonlyMap<string, PinnedDataset>,
+  result: Result,
+): LinkedPairs {
+  const linkOf = new Map<string, ActiveLink>();
+  const confirmed = new Set<string>();
+  const raced: [string, string][] = [];
+  for (const o of outcomes) {
+    if (o.outcome === 'raced') raced.push([o.source_dataset_id, o.target_dataset_id]);
+    else if (o.outcome === 'unpinned') {
+      const s = inputs.get(o.source_dataset_id) as Entry;
+      const t = outputs.get(o.target_dataset_id) as Entry;
+      const missing = pinned.get(o.source_dataset_id)?.schema_id ? t : s;
+      result.skipped.push(
+        skip(
+          'dataset_link',
+          'NO_SCHEMA_VERSION',
+          `${missing.namespace} ${missing.name} has no published schema version to pin the link to.`,
+          s,
+          t,
+        ),
+      );
+    } else {
+      linkOf.set(pairKey(o), {
+        id: o.id as string,
+        source_dataset_id: o.source_dataset_id,
+        target_dataset_id: o.target_dataset_id,
+        source_schema_id: o.source_schema_id as string,
+        target_schema_id: o.target_schema_id as string,
+      });
+      if (o.outcome === 'confirmed') confirmed.add(pairKey(o));
+    }
+  }
+  return { linkOf, confirmed, raced };
+}

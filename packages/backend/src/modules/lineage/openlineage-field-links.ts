@@ -1,0 +1,303 @@
+import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import type { AuthUser } from '../../common/auth/current-user.js';
+import type { ActiveLink } from '../dataset-links/dataset-link-batch.js';
+import { FieldLinkBatch, type LinkedField } from '../field-links/field-link-batch.js';
+import { FieldsLookup } from '../fields/fields.lookup.js';
+import { type Entry, key, ref, type Result, type Skip } from './openlineage-entries.js';
+import { type NamedField, OpenLineageRepository } from './openlineage.repository.js';
+
+/** One field of an event's dataset, as the answer names it. */
+interface FieldRef {
+  namespace: string;
+  name: string;
+  field: string;
+}
+
+/** A column-lineage edge (output field ← input field) inside the dataset link of its two datasets. */
+interface Wanted {
+  link: ActiveLink;
+  source: Entry;
+  target: Entry;
+  sourceField: string;
+  targetField: string;
+}
+
+/** The same with its two root fields, where they exist. */
+interface Resolved extends Wanted {
+  sf: NamedField | undefined;
+  tf: NamedField | undefined;
+}
+
+/** A field link to create. */
+interface Plan {
+  dataset_link_id: string;
+  source_field_id: string;
+  target_field_id: string;
+  source: FieldRef;
+  target: FieldRef;
+}
+
+const refOf = (e: Entry, field: string): FieldRef => ({ ...ref(e), field });
+
+/** A field link's place: its dataset link and target field (one source per target in a link). */
+const slotOf = (l: { dataset_link_id: string; target_field_id: string }) =>
+  `${l.dataset_link_id}/${l.target_field_id}`;
+
+const bySlot = (links: readonly LinkedField[]) => new Map(links.map((l) => [slotOf(l), l]));
+
+/**
+ * `columnLineage` facets of the outputs: each output field ← input field inside the link of their two
+ * datasets becomes a field link under the original's rules (both fields exist as root fields, both
+ * bound in the link's pinned versions, the target `mapped`, one source per target in a link). What is
+ * not linked is reported in `result.skipped`, with the reason.
+ */
+@Injectable()
+export class OpenLineageFieldLinks {
+  constructor(
+    private readonly repo: OpenLineageRepository,
+    private readonly fieldLinkBatch: FieldLinkBatch,
+    private readonly fieldsLookup: FieldsLookup,
+  ) {}
+
+  async apply(
+    entries: readonly Entry[],
+    links: ReadonlyMap<string, ActiveLink>,
+    actor: AuthUser,
+    m: EntityManager,
+    result: Result,
+  ): Promise<void> {
+    const wanted = wantedFieldLinks(entries, links, result);
+    if (wanted.length === 0) return;
+    const resolved = await this.resolveFields(wanted, m);
+    const bound = await this.repo.bound(
+      resolved.flatMap((r) => [
+        ...(r.sf ? [[r.sf.id, r.link.source_schema_id] as [string, string]] : []),
+        ...(r.tf ? [[r.tf.id, r.link.target_schema_id] as [string, string]] : []),
+      ]),
+      m,
+    );
+    const existing = bySlot(
+      await this.fieldLinkBatch.ofLinks([...new Set(resolved.map((r) => r.link.id))], m),
+    );
+    const plans = planFieldLinks(resolved, bound, existing, result);
+    await this.insert(plans, actor, m, result);
+  }
+
+  /**
+   * Each edge's two root fields (locked), by name: the exact name, else the one field whose name
+   * differs only in case.
+   */
+  private async resolveFields(wanted: readonly Wanted[], m: EntityManager): Promise<Resolved[]> {
+    const fields = await this.fieldsLookup.lockRootsByName(
+      wanted.flatMap((w) => [
+        { datasetId: w.link.source_dataset_id, name: w.sourceField },
+        { datasetId: w.link.target_dataset_id, name: w.targetField },
+      ]),
+      m,
+    );
+    const fieldKey = (datasetId: string, name: string) => `${datasetId}/${name.toLowerCase()}`;
+    const fieldsOf = new Map<string, NamedField[]>();
+    for (const f of fields) {
+      const k = fieldKey(f.dataset_id, f.name);
+      const same = fieldsOf.get(k);
+      if (same) same.push(f);
+      else fieldsOf.set(k, [f]);
+    }
+    const fieldOf = (datasetId: string, name: string): NamedField | undefined => {
+      const found = fieldsOf.get(fieldKey(datasetId, name)) ?? [];
+      return found.find((f) => f.name === name) ?? (found.length === 1 ? found[0] : undefined);
+    };
+    return wanted.map((w) => ({
+      ...w,
+      sf: fieldOf(w.link.source_dataset_id, w.sourceField),
+      tf: fieldOf(w.link.target_dataset_id, w.targetField),
+    }));
+  }
+
+  /**
+   * Inserts the planned field links and answers each: created, confirmed (a concurrent writer linked
+   * the same source meanwhile), or skipped (it linked another source to the target).
+   */
+  private async insert(
+    plans: readonly Plan[],
+    actor: AuthUser,
+    m: EntityManager,
+    result: Result,
+  ): Promise<void> {
+    const inserted = bySlot(
+      await this.fieldLinkBatch.insertMany(
+        plans.map(({ dataset_link_id, source_field_id, target_field_id }) => ({
+          dataset_link_id,
+          source_field_id,
+          target_field_id,
+        })),
+        actor.id,
+        m,
+      ),
+    );
+    const raced = plans.some((p) => !inserted.has(slotOf(p)))
+      ? bySlot(await this.fieldLinkBatch.ofLinks([...new Set(plans.map((p) => p.dataset_link_id))], m))
+      : new Map<string, LinkedField>();
+    for (const p of plans) {
+      const slot = slotOf(p);
+      const row = inserted.get(slot) ?? raced.get(slot);
+      const same = row && row.source_field_id === p.source_field_id;
+      if (!row || !same) {
+        result.skipped.push({
+          kind: 'field_link',
+          reason: 'FIELD_LINK_TARGET_OCCUPIED',
+          detail: 'The target field was linked to another source field meanwhile.',
+          source: p.source,
+          target: p.target,
+        });
+        continue;
+      }
+      result.field_links.push({
+        field_link_id: row.id,
+        dataset_link_id: p.dataset_link_id,
+        source_field: p.source.field,
+        target_field: p.target.field,
+        status: inserted.has(slot) ? 'created' : 'confirmed',
+      });
+    }
+  }
+}
+
+/**
+ * The outputs' column-lineage edges between matched datasets, each in the dataset link of its two
+ * datasets; an edge whose datasets have no link is skipped (NO_DATASET_LINK). An unknown or ambiguous
+ * dataset is reported once, in `datasets`, not per column.
+ */
+function wantedFieldLinks(
+  entries: readonly Entry[],
+  links: ReadonlyMap<string, ActiveLink>,
+  result: Result,
+): Wanted[] {
+  const entryOf = new Map(
+    entries.filter((e) => e.role === 'input').map((e) => [key(e.namespace, e.name), e]),
+  );
+  const wanted: Wanted[] = [];
+  for (const output of entries.filter((e) => e.role === 'output')) {
+    const facet = output.dataset?.facets?.columnLineage;
+    if (!facet || facet._deleted || !facet.fields) continue;
+    for (const [targetField, { inputFields }] of Object.entries(facet.fields)) {
+      for (const input of inputFields) {
+        const source = entryOf.get(key(input.namespace, input.name)) as Entry;
+        const s = source.answer.dataset_id;
+        const t = output.answer.dataset_id;
+        if (!s || !t) continue;
+        const link = links.get(`${s}/${t}`);
+        if (!link) {
+          result.skipped.push({
+            kind: 'field_link',
+            reason: 'NO_DATASET_LINK',
+            detail: 'The two datasets have no dataset link (see the dataset-link entries skipped).',
+            source: refOf(source, input.field),
+            target: refOf(output, targetField),
+          });
+          continue;
+        }
+        wanted.push({ link, source, target: output, sourceField: input.field, targetField });
+      }
+    }
+  }
+  return wanted;
+}
+
+/** Both fields found, both bound in the link's pinned versions, the target `mapped`: or the rule broken. */
+function checkRules(
+  r: Resolved,
+  bound: ReadonlySet<string>,
+): { ok: true; sf: NamedField; tf: NamedField } | { ok: false; reason: Skip['reason']; detail: string } {
+  if (!r.sf || !r.tf) {
+    return {
+      ok: false,
+      reason: 'FIELD_NOT_FOUND',
+      detail: `No field ${r.sf ? r.targetField : r.sourceField} in the ${r.sf ? 'output' : 'input'} dataset.`,
+    };
+  }
+  if (
+    !bound.has(`${r.sf.id}/${r.link.source_schema_id}`) ||
+    !bound.has(`${r.tf.id}/${r.link.target_schema_id}`)
+  ) {
+    return {
+      ok: false,
+      reason: 'FIELD_BINDING_MISSING',
+      detail: "A field is not bound in the link's pinned schema version.",
+    };
+  }
+  if (r.tf.origin !== 'mapped') {
+    return {
+      ok: false,
+      reason: 'FIELD_ORIGIN_CONFLICT',
+      detail: `The target field's origin is ${r.tf.origin}, not mapped.`,
+    };
+  }
+  return { ok: true, sf: r.sf, tf: r.tf };
+}
+
+/**
+ * The field links to create, one per target field and link (the first source kept); an edge already
+ * linked is answered `confirmed` once, and one that breaks a rule is skipped with the reason.
+ */
+function planFieldLinks(
+  resolved: readonly Resolved[],
+  bound: ReadonlySet<string>,
+  existing: ReadonlyMap<string, LinkedField>,
+  result: Result,
+): Plan[] {
+  const toCreate = new Map<string, Plan>();
+  const answered = new Set<string>();
+  for (const r of resolved) {
+    const fail = (reason: Skip['reason'], detail: string) =>
+      result.skipped.push({
+        kind: 'field_link',
+        reason,
+        detail,
+        source: refOf(r.source, r.sourceField),
+        target: refOf(r.target, r.targetField),
+      });
+    const checked = checkRules(r, bound);
+    if (!checked.ok) {
+      fail(checked.reason, checked.detail);
+      continue;
+    }
+    const { sf, tf } = checked;
+    const slot = `${r.link.id}/${tf.id}`;
+    const present = existing.get(slot);
+    if (present) {
+      if (present.source_field_id === sf.id) {
+        if (!answered.has(slot)) {
+          answered.add(slot);
+          result.field_links.push({
+            field_link_id: present.id,
+            dataset_link_id: r.link.id,
+            source_field: sf.name,
+            target_field: tf.name,
+            status: 'confirmed',
+          });
+        }
+      } else {
+        fail('FIELD_LINK_TARGET_OCCUPIED', 'The target field is fed by another source field in this link.');
+      }
+      continue;
+    }
+    const planned = toCreate.get(slot);
+    if (planned && planned.source_field_id !== sf.id) {
+      fail(
+        'FIELD_LINK_TARGET_OCCUPIED',
+        'The target field has another input field in this link: one source per target is kept (the first).',
+      );
+      continue;
+    }
+    toCreate.set(slot, {
+      dataset_link_id: r.link.id,
+      source_field_id: sf.id,
+      target_field_id: tf.id,
+      source: refOf(r.source, sf.name),
+      target: refOf(r.target, tf.name),
+    });
+  }
+  return [...toCreate.values()];
+}
