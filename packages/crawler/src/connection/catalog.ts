@@ -2,7 +2,7 @@
 // read-only work, driver errors turned into one clear line without secrets. PostgreSQL and MySQL go
 // through knex; SQLite through the engine adapter of sqlite-engine.ts (node:sqlite or better-sqlite3).
 import { existsSync } from 'node:fs';
-import knexFactory, { type Knex } from 'knex';
+import type { Knex } from 'knex';
 import { CrawlerError, throwIfInterrupted } from '../errors.js';
 import type { Dialect } from '../model.js';
 import { loadSqliteEngine, type SqliteDatabase, type SqliteEngine } from './sqlite-engine.js';
@@ -94,6 +94,8 @@ export async function withCatalog<T>(
 ): Promise<T> {
   throwIfInterrupted(signal);
   if (target.dialect === 'sqlite') return withSqliteCatalog(target, work, signal);
+  // Imported here: knex (and through it the dialect's driver) loads only when a server is inspected.
+  const { default: knexFactory } = await import('knex');
   const knex = knexFactory(knexConfig(target));
   onKnex?.(knex);
   let queries = 0;

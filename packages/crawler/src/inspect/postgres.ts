@@ -149,7 +149,9 @@ export const inspectPostgres: InspectDialect = async (
     `WITH ${rel.sql}
      SELECT a.attrelid AS relid, a.attnum, a.attname AS name,
        a.atttypid::text AS type_oid, a.atttypmod AS typmod, a.attndims AS ndims, a.attnotnull AS not_null,
-       CASE WHEN a.attgenerated = '' THEN pg_catalog.pg_get_expr(d.adbin, d.adrelid) END AS default,
+       -- A default holds no column reference, so it is deparsed without its table (relation 0): with
+       -- the table, pg_get_expr opens it for each default (~0.4 s of the query's 1.5 s at 10,000 tables).
+       CASE WHEN a.attgenerated = '' THEN pg_catalog.pg_get_expr(d.adbin, 0) END AS default,
        CASE WHEN a.attgenerated <> '' THEN pg_catalog.pg_get_expr(d.adbin, d.adrelid) END AS generated,
        NULLIF(a.attgenerated, '')::text AS attgenerated, NULLIF(a.attidentity, '')::text AS attidentity,
        ds.description AS comment,
