@@ -19,6 +19,10 @@ const SUITES = {
     file: 'packages/crawler/bench/crawler.mjs',
     about: 'crawler inspect, first crawl + apply and re-crawl of N tables vs pg_dump --schema-only',
   },
+  cli: {
+    file: 'packages/crawler/bench/cli.mjs',
+    about: 'start-up of aide-crawler --version/--help and aide-provider --help vs a bare node -e 0',
+  },
   search: {
     file: 'packages/backend/bench/search.mjs',
     about: 'search p50/p95 on 100,000 datasets and 2,000,000 fields vs one full-text index probe',

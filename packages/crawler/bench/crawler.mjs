@@ -1,7 +1,8 @@
 // `pnpm bench crawler --tables N`: the crawler on an N-table × 20-column PostgreSQL database (10
 // schemas; a primary key, a unique constraint, defaults, comments, an array column, varied types),
 // each phase next to `pg_dump --schema-only` on the same database, measured in the same run:
-//   inspect · first crawl + apply · re-crawl with no changes (fingerprints first, ADR 0032; once with
+//   inspect (in-process, and as the user runs it: `aide-crawler inspect --format json -o file`, a
+//   child process from start-up to exit) · first crawl + apply · re-crawl with no changes (fingerprints first, ADR 0032; once with
 //   a full registry read for comparison; once more each way with a PII-tagged column per dataset),
 // with the catalog queries and registry requests of each phase and the process's peak memory.
 // The registry is the real backend (dist/main.js, started by ../backend/test/support/backend-server.mjs)
@@ -209,6 +210,15 @@ export async function run(argv) {
       execFileSync('pg_dump', ['--schema-only', '--dbname', sourceUrl, '--file', join(dir, 'dump.sql')]);
     });
     const inspect = await timed(runs, () => inspectDatabase({ connectionUrl: sourceUrl }));
+    // The whole process as a user runs it (issue 23 §6): start-up, inspection, 95 MB of JSON at
+    // 10,000 tables written, exit. No registry settings: inspect needs none.
+    const inspectProcess = await timed(runs, () => {
+      execFileSync(
+        process.execPath,
+        [join(CRAWLER, 'dist', 'bin.js'), 'inspect', '--format', 'json', '-o', join(dir, 'inspect.json')],
+        { env: { PATH: process.env.PATH ?? '', AIDE_CRAWLER_CONNECTION_URL: sourceUrl }, stdio: 'ignore' },
+      );
+    });
 
     // The system the crawls are for.
     const { AideClient } = await import(pathToFileURL(require.resolve('@aide/sdk')).href);
@@ -273,6 +283,13 @@ export async function run(argv) {
       ['pg_dump --schema-only', pgDump.ms, '1.00', '', ''],
       ['inspect', inspect.ms, ratio(inspect.ms), inspect.last.summary.catalog_queries, 0],
       [
+        '  (whole process, JSON)',
+        inspectProcess.ms,
+        ratio(inspectProcess.ms),
+        inspect.last.summary.catalog_queries,
+        0,
+      ],
+      [
         'first crawl + apply',
         firstCrawlMs + applyMs,
         ratio(firstCrawlMs + applyMs),
@@ -320,6 +337,7 @@ export async function run(argv) {
           runs,
           pg_dump_ms: pgDump.ms,
           inspect_ms: inspect.ms,
+          inspect_process_ms: inspectProcess.ms,
           first_crawl_ms: firstCrawlMs,
           apply_ms: applyMs,
           recrawl_ms: recrawl.ms,

@@ -7,9 +7,10 @@ import {
 } from '@aide/sdk/cli';
 import { commandLine, metastoreOptions as registryOptions, runCommandLine } from './command-line.js';
 import { type Command, Option } from 'commander';
-import { runApply, type ApplyCommandOptions } from './commands/apply.js';
-import { runCrawl, type CrawlCommandOptions } from './commands/crawl.js';
-import { CONNECTION_URL_ENV, runInspect, type InspectCommandOptions } from './commands/inspect.js';
+import type { ApplyCommandOptions } from './commands/apply.js';
+import type { CrawlCommandOptions } from './commands/crawl.js';
+import type { InspectCommandOptions } from './commands/inspect.js';
+import { CONNECTION_URL_ENV } from './commands/shared.js';
 import { CrawlerError, ExitCode } from './errors.js';
 import type { Io } from './io.js';
 import { VERSION } from './version.js';
@@ -137,7 +138,9 @@ function outputOptions(command: Command, what: string): Command {
 }
 
 /**
- * The `aide-crawler` command line. It never exits the process: commander's exits become thrown
+ * The `aide-crawler` command line. Each command's implementation (drivers, the registry client,
+ * `@aide/schemas`) is imported by its action, so `--help` and `--version` load commander and this
+ * definition only (ADR 0041). It never exits the process: commander's exits become thrown
  * CommanderErrors (exit code 0 for --help/--version, ExitCode.USAGE for every usage error), and a
  * command's exit code goes to `onExitCode`.
  */
@@ -160,6 +163,7 @@ export function createProgram(io: Io, onExitCode: (code: ExitCode) => void = () 
   )
     .addHelpText('after', INSPECT_HELP)
     .action(async (options: InspectCommandOptions) => {
+      const { runInspect } = await import('./commands/inspect.js');
       onExitCode(await runInspect(options, io));
     });
 
@@ -177,6 +181,7 @@ export function createProgram(io: Io, onExitCode: (code: ExitCode) => void = () 
     )
     .addHelpText('after', CRAWL_HELP)
     .action(async (options: CrawlCommandOptions) => {
+      const { runCrawl } = await import('./commands/crawl.js');
       onExitCode(await runCrawl(options, io));
     });
 
@@ -194,6 +199,7 @@ export function createProgram(io: Io, onExitCode: (code: ExitCode) => void = () 
     )
     .addHelpText('after', APPLY_HELP)
     .action(async (report: string, options: ApplyCommandOptions) => {
+      const { runApply } = await import('./commands/apply.js');
       onExitCode(await runApply(report, options, io));
     });
 

@@ -1,6 +1,7 @@
 // SIGINT and SIGTERM during crawl and apply, for real: the executable (dist/bin.js) against the real
 // registry (the backend, started by this file) and a real PostgreSQL database. The crawl is held in a
-// catalog query by a lock the test takes (pg_get_expr waits for a table's ACCESS EXCLUSIVE lock); once
+// catalog query by a lock the test takes (pg_get_expr of a check constraint waits for its table's ACCESS
+// EXCLUSIVE lock; defaults are deparsed without their table, so they do not, ADR 0041); once
 // PostgreSQL shows the crawler waiting on it and its crawl run is recorded (the two overlap), the
 // signal is sent. The run ends `failed` with "interrupted by SIGINT", the waiting statement is
 // cancelled and its connection closed (while the lock is still held), and the exit code is 130
@@ -29,7 +30,7 @@ let tmp: string;
 beforeAll(async () => {
   backend = await startBackend('interrupt');
   db = await createPgDatabase('interrupt');
-  await db.exec(`CREATE TABLE public.held (id int PRIMARY KEY, amount int NOT NULL DEFAULT 0);
+  await db.exec(`CREATE TABLE public.held (id int PRIMARY KEY, amount int NOT NULL DEFAULT 0 CHECK (amount >= 0));
     CREATE TABLE public.other (id int PRIMARY KEY, held_id int REFERENCES public.held (id))`);
   await backend.createSystem('held_pg', 'postgres14');
   tmp = mkdtempSync(join(tmpdir(), 'aide-crawler-interrupt-'));

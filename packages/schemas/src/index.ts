@@ -41,7 +41,4 @@ export * from './entities/datacoolie-snapshot.js';
 export * from './entities/datacoolie-api.js';
 export * from './entities/schema-hint-override.js';
 export * from './entities/version-change.js';
-export * from './version-changes/comparable.js';
-export * from './version-changes/classify.js';
-export * from './version-changes/type-text.js';
-export * from './version-changes/type-widening.js';
+export * from './version-changes/index.js';

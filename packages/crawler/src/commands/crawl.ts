@@ -18,6 +18,7 @@ import { renderReportText } from '../report/text.js';
 import {
   connectionUrlOf,
   filtersOf,
+  writeJsonOutput,
   writeOutput,
   type DatabaseOptions,
   type OutputOptions,
@@ -179,9 +180,8 @@ export async function crawl(options: CrawlCommandOptions, io: Io): Promise<Crawl
       progress.stop();
       throwIfInterrupted(signal);
       const report = buildReport({ db, system, crawlRunId: run.id, diffs, crawlerVersion: VERSION });
-      const text =
-        options.format === 'json' ? `${JSON.stringify(report, null, 2)}\n` : renderReportText(report);
-      await writeOutput(options.output, text, 'Report', io);
+      if (options.format === 'json') await writeJsonOutput(options.output, report, 'Report', io);
+      else await writeOutput(options.output, renderReportText(report), 'Report', io);
       // Counted before the run's own update, so a re-run with the same count is comparable.
       const registryRequests = registry.requests() + 1;
       await run.complete(

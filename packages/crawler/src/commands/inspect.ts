@@ -6,6 +6,7 @@ import { renderText } from '../output/text.js';
 import {
   connectionUrlOf,
   filtersOf,
+  writeJsonOutput,
   writeOutput,
   type DatabaseOptions,
   type OutputOptions,
@@ -22,7 +23,7 @@ export async function runInspect(options: InspectCommandOptions, io: Io): Promis
     filters: filtersOf(options),
     signal: io.signal,
   });
-  const text = options.format === 'json' ? `${JSON.stringify(db, null, 2)}\n` : renderText(db);
-  await writeOutput(options.output, text, 'Inspection', io);
+  if (options.format === 'json') await writeJsonOutput(options.output, db, 'Inspection', io);
+  else await writeOutput(options.output, renderText(db), 'Inspection', io);
   return ExitCode.OK;
 }

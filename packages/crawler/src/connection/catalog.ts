@@ -3,7 +3,7 @@
 // through knex; SQLite through the engine adapter of sqlite-engine.ts (better-sqlite3, node:sqlite or
 // node-sqlite3-wasm).
 import { existsSync } from 'node:fs';
-import knexFactory, { type Knex } from 'knex';
+import type { Knex } from 'knex';
 import { CrawlerError, throwIfInterrupted } from '../errors.js';
 import type { Dialect } from '../model.js';
 import { loadSqliteEngine, type SqliteDatabase, type SqliteEngine } from './sqlite-engine.js';
@@ -95,6 +95,8 @@ export async function withCatalog<T>(
 ): Promise<T> {
   throwIfInterrupted(signal);
   if (target.dialect === 'sqlite') return withSqliteCatalog(target, work, signal);
+  // Imported here: knex (and through it the dialect's driver) loads only when a server is inspected.
+  const { default: knexFactory } = await import('knex');
   const knex = knexFactory(knexConfig(target));
   onKnex?.(knex);
   let queries = 0;

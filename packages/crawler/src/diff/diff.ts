@@ -10,7 +10,7 @@ import {
   type ChangeCategory,
   type Compatibility,
   type SchemaChange,
-} from '@aide/schemas';
+} from '@aide/schemas/version-changes';
 import type { InspectedTable } from '../model.js';
 import { compareText } from '../normalise/type-log.js';
 import { objectName, versionOfTable, type RegistryDataset, type TableVersion } from '../registry/model.js';

@@ -15,14 +15,12 @@ import {
 import { compareText, TypeLog } from '../normalise/type-log.js';
 import type { InspectDialect } from './dialect.js';
 import { parseFilters } from './filters.js';
-import { inspectMysql } from './mysql.js';
-import { inspectPostgres } from './postgres.js';
-import { inspectSqlite } from './sqlite.js';
 
-const DIALECTS: Record<Dialect, InspectDialect> = {
-  postgresql: inspectPostgres,
-  mysql: inspectMysql,
-  sqlite: inspectSqlite,
+/** Each dialect's module, imported when a URL of that dialect is inspected. */
+const DIALECTS: Record<Dialect, () => Promise<InspectDialect>> = {
+  postgresql: async () => (await import('./postgres.js')).inspectPostgres,
+  mysql: async () => (await import('./mysql.js')).inspectMysql,
+  sqlite: async () => (await import('./sqlite.js')).inspectSqlite,
 };
 
 export interface InspectOptions {
@@ -50,10 +48,11 @@ export async function inspectDatabase(options: InspectOptions): Promise<Inspecte
   };
   const parsed = parseFilters(filters);
   const types = new TypeLog();
+  const inspectDialect = await DIALECTS[target.dialect]();
   const { inspection, queries } = await withCatalog(
     target,
     async (catalog) => {
-      const inspection = await DIALECTS[target.dialect](catalog, parsed, types, target);
+      const inspection = await inspectDialect(catalog, parsed, types, target);
       return { inspection, queries: catalog.queries };
     },
     options.onKnex,

@@ -1,7 +1,7 @@
 // The text form of an inspection, for people: a header, then each table with its columns (native
 // type → normalised type, nullability, default, identity, comments) and its keys, indexes, checks
 // and partitions, then what could not be mapped.
-import { quoteName, renderTypeNode } from '@aide/schemas';
+import { quoteName, renderTypeNode } from '@aide/schemas/version-changes';
 import type { InspectedColumn, InspectedDatabase, InspectedTable, TableKind } from '../model.js';
 
 // The type text and name quoting are the classifier's (`@aide/schemas`), so reports and change reasons

@@ -1,59 +1,22 @@
 import { z } from 'zod';
+import {
+  CHANGE_CATEGORIES,
+  COLUMN_CHANGE_CATEGORIES,
+  COMPATIBILITY_CLASSES,
+  type ChangeCategory,
+  type Compatibility,
+} from '../version-changes/categories.js';
 
 // How a new schema version changes what readers and writers of the dataset see: each change with its
 // class, compatible or breaking. One classifier computes it (`classifyVersionChange`, ADR 0037), for the
-// registry's publish and diff routes and for the crawler's report alike; the wire shapes are here.
+// registry's publish and diff routes and for the crawler's report alike; the wire shapes are here, built
+// from the plain constants of version-changes/categories.ts (zod-free, ADR 0041).
 
-export const COMPATIBILITY_CLASSES = ['compatible', 'breaking'] as const;
+export { CHANGE_CATEGORIES, COLUMN_CHANGE_CATEGORIES, COMPATIBILITY_CLASSES };
+export type { ChangeCategory, Compatibility };
+
 export const CompatibilitySchema = z.enum(COMPATIBILITY_CLASSES).meta({ id: 'Compatibility' });
-export type Compatibility = z.infer<typeof CompatibilitySchema>;
-
-export const CHANGE_CATEGORIES = [
-  'table_added',
-  'table_removed',
-  'table_kind_changed',
-  'table_comment_changed',
-  'view_definition_changed',
-  'column_added',
-  'column_removed',
-  'column_moved',
-  'type_changed',
-  'nullability_changed',
-  'default_changed',
-  'identity_changed',
-  'generated_changed',
-  'comment_changed',
-  'collation_changed',
-  'primary_key_changed',
-  'unique_added',
-  'unique_removed',
-  'foreign_key_added',
-  'foreign_key_removed',
-  'foreign_key_changed',
-  'index_added',
-  'index_removed',
-  'index_changed',
-  'check_added',
-  'check_removed',
-  'check_changed',
-  'constraint_renamed',
-] as const;
 export const ChangeCategorySchema = z.enum(CHANGE_CATEGORIES).meta({ id: 'ChangeCategory' });
-export type ChangeCategory = z.infer<typeof ChangeCategorySchema>;
-
-/** The categories whose `name` is a column; the others name the table, a constraint or an index. */
-export const COLUMN_CHANGE_CATEGORIES: ReadonlySet<ChangeCategory> = new Set<ChangeCategory>([
-  'column_added',
-  'column_removed',
-  'column_moved',
-  'type_changed',
-  'nullability_changed',
-  'default_changed',
-  'identity_changed',
-  'generated_changed',
-  'comment_changed',
-  'collation_changed',
-]);
 
 export const SchemaChangeSchema = z
   .object({

@@ -1,0 +1,84 @@
+// The JSON documents are written in pieces (ADR 0041): joined, the pieces must be exactly the text of
+// JSON.stringify(value, null, 2), whatever the shape; and written to a file or stdout, the same text.
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from '@jest/globals';
+import { writeJsonOutput } from '../src/commands/shared.js';
+import { CrawlerError } from '../src/errors.js';
+import { jsonChunks, jsonPieces } from '../src/output/json.js';
+
+const tmp = mkdtempSync(join(tmpdir(), 'aide-crawler-json-'));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+/** An inspection-like document: `tables` long enough to be cut into several batches. */
+function document(tables: number) {
+  return {
+    format: 'aide-crawler.inspection',
+    format_version: 1,
+    server: { product: 'PostgreSQL', version: '15.2' },
+    filters: { schemas: [], tables: ['a*', 'quote"d'] },
+    schemas: ['public', 'sales'],
+    missing: undefined,
+    tables: Array.from({ length: tables }, (_, i) => ({
+      schema: i % 2 === 0 ? 'public' : 'sales',
+      name: `t${i}\n"ünïcode" ✓`,
+      comment: i % 3 === 0 ? null : `table ${i}`,
+      columns: [
+        { name: 'id', type: { data_type: 'bigint', params: {} }, nullable: false, default: undefined },
+        { name: 'tags', type: { data_type: 'array', children: [{ slot: 'element', type: null }] } },
+      ],
+      partitions: [],
+      primary_key: i % 5 === 0 ? null : { name: `t${i}_pkey`, columns: ['id'] },
+      nested: { deeper: { deepest: [1, [2, [3, {}]], []] } },
+    })),
+    unmapped_types: [],
+    summary: { tables: { table: tables }, empty: {}, ratio: 0.5, big: 1e21 },
+  };
+}
+
+const joined = (value: unknown) => [...jsonPieces(value)].join('');
+
+describe('JSON output in pieces', () => {
+  it.each([
+    ['an inspection of 250 tables', document(250)],
+    ['an empty document', {}],
+    ['an empty array', []],
+    ['a top-level array of objects', [{ a: 1 }, { b: [{ c: null }] }, [], [undefined, () => 1]]],
+    ['a scalar', 'text'],
+    ['null', null],
+    ['an object with a Date and undefined members', { at: new Date(0), gone: undefined, f: () => 1 }],
+    ['a null-prototype object', Object.assign(Object.create(null) as object, { k: [1, 2] })],
+  ])('gives the text of JSON.stringify(value, null, 2) for %s', (_name, value) => {
+    expect(joined(value)).toBe(JSON.stringify(value, null, 2));
+  });
+
+  it('cuts a large array into several pieces', () => {
+    expect([...jsonPieces(document(250))].length).toBeGreaterThan(10);
+  });
+
+  it('ends the chunks with a newline', () => {
+    expect([...jsonChunks({ a: 1 })].join('')).toBe(`${JSON.stringify({ a: 1 }, null, 2)}\n`);
+  });
+
+  it('writes the same text to a file and to stdout', async () => {
+    const value = document(120);
+    const file = join(tmp, 'doc.json');
+    let stdout = '';
+    let stderr = '';
+    const io = { stdout: (s: string) => (stdout += s), stderr: (s: string) => (stderr += s), env: {} };
+    await writeJsonOutput(file, value, 'Inspection', io);
+    await writeJsonOutput(undefined, value, 'Inspection', io);
+    const expected = `${JSON.stringify(value, null, 2)}\n`;
+    expect(readFileSync(file, 'utf8')).toBe(expected);
+    expect(stdout).toBe(expected);
+    expect(stderr).toBe(`Inspection written to ${file}\n`);
+  });
+
+  it('reports a file it cannot write as a one-line CrawlerError', async () => {
+    const io = { stdout: () => undefined, stderr: () => undefined, env: {} };
+    const missing = join(tmp, 'no-such-dir', 'doc.json');
+    await expect(writeJsonOutput(missing, { a: 1 }, 'Report', io)).rejects.toThrow(CrawlerError);
+    await expect(writeJsonOutput(missing, { a: 1 }, 'Report', io)).rejects.toThrow(`cannot write ${missing}`);
+  });
+});
