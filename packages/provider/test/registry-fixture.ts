@@ -10,12 +10,33 @@ import { backend } from './helpers/backend.js';
 export const suffix = (): string => randomBytes(4).toString('hex');
 
 export async function flavorId(admin: AideClient, kindCode: string, flavorCode: string): Promise<string> {
-  const flavors = await admin.systemFlavors.list({ code: flavorCode });
-  if (flavors.items[0]) return flavors.items[0].id;
-  const kinds = await admin.systemKinds.list({ code: kindCode });
-  const kind =
-    kinds.items[0] ?? (await admin.systemKinds.create({ code: kindCode, name: `${kindCode} systems` }));
-  return (await admin.systemFlavors.create({ code: flavorCode, name: flavorCode, kind_id: kind.id })).id;
+  const flavor = await findOrCreate(
+    async () => (await admin.systemFlavors.list({ code: flavorCode })).items[0],
+    async () => {
+      const kind = await findOrCreate(
+        async () => (await admin.systemKinds.list({ code: kindCode })).items[0],
+        () => admin.systemKinds.create({ code: kindCode, name: `${kindCode} systems` }),
+      );
+      return admin.systemFlavors.create({ code: flavorCode, name: flavorCode, kind_id: kind.id });
+    },
+  );
+  return flavor.id;
+}
+
+/**
+ * The entity `find` returns, else the one `create` makes. Test files run in parallel against one
+ * backend: another may create the same entity between the find and the create (409), and then it is found.
+ */
+async function findOrCreate<T>(find: () => Promise<T | undefined>, create: () => Promise<T>): Promise<T> {
+  const found = await find();
+  if (found) return found;
+  try {
+    return await create();
+  } catch (error) {
+    const raced = error instanceof ConflictError ? await find() : undefined;
+    if (raced) return raced;
+    throw error;
+  }
 }
 
 export async function ensureTypes(
