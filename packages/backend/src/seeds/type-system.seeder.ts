@@ -1,10 +1,16 @@
 import type { DataSource, EntityManager } from 'typeorm';
-import { loadSeedDirectory, type CastSeedFile, type SeedFile } from '../modules/type-system/seed-file.js';
+import {
+  loadSeedDirectory,
+  type CastSeedFile,
+  type KindSeedFile,
+  type SeedFile,
+} from '../modules/type-system/seed-file.js';
 import {
   type CastSeedPlan,
   type ExistingCastRuleRow,
   type ExistingSeedState,
   planCastSeed,
+  planKindSeed,
   planSeed,
   type SeedPlan,
   type SeedRowChange,
@@ -64,9 +70,16 @@ async function applyChange(m: EntityManager, change: SeedRowChange, restore: boo
     }
     case 'flavor': {
       const v = change.values;
-      const kindId = await idOf(m, 'SELECT id FROM system_kinds WHERE code = $1 AND deleted_at IS NULL', [
-        v.kind_code,
-      ]);
+      const kinds: { id: string }[] = await m.query(
+        'SELECT id FROM system_kinds WHERE code = $1 AND deleted_at IS NULL',
+        [v.kind_code],
+      );
+      if (!kinds[0]) {
+        throw new Error(
+          `seed: flavor '${v.code}' names kind '${v.kind_code}', which is not seeded (kinds/*.yaml)`,
+        );
+      }
+      const kindId = kinds[0].id;
       if (!change.existingId) {
         await m.query(
           `INSERT INTO system_flavors (code, name, vendor, versions, kind_id, created_by, updated_by)
@@ -137,6 +150,28 @@ export async function seedDataTypeFile(
       ...plan.restored.map((c) => ({ c, restore: true })),
     ].sort((a, b) => order(a.c) - order(b.c));
     for (const { c, restore } of writes) await applyChange(m, c, restore, actor);
+    return plan;
+  });
+}
+
+/** Seeds one kind file idempotently (by code; restores soft-deleted kinds; never deletes). */
+export async function seedKindFile(
+  dataSource: DataSource,
+  file: KindSeedFile,
+  options: SeedOptions = {},
+): Promise<SeedPlan> {
+  const actor = options.actorId ?? null;
+  return dataSource.transaction(async (m) => {
+    await m.query(`SELECT pg_advisory_xact_lock(hashtextextended('aide-seed', 0))`);
+    const kinds: ExistingSeedState['kinds'] = await m.query(
+      'SELECT id, code, name, deleted_at IS NOT NULL AS deleted FROM system_kinds WHERE code = ANY($1) ORDER BY deleted_at DESC NULLS FIRST',
+      [file.kinds.map((k) => k.code)],
+    );
+    const plan = planKindSeed(kinds, file);
+    if (options.dryRun) return plan;
+    for (const c of plan.inserted) await applyChange(m, c, false, actor);
+    for (const c of plan.updated) await applyChange(m, c, false, actor);
+    for (const c of plan.restored) await applyChange(m, c, true, actor);
     return plan;
   });
 }
@@ -212,7 +247,7 @@ export interface SeedReport {
   summary: string;
 }
 
-/** Every seed file of the directory: data types first, then cast rules. */
+/** Every seed file of the directory: kinds, then data types, then cast rules. */
 export async function seedDirectory(
   dataSource: DataSource,
   dir?: string,
@@ -220,6 +255,9 @@ export async function seedDirectory(
 ): Promise<SeedReport[]> {
   const seeds = await loadSeedDirectory(dir);
   const reports: SeedReport[] = [];
+  for (const { path, file } of seeds.kindFiles) {
+    reports.push({ file: path, summary: (await seedKindFile(dataSource, file, options)).summary });
+  }
   for (const { path, file } of seeds.typeFiles) {
     reports.push({ file: path, summary: (await seedDataTypeFile(dataSource, file, options)).summary });
   }

@@ -1,3 +1,4 @@
+import { DATASET_KIND_SYSTEM_KINDS } from '@aide/schemas';
 import { describe, expect, it } from '@jest/globals';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -190,6 +191,12 @@ const allTypes = seeds.typeFiles.flatMap(({ file }) =>
 );
 
 describe('shipped seed files', () => {
+  it('declare the five system kinds, and every flavor names one of them', () => {
+    const kinds = seeds.kindFiles.flatMap((entry) => entry.file.kinds.map((k) => k.code));
+    expect(kinds.sort()).toEqual([...Object.keys(DATASET_KIND_SYSTEM_KINDS)].sort());
+    for (const { file } of seeds.typeFiles) expect(kinds).toContain(file.kind.code);
+  });
+
   it('load, with file names matching their flavor codes', () => {
     expect(seeds.typeFiles.map((entry) => entry.file.flavor.code).sort()).toEqual(
       expect.arrayContaining(['iceberg_v2', 'mysql8', 'postgres14', 'sqlite3']),
@@ -205,7 +212,7 @@ describe('shipped seed files', () => {
 
   it('keep the original postgres14 and iceberg_v2 catalogues', () => {
     const postgres = typeFile('postgres14');
-    expect(postgres.kind).toEqual({ code: 'rdbms', name: 'Relational Database' });
+    expect(postgres.kind).toEqual({ code: 'rdbms' });
     expect(postgres.flavor).toEqual({
       code: 'postgres14',
       name: 'PostgreSQL',
@@ -220,7 +227,7 @@ describe('shipped seed files', () => {
     // postgres14.yaml is written in the original rule format, to keep the conversion exercised.
     expect(postgres.types.every((type) => type.params_format === 'original-rules')).toBe(true);
     const iceberg = typeFile('iceberg_v2');
-    expect(iceberg.kind).toEqual({ code: 'hive', name: 'Hive Metastore Lake' });
+    expect(iceberg.kind).toEqual({ code: 'hive' });
     expect(iceberg.types.map((type) => type.code)).toEqual(ORIGINAL_ICEBERG_CODES);
     expect(iceberg.types.find((type) => type.code === 'decimal')?.params_schema.required).toEqual([
       'precision',

@@ -11,7 +11,7 @@ import {
   ParamsSchemaError,
   type ParamsJsonSchema,
 } from './params-schema.js';
-import { CastSeedFileSchema, SeedFileSchema } from './seed-file-schema.js';
+import { CastSeedFileSchema, KindSeedFileSchema, SeedFileSchema } from './seed-file-schema.js';
 import { TemplateError } from './template-error.js';
 import { TEMPLATE_CONTEXT_VARIABLES, validateTemplate } from './template-validator.js';
 
@@ -49,9 +49,20 @@ export interface SeedDataType {
   params_format: 'json-schema' | 'original-rules';
 }
 
+/** A system kind; `name` is absent when a data-type file only names a kind declared elsewhere. */
+export interface SeedKind {
+  code: string;
+  name?: string;
+}
+
+/** A validated kind seed file (`kinds/*.yaml`). */
+export interface KindSeedFile {
+  kinds: Array<Required<SeedKind>>;
+}
+
 /** A validated data-type seed file. */
 export interface SeedFile {
-  kind: { code: string; name: string };
+  kind: SeedKind;
   flavor: { code: string; name: string; vendor: string | null; versions: string[] };
   types: SeedDataType[];
 }
@@ -75,8 +86,12 @@ export interface CastSeedFile {
   mappings: CastSeedRule[];
 }
 
-/** Every seed file of a directory: `*.yaml` data types, `casts/*.yaml` cast rules (checked against them). */
+/**
+ * Every seed file of a directory: `kinds/*.yaml` system kinds, `*.yaml` data types (one flavor each),
+ * `casts/*.yaml` cast rules (checked against them).
+ */
 export interface SeedDirectory {
+  kindFiles: Array<{ path: string; file: KindSeedFile }>;
   typeFiles: Array<{ path: string; file: SeedFile }>;
   castFiles: Array<{ path: string; file: CastSeedFile }>;
 }
@@ -124,10 +139,20 @@ export function parseSeedFile(text: string, source = '<seed>'): SeedFile {
     throw new SeedFileError(source, issues);
   }
   return {
-    kind: raw.kind,
+    kind: typeof raw.kind === 'string' ? { code: raw.kind } : raw.kind,
     flavor: { ...raw.flavor, vendor: raw.flavor.vendor ?? null },
     types,
   };
+}
+
+/** Parses and validates a kind seed file (strict shape, no duplicate codes). */
+export function parseKindSeedFile(text: string, source = '<kind seed>'): KindSeedFile {
+  return checkShape(KindSeedFileSchema, parseYamlRoot(text, source), source);
+}
+
+/** Reads a kind seed file; see {@link parseKindSeedFile}. */
+export async function loadKindSeedFile(path: string): Promise<KindSeedFile> {
+  return parseKindSeedFile(await readSource(path), path);
 }
 
 /** Reads a data-type seed file; see {@link parseSeedFile}. */
@@ -210,12 +235,16 @@ export function checkCastSeedFile(
 }
 
 /**
- * Loads every seed file of `dir` (default {@link DEFAULT_SEEDS_DIR}), in file-name order, and checks
- * the cast files against the data-type files.
+ * Loads every seed file of `dir` (default {@link DEFAULT_SEEDS_DIR}), in file-name order (kinds, then
+ * data types, then cast rules), and checks the cast files against the data-type files.
  *
  * @throws SeedFileError on the first invalid file.
  */
 export async function loadSeedDirectory(dir: string = DEFAULT_SEEDS_DIR): Promise<SeedDirectory> {
+  const kindFiles = [];
+  for (const path of await yamlFilesIn(join(dir, 'kinds'))) {
+    kindFiles.push({ path, file: await loadKindSeedFile(path) });
+  }
   const typeFiles = [];
   for (const path of await yamlFilesIn(dir)) {
     typeFiles.push({ path, file: await loadSeedFile(path) });
@@ -230,7 +259,7 @@ export async function loadSeedDirectory(dir: string = DEFAULT_SEEDS_DIR): Promis
     );
     castFiles.push({ path, file });
   }
-  return { typeFiles, castFiles };
+  return { kindFiles, typeFiles, castFiles };
 }
 
 /** The file name without directory and extension (`seeds/postgres14.yaml` → `postgres14`). */

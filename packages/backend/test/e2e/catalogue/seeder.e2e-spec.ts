@@ -32,19 +32,23 @@ describe('seeder', () => {
     expect(Object.keys(first).sort()).toEqual([
       'casts/mysql8-to-iceberg_v2.yaml',
       'casts/postgres14-to-iceberg_v2.yaml',
+      'kinds/system-kinds.yaml',
       'seeds/iceberg_v2.yaml',
       'seeds/mysql8.yaml',
       'seeds/postgres14.yaml',
       'seeds/sqlite3.yaml',
     ]);
-    // postgres14 (after mysql8, which brought the rdbms kind): its flavor, the original's 52 types and
-    // the crawler's 37.
-    expect(first['seeds/postgres14.yaml']).toBe('+90 ~0 =1 restored 0');
+    // The five kinds come first, from their own file; postgres14: its flavor, the original's 52 types
+    // and the crawler's 37.
+    expect(first['kinds/system-kinds.yaml']).toBe('+5 ~0 =0 restored 0');
+    expect(first['seeds/postgres14.yaml']).toBe('+90 ~0 =0 restored 0');
     for (const summary of Object.values(first)) expect(summary).toMatch(/\+[1-9]\d* ~0 =/);
 
     const second = summaries(await seedDirectory(ctx.dataSource));
     for (const summary of Object.values(second)) expect(summary).toMatch(/\+0 ~0 =[1-9]\d*( restored 0)?$/);
-    expect(second['seeds/postgres14.yaml']).toBe('+0 ~0 =91 restored 0');
+    expect(second['seeds/postgres14.yaml']).toBe('+0 ~0 =90 restored 0');
+    const kinds = ok(await ctx.request('GET', `${API}/system-kinds?sort=code`, { token: ctx.userToken }));
+    expect(kinds.items.map((k: Row) => k.code)).toEqual(['hive', 'kafka', 'rdbms', 'sftp', 'storage']);
 
     // The HTTP view: the flavors, their data types (params as JSON Schema) and the cast rules.
     const flavors = ok(
@@ -81,7 +85,7 @@ describe('seeder', () => {
       }),
     );
     const dry = summaries(await seedDirectory(ctx.dataSource, undefined, { dryRun: true }));
-    expect(dry['seeds/postgres14.yaml']).toBe('+0 ~1 =90 restored 0');
+    expect(dry['seeds/postgres14.yaml']).toBe('+0 ~1 =89 restored 0');
     expect(ok(await ctx.request('GET', `${API}/data-types/${varchar.id}`, { token: ctx.userToken }))).toEqual(
       edited,
     );
@@ -104,7 +108,7 @@ describe('seeder', () => {
 
     // The real run puts the file's description back.
     const real = summaries(await seedDirectory(ctx.dataSource));
-    expect(real['seeds/postgres14.yaml']).toBe('+0 ~1 =90 restored 0');
+    expect(real['seeds/postgres14.yaml']).toBe('+0 ~1 =89 restored 0');
     const reseeded = ok(
       await ctx.request('GET', `${API}/data-types/${varchar.id}`, { token: ctx.userToken }),
     );
@@ -119,7 +123,7 @@ describe('seeder', () => {
       404,
     );
     const run = summaries(await seedDirectory(ctx.dataSource));
-    expect(run['seeds/postgres14.yaml']).toBe('+0 ~0 =90 restored 1');
+    expect(run['seeds/postgres14.yaml']).toBe('+0 ~0 =89 restored 1');
     const restored = ok(await ctx.request('GET', `${API}/data-types/${inet.id}`, { token: ctx.userToken }));
     expect(restored).toMatchObject({
       id: inet.id,
@@ -128,7 +132,7 @@ describe('seeder', () => {
       render_template: inet.render_template,
     });
     expect(summaries(await seedDirectory(ctx.dataSource))['seeds/postgres14.yaml']).toBe(
-      '+0 ~0 =91 restored 0',
+      '+0 ~0 =90 restored 0',
     );
   });
 
