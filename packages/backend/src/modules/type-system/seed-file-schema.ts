@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { CAST_SAFETIES } from './cast-mapping.js';
+import { CAST_FIDELITIES } from './cast-matrix/hub-cast.js';
 
 const code = z
   .string()
@@ -82,6 +83,9 @@ export const CastSeedRuleSchema = z
     source: typeRef,
     target: typeRef,
     safety: z.enum(CAST_SAFETIES),
+    /** Only for a pair the hub cannot classify (ADR 0043); otherwise the hub's classification is used. */
+    fidelity: z.enum(CAST_FIDELITIES).optional(),
+    loss: z.array(z.string().min(1).max(200)).max(20).optional(),
     param_mapping: paramMapping.optional(),
     params: paramMapping.optional(),
   })

@@ -4,6 +4,8 @@ import { fileURLToPath } from 'node:url';
 import { parse as parseYaml } from 'yaml';
 import type { z } from 'zod';
 import { paramMappingIssues, type CastSafety, type ParamMapping } from './cast-mapping.js';
+import type { CastFidelity } from './cast-matrix/hub-cast.js';
+import { loadMatrixTable, type MatrixTable } from './cast-matrix/matrix-table.js';
 import { convertOriginalTemplate } from './original-template.js';
 import {
   normalizeParamsSchema,
@@ -79,6 +81,9 @@ export interface CastSeedRule {
   target: SeedTypeRef;
   safety: CastSafety;
   param_mapping: ParamMapping;
+  /** Given by hand only where the hub cannot classify the pair (ADR 0043). */
+  fidelity?: CastFidelity;
+  loss?: string[];
 }
 
 /** A validated cast seed file. */
@@ -92,6 +97,8 @@ export interface CastSeedFile {
  */
 export interface SeedDirectory {
   kindFiles: Array<{ path: string; file: KindSeedFile }>;
+  /** `cast-matrix/*.yaml`: each flavor's types on the hub of the cast matrix (ADR 0043). */
+  matrixTables: Array<{ path: string; table: MatrixTable }>;
   typeFiles: Array<{ path: string; file: SeedFile }>;
   castFiles: Array<{ path: string; file: CastSeedFile }>;
 }
@@ -174,6 +181,8 @@ export function parseCastSeedFile(text: string, source = '<cast seed>'): CastSee
       target: rule.target,
       safety: rule.safety,
       param_mapping: rule.param_mapping ?? rule.params ?? {},
+      ...(rule.fidelity !== undefined ? { fidelity: rule.fidelity } : {}),
+      ...(rule.loss !== undefined ? { loss: rule.loss } : {}),
     })),
   };
 }
@@ -249,6 +258,16 @@ export async function loadSeedDirectory(dir: string = DEFAULT_SEEDS_DIR): Promis
   for (const path of await yamlFilesIn(dir)) {
     typeFiles.push({ path, file: await loadSeedFile(path) });
   }
+  const matrixTables = [];
+  for (const path of await yamlFilesIn(join(dir, 'cast-matrix'))) {
+    matrixTables.push({
+      path,
+      table: await loadMatrixTable(
+        path,
+        typeFiles.map((t) => t.file),
+      ),
+    });
+  }
   const castFiles = [];
   for (const path of await yamlFilesIn(join(dir, 'casts'))) {
     const file = await loadCastSeedFile(path);
@@ -259,7 +278,7 @@ export async function loadSeedDirectory(dir: string = DEFAULT_SEEDS_DIR): Promis
     );
     castFiles.push({ path, file });
   }
-  return { kindFiles, typeFiles, castFiles };
+  return { kindFiles, typeFiles, matrixTables, castFiles };
 }
 
 /** The file name without directory and extension (`seeds/postgres14.yaml` → `postgres14`). */
