@@ -35,6 +35,7 @@ describe('seeder', () => {
       'casts/mysql8-to-iceberg_v2.yaml',
       'casts/postgres14-to-iceberg_v2.yaml',
       'kinds/system-kinds.yaml',
+      'seeds/avro.yaml',
       'seeds/hive3.yaml',
       'seeds/iceberg_v2.yaml',
       'seeds/mysql8.yaml',
