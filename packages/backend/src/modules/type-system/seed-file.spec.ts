@@ -153,7 +153,7 @@ function sampleParams(schema: ParamsJsonSchema, which: 'required' | 'all'): Reco
 }
 
 // Flavors whose types render as JSON (Avro schemas): their children are JSON too, and the text parses.
-const JSON_FLAVORS = new Set(['avro']);
+const JSON_FLAVORS = new Set(['avro', 'json_schema']);
 const JSON_CHILDREN = {
   children: { item: '"int"', element: '"int"', key: '"string"', value: '"long"' },
   fields: [

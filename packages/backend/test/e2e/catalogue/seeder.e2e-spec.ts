@@ -38,6 +38,7 @@ describe('seeder', () => {
       'seeds/avro.yaml',
       'seeds/hive3.yaml',
       'seeds/iceberg_v2.yaml',
+      'seeds/json_schema.yaml',
       'seeds/mysql8.yaml',
       'seeds/postgres14.yaml',
       'seeds/spark_sql.yaml',

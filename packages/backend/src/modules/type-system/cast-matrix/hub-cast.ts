@@ -189,7 +189,7 @@ function acrossFamilies(s: ResolvedHub, t: ResolvedHub, b: Builder): number | nu
     return 2;
   }
   if (sf === 'decimal' && tf === 'float') return (b.lose('precision'), 2);
-  if (sf === 'decimal' && tf === 'integer') return (b.lose('fraction and range'), 2);
+  if (sf === 'decimal' && tf === 'integer') return (b.lose('fraction'), b.lose('range'), 2);
   if (sf === 'date' && tf === 'timestamp') {
     if (tc === 'timestamptz') b.lose('time zone (midnight read as UTC)');
     else b.widen();

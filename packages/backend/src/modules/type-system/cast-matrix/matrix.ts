@@ -51,8 +51,8 @@ interface Candidate {
 
 /**
  * The best of two targets: a cast that keeps the value's meaning before a text form (even a lossy one:
- * its loss is declared), then the better fidelity, the closer hub type, fewer refused instances, the
- * narrowest widening (the widest lossy) target, the flavor's preference, the flavor file's order.
+ * its loss is declared), then the better fidelity, the closer hub type, fewer refused instances, fewer
+ * kinds of loss, the narrowest widening (the widest lossy) target, the flavor's preference, the flavor file's order.
  */
 function compareCandidates(a: Candidate, b: Candidate): number {
   const size = (c: Candidate) => (c.conversion.fidelity === 'lossy' ? -1 : 1) * hubSize(c.hub.code);
@@ -62,6 +62,7 @@ function compareCandidates(a: Candidate, b: Candidate): number {
     fidelityRank(a.conversion.fidelity) - fidelityRank(b.conversion.fidelity) ||
     a.conversion.distance - b.conversion.distance ||
     a.conversion.limits.length - b.conversion.limits.length ||
+    a.conversion.loss.length - b.conversion.loss.length ||
     size(a) - size(b) ||
     a.prefer - b.prefer ||
     a.order - b.order
