@@ -1,14 +1,24 @@
 import type { DataSource, EntityManager } from 'typeorm';
-import { loadSeedDirectory, type CastSeedFile, type SeedFile } from '../modules/type-system/seed-file.js';
+import { join } from 'node:path';
+import { generateCastMatrix } from '../modules/type-system/cast-matrix/matrix.js';
+import {
+  DEFAULT_SEEDS_DIR,
+  loadSeedDirectory,
+  type CastSeedFile,
+  type KindSeedFile,
+  type SeedFile,
+} from '../modules/type-system/seed-file.js';
 import {
   type CastSeedPlan,
   type ExistingCastRuleRow,
   type ExistingSeedState,
   planCastSeed,
+  planKindSeed,
   planSeed,
   type SeedPlan,
   type SeedRowChange,
 } from '../modules/type-system/seed-plan.js';
+import { seedCastMatrix, typeIds } from './cast-matrix.seeder.js';
 
 export interface SeedOptions {
   dryRun?: boolean;
@@ -64,9 +74,16 @@ async function applyChange(m: EntityManager, change: SeedRowChange, restore: boo
     }
     case 'flavor': {
       const v = change.values;
-      const kindId = await idOf(m, 'SELECT id FROM system_kinds WHERE code = $1 AND deleted_at IS NULL', [
-        v.kind_code,
-      ]);
+      const kinds: { id: string }[] = await m.query(
+        'SELECT id FROM system_kinds WHERE code = $1 AND deleted_at IS NULL',
+        [v.kind_code],
+      );
+      if (!kinds[0]) {
+        throw new Error(
+          `seed: flavor '${v.code}' names kind '${v.kind_code}', which is not seeded (kinds/*.yaml)`,
+        );
+      }
+      const kindId = kinds[0].id;
       if (!change.existingId) {
         await m.query(
           `INSERT INTO system_flavors (code, name, vendor, versions, kind_id, created_by, updated_by)
@@ -114,6 +131,37 @@ async function applyChange(m: EntityManager, change: SeedRowChange, restore: boo
   }
 }
 
+/** Inserts new data types of one flavor in one statement. */
+async function insertDataTypes(
+  m: EntityManager,
+  flavorCode: string,
+  changes: readonly SeedRowChange[],
+  actor: string | null,
+): Promise<void> {
+  if (changes.length === 0) return;
+  const flavorId = await idOf(m, 'SELECT id FROM system_flavors WHERE code = $1 AND deleted_at IS NULL', [
+    flavorCode,
+  ]);
+  const rows = changes.flatMap((c) =>
+    c.entity === 'data_type'
+      ? [
+          {
+            code: c.values.code,
+            params_schema: c.values.params_schema,
+            render_template: c.values.render_template,
+            description: c.values.description ?? null,
+          },
+        ]
+      : [],
+  );
+  await m.query(
+    `INSERT INTO data_types (system_flavor_id, code, params_schema, render_template, description, created_by, updated_by)
+     SELECT $1, x.code, x.params_schema, x.render_template, x.description, $3, $3
+     FROM jsonb_to_recordset($2::jsonb) AS x(code text, params_schema jsonb, render_template text, description text)`,
+    [flavorId, JSON.stringify(rows), actor],
+  );
+}
+
 /**
  * Seeds one data-type file idempotently (by natural keys; restores soft-deleted rows; never deletes).
  * With `dryRun` the plan is computed inside a transaction that is rolled back.
@@ -131,12 +179,42 @@ export async function seedDataTypeFile(
     if (options.dryRun) return plan;
     // Kinds before flavors before data types: each change looks its parent up by code.
     const order = (c: SeedRowChange) => ({ kind: 0, flavor: 1, data_type: 2 })[c.entity];
+    // New data types go in one statement (a fresh database inserts hundreds); the rest row by row.
+    const newTypes = plan.inserted.filter((c) => c.entity === 'data_type');
     const writes = [
-      ...plan.inserted.map((c) => ({ c, restore: false })),
+      ...plan.inserted.filter((c) => c.entity !== 'data_type').map((c) => ({ c, restore: false })),
       ...plan.updated.map((c) => ({ c, restore: false })),
       ...plan.restored.map((c) => ({ c, restore: true })),
     ].sort((a, b) => order(a.c) - order(b.c));
-    for (const { c, restore } of writes) await applyChange(m, c, restore, actor);
+    for (const { c, restore } of writes.filter((w) => w.c.entity !== 'data_type')) {
+      await applyChange(m, c, restore, actor);
+    }
+    await insertDataTypes(m, file.flavor.code, newTypes, actor);
+    for (const { c, restore } of writes.filter((w) => w.c.entity === 'data_type')) {
+      await applyChange(m, c, restore, actor);
+    }
+    return plan;
+  });
+}
+
+/** Seeds one kind file idempotently (by code; restores soft-deleted kinds; never deletes). */
+export async function seedKindFile(
+  dataSource: DataSource,
+  file: KindSeedFile,
+  options: SeedOptions = {},
+): Promise<SeedPlan> {
+  const actor = options.actorId ?? null;
+  return dataSource.transaction(async (m) => {
+    await m.query(`SELECT pg_advisory_xact_lock(hashtextextended('aide-seed', 0))`);
+    const kinds: ExistingSeedState['kinds'] = await m.query(
+      'SELECT id, code, name, deleted_at IS NOT NULL AS deleted FROM system_kinds WHERE code = ANY($1) ORDER BY deleted_at DESC NULLS FIRST',
+      [file.kinds.map((k) => k.code)],
+    );
+    const plan = planKindSeed(kinds, file);
+    if (options.dryRun) return plan;
+    for (const c of plan.inserted) await applyChange(m, c, false, actor);
+    for (const c of plan.updated) await applyChange(m, c, false, actor);
+    for (const c of plan.restored) await applyChange(m, c, true, actor);
     return plan;
   });
 }
@@ -176,22 +254,28 @@ export async function seedCastFile(
     }));
     const plan = planCastSeed(existing, file);
     if (options.dryRun) return plan;
-    const typeId = (ref: { flavor: string; code: string }) =>
-      idOf(
-        m,
-        `SELECT t.id FROM data_types t JOIN system_flavors f ON f.id = t.system_flavor_id
-         WHERE f.code = $1 AND t.code = $2 AND t.deleted_at IS NULL AND f.deleted_at IS NULL`,
-        [ref.flavor, ref.code],
-      );
-    for (const c of plan.inserted) {
+    const ids = await typeIds(m, [
+      ...new Set(plan.inserted.flatMap((c) => [c.values.source.flavor, c.values.target.flavor])),
+    ]);
+    const typeId = (ref: { flavor: string; code: string }) => {
+      const id = ids.get(`${ref.flavor}.${ref.code}`);
+      if (id === undefined) throw new Error(`seed: no row for ${JSON.stringify([ref.flavor, ref.code])}`);
+      return id;
+    };
+    if (plan.inserted.length > 0) {
       await m.query(
         `INSERT INTO cast_rules (source_data_type_id, target_data_type_id, safety, param_mapping, created_by, updated_by)
-         VALUES ($1, $2, $3, $4, $5, $5)`,
+         SELECT x.source, x.target, x.safety, x.param_mapping, $2, $2
+         FROM jsonb_to_recordset($1::jsonb) AS x(source uuid, target uuid, safety text, param_mapping jsonb)`,
         [
-          await typeId(c.values.source),
-          await typeId(c.values.target),
-          c.values.safety,
-          JSON.stringify(c.values.param_mapping),
+          JSON.stringify(
+            plan.inserted.map((c) => ({
+              source: typeId(c.values.source),
+              target: typeId(c.values.target),
+              safety: c.values.safety,
+              param_mapping: c.values.param_mapping,
+            })),
+          ),
           actor,
         ],
       );
@@ -212,7 +296,10 @@ export interface SeedReport {
   summary: string;
 }
 
-/** Every seed file of the directory: data types first, then cast rules. */
+/**
+ * Every seed file of the directory: kinds, then data types, then the hand-written cast rules, then the
+ * cast matrix generated from `cast-matrix/*.yaml` (with those rules as overrides).
+ */
 export async function seedDirectory(
   dataSource: DataSource,
   dir?: string,
@@ -220,11 +307,22 @@ export async function seedDirectory(
 ): Promise<SeedReport[]> {
   const seeds = await loadSeedDirectory(dir);
   const reports: SeedReport[] = [];
+  for (const { path, file } of seeds.kindFiles) {
+    reports.push({ file: path, summary: (await seedKindFile(dataSource, file, options)).summary });
+  }
   for (const { path, file } of seeds.typeFiles) {
     reports.push({ file: path, summary: (await seedDataTypeFile(dataSource, file, options)).summary });
   }
   for (const { path, file } of seeds.castFiles) {
     reports.push({ file: path, summary: (await seedCastFile(dataSource, file, options)).summary });
+  }
+  if (seeds.matrixTables.length > 0) {
+    const matrix = generateCastMatrix(
+      seeds.matrixTables.map((t) => t.table),
+      seeds.castFiles.map((c) => c.file),
+    );
+    const plan = await seedCastMatrix(dataSource, matrix, options);
+    reports.push({ file: join(dir ?? DEFAULT_SEEDS_DIR, 'cast-matrix'), summary: plan.summary });
   }
   return reports;
 }

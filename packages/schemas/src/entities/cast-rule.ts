@@ -8,6 +8,19 @@ export const CAST_SAFETIES = ['implicit', 'safe', 'unsafe'] as const;
 export const CastSafetySchema = z.enum(CAST_SAFETIES);
 export type CastSafety = z.infer<typeof CastSafetySchema>;
 
+export const CAST_FIDELITIES = ['exact', 'widening', 'lossy'] as const;
+/**
+ * What happens to the values (ADR 0043): exact (same values), widening (every value kept, the target
+ * holds more), lossy (some values lose what `loss` says). Orthogonal to safety, which says what the
+ * cast needs (implicit, explicit, may fail).
+ */
+export const CastFidelitySchema = z.enum(CAST_FIDELITIES);
+export type CastFidelity = z.infer<typeof CastFidelitySchema>;
+const loss = z
+  .array(text(200))
+  .max(20)
+  .describe('What a lossy cast loses, e.g. ["range"], ["time zone offset"]');
+
 /** Target params from source params: `"@precision"` copies a source parameter, anything else is a literal. */
 const paramMapping = jsonObject.describe('e.g. {"precision": "@precision", "scale": "@scale"}');
 
@@ -18,6 +31,8 @@ export const CastRuleSchema = z
     target_data_type_id: z.uuid(),
     param_mapping: z.record(z.string(), z.unknown()),
     safety: CastSafetySchema,
+    fidelity: CastFidelitySchema.nullable(),
+    loss: z.array(z.string()),
   })
   .meta({ id: 'CastRule' });
 export type CastRule = z.infer<typeof CastRuleSchema>;
@@ -28,6 +43,8 @@ export const CreateCastRuleSchema = z
     target_data_type_id: z.uuid(),
     param_mapping: paramMapping.default({}),
     safety: CastSafetySchema,
+    fidelity: CastFidelitySchema.nullable().optional(),
+    loss: loss.optional(),
     ...noteShape,
   })
   .meta({ id: 'CreateCastRule' });
@@ -39,6 +56,8 @@ export const UpdateCastRuleSchema = z
     target_data_type_id: z.uuid().optional(),
     param_mapping: paramMapping.optional(),
     safety: CastSafetySchema.optional(),
+    fidelity: CastFidelitySchema.nullable().optional(),
+    loss: loss.optional(),
     ...noteShape,
     ...rowVersionShape,
   })
@@ -71,6 +90,10 @@ export const ResolveCastResultSchema = z
     type_params: z.record(z.string(), z.unknown()),
     rendered: z.string(),
     safety: CastSafetySchema,
+    /** The weakest fidelity along the type tree; null when a rule on the way is unclassified. */
+    fidelity: CastFidelitySchema.nullable(),
+    /** What the lossy rules along the tree lose, each once. */
+    loss: z.array(z.string()),
   })
   .meta({ id: 'ResolveCastResult' });
 export type ResolveCastResult = z.infer<typeof ResolveCastResultSchema>;
@@ -87,6 +110,7 @@ export const castRuleResource = defineResource({
       source_data_type_id: { type: 'uuid', ops: ['eq', 'in'] },
       target_data_type_id: { type: 'uuid', ops: ['eq', 'in'] },
       safety: { type: 'string', ops: ['eq', 'in'], values: CAST_SAFETIES },
+      fidelity: { type: 'string', ops: ['eq', 'in'], values: CAST_FIDELITIES },
       created_at: { type: 'datetime', ops: ['gte', 'lte'] },
     },
     sortable: ['safety', 'created_at', 'updated_at'],

@@ -20,6 +20,7 @@ import { ReadShapeFingerprints1766240000000 } from './1766240000000-ReadShapeFin
 import { FieldWordsByName1766260000000 } from './1766260000000-FieldWordsByName.js';
 import { DropFieldsSearchIndex1766270000000 } from './1766270000000-DropFieldsSearchIndex.js';
 import { ApiKeyScopes1766310000000 } from './1766310000000-ApiKeyScopes.js';
+import { CastMatrix1766320000000 } from './1766320000000-CastMatrix.js';
 
 /** Every migration in order. Listed explicitly: ESM builds cannot rely on TypeORM's glob loading. */
 export const MIGRATIONS = [
@@ -45,4 +46,5 @@ export const MIGRATIONS = [
   FieldWordsByName1766260000000,
   DropFieldsSearchIndex1766270000000,
   ApiKeyScopes1766310000000,
+  CastMatrix1766320000000,
 ];

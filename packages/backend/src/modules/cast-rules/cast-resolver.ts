@@ -1,4 +1,4 @@
-import type { CastSafety } from '@aide/schemas';
+import type { CastFidelity, CastSafety } from '@aide/schemas';
 import { AppError } from '../../common/errors/app-error.js';
 import { applyParamMapping } from '../type-system/cast-mapping.js';
 import { validateTypeParams } from '../type-system/params-schema.js';
@@ -13,13 +13,31 @@ export interface CastCandidate extends CastRuleEntity {
 }
 
 const SAFETY_ORDER: CastSafety[] = ['implicit', 'safe', 'unsafe'];
+const FIDELITY_ORDER: CastFidelity[] = ['exact', 'widening', 'lossy'];
 
-/** The tree a source tree becomes, with the rule of its root and the weakest safety along the way. */
+/**
+ * The tree a source tree becomes, with the rule of its root, the weakest safety and fidelity along the
+ * way (fidelity null when a rule on the way is unclassified) and what the lossy rules lose.
+ */
 export interface CastOutcome {
   root: TypeTreeNode;
   rule: CastCandidate;
   safety: CastSafety;
+  fidelity: CastFidelity | null;
+  loss: string[];
 }
+
+function weaker(a: CastFidelity | null, b: CastFidelity | null): CastFidelity | null {
+  if (a === null || b === null) return null;
+  return FIDELITY_ORDER.indexOf(a) >= FIDELITY_ORDER.indexOf(b) ? a : b;
+}
+
+/** "No mapping" reasons (cast_gaps) by source data type id, for the target flavor being resolved. */
+export type CastGaps = ReadonlyMap<string, string>;
+
+// A target whose template renders no child (a list cast to json or string) holds its children in its
+// own value: they are not cast on their own.
+const RENDERS_CHILDREN = /\b(item|element|key|value|fields)\b/;
 
 // Lists name their element `element`, PostgreSQL arrays `item`: a child moves to the slot the target reads.
 const SLOT_ALIASES: Record<string, string> = { item: 'element', element: 'item' };
@@ -32,20 +50,23 @@ function targetSlot(slot: string | null, targetTemplate: string | null): string 
 
 /**
  * Maps a source type tree onto the target flavor node by node, with exactly one rule per source data
- * type: none is CAST_RULE_NOT_RESOLVABLE, several CAST_RULE_AMBIGUOUS (with the candidates).
+ * type: none is CAST_RULE_NOT_RESOLVABLE (with the reason when the matrix says there is no mapping,
+ * `gaps`), several CAST_RULE_AMBIGUOUS (with the candidates).
  */
 export function resolveCast(
   source: TypeTreeNode,
   rulesBySource: ReadonlyMap<string, CastCandidate[]>,
+  gaps: CastGaps = new Map(),
 ): CastOutcome {
   const rules = rulesBySource.get(source.data_type_id) ?? [];
   if (rules.length === 0) {
+    const reason = gaps.get(source.data_type_id);
     throw new AppError(
       'CAST_RULE_NOT_RESOLVABLE',
-      `No cast rule from '${source.code}' to the target flavor.`,
-      {
-        source_code: source.code,
-      },
+      reason === undefined
+        ? `No cast rule from '${source.code}' to the target flavor.`
+        : `No mapping from '${source.code}' to the target flavor: ${reason}.`,
+      { source_code: source.code, ...(reason === undefined ? {} : { no_mapping: reason }) },
     );
   }
   if (rules.length > 1) {
@@ -73,14 +94,21 @@ export function resolveCast(
     );
   }
   let safety = rule.safety;
-  const children = source.children.map((child) => {
-    const outcome = resolveCast(child, rulesBySource);
+  let fidelity: CastFidelity | null = rule.fidelity ?? null;
+  const loss = new Set(rule.loss ?? []);
+  const leaf = rule.target_render_template !== null && !RENDERS_CHILDREN.test(rule.target_render_template);
+  const children = (leaf ? [] : source.children).map((child) => {
+    const outcome = resolveCast(child, rulesBySource, gaps);
     if (SAFETY_ORDER.indexOf(outcome.safety) > SAFETY_ORDER.indexOf(safety)) safety = outcome.safety;
+    fidelity = weaker(fidelity, outcome.fidelity);
+    outcome.loss.forEach((l) => loss.add(l));
     return { ...outcome.root, slot: targetSlot(child.slot, rule.target_render_template) };
   });
   return {
     rule,
     safety,
+    fidelity,
+    loss: [...loss],
     root: {
       id: source.id,
       data_type_id: rule.target_data_type_id,

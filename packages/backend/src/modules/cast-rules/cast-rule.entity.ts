@@ -1,4 +1,4 @@
-import type { CastSafety } from '@aide/schemas';
+import type { CastFidelity, CastSafety } from '@aide/schemas';
 import { Check, Column, ForeignKey, Index } from 'typeorm';
 import { AuditedEntity, AuditedTable } from '../../common/crud/audited-entity.js';
 import { DataTypeEntity } from '../data-types/data-type.entity.js';
@@ -7,6 +7,7 @@ import { DataTypeEntity } from '../data-types/data-type.entity.js';
 @Index('uq_cast_rules_source_target', ['source_data_type_id', 'target_data_type_id'], { unique: true })
 @Index('ix_cast_rules_target', ['target_data_type_id'])
 @Check('cast_rules_safety_check', "safety IN ('implicit', 'safe', 'unsafe')")
+@Check('cast_rules_fidelity_check', "fidelity IN ('exact', 'widening', 'lossy')")
 export class CastRuleEntity extends AuditedEntity {
   @Column({ type: 'uuid' })
   @ForeignKey(() => DataTypeEntity, { name: 'fk_cast_rules_source', onDelete: 'CASCADE' })
@@ -21,4 +22,12 @@ export class CastRuleEntity extends AuditedEntity {
 
   @Column({ type: 'varchar', length: 20 })
   safety: CastSafety;
+
+  /** Null: nobody classified the rule (one created through the API without it). */
+  @Column({ type: 'varchar', length: 10, nullable: true })
+  fidelity: CastFidelity | null;
+
+  /** What a lossy cast loses (`range`, `time zone offset`, …); empty otherwise. */
+  @Column({ type: 'text', array: true, default: () => "'{}'" })
+  loss: string[];
 }

@@ -8,5 +8,7 @@ export function toCastRule(e: CastRuleEntity): CastRule {
     target_data_type_id: e.target_data_type_id,
     param_mapping: e.param_mapping,
     safety: e.safety,
+    fidelity: e.fidelity ?? null,
+    loss: e.loss ?? [],
   });
 }

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import { CrudRepository } from '../../common/crud/crud-repository.js';
 import { registerConstraintCodes } from '../../common/errors/db-error.js';
-import type { CastCandidate } from './cast-resolver.js';
+import type { CastCandidate, CastGaps } from './cast-resolver.js';
 import { CastRuleEntity } from './cast-rule.entity.js';
 
 registerConstraintCodes({ uq_cast_rules_source_target: 'CAST_RULE_ALREADY_EXISTS' });
@@ -35,5 +35,22 @@ export class CastRulesRepository {
        ORDER BY t.code`,
       [sourceIds, targetFlavorId],
     );
+  }
+
+  /** The "no mapping" reasons from the given source data types into the target flavor (one query). */
+  async gaps(
+    sourceIds: readonly string[],
+    targetFlavorId: string,
+    manager?: EntityManager,
+  ): Promise<CastGaps> {
+    if (sourceIds.length === 0) return new Map();
+    const rows: { source_data_type_id: string; reason: string }[] = await (
+      manager ?? this.crud.repo().manager
+    ).query(
+      `SELECT source_data_type_id, reason FROM cast_gaps
+       WHERE source_data_type_id = ANY($1::uuid[]) AND target_flavor_id = $2`,
+      [sourceIds, targetFlavorId],
+    );
+    return new Map(rows.map((r) => [r.source_data_type_id, r.reason]));
   }
 }

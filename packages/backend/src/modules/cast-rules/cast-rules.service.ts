@@ -122,7 +122,7 @@ export class CastRulesService implements CrudService<CastRule, CreateCastRule, U
     for (const c of await this.rules.candidates([...ids], flavor.id)) {
       bySource.set(c.source_data_type_id, [...(bySource.get(c.source_data_type_id) ?? []), c]);
     }
-    const outcome = resolveCast(source, bySource);
+    const outcome = resolveCast(source, bySource, await this.rules.gaps([...ids], flavor.id));
     const rendered = renderTypeText(outcome.root);
     return {
       cast_rule_id: outcome.rule.id,
@@ -134,6 +134,8 @@ export class CastRulesService implements CrudService<CastRule, CreateCastRule, U
       type_params: outcome.root.type_params ?? {},
       rendered,
       safety: outcome.safety,
+      fidelity: outcome.fidelity,
+      loss: outcome.loss,
     };
   }
 

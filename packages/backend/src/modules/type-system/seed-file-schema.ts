@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { CAST_SAFETIES } from './cast-mapping.js';
+import { CAST_FIDELITIES } from './cast-matrix/hub-cast.js';
 
 const code = z
   .string()
@@ -9,8 +10,28 @@ const code = z
   });
 const name = z.string().min(1).max(1000);
 
-/** `kind:` of a data-type seed file. */
+/** A system kind declared in full (`kinds/*.yaml`, or inline in a data-type file as the original did). */
 export const SeedKindSchema = z.strictObject({ code, name });
+
+/**
+ * `kind:` of a data-type seed file: the code of a kind declared in `kinds/*.yaml` (a kind exists before
+ * any of its flavors), or the original's inline `{code, name}`, which also seeds the kind.
+ */
+export const SeedKindRefSchema = z.union([code, SeedKindSchema]);
+
+/** A kind seed file (`kinds/*.yaml`): the system kinds, each by natural key `code`. */
+export const KindSeedFileSchema = z
+  .strictObject({ kinds: z.array(SeedKindSchema).max(1000) })
+  .superRefine((file, ctx) => {
+    const duplicates = duplicatesOf(file.kinds.map((k) => k.code));
+    if (duplicates.length > 0) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['kinds'],
+        message: `Duplicate kind codes: [${duplicates.join(', ')}]`,
+      });
+    }
+  });
 
 /** `flavor:` of a data-type seed file; by convention the file name stem equals `code`. */
 export const SeedFlavorSchema = z.strictObject({
@@ -33,7 +54,11 @@ export const SeedTypeSchema = z.strictObject({
 
 /** A data-type seed file (the original's format, plus an optional `description` per type). */
 export const SeedFileSchema = z
-  .strictObject({ kind: SeedKindSchema, flavor: SeedFlavorSchema, types: z.array(SeedTypeSchema).max(2000) })
+  .strictObject({
+    kind: SeedKindRefSchema,
+    flavor: SeedFlavorSchema,
+    types: z.array(SeedTypeSchema).max(2000),
+  })
   .superRefine((file, ctx) => {
     const duplicates = duplicatesOf(file.types.map((type) => type.code));
     if (duplicates.length > 0) {
@@ -58,6 +83,9 @@ export const CastSeedRuleSchema = z
     source: typeRef,
     target: typeRef,
     safety: z.enum(CAST_SAFETIES),
+    /** Only for a pair the hub cannot classify (ADR 0043); otherwise the hub's classification is used. */
+    fidelity: z.enum(CAST_FIDELITIES).optional(),
+    loss: z.array(z.string().min(1).max(200)).max(20).optional(),
     param_mapping: paramMapping.optional(),
     params: paramMapping.optional(),
   })

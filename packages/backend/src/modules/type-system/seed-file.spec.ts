@@ -1,3 +1,4 @@
+import { DATASET_KIND_SYSTEM_KINDS } from '@aide/schemas';
 import { describe, expect, it } from '@jest/globals';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -151,10 +152,27 @@ function sampleParams(schema: ParamsJsonSchema, which: 'required' | 'all'): Reco
   return params;
 }
 
-function expectCleanRender(type: SeedDataType, params: Record<string, unknown>): string {
+// Flavors whose types render as JSON (Avro schemas): their children are JSON too, and the text parses.
+const JSON_FLAVORS = new Set(['avro', 'json_schema']);
+const JSON_CHILDREN = {
+  children: { item: '"int"', element: '"int"', key: '"string"', value: '"long"' },
+  fields: [
+    { name: 'a', type: '"int"' },
+    { name: 'b', type: '"string"' },
+  ],
+};
+
+function expectCleanRender(type: SeedDataType, params: Record<string, unknown>, json = false): string {
   expect(validateTypeParams(type.params_schema, params)).toEqual({ ok: true, value: params });
-  const rendered = renderTemplate(type.render_template ?? '', { ...CHILDREN, params });
+  const rendered = renderTemplate(type.render_template ?? '', {
+    ...(json ? JSON_CHILDREN : CHILDREN),
+    params,
+  });
   expect(rendered).not.toBe('');
+  if (json) {
+    expect(() => JSON.parse(rendered) as unknown).not.toThrow();
+    return rendered;
+  }
   expect(rendered).not.toMatch(/[{}]/);
   expect(rendered).not.toMatch(/\(\s*\)|\(,|,\)|,,/);
   return rendered;
@@ -190,6 +208,12 @@ const allTypes = seeds.typeFiles.flatMap(({ file }) =>
 );
 
 describe('shipped seed files', () => {
+  it('declare the five system kinds, and every flavor names one of them', () => {
+    const kinds = seeds.kindFiles.flatMap((entry) => entry.file.kinds.map((k) => k.code));
+    expect(kinds.sort()).toEqual([...Object.keys(DATASET_KIND_SYSTEM_KINDS)].sort());
+    for (const { file } of seeds.typeFiles) expect(kinds).toContain(file.kind.code);
+  });
+
   it('load, with file names matching their flavor codes', () => {
     expect(seeds.typeFiles.map((entry) => entry.file.flavor.code).sort()).toEqual(
       expect.arrayContaining(['iceberg_v2', 'mysql8', 'postgres14', 'sqlite3']),
@@ -203,9 +227,30 @@ describe('shipped seed files', () => {
     );
   });
 
+  it('give spark_sql every type name a DataCoolie lakehouse hint uses (DATE, DECIMAL, INTEGER, …)', () => {
+    const codes = typeFile('spark_sql').types.map((type) => type.code);
+    for (const hint of [
+      'DATE',
+      'DECIMAL',
+      'INTEGER',
+      'INT',
+      'BIGINT',
+      'LONG',
+      'STRING',
+      'TIMESTAMP',
+      'TIMESTAMP_NTZ',
+    ]) {
+      expect(codes).toContain(hint.toLowerCase());
+    }
+    expect(typeFile('spark_sql').kind.code).toBe('hive');
+    expect(typeFile('hive3').types.map((type) => type.code)).toEqual(
+      expect.arrayContaining(['array', 'map', 'struct', 'uniontype', 'varchar', 'char', 'decimal']),
+    );
+  });
+
   it('keep the original postgres14 and iceberg_v2 catalogues', () => {
     const postgres = typeFile('postgres14');
-    expect(postgres.kind).toEqual({ code: 'rdbms', name: 'Relational Database' });
+    expect(postgres.kind).toEqual({ code: 'rdbms' });
     expect(postgres.flavor).toEqual({
       code: 'postgres14',
       name: 'PostgreSQL',
@@ -220,7 +265,7 @@ describe('shipped seed files', () => {
     // postgres14.yaml is written in the original rule format, to keep the conversion exercised.
     expect(postgres.types.every((type) => type.params_format === 'original-rules')).toBe(true);
     const iceberg = typeFile('iceberg_v2');
-    expect(iceberg.kind).toEqual({ code: 'hive', name: 'Hive Metastore Lake' });
+    expect(iceberg.kind).toEqual({ code: 'hive' });
     expect(iceberg.types.map((type) => type.code)).toEqual(ORIGINAL_ICEBERG_CODES);
     expect(iceberg.types.find((type) => type.code === 'decimal')?.params_schema.required).toEqual([
       'precision',
@@ -230,10 +275,17 @@ describe('shipped seed files', () => {
     expect(typeFile('sqlite3').kind.code).toBe('rdbms');
   });
 
-  it.each(allTypes)('%s renders with only its required params and with all of them', (_key, type) => {
-    const minimal = expectCleanRender(type, sampleParams(type.params_schema, 'required'));
-    const full = expectCleanRender(type, sampleParams(type.params_schema, 'all'));
-    for (const value of Object.values(sampleParams(type.params_schema, 'all'))) {
+  it.each(allTypes)('%s renders with only its required params and with all of them', (key, type) => {
+    const json = JSON_FLAVORS.has(key.split('.')[0] ?? '');
+    // A JSON fragment param (Avro enum symbols) gets a JSON sample.
+    const sample = (which: 'required' | 'all') => {
+      const params = sampleParams(type.params_schema, which);
+      if (json && params['symbols'] !== undefined) params['symbols'] = '"X"';
+      return params;
+    };
+    const minimal = expectCleanRender(type, sample('required'), json);
+    const full = expectCleanRender(type, sample('all'), json);
+    for (const value of Object.values(sample('all'))) {
       expect(full).toContain(String(value));
     }
     if (Object.keys(type.params_schema.properties ?? {}).length === 0) {

@@ -4,6 +4,8 @@ import { fileURLToPath } from 'node:url';
 import { parse as parseYaml } from 'yaml';
 import type { z } from 'zod';
 import { paramMappingIssues, type CastSafety, type ParamMapping } from './cast-mapping.js';
+import type { CastFidelity } from './cast-matrix/hub-cast.js';
+import { loadMatrixTable, type MatrixTable } from './cast-matrix/matrix-table.js';
 import { convertOriginalTemplate } from './original-template.js';
 import {
   normalizeParamsSchema,
@@ -11,7 +13,7 @@ import {
   ParamsSchemaError,
   type ParamsJsonSchema,
 } from './params-schema.js';
-import { CastSeedFileSchema, SeedFileSchema } from './seed-file-schema.js';
+import { CastSeedFileSchema, KindSeedFileSchema, SeedFileSchema } from './seed-file-schema.js';
 import { TemplateError } from './template-error.js';
 import { TEMPLATE_CONTEXT_VARIABLES, validateTemplate } from './template-validator.js';
 
@@ -49,9 +51,20 @@ export interface SeedDataType {
   params_format: 'json-schema' | 'original-rules';
 }
 
+/** A system kind; `name` is absent when a data-type file only names a kind declared elsewhere. */
+export interface SeedKind {
+  code: string;
+  name?: string;
+}
+
+/** A validated kind seed file (`kinds/*.yaml`). */
+export interface KindSeedFile {
+  kinds: Array<Required<SeedKind>>;
+}
+
 /** A validated data-type seed file. */
 export interface SeedFile {
-  kind: { code: string; name: string };
+  kind: SeedKind;
   flavor: { code: string; name: string; vendor: string | null; versions: string[] };
   types: SeedDataType[];
 }
@@ -68,6 +81,9 @@ export interface CastSeedRule {
   target: SeedTypeRef;
   safety: CastSafety;
   param_mapping: ParamMapping;
+  /** Given by hand only where the hub cannot classify the pair (ADR 0043). */
+  fidelity?: CastFidelity;
+  loss?: string[];
 }
 
 /** A validated cast seed file. */
@@ -75,8 +91,14 @@ export interface CastSeedFile {
   mappings: CastSeedRule[];
 }
 
-/** Every seed file of a directory: `*.yaml` data types, `casts/*.yaml` cast rules (checked against them). */
+/**
+ * Every seed file of a directory: `kinds/*.yaml` system kinds, `*.yaml` data types (one flavor each),
+ * `casts/*.yaml` cast rules (checked against them).
+ */
 export interface SeedDirectory {
+  kindFiles: Array<{ path: string; file: KindSeedFile }>;
+  /** `cast-matrix/*.yaml`: each flavor's types on the hub of the cast matrix (ADR 0043). */
+  matrixTables: Array<{ path: string; table: MatrixTable }>;
   typeFiles: Array<{ path: string; file: SeedFile }>;
   castFiles: Array<{ path: string; file: CastSeedFile }>;
 }
@@ -124,10 +146,20 @@ export function parseSeedFile(text: string, source = '<seed>'): SeedFile {
     throw new SeedFileError(source, issues);
   }
   return {
-    kind: raw.kind,
+    kind: typeof raw.kind === 'string' ? { code: raw.kind } : raw.kind,
     flavor: { ...raw.flavor, vendor: raw.flavor.vendor ?? null },
     types,
   };
+}
+
+/** Parses and validates a kind seed file (strict shape, no duplicate codes). */
+export function parseKindSeedFile(text: string, source = '<kind seed>'): KindSeedFile {
+  return checkShape(KindSeedFileSchema, parseYamlRoot(text, source), source);
+}
+
+/** Reads a kind seed file; see {@link parseKindSeedFile}. */
+export async function loadKindSeedFile(path: string): Promise<KindSeedFile> {
+  return parseKindSeedFile(await readSource(path), path);
 }
 
 /** Reads a data-type seed file; see {@link parseSeedFile}. */
@@ -149,6 +181,8 @@ export function parseCastSeedFile(text: string, source = '<cast seed>'): CastSee
       target: rule.target,
       safety: rule.safety,
       param_mapping: rule.param_mapping ?? rule.params ?? {},
+      ...(rule.fidelity !== undefined ? { fidelity: rule.fidelity } : {}),
+      ...(rule.loss !== undefined ? { loss: rule.loss } : {}),
     })),
   };
 }
@@ -210,15 +244,29 @@ export function checkCastSeedFile(
 }
 
 /**
- * Loads every seed file of `dir` (default {@link DEFAULT_SEEDS_DIR}), in file-name order, and checks
- * the cast files against the data-type files.
+ * Loads every seed file of `dir` (default {@link DEFAULT_SEEDS_DIR}), in file-name order (kinds, then
+ * data types, then cast rules), and checks the cast files against the data-type files.
  *
  * @throws SeedFileError on the first invalid file.
  */
 export async function loadSeedDirectory(dir: string = DEFAULT_SEEDS_DIR): Promise<SeedDirectory> {
+  const kindFiles = [];
+  for (const path of await yamlFilesIn(join(dir, 'kinds'))) {
+    kindFiles.push({ path, file: await loadKindSeedFile(path) });
+  }
   const typeFiles = [];
   for (const path of await yamlFilesIn(dir)) {
     typeFiles.push({ path, file: await loadSeedFile(path) });
+  }
+  const matrixTables = [];
+  for (const path of await yamlFilesIn(join(dir, 'cast-matrix'))) {
+    matrixTables.push({
+      path,
+      table: await loadMatrixTable(
+        path,
+        typeFiles.map((t) => t.file),
+      ),
+    });
   }
   const castFiles = [];
   for (const path of await yamlFilesIn(join(dir, 'casts'))) {
@@ -230,7 +278,7 @@ export async function loadSeedDirectory(dir: string = DEFAULT_SEEDS_DIR): Promis
     );
     castFiles.push({ path, file });
   }
-  return { typeFiles, castFiles };
+  return { kindFiles, typeFiles, matrixTables, castFiles };
 }
 
 /** The file name without directory and extension (`seeds/postgres14.yaml` → `postgres14`). */

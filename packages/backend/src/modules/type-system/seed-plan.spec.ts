@@ -8,15 +8,23 @@ import {
   type CastSeedFile,
   type SeedFile,
 } from './seed-file.js';
-import { planCastSeed, planSeed, type ExistingCastRuleRow, type ExistingSeedState } from './seed-plan.js';
+import {
+  planCastSeed,
+  planKindSeed,
+  planSeed,
+  type ExistingCastRuleRow,
+  type ExistingSeedState,
+} from './seed-plan.js';
 
-const postgres = await loadSeedFile(join(DEFAULT_SEEDS_DIR, 'postgres14.yaml'));
+const shipped = await loadSeedFile(join(DEFAULT_SEEDS_DIR, 'postgres14.yaml'));
+// The original's inline kind `{code, name}`, which a data-type file then seeds too.
+const postgres: SeedFile = { ...shipped, kind: { code: 'rdbms', name: 'Relational Database' } };
 const casts = await loadCastSeedFile(join(DEFAULT_SEEDS_DIR, 'casts', 'postgres14-to-iceberg_v2.yaml'));
 
 /** The stored rows a previous run of `file` left behind (params_schema keys reordered, as jsonb does). */
 function storedState(file: SeedFile): ExistingSeedState {
   return {
-    kinds: [{ id: 'k1', ...file.kind, deleted: false }],
+    kinds: [{ id: 'k1', code: file.kind.code, name: file.kind.name ?? '', deleted: false }],
     flavors: [{ id: 'f1', ...file.flavor, kind_code: file.kind.code, deleted: false }],
     dataTypes: file.types.map((type, index) => ({
       id: `t${index}`,
@@ -52,6 +60,35 @@ describe('planSeed', () => {
       changed: [],
     });
     expect(plan.inserted[1]?.values).toEqual({ ...postgres.flavor, kind_code: 'rdbms' });
+  });
+
+  it('leaves a kind named by code only to its kind file', () => {
+    expect(shipped.kind).toEqual({ code: 'rdbms' });
+    const plan = planSeed({ kinds: [], flavors: [], dataTypes: [] }, shipped);
+    expect(plan.summary).toBe('+90 ~0 =0 restored 0');
+    expect(plan.inserted.some((change) => change.entity === 'kind')).toBe(false);
+  });
+
+  it('plans a kind file by code: inserts, renames and restores', () => {
+    const plan = planKindSeed(
+      [
+        { id: 'k1', code: 'rdbms', name: 'Old name', deleted: false },
+        { id: 'k2', code: 'hive', name: 'Hive Metastore Lake', deleted: true },
+        { id: 'k3', code: 'kafka', name: 'Kafka', deleted: false },
+      ],
+      {
+        kinds: [
+          { code: 'rdbms', name: 'Relational Database' },
+          { code: 'hive', name: 'Hive Metastore Lake' },
+          { code: 'kafka', name: 'Kafka' },
+          { code: 'sftp', name: 'SFTP' },
+        ],
+      },
+    );
+    expect(plan.summary).toBe('+1 ~1 =1 restored 1');
+    expect(plan.updated.map((c) => [c.key, c.changed])).toEqual([['rdbms', ['name']]]);
+    expect(plan.restored.map((c) => c.existingId)).toEqual(['k2']);
+    expect(plan.inserted.map((c) => c.key)).toEqual(['sftp']);
   });
 
   it('reports an identical state as all unchanged', () => {

@@ -1,6 +1,6 @@
 import { jsonEqual } from './json-equal.js';
 import type { CastSafety, ParamMapping } from './cast-mapping.js';
-import type { CastSeedFile, SeedFile } from './seed-file.js';
+import type { CastSeedFile, KindSeedFile, SeedFile } from './seed-file.js';
 
 /** A stored system kind, by natural key `code`. */
 export interface ExistingKindRow {
@@ -89,10 +89,8 @@ type Status = 'inserted' | 'updated' | 'unchanged' | 'restored';
 export function planSeed(existing: ExistingSeedState, desired: SeedFile): SeedPlan {
   const plan = emptyPlan();
   const kind = desired.kind;
-  const kindRow = pick(existing.kinds.filter((row) => row.code === kind.code));
-  add(plan, 'kind', kind.code, kindRow, { code: kind.code, name: kind.name }, (row) =>
-    row.name === kind.name ? [] : ['name'],
-  );
+  // A kind named by code only is owned by its kind file, not by this one.
+  if (kind.name !== undefined) addKind(plan, existing.kinds, { code: kind.code, name: kind.name });
 
   const flavorValues: FlavorValues = { ...desired.flavor, kind_code: kind.code };
   const flavorRow = pick(existing.flavors.filter((row) => row.code === flavorValues.code));
@@ -128,6 +126,21 @@ export function planSeed(existing: ExistingSeedState, desired: SeedFile): SeedPl
   }
   plan.summary = summarize(plan);
   return plan;
+}
+
+/** Plans an idempotent run of a kind seed file: each kind inserted, updated (`name`), restored or unchanged. */
+export function planKindSeed(existing: readonly ExistingKindRow[], desired: KindSeedFile): SeedPlan {
+  const plan = emptyPlan();
+  for (const kind of desired.kinds) addKind(plan, existing, kind);
+  plan.summary = summarize(plan);
+  return plan;
+}
+
+function addKind(plan: SeedPlan, existing: readonly ExistingKindRow[], kind: KindValues): void {
+  const row = pick(existing.filter((r) => r.code === kind.code));
+  add(plan, 'kind', kind.code, row, { code: kind.code, name: kind.name }, (r) =>
+    r.name === kind.name ? [] : ['name'],
+  );
 }
 
 /** A stored cast rule, by natural key (source flavor, source code, target flavor, target code). */

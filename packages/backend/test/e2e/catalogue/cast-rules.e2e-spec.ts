@@ -103,15 +103,29 @@ describe('cast rules: CRUD', () => {
 
   it('lists the seeded rules', async () => {
     const list = ok(
-      await ctx.request('GET', `${base}?source_data_type_id=${id(pg, 'numeric')}`, { token: ctx.userToken }),
+      await ctx.request(
+        'GET',
+        `${base}?source_data_type_id=${id(pg, 'numeric')}&target_data_type_id=${id(iceberg, 'decimal')}`,
+        { token: ctx.userToken },
+      ),
     );
     expect(list.items).toEqual([
       expect.objectContaining({
-        target_data_type_id: id(iceberg, 'decimal'),
         safety: 'safe',
         param_mapping: { precision: '@precision', scale: '@scale' },
+        fidelity: 'exact',
+        loss: [],
       }),
     ]);
+    // The cast matrix: one rule into each other seeded flavor, the lossy ones saying what they lose.
+    const all = ok(
+      await ctx.request('GET', `${base}?source_data_type_id=${id(pg, 'numeric')}&fidelity=lossy`, {
+        token: ctx.userToken,
+      }),
+    );
+    expect(all.items.length).toBeGreaterThan(0);
+    for (const rule of all.items)
+      expect(rule).toMatchObject({ safety: 'unsafe', loss: expect.arrayContaining([expect.any(String)]) });
   });
 
   it('refuses anonymous calls (401) and regular users on writes (403)', async () => {
@@ -467,12 +481,20 @@ describe('cast rules: resolve', () => {
       422,
       'CAST_RULE_NOT_RESOLVABLE',
     );
-    expect(err.details).toMatchObject({ source_code: lonely.code });
-    // A seeded type without a rule to that flavor (postgres14 point), and a child without one.
-    expectEnvelope(
-      await resolve({ data_type_id: id(pg, 'point'), target_flavor: 'iceberg_v2' }),
+    expect(err.details).toEqual({ source_code: lonely.code });
+    // A seeded type the cast matrix maps nowhere (postgres14 pg_ndistinct): the reason comes back; and
+    // a child without a mapping.
+    const gap = expectEnvelope(
+      await resolve({ data_type_id: id(pg, 'pg_ndistinct'), target_flavor: 'iceberg_v2' }),
       422,
       'CAST_RULE_NOT_RESOLVABLE',
+    );
+    expect(gap.details).toEqual({
+      source_code: 'pg_ndistinct',
+      no_mapping: 'planner statistics (n-distinct), not data',
+    });
+    expect(gap.detail).toBe(
+      "No mapping from 'pg_ndistinct' to the target flavor: planner statistics (n-distinct), not data.",
     );
     const array = ok(
       await ctx.request('POST', `${API}/type-instances`, {
@@ -484,7 +506,7 @@ describe('cast rules: resolve', () => {
     ok(
       await ctx.request('POST', `${API}/type-instances`, {
         token: ctx.userToken,
-        body: { data_type_id: id(pg, 'point'), parent_id: array.id, slot: 'item' },
+        body: { data_type_id: id(pg, 'pg_ndistinct'), parent_id: array.id, slot: 'item' },
       }),
       201,
     );
@@ -493,7 +515,7 @@ describe('cast rules: resolve', () => {
       422,
       'CAST_RULE_NOT_RESOLVABLE',
     );
-    expect(child.details).toMatchObject({ source_code: 'point' });
+    expect(child.details).toMatchObject({ source_code: 'pg_ndistinct', no_mapping: expect.any(String) });
   });
 
   it('answers 422 CAST_RULE_AMBIGUOUS with the candidates when two rules lead to the target flavor', async () => {
@@ -583,5 +605,86 @@ describe('cast rules: resolve', () => {
     const before = ok(await ctx.request('GET', `${base}?size=1`, { token: ctx.userToken })).total;
     ok(await resolve({ data_type_id: id(pg, 'text'), target_flavor: 'iceberg_v2' }));
     expect(ok(await ctx.request('GET', `${base}?size=1`, { token: ctx.userToken })).total).toBe(before);
+  });
+});
+
+describe('cast rules: the seeded cast matrix', () => {
+  const instance = async (code: string, flavor: Map<string, Row>, extra: Record<string, unknown> = {}) =>
+    ok(
+      await ctx.request('POST', `${API}/type-instances`, {
+        token: ctx.userToken,
+        body: { data_type_id: id(flavor, code), ...extra },
+      }),
+      201,
+    );
+
+  it('postgres14 varchar(50) → mysql8 varchar(50), exact', async () => {
+    expect(
+      ok(
+        await resolve({
+          data_type_id: id(pg, 'varchar'),
+          type_params: { length: 50 },
+          target_flavor: 'mysql8',
+        }),
+      ),
+    ).toMatchObject({
+      target_code: 'varchar',
+      rendered: 'varchar(50)',
+      fidelity: 'exact',
+      loss: [],
+      safety: 'implicit',
+    });
+  });
+
+  it('mysql8 bigint unsigned → postgres14 numeric(20,0), widening', async () => {
+    const mysql = await dataTypesOf(ctx, 'mysql8');
+    expect(
+      ok(await resolve({ data_type_id: id(mysql, 'bigint_unsigned'), target_flavor: 'postgres14' })),
+    ).toMatchObject({
+      target_code: 'numeric',
+      rendered: 'numeric(20,0)',
+      fidelity: 'widening',
+      safety: 'safe',
+    });
+  });
+
+  it('postgres14 timestamptz(6) → mysql8 timestamp(6), lossy with what is lost', async () => {
+    expect(
+      ok(
+        await resolve({
+          data_type_id: id(pg, 'timestamptz'),
+          type_params: { precision: 6 },
+          target_flavor: 'mysql8',
+        }),
+      ),
+    ).toMatchObject({
+      rendered: 'timestamp(6)',
+      fidelity: 'lossy',
+      loss: ['precision above 0 when unset'],
+      safety: 'unsafe',
+    });
+  });
+
+  it('postgres14 array of timestamptz → mysql8 json (the children live in the document)', async () => {
+    const array = await instance('array', pg);
+    await instance('timestamptz', pg, { parent_id: array.id, slot: 'item' });
+    expect(ok(await resolve({ type_instance_id: array.id, target_flavor: 'mysql8' }))).toMatchObject({
+      target_code: 'json',
+      rendered: 'json',
+      fidelity: 'widening',
+      safety: 'safe',
+    });
+  });
+
+  it('iceberg_v2 list<timestamptz> → sqlite3 json; postgres14 array<timestamptz> → iceberg list<timestamptz>', async () => {
+    const array = await instance('array', pg);
+    await instance('timestamptz', pg, { parent_id: array.id, slot: 'item' });
+    expect(ok(await resolve({ type_instance_id: array.id, target_flavor: 'iceberg_v2' }))).toMatchObject({
+      rendered: 'list<timestamptz>',
+      fidelity: 'widening',
+    });
+    expect(ok(await resolve({ data_type_id: id(iceberg, 'list'), target_flavor: 'sqlite3' }))).toMatchObject({
+      rendered: 'json',
+    });
   });
 });

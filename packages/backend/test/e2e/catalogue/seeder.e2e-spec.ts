@@ -5,7 +5,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { loadSeedFile } from '../../../src/modules/type-system/seed-file.js';
+import { generateCastMatrix } from '../../../src/modules/type-system/cast-matrix/matrix.js';
+import { loadSeedDirectory, loadSeedFile } from '../../../src/modules/type-system/seed-file.js';
 import { seedDataTypeFile, seedDirectory } from '../../../src/seeds/type-system.seeder.js';
 import { API, dataTypeOf, listAll, type Row, seedReference } from '../../helpers/catalogue.js';
 import { ok, unique } from '../../helpers/factories.js';
@@ -29,22 +30,53 @@ const summaries = (reports: { file: string; summary: string }[]) =>
 describe('seeder', () => {
   it('loads every shipped flavor on an empty database, then reports everything unchanged', async () => {
     const first = summaries(await seedReference(ctx));
-    expect(Object.keys(first).sort()).toEqual([
+    const { ['seeds/cast-matrix']: matrixFirst, ...files } = first;
+    expect(Object.keys(files).sort()).toEqual([
       'casts/mysql8-to-iceberg_v2.yaml',
       'casts/postgres14-to-iceberg_v2.yaml',
+      'kinds/system-kinds.yaml',
+      'seeds/avro.yaml',
+      'seeds/hive3.yaml',
       'seeds/iceberg_v2.yaml',
+      'seeds/json_schema.yaml',
       'seeds/mysql8.yaml',
       'seeds/postgres14.yaml',
+      'seeds/spark_sql.yaml',
       'seeds/sqlite3.yaml',
     ]);
-    // postgres14 (after mysql8, which brought the rdbms kind): its flavor, the original's 52 types and
-    // the crawler's 37.
-    expect(first['seeds/postgres14.yaml']).toBe('+90 ~0 =1 restored 0');
-    for (const summary of Object.values(first)) expect(summary).toMatch(/\+[1-9]\d* ~0 =/);
+    // The five kinds come first, from their own file; postgres14: its flavor, the original's 52 types
+    // and the crawler's 37.
+    expect(first['kinds/system-kinds.yaml']).toBe('+5 ~0 =0 restored 0');
+    expect(first['seeds/postgres14.yaml']).toBe('+90 ~0 =0 restored 0');
+    for (const summary of Object.values(files)) expect(summary).toMatch(/\+[1-9]\d* ~0 =/);
+    // The matrix inserts every generated rule and classifies the hand-written ones (their rows exist).
+    const seeds = await loadSeedDirectory();
+    const matrix = generateCastMatrix(
+      seeds.matrixTables.map((t) => t.table),
+      seeds.castFiles.map((c) => c.file),
+    );
+    const overrides = matrix.rules.filter((r) => r.origin === 'override').length;
+    expect(matrixFirst).toBe(
+      `cast matrix: +${matrix.rules.length - overrides} ~${overrides} =0 kept 0; no mapping: +${matrix.gaps.length} ~0 =0 -0`,
+    );
+    const counts = async () =>
+      (await ctx.dataSource.query(
+        'SELECT (SELECT count(*) FROM cast_rules)::int AS rules, (SELECT count(*) FROM cast_gaps)::int AS gaps',
+      )) as unknown;
+    const before = await counts();
+    expect(before).toEqual([{ rules: matrix.rules.length, gaps: matrix.gaps.length }]);
 
     const second = summaries(await seedDirectory(ctx.dataSource));
-    for (const summary of Object.values(second)) expect(summary).toMatch(/\+0 ~0 =[1-9]\d*( restored 0)?$/);
-    expect(second['seeds/postgres14.yaml']).toBe('+0 ~0 =91 restored 0');
+    const { ['seeds/cast-matrix']: matrixSecond, ...filesSecond } = second;
+    for (const summary of Object.values(filesSecond))
+      expect(summary).toMatch(/\+0 ~0 =[1-9]\d*( restored 0)?$/);
+    expect(second['seeds/postgres14.yaml']).toBe('+0 ~0 =90 restored 0');
+    expect(matrixSecond).toBe(
+      `cast matrix: +0 ~0 =${matrix.rules.length} kept 0; no mapping: +0 ~0 =${matrix.gaps.length} -0`,
+    );
+    expect(await counts()).toEqual(before);
+    const kinds = ok(await ctx.request('GET', `${API}/system-kinds?sort=code`, { token: ctx.userToken }));
+    expect(kinds.items.map((k: Row) => k.code)).toEqual(['hive', 'kafka', 'rdbms', 'sftp', 'storage']);
 
     // The HTTP view: the flavors, their data types (params as JSON Schema) and the cast rules.
     const flavors = ok(
@@ -68,8 +100,42 @@ describe('seeder', () => {
       additionalProperties: false,
     });
     expect(numeric).toMatchObject({ created_by: null, row_version: 1, deleted_at: null });
+    // One rule into each other flavor (the hand-written one to iceberg_v2 among them).
     const rules = await listAll(ctx, 'cast-rules', `source_data_type_id=${numeric.id}`);
-    expect(rules).toHaveLength(1);
+    expect(rules).toHaveLength(seeds.matrixTables.length - 1);
+  });
+
+  it("keeps a rule someone else put into a flavor, and drops a 'no mapping' a rule now covers", async () => {
+    const point = await dataTypeOf(ctx, 'postgres14', 'point');
+    const ndistinct = await dataTypeOf(ctx, 'postgres14', 'pg_ndistinct');
+    const [blob, text] = [await dataTypeOf(ctx, 'sqlite3', 'blob'), await dataTypeOf(ctx, 'sqlite3', 'text')];
+    const [seeded] = await listAll(
+      ctx,
+      'cast-rules',
+      `source_data_type_id=${point.id}&target_data_type_id=${text.id}`,
+    );
+    ok(await ctx.request('DELETE', `${API}/cast-rules/${seeded?.id}`, { token: ctx.adminToken }));
+    for (const [source, target] of [
+      [point, blob],
+      [ndistinct, text],
+    ]) {
+      ok(
+        await ctx.request('POST', `${API}/cast-rules`, {
+          token: ctx.adminToken,
+          body: { source_data_type_id: source?.id, target_data_type_id: target?.id, safety: 'unsafe' },
+        }),
+        201,
+      );
+    }
+    const run = summaries(await seedDirectory(ctx.dataSource));
+    expect(run['seeds/cast-matrix']).toMatch(/^cast matrix: \+0 ~0 =\d+ kept 1; no mapping: \+0 ~0 =\d+ -1$/);
+    const resolved = ok(
+      await ctx.request('POST', `${API}/cast-rules/resolve`, {
+        token: ctx.userToken,
+        body: { data_type_id: point.id, target_flavor: 'sqlite3' },
+      }),
+    );
+    expect(resolved).toMatchObject({ target_code: 'blob', fidelity: null });
   });
 
   it('dry-run plans without writing', async () => {
@@ -81,7 +147,7 @@ describe('seeder', () => {
       }),
     );
     const dry = summaries(await seedDirectory(ctx.dataSource, undefined, { dryRun: true }));
-    expect(dry['seeds/postgres14.yaml']).toBe('+0 ~1 =90 restored 0');
+    expect(dry['seeds/postgres14.yaml']).toBe('+0 ~1 =89 restored 0');
     expect(ok(await ctx.request('GET', `${API}/data-types/${varchar.id}`, { token: ctx.userToken }))).toEqual(
       edited,
     );
@@ -104,7 +170,7 @@ describe('seeder', () => {
 
     // The real run puts the file's description back.
     const real = summaries(await seedDirectory(ctx.dataSource));
-    expect(real['seeds/postgres14.yaml']).toBe('+0 ~1 =90 restored 0');
+    expect(real['seeds/postgres14.yaml']).toBe('+0 ~1 =89 restored 0');
     const reseeded = ok(
       await ctx.request('GET', `${API}/data-types/${varchar.id}`, { token: ctx.userToken }),
     );
@@ -119,7 +185,7 @@ describe('seeder', () => {
       404,
     );
     const run = summaries(await seedDirectory(ctx.dataSource));
-    expect(run['seeds/postgres14.yaml']).toBe('+0 ~0 =90 restored 1');
+    expect(run['seeds/postgres14.yaml']).toBe('+0 ~0 =89 restored 1');
     const restored = ok(await ctx.request('GET', `${API}/data-types/${inet.id}`, { token: ctx.userToken }));
     expect(restored).toMatchObject({
       id: inet.id,
@@ -128,7 +194,7 @@ describe('seeder', () => {
       render_template: inet.render_template,
     });
     expect(summaries(await seedDirectory(ctx.dataSource))['seeds/postgres14.yaml']).toBe(
-      '+0 ~0 =91 restored 0',
+      '+0 ~0 =90 restored 0',
     );
   });
 

@@ -56,7 +56,7 @@ beforeAll(async () => {
         type: { data_type: 'array', children: [{ slot: 'item', type: { data_type: 'integer' } }] },
       },
       { name: 'doc', type: { data_type: 'jsonb' } },
-      { name: 'span', type: { data_type: 'int4range' } },
+      { name: 'stats', type: { data_type: 'pg_ndistinct' } },
       { name: 'name', type: { data_type: 'varchar', params: { length: 100 } } },
     ],
   };
@@ -108,7 +108,7 @@ describe('lake-sync', () => {
         code: 'UNSAFE_CAST',
         detail: expect.stringContaining('jsonb to string is unsafe'),
       },
-      { field_name: 'span', code: 'UNSUPPORTED_TYPE_FALLBACK', detail: expect.any(String) },
+      { field_name: 'stats', code: 'UNSUPPORTED_TYPE_FALLBACK', detail: expect.any(String) },
       { field_name: 'name', code: 'OVERRIDE_APPLIED', detail: 'Typed string by the request.' },
     ]);
 
@@ -138,7 +138,7 @@ describe('lake-sync', () => {
       ['amount', 'decimal(12,2)', true],
       ['tags', 'list<int>', true],
       ['doc', 'string', true],
-      ['span', 'string', true],
+      ['stats', 'string', true],
       ['name', 'string', true],
       ['_loaded_at', 'timestamptz', false],
       ['_batch', 'int', true],
@@ -168,7 +168,7 @@ describe('lake-sync', () => {
       fieldLinks
         .map((f: Row) => [f.source_field_id, byTarget.get(f.target_field_id)])
         .sort((a: string[], b: string[]) => a[1].localeCompare(b[1])),
-    ).toEqual(['amount', 'doc', 'id', 'name', 'span', 'tags'].map((n) => [source.fields.get(n), n]));
+    ).toEqual(['amount', 'doc', 'id', 'name', 'stats', 'tags'].map((n) => [source.fields.get(n), n]));
 
     // The same table again: it exists.
     expectEnvelope(await sync(source.dataset.id, { ...body }), 409, 'DATASET_ALREADY_EXISTS');
