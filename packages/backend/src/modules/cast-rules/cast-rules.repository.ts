@@ -5,7 +5,14 @@ import { registerConstraintCodes } from '../../common/errors/db-error.js';
 import type { CastCandidate, CastGaps } from './cast-resolver.js';
 import { CastRuleEntity } from './cast-rule.entity.js';
 
-registerConstraintCodes({ uq_cast_rules_source_target: 'CAST_RULE_ALREADY_EXISTS' });
+registerConstraintCodes({
+  uq_cast_rules_source_target: 'CAST_RULE_ALREADY_EXISTS',
+  // cast_gaps rows are written by the seeder only (derived data); a violation means a type or flavor
+  // went away, or another replica seeded the same "no mapping" first.
+  uq_cast_gaps_source_flavor: 'CAST_RULE_ALREADY_EXISTS',
+  fk_cast_gaps_source: 'DATA_TYPE_NOT_FOUND',
+  fk_cast_gaps_target_flavor: 'SYSTEM_FLAVOR_NOT_FOUND',
+});
 
 @Injectable()
 export class CastRulesRepository {
