@@ -170,6 +170,8 @@ describe('retries', () => {
       type_params: { precision: 12, scale: 2 },
       rendered: 'decimal(12,2)',
       safety: 'safe',
+      fidelity: 'exact',
+      loss: [],
     };
     const { server, client } = await setup(sequence(unavailable, 'reset', { status: 200, body: resolved }));
     const body = { type_instance_id: ID, target_flavor: 'iceberg_v2' };
