@@ -1,4 +1,5 @@
-// Opens a connection for a parsed URL and runs the catalog queries through it: one connection,
+// Opens a connection for a parsed URL and runs the catalog queries through it: one connection (and a
+// second in the same snapshot for PostgreSQL's concurrent queries),
 // read-only work, driver errors turned into one clear line without secrets. PostgreSQL and MySQL go
 // through knex; SQLite through the engine adapter of sqlite-engine.ts (better-sqlite3, node:sqlite or
 // node-sqlite3-wasm).
@@ -16,6 +17,14 @@ export interface Catalog {
   query<Row>(sql: string, bindings?: readonly unknown[]): Promise<Row[]>;
   /** Statements run so far. */
   readonly queries: number;
+  /**
+   * Runs `work` on a second connection that reads this catalog's snapshot (PostgreSQL:
+   * `pg_export_snapshot` here, `SET TRANSACTION SNAPSHOT` there, both REPEATABLE READ READ ONLY) while
+   * this one goes on; `setup` runs there first, not counted (transaction-local settings do not travel
+   * with a snapshot). Its queries count with this catalog's. Where the dialect shares no snapshot,
+   * `work` runs on this catalog.
+   */
+  alongside<T>(setup: string, work: (catalog: Catalog) => Promise<T>): Promise<T>;
 }
 
 const CONNECT_TIMEOUT_MS = 15_000;
@@ -29,13 +38,14 @@ const silent = {
   deprecate: () => undefined,
 };
 
-/** A knex configuration for the target (one pooled connection, created lazily). */
+/** A knex configuration for the target (pooled connections, created lazily). */
 export function knexConfig(target: ConnectionTarget): Knex.Config {
   return { ...dialectConfig(target), log: silent };
 }
 
 function dialectConfig(target: ConnectionTarget): Knex.Config {
-  const pool = { min: 0, max: 1 };
+  // PostgreSQL: two connections, the second reading the first one's snapshot (Catalog.alongside).
+  const pool = { min: 0, max: target.dialect === 'postgresql' ? 2 : 1 };
   switch (target.dialect) {
     case 'postgresql':
       return {
@@ -101,67 +111,132 @@ export async function withCatalog<T>(
   onKnex?.(knex);
   let queries = 0;
   let answered = 0;
-  // The pooled connection (the pool holds one), and whether a statement runs on it: when the signal
-  // aborts, that statement is cancelled on the server.
-  let connection: unknown = null;
-  let running = false;
+  // Each catalog's connection, and whether a statement runs on it: when the signal aborts, those
+  // statements are cancelled on the server. MySQL's pooled connection is known from the pool's event.
+  const lanes: Lane[] = [];
+  let pooled: unknown = null;
   (
     knex.client as {
       pool?: { on(event: 'acquireSuccess', listener: (id: number, c: unknown) => void): void };
     }
-  ).pool?.on('acquireSuccess', (_id, acquired) => (connection = acquired));
-  const cancel = () => {
-    if (running && connection !== null) {
-      (knex.client as { cancelQuery(connection: unknown): Promise<unknown> })
-        .cancelQuery(connection)
-        .catch(() => undefined);
+  ).pool?.on('acquireSuccess', (_id, acquired) => (pooled = acquired));
+  const cancelRunning = () => {
+    for (const lane of lanes) {
+      const connection = lane.connection();
+      if (lane.running > 0 && connection !== null) {
+        (knex.client as { cancelQuery(connection: unknown): Promise<unknown> })
+          .cancelQuery(connection)
+          .catch(() => undefined);
+      }
     }
   };
-  signal?.addEventListener('abort', cancel, { once: true });
-  try {
-    const run = async (runner: Knex | Knex.Transaction): Promise<T> => {
-      const catalog: Catalog = {
-        dialect: target.dialect,
-        get queries() {
-          return queries;
-        },
-        async query<Row>(sql: string, bindings: readonly unknown[] = []): Promise<Row[]> {
-          throwIfInterrupted(signal);
-          queries++;
-          running = true;
-          try {
-            const result: unknown = await runner.raw(sql, bindings as Knex.RawBinding[]);
-            answered++;
-            return rowsOf<Row>(target.dialect, result);
-          } catch (error) {
-            throwIfInterrupted(signal);
-            // knex prefixes a failed statement's message with the whole SQL: keep the reason only.
-            if (error instanceof Error && error.message.includes(' - ')) {
-              error.message = error.message.slice(error.message.lastIndexOf(' - ') + 3);
-            }
-            throw error;
-          } finally {
-            running = false;
-          }
-        },
-      };
-      return work(catalog);
+  signal?.addEventListener('abort', cancelRunning, { once: true });
+  // Second connections still working: awaited (their errors dropped) before the pool is destroyed, so
+  // a failure is reported once, by the statement that failed first.
+  const sides: Promise<unknown>[] = [];
+  const raw = async (
+    runner: Knex | Knex.Transaction,
+    lane: Lane,
+    sql: string,
+    bindings: readonly unknown[],
+  ): Promise<unknown> => {
+    throwIfInterrupted(signal);
+    lane.running++;
+    try {
+      const result: unknown = await runner.raw(sql, bindings as Knex.RawBinding[]);
+      return result;
+    } catch (error) {
+      throwIfInterrupted(signal);
+      // knex prefixes a failed statement's message with the whole SQL: keep the reason only.
+      if (error instanceof Error && error.message.includes(' - ')) {
+        error.message = error.message.slice(error.message.lastIndexOf(' - ') + 3);
+      }
+      throw error;
+    } finally {
+      lane.running--;
+    }
+  };
+  const catalogOn = (runner: Knex | Knex.Transaction, lane: Lane): Catalog => {
+    const catalog: Catalog = {
+      dialect: target.dialect,
+      get queries() {
+        return queries;
+      },
+      async query<Row>(sql: string, bindings: readonly unknown[] = []): Promise<Row[]> {
+        queries++;
+        const result: unknown = await raw(runner, lane, sql, bindings);
+        answered++;
+        return rowsOf<Row>(target.dialect, result);
+      },
+      async alongside<A>(setup: string, work: (catalog: Catalog) => Promise<A>): Promise<A> {
+        if (target.dialect !== 'postgresql') return work(catalog);
+        const exported = await raw(runner, lane, 'SELECT pg_catalog.pg_export_snapshot() AS id', []);
+        const id = rowsOf<{ id: string }>(target.dialect, exported)[0].id;
+        // A utility statement takes no parameters; a snapshot id is hex digits and dashes.
+        if (!/^[0-9A-F-]+$/i.test(id)) throw new Error(`unexpected snapshot id ${id}`);
+        const side = transaction(async (trx, sideLane) => {
+          await raw(trx, sideLane, `SET TRANSACTION SNAPSHOT '${id}'`, []);
+          await raw(trx, sideLane, setup, []);
+          return work(catalogOn(trx, sideLane));
+        });
+        sides.push(side.catch(() => undefined));
+        return side;
+      },
     };
-    if (target.dialect === 'mysql') return await run(knex);
-    return await knex.transaction(run, { isolationLevel: 'repeatable read', readOnly: true });
+    return catalog;
+  };
+  // A read-only REPEATABLE READ transaction on a connection of its own (the pool holds two).
+  const transaction = <A>(work: (trx: Knex.Transaction, lane: Lane) => Promise<A>): Promise<A> =>
+    knex.transaction(
+      async (trx) => {
+        const lane: Lane = { running: 0, connection: () => null };
+        lanes.push(lane);
+        // The transaction's client hands out its one connection.
+        const connection = await (
+          trx.client as { acquireConnection(): Promise<unknown> }
+        ).acquireConnection();
+        lane.connection = () => connection;
+        return work(trx, lane);
+      },
+      { isolationLevel: 'repeatable read', readOnly: true },
+    );
+  let failed = false;
+  try {
+    if (target.dialect === 'mysql') {
+      const lane: Lane = { running: 0, connection: () => pooled };
+      lanes.push(lane);
+      return await work(catalogOn(knex, lane));
+    }
+    return await transaction((trx, lane) => work(catalogOn(trx, lane)));
   } catch (error) {
+    failed = true;
     if (error instanceof CrawlerError) throw error;
     throwIfInterrupted(signal);
     const retry = answered === 0 ? fallbackOf(target, error) : null;
     if (retry !== null) {
+      await settle(sides, cancelRunning);
       await knex.destroy().catch(() => undefined);
       return withCatalog(retry, work, onKnex, signal);
     }
     throw new CrawlerError(describeFailure(target, error, answered > 0), { cause: error });
   } finally {
-    signal?.removeEventListener('abort', cancel);
+    signal?.removeEventListener('abort', cancelRunning);
+    if (failed) await settle(sides, cancelRunning);
     await knex.destroy().catch(() => undefined);
   }
+}
+
+/** A connection of {@link withCatalog} and the statements running on it (queued ones included). */
+interface Lane {
+  running: number;
+  connection: () => unknown;
+}
+
+/** Cancels what still runs on the second connections (the work failed) and waits for them to end. */
+async function settle(sides: readonly Promise<unknown>[], cancelRunning: () => void): Promise<void> {
+  if (sides.length === 0) return;
+  cancelRunning();
+  await Promise.all(sides);
 }
 
 /**
@@ -201,6 +276,7 @@ export async function withSqliteCatalog<T>(
           answered++;
         });
       },
+      alongside: (_setup, work) => work(catalog),
     };
     const result = await work(catalog);
     open.exec('COMMIT');

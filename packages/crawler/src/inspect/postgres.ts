@@ -1,5 +1,6 @@
 // PostgreSQL introspection: six pg_catalog queries whatever the table count (server and schemas,
-// relations, columns, types, constraints, indexes), in one REPEATABLE READ snapshot. Rows name their
+// relations, columns, types, constraints, indexes), in one REPEATABLE READ snapshot shared by two
+// connections (relations, constraints and indexes on the second, while the first reads the columns). Rows name their
 // table by oid, and what repeats across columns (native type texts) is read once per distinct value. pg_catalog, not
 // information_schema: the latter hides the constraints of tables a SELECT-only role does not own.
 import type { Catalog } from '../connection/catalog.js';
@@ -39,6 +40,15 @@ const ACTIONS: Record<string, ReferentialAction> = {
   n: 'SET NULL',
   d: 'SET DEFAULT',
 };
+
+// An empty search_path (for the transaction) makes every name the server prints schema-qualified, as
+// pg_dump does: the output does not depend on the role's search_path. JIT off: the catalog queries'
+// cost estimates pass its thresholds on large catalogs, and compiling them took longer than running
+// them (2.8 of 3.4 s at 1,000 tables). work_mem: the column list is sorted in memory, not on disk.
+// Transaction-local: set on each connection.
+const SETTINGS = `pg_catalog.set_config('search_path', '', true) AS search_path,
+  pg_catalog.set_config('jit', 'off', true) AS jit,
+  pg_catalog.set_config('work_mem', '64MB', true) AS work_mem`;
 
 /** `WITH rel AS (…)`: the selected relations (partitions only when listed as tables). */
 function selectedRelations(filters: ParsedFilters): SqlCondition {
@@ -174,21 +184,22 @@ export const inspectPostgres: InspectDialect = async (
   const rel = selectedRelations(filters);
   const schemas = schemaFilter(filters, 'n.nspname', LIKE);
   const [server] = await catalog.query<ServerRow>(
-    // An empty search_path (for this transaction) makes every name the server prints
-    // schema-qualified, as pg_dump does: the output does not depend on the role's search_path.
-    // JIT off: the catalog queries' cost estimates pass its thresholds on large catalogs, and compiling
-    // them took longer than running them (2.8 of 3.4 s at 1,000 tables). work_mem: the column list
-    // is sorted in memory rather than on disk.
-    `SELECT pg_catalog.set_config('search_path', '', true) AS search_path,
-       pg_catalog.set_config('jit', 'off', true) AS jit,
-       pg_catalog.set_config('work_mem', '64MB', true) AS work_mem,
+    `SELECT ${SETTINGS},
        pg_catalog.current_database() AS database,
        pg_catalog.current_setting('server_version') AS version,
        ARRAY(SELECT n.nspname::text FROM pg_catalog.pg_namespace n
              WHERE ${NOT_SYSTEM_SCHEMA} AND ${schemas.sql}) AS schemas`,
     schemas.bindings,
   );
-  const relations = await queryRelations(catalog, rel);
+  // The relations, constraints and indexes are read on a second connection in the same snapshot
+  // while this one reads the columns (most of the server's time) and their types (issue 23 §6).
+  const besides = catalog.alongside(`SELECT ${SETTINGS}`, async (side) => ({
+    relations: await queryRelations(side, rel),
+    constraints: await queryConstraints(side, rel),
+    indexes: await queryIndexes(side, rel),
+  }));
+  // Awaited below; if the columns fail first, theirs is the error reported (withCatalog ends this).
+  besides.catch(() => undefined);
   // Not sorted, nor named by table: 200,000 rows sort faster per table in JavaScript, and a table oid
   // parses faster than its schema and name. One row per table with its columns as one JSON array of
   // tuples: JSON.parse reads it at a third of the driver's cost of 200,000 rows of 13 fields, and the
@@ -217,8 +228,7 @@ export const inspectPostgres: InspectDialect = async (
   );
   const columns = columnRows(tableColumns);
   const typeRows = await queryTypes(catalog, columns);
-  const constraints = await queryConstraints(catalog, rel);
-  const indexes = await queryIndexes(catalog, rel);
+  const { relations, constraints, indexes } = await besides;
 
   const tables = new TableSet();
   const byOid = new Map<number, InspectedTable>();
