@@ -43,8 +43,9 @@ if ! (cd packages/crawler && node -e "new (require('better-sqlite3'))(':memory:'
   exit 1
 fi
 
-say "building @aide/schemas and @aide/sdk"
-pnpm --filter @aide/schemas --filter @aide/sdk build >/dev/null
+# The backend too: the crawler's Jest global setup prepares a migrated template database with it.
+say "building @aide/schemas, @aide/sdk and @aide/backend"
+pnpm --filter @aide/schemas --filter @aide/sdk --filter @aide/backend build >/dev/null
 say "the crawler's SQLite engine and inspection tests on better-sqlite3"
 cd packages/crawler
 AIDE_CRAWLER_SQLITE_ENGINE=better-sqlite3 node --experimental-vm-modules node_modules/jest/bin/jest.js \
