@@ -1,7 +1,7 @@
 // The crawler's view of a database, as `inspect` prints it (`--format json`) and as the later
 // diff/apply steps consume it. Plain JSON-serialisable data; its shape is versioned by
 // INSPECTION_FORMAT_VERSION (bump it on any incompatible change).
-import type { TypeSpec } from '@aide/schemas';
+import type { DatasetKind, TypeSpec } from '@aide/schemas';
 
 export const INSPECTION_FORMAT = 'aide-crawler.inspection';
 export const INSPECTION_FORMAT_VERSION = 1;
@@ -107,7 +107,30 @@ export interface Partition {
   bound: string | null;
 }
 
+/**
+ * Which registry dataset a table of a non-database source becomes (files, Kafka schemas, lakehouse
+ * tables): its kind and the kind's attributes (DATASET_KIND_ATTRIBUTES of `@aide/schemas`, e.g. `path`,
+ * `file_format`, `compression`, `partition_by` for storage). Absent for database tables (kind rdbms).
+ */
+export interface DatasetPlacement {
+  kind: DatasetKind;
+  /** The registry dataset's `object_name` (a path, a topic). */
+  object_name: string;
+  attributes: Record<string, unknown>;
+  /** The dataset's flavor when it differs from the source's (a Protobuf subject on a Kafka source). */
+  flavor?: string;
+}
+
+/** Part of a source that could not be read (a corrupt file, a schema that does not parse): reported, the crawl goes on. */
+export interface SourceProblem {
+  /** The file, subject or table, as the source names it. */
+  path: string;
+  reason: string;
+}
+
 export interface InspectedTable {
+  /** Set by non-database sources: the dataset kind, object name and attributes. */
+  placement?: DatasetPlacement;
   schema: string;
   name: string;
   kind: TableKind;
@@ -164,6 +187,8 @@ export interface InspectedDatabase {
   tables: InspectedTable[];
   unmapped_types: UnmappedType[];
   approximate_types: ApproximateType[];
+  /** What a non-database source could not read; absent (or empty) for databases. */
+  problems?: SourceProblem[];
   summary: InspectionSummary;
 }
 
