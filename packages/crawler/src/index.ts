@@ -7,3 +7,5 @@ export type { CrawlReport } from './report/report.js';
 export type * from './model.js';
 export { FLAVOR_OF_DIALECT, INSPECTION_FORMAT, INSPECTION_FORMAT_VERSION } from './model.js';
 export { createProgram, main, VERSION } from './program.js';
+export { SOURCES, type RegisteredSource, type SourceList } from './sources/registry.js';
+export type { SourceDriver, SourceInspectOptions, SourceTarget } from './sources/source-driver.js';

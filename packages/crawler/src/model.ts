@@ -175,9 +175,12 @@ export interface InspectionFilters {
 export interface InspectedDatabase {
   format: typeof INSPECTION_FORMAT;
   format_version: typeof INSPECTION_FORMAT_VERSION;
-  dialect: Dialect;
-  flavor: FlavorCode;
-  server: { product: 'PostgreSQL' | 'MySQL' | 'MariaDB' | 'SQLite'; version: string };
+  /** The source driver's name: the database dialect (`postgresql`, `mysql`, `sqlite`) or another source's. */
+  dialect: string;
+  /** The registry flavor the native types are normalised to: one of the driver's flavors. */
+  flavor: string;
+  /** `PostgreSQL`, `MySQL`, `MariaDB`, `SQLite`, or what another source names itself (`Files`). */
+  server: { product: string; version: string };
   /** PostgreSQL: current_database(); MySQL: the URL's database ('' when none); SQLite: the file name. */
   database: string;
   filters: InspectionFilters;

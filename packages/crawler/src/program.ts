@@ -12,6 +12,7 @@ import type { CrawlCommandOptions } from './commands/crawl.js';
 import type { InspectCommandOptions } from './commands/inspect.js';
 import { CONNECTION_URL_ENV } from './commands/shared.js';
 import { CrawlerError, ExitCode } from './errors.js';
+import { SOURCES, type SourceList } from './sources/registry.js';
 import type { Io } from './io.js';
 import { VERSION } from './version.js';
 
@@ -22,21 +23,22 @@ Filters take comma-separated lists of glob patterns (* any characters, ? one cha
 case-sensitively against the names as stored; "double quotes" keep dots and commas literal.
 --tables and --exclude-tables take table or schema.table. Filtering happens in the catalog queries.`;
 
-const CONNECTION_HELP = `Connection URLs (--connection-url, or env ${CONNECTION_URL_ENV}):
-  postgresql://user:password@host:5432/db   (also postgres://, postgresql+psycopg://; ?sslmode=…)
-  mysql://user:password@host:3306/db        (also mariadb://, mysql+pymysql://)
-  sqlite:///relative/path.db, sqlite:////absolute/path.db
+/** The URL forms of every registered source (their `usage` lines), read without loading any driver. */
+const connectionHelp = (
+  sources: SourceList,
+) => `Connection URLs (--connection-url, or env ${CONNECTION_URL_ENV}):
+${sources.flatMap((source) => source.usage.map((line) => `  ${line}`)).join('\n')}
 With a MySQL URL naming a database, only that database is inspected unless --schemas is given.
 A SQLite file is one schema, main. Prefer the env var when the URL holds a password.`;
 
 const DEBUG_HELP = `Env AIDE_CRAWLER_DEBUG=1 adds the stack trace to an unexpected error.`;
 
-const INSPECT_HELP = `${FILTER_HELP}
+const inspectHelp = (sources: SourceList) => `${FILTER_HELP}
 
 Reads the catalog with a fixed number of queries (PostgreSQL: pg_catalog; MySQL/MariaDB:
 information_schema; SQLite: pragma functions), so a SELECT-only role is enough. Needs no registry.
 
-${CONNECTION_HELP}
+${connectionHelp(sources)}
 
 Exit codes: 0 ok, 1 runtime failure (message on stderr), 2 usage error, 130/143 interrupted by
 SIGINT/SIGTERM (the catalog query in flight is cancelled). ${DEBUG_HELP}
@@ -71,7 +73,7 @@ const REGISTRY_HELP = `The registry: --metastore-url (env ${METASTORE_URL_ENV}, 
 --metastore-user and --metastore-password (env ${METASTORE_USER_ENV}, ${METASTORE_PASSWORD_ENV}), or a bearer
 token in ${METASTORE_TOKEN_ENV}. Prefer the env vars for the password: flags are visible to other users.`;
 
-const CRAWL_HELP = `${FILTER_HELP}
+const crawlHelp = (sources: SourceList) => `${FILTER_HELP}
 
 Inspects the database (as inspect does), reads what the registry holds for the system (a few bulk
 requests: each version's fingerprint, then in full only the versions whose fingerprint differs from
@@ -83,7 +85,7 @@ foreign key, index and check changes. The rules are in docs/crawler.md.
 It writes nothing to the registry but the crawl-run audit record (running, then completed with the
 summary or failed with the error). Review the report, then publish it with apply.
 
-${CONNECTION_HELP}
+${connectionHelp(sources)}
 
 ${REGISTRY_HELP}
 
@@ -144,7 +146,11 @@ function outputOptions(command: Command, what: string): Command {
  * CommanderErrors (exit code 0 for --help/--version, ExitCode.USAGE for every usage error), and a
  * command's exit code goes to `onExitCode`.
  */
-export function createProgram(io: Io, onExitCode: (code: ExitCode) => void = () => undefined): Command {
+export function createProgram(
+  io: Io,
+  onExitCode: (code: ExitCode) => void = () => undefined,
+  sources: SourceList = SOURCES,
+): Command {
   const program = commandLine(
     'aide-crawler',
     'Keeps the AIDE Metastore registry true to a database (PostgreSQL, MySQL/MariaDB, SQLite): ' +
@@ -161,10 +167,10 @@ export function createProgram(io: Io, onExitCode: (code: ExitCode) => void = () 
     ),
     'output',
   )
-    .addHelpText('after', INSPECT_HELP)
+    .addHelpText('after', inspectHelp(sources))
     .action(async (options: InspectCommandOptions) => {
       const { runInspect } = await import('./commands/inspect.js');
-      onExitCode(await runInspect(options, io));
+      onExitCode(await runInspect(options, io, sources));
     });
 
   const crawl = program
@@ -179,10 +185,10 @@ export function createProgram(io: Io, onExitCode: (code: ExitCode) => void = () 
       '--full-registry-read',
       'read every registered version in full instead of comparing fingerprints first (same report)',
     )
-    .addHelpText('after', CRAWL_HELP)
+    .addHelpText('after', crawlHelp(sources))
     .action(async (options: CrawlCommandOptions) => {
       const { runCrawl } = await import('./commands/crawl.js');
-      onExitCode(await runCrawl(options, io));
+      onExitCode(await runCrawl(options, io, sources));
     });
 
   registryOptions(
@@ -212,12 +218,17 @@ export function createProgram(io: Io, onExitCode: (code: ExitCode) => void = () 
 
 /**
  * Runs the command line `argv` (without the node and script paths) and returns the exit code; every
- * failure is reported on `io.stderr` in one line.
+ * failure is reported on `io.stderr` in one line. `sources` are the sources its URLs may name (the
+ * registry's; tests add their own).
  */
-export async function main(argv: readonly string[], io: Io): Promise<ExitCode> {
+export async function main(
+  argv: readonly string[],
+  io: Io,
+  sources: SourceList = SOURCES,
+): Promise<ExitCode> {
   // Commander has already written its message (or the help/version text) for a CommanderError.
   const code = await runCommandLine(
-    (onExitCode) => createProgram(io, onExitCode),
+    (onExitCode) => createProgram(io, onExitCode, sources),
     argv,
     (error) => {
       if (error instanceof CrawlerError) {

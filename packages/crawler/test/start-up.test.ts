@@ -65,6 +65,9 @@ describe('aide-crawler start-up', () => {
       expect(of(modules, /\/crawler\/dist\/(inspect|registry|diff|connection)\//)).toEqual([
         expect.stringMatching(/\/inspect\/filters\.js$/),
       ]);
+      // The source registry (the URL forms of the help), none of its drivers.
+      const sources = of(modules, /\/crawler\/dist\/sources\//).map((url) => url.replace(/^.*\//, ''));
+      expect(sources.sort()).toEqual(['redact.js', 'registry.js']);
     },
   );
 

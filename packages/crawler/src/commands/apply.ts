@@ -10,9 +10,9 @@ import { CrawlerError, ExitCode, throwIfInterrupted } from '../errors.js';
 import { MAX_DIFF_PAYLOAD_BYTES } from './crawl.js';
 import { globMatches } from '../inspect/filters.js';
 import type { Io } from '../io.js';
-import { quoteName } from '../output/text.js';
+import { displayName } from '../output/text.js';
 import { connectRegistry, CrawlRunRecord, registryCall, type RegistryFlags } from '../registry/client.js';
-import type { RegistryDataset } from '../registry/model.js';
+import { datasetKey, type DatasetRef, type RegistryDataset } from '../registry/model.js';
 import { applyItems, type PublishOutcome } from '../registry/publish.js';
 import { readReported } from '../registry/snapshot.js';
 import { REPORT_FORMAT, REPORT_FORMAT_VERSION, type CrawlReport } from '../report/report.js';
@@ -35,10 +35,7 @@ export type ApplyAction =
   | 'stale' // the registry moved past the report's base version: refused
   | 'kept'; // removed from the database: reported only, never deleted
 
-export interface ApplyItem {
-  object_name: string;
-  schema: string;
-  table: string;
+export interface ApplyItem extends DatasetRef {
   action: ApplyAction;
   dataset_id: string | null;
   base_version_num: number | null;
@@ -106,11 +103,11 @@ export function planApply(
   datasets: readonly DatasetDiff[],
   registry: readonly RegistryDataset[],
 ): ApplyItem[] {
-  const key = (schema: string, table: string) => JSON.stringify([schema, table]);
-  const current = new Map(registry.map((d) => [key(d.schema, d.table), d]));
+  const current = new Map(registry.map((d) => [datasetKey(d), d]));
   return datasets.map((diff): ApplyItem => {
-    const now = current.get(key(diff.schema, diff.table));
+    const now = current.get(datasetKey(diff));
     const base = {
+      ...(diff.kind === undefined ? {} : { kind: diff.kind }),
       object_name: diff.object_name,
       schema: diff.schema,
       table: diff.table,
@@ -187,7 +184,7 @@ const ACTION_TEXT: Record<ApplyAction, string> = {
 function renderApply(result: ApplyResult, failures: ReadonlyMap<string, string>): string {
   const lines: string[] = [];
   for (const item of result.items) {
-    const name = `${quoteName(item.schema)}.${quoteName(item.table)}`;
+    const name = displayName(item);
     const failure = failures.get(item.object_name);
     const action =
       failure !== undefined

@@ -1,17 +1,16 @@
 // `aide-crawler crawl`: inspect the database while the registry's view of the system is read (a few
 // bulk requests, after the run record), diff, report. It writes nothing to the registry but the
 // crawl-run audit record; `apply` publishes a reviewed report.
-import { parseConnectionUrl, redact } from '../connection/url.js';
 import { diffSystem, type DatasetDiff } from '../diff/diff.js';
 import { ExitCode, throwIfInterrupted } from '../errors.js';
 import { VERSION } from '../version.js';
 import { parseFilters, schemaSelected, tableSelected } from '../inspect/filters.js';
-import { inspectDatabase } from '../inspect/inspect.js';
 import type { Io } from '../io.js';
 import type { InspectedDatabase } from '../model.js';
 import { createProgress } from '../progress.js';
+import { openSource, SOURCES, type SourceList } from '../sources/registry.js';
 import { connectRegistry, CrawlRunRecord, resolveSystem, type RegistryFlags } from '../registry/client.js';
-import type { RegistryDataset } from '../registry/model.js';
+import type { DatasetRef, RegistryDataset } from '../registry/model.js';
 import { readChanged, readRegistrySide } from '../registry/snapshot.js';
 import { buildReport, hasDifferences, type CrawlReport } from '../report/report.js';
 import { renderReportText } from '../report/text.js';
@@ -70,20 +69,32 @@ function diffPayload(report: CrawlReport): Record<string, unknown> {
   return { format: report.format, format_version: report.format_version, truncated: true };
 }
 
-/** Registered tables the crawl looked at: in an inspected schema and passing the table filters. */
-function scopeOf(db: InspectedDatabase): (schema: string, table: string) => boolean {
+/**
+ * Registered datasets the crawl looked at: a table in an inspected schema and passing the table
+ * filters; a dataset of another kind (named by its object_name alone) when no filter narrowed the crawl.
+ */
+function scopeOf(db: InspectedDatabase): (dataset: DatasetRef) => boolean {
   const filters = parseFilters(db.filters);
   const schemas = new Set(db.schemas);
-  return (schema, table) =>
-    schemas.has(schema) && schemaSelected(filters, schema) && tableSelected(filters, schema, table);
+  const { schemas: s, exclude_schemas: xs, tables: t, exclude_tables: xt } = db.filters;
+  const unfiltered = s.length + xs.length + t.length + xt.length === 0;
+  return ({ kind, schema, table }) =>
+    kind !== undefined && kind !== 'rdbms'
+      ? unfiltered
+      : schemas.has(schema) && schemaSelected(filters, schema) && tableSelected(filters, schema, table);
 }
 
-export async function crawl(options: CrawlCommandOptions, io: Io): Promise<CrawlOutcome> {
+/** Crawls the source the URL names (its driver from `sources`: the registry, or a test's list). */
+export async function crawl(
+  options: CrawlCommandOptions,
+  io: Io,
+  sources: SourceList = SOURCES,
+): Promise<CrawlOutcome> {
   const connectionUrl = connectionUrlOf(options, io);
   const filters = filtersOf(options);
-  // Usage errors (URL, patterns) before anything is recorded.
-  const target = parseConnectionUrl(connectionUrl);
+  // Usage errors (patterns, URL) before anything is recorded.
   parseFilters(filters);
+  const { driver, target } = await openSource(connectionUrl, sources);
   const registry = connectRegistry(options, io);
   const { client } = registry;
   const progress = createProgress(io);
@@ -105,7 +116,8 @@ export async function crawl(options: CrawlCommandOptions, io: Io): Promise<Crawl
     const registryRead = new AbortController();
     const registrySignal =
       signal === undefined ? registryRead.signal : AbortSignal.any([registryRead.signal, signal]);
-    const inspection = inspectDatabase({ connectionUrl, filters, signal: inspectSignal })
+    const inspection = driver
+      .inspect(target, { filters, signal: inspectSignal })
       .catch((error: unknown) => {
         registryRead.abort();
         throw error;
@@ -123,13 +135,13 @@ export async function crawl(options: CrawlCommandOptions, io: Io): Promise<Crawl
     let system: Awaited<ReturnType<typeof resolveSystem>>;
     let run: CrawlRunRecord;
     try {
-      system = await resolveSystem(client, options.systemCode, target.dialect);
+      system = await resolveSystem(client, options.systemCode, driver);
       // Interrupted before anything is recorded: nothing to mark. A run whose record was requested
       // is marked failed below, however the interrupt falls.
       throwIfInterrupted(signal);
       run = await CrawlRunRecord.start(client, system.id, {
-        connection_url: redact(connectionUrl),
-        dialect: target.dialect,
+        connection_url: target.redacted,
+        dialect: driver.name,
         filters,
         check: options.check ?? false,
       });
@@ -210,6 +222,10 @@ export async function crawl(options: CrawlCommandOptions, io: Io): Promise<Crawl
   }
 }
 
-export async function runCrawl(options: CrawlCommandOptions, io: Io): Promise<ExitCode> {
-  return (await crawl(options, io)).exitCode;
+export async function runCrawl(
+  options: CrawlCommandOptions,
+  io: Io,
+  sources: SourceList = SOURCES,
+): Promise<ExitCode> {
+  return (await crawl(options, io, sources)).exitCode;
 }

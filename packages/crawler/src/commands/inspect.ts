@@ -1,8 +1,9 @@
-// `aide-crawler inspect`: reads a database's catalog and prints it (text or JSON); no registry.
+// `aide-crawler inspect`: reads a source (a database's catalog, …) and prints it (text or JSON); no registry.
 import { ExitCode } from '../errors.js';
 import { inspectDatabase } from '../inspect/inspect.js';
 import type { Io } from '../io.js';
 import { renderText } from '../output/text.js';
+import { SOURCES, type SourceList } from '../sources/registry.js';
 import {
   connectionUrlOf,
   filtersOf,
@@ -17,12 +18,15 @@ export { CONNECTION_URL_ENV } from './shared.js';
 /** The options commander parsed for `inspect`. */
 export type InspectCommandOptions = DatabaseOptions & OutputOptions;
 
-export async function runInspect(options: InspectCommandOptions, io: Io): Promise<ExitCode> {
-  const db = await inspectDatabase({
-    connectionUrl: connectionUrlOf(options, io),
-    filters: filtersOf(options),
-    signal: io.signal,
-  });
+export async function runInspect(
+  options: InspectCommandOptions,
+  io: Io,
+  sources: SourceList = SOURCES,
+): Promise<ExitCode> {
+  const db = await inspectDatabase(
+    { connectionUrl: connectionUrlOf(options, io), filters: filtersOf(options), signal: io.signal },
+    sources,
+  );
   if (options.format === 'json') await writeJsonOutput(options.output, db, 'Inspection', io);
   else await writeOutput(options.output, renderText(db), 'Inspection', io);
   return ExitCode.OK;

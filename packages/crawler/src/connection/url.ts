@@ -1,10 +1,11 @@
 // Connection URLs (DESIGN §5): postgres://, postgresql:// (and SQLAlchemy's postgresql+psycopg://,
 // +psycopg2, … accepted for users of the original), mysql://, mariadb:// (and mysql+pymysql://, …),
-// sqlite:///relative/path, sqlite:////absolute/path, mssql:// (recognised, not supported yet).
+// sqlite:///relative/path, sqlite:////absolute/path.
 import { readFileSync } from 'node:fs';
 import type { ConnectionOptions } from 'node:tls';
 import { CrawlerError, ExitCode } from '../errors.js';
 import type { Dialect } from '../model.js';
+import { redact } from '../sources/redact.js';
 
 /** A parsed connection URL. Never print `url` itself: use `redacted`. */
 export interface ConnectionTarget {
@@ -48,7 +49,20 @@ export interface PostgresTarget {
 
 const SCHEME = /^([a-z][a-z0-9]*)(?:\+([a-z0-9_]+))?:\/\//i;
 
-export function parseConnectionUrl(raw: string): ConnectionTarget {
+/** The database URL schemes (the part before a `+driver`) and the dialect each names. */
+const DIALECT_OF_SCHEME: Readonly<Record<string, Dialect>> = {
+  postgres: 'postgresql',
+  postgresql: 'postgresql',
+  mysql: 'mysql',
+  mariadb: 'mysql',
+  sqlite: 'sqlite',
+};
+
+/**
+ * Parses a database URL; with `expected`, only one of that dialect (a database driver's parse). Which
+ * source reads a URL is the source registry's decision (sources/registry.ts).
+ */
+export function parseConnectionUrl(raw: string, expected?: Dialect): ConnectionTarget {
   const url = raw.trim();
   const scheme = SCHEME.exec(url);
   if (scheme === null) {
@@ -56,34 +70,16 @@ export function parseConnectionUrl(raw: string): ConnectionTarget {
       `invalid connection URL '${redact(url)}': expected <dialect>://…, e.g. postgresql://user@host/db`,
     );
   }
-  const dialect = scheme[1].toLowerCase();
-  switch (dialect) {
-    case 'postgres':
-    case 'postgresql':
-      return postgresTarget(url, scheme[0].length);
-    case 'mysql':
-    case 'mariadb':
-      return mysqlTarget(url, scheme[0].length);
-    case 'sqlite':
-      return sqliteTarget(url, scheme[0].length);
-    case 'mssql':
-    case 'sqlserver':
-      throw usage(
-        `SQL Server is not supported yet (${redact(url)}); supported: PostgreSQL, MySQL/MariaDB, SQLite`,
-      );
-    default:
-      throw usage(
-        `unsupported connection URL scheme '${scheme[0]}' (${redact(url)}); expected postgresql://, mysql://, mariadb:// or sqlite:///path`,
-      );
+  const dialect = DIALECT_OF_SCHEME[scheme[1].toLowerCase()];
+  if (dialect === undefined || (expected !== undefined && dialect !== expected)) {
+    throw usage(`'${scheme[0]}' is not a ${expected ?? 'database'} URL scheme (${redact(url)})`);
   }
+  const length = scheme[0].length;
+  if (dialect === 'postgresql') return postgresTarget(url, length);
+  return dialect === 'mysql' ? mysqlTarget(url, length) : sqliteTarget(url, length);
 }
 
-/** Replaces the password of a URL (`user:secret@`) and `password=` query parameters with `***`. */
-export function redact(url: string): string {
-  return url
-    .replace(/^([a-z][a-z0-9+]*:\/\/[^/@:?#]*):.*@(?=[^@]*$)/i, '$1:***@')
-    .replace(/([?&](?:password|pass|pwd)=)[^&#]*/gi, '$1***');
-}
+export { redact };
 
 function postgresTarget(url: string, schemeLength: number): ConnectionTarget {
   const parsed = parseUrl(url, schemeLength);

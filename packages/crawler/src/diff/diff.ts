@@ -11,9 +11,16 @@ import {
   type Compatibility,
   type SchemaChange,
 } from '@aide/schemas/version-changes';
-import type { InspectedTable } from '../model.js';
+import type { DatasetPlacement, InspectedTable } from '../model.js';
 import { compareText } from '../normalise/type-log.js';
-import { objectName, versionOfTable, type RegistryDataset, type TableVersion } from '../registry/model.js';
+import {
+  datasetKey,
+  refOfTable,
+  versionOfTable,
+  type DatasetRef,
+  type RegistryDataset,
+  type TableVersion,
+} from '../registry/model.js';
 
 export type { ChangeCategory, Compatibility };
 /** `diffVersions(base, target)`: every change from the registry's version to the database's. */
@@ -24,10 +31,12 @@ export type Change = SchemaChange;
 
 export type DatasetStatus = 'new' | 'changed' | 'removed' | 'unchanged';
 
-export interface DatasetDiff {
-  object_name: string;
-  schema: string;
-  table: string;
+export interface DatasetDiff extends DatasetRef {
+  /**
+   * What a new dataset of a non-database source is created with (kind, object_name, attributes,
+   * flavor): set on its new and changed datasets, absent for database tables.
+   */
+  placement?: DatasetPlacement;
   /** `new`: no version in the registry (with `dataset_id` null, no dataset either). */
   status: DatasetStatus;
   dataset_id: string | null;
@@ -42,7 +51,8 @@ export interface DatasetDiff {
 
 /** The diff of one crawled table against its registry dataset (undefined when the registry has none). */
 export function diffTable(table: InspectedTable, registered: RegistryDataset | undefined): DatasetDiff {
-  const head = { object_name: objectName(table.schema, table.name), schema: table.schema, table: table.name };
+  const head: DatasetRef & Pick<DatasetDiff, 'placement'> =
+    table.placement === undefined ? refOfTable(table) : { ...refOfTable(table), placement: table.placement };
   if (registered?.unchanged === true) {
     return {
       ...head,
@@ -87,20 +97,20 @@ export function diffTable(table: InspectedTable, registered: RegistryDataset | u
 export function diffSystem(
   tables: readonly InspectedTable[],
   registry: readonly RegistryDataset[],
-  inScope: (schema: string, table: string) => boolean,
+  inScope: (dataset: DatasetRef) => boolean,
 ): DatasetDiff[] {
-  const key = (schema: string, table: string) => JSON.stringify([schema, table]);
-  const registered = new Map(registry.map((d) => [key(d.schema, d.table), d]));
+  const registered = new Map(registry.map((d) => [datasetKey(d), d]));
   const crawled = new Set<string>();
   const diffs: DatasetDiff[] = [];
   for (const table of tables) {
-    const k = key(table.schema, table.name);
+    const k = datasetKey(refOfTable(table));
     crawled.add(k);
     diffs.push(diffTable(table, registered.get(k)));
   }
   for (const dataset of registry) {
-    if (crawled.has(key(dataset.schema, dataset.table)) || !inScope(dataset.schema, dataset.table)) continue;
+    if (crawled.has(datasetKey(dataset)) || !inScope(dataset)) continue;
     diffs.push({
+      ...(dataset.kind === undefined || dataset.kind === 'rdbms' ? {} : { kind: dataset.kind }),
       object_name: dataset.object_name,
       schema: dataset.schema,
       table: dataset.table,

@@ -1,27 +1,22 @@
-// `inspect`'s engine: URL → connection → the dialect's catalog queries → the versioned model.
+// `inspect`'s engine: URL → its source's driver (sources/registry.ts); for a database, connection → the
+// dialect's catalog queries → the versioned model.
 import type { Knex } from 'knex';
 import { withCatalog } from '../connection/catalog.js';
-import { parseConnectionUrl } from '../connection/url.js';
+import type { ConnectionTarget } from '../connection/url.js';
 import {
   FLAVOR_OF_DIALECT,
   INSPECTION_FORMAT,
   INSPECTION_FORMAT_VERSION,
-  type Dialect,
   type InspectedDatabase,
   type InspectedTable,
   type InspectionFilters,
   type InspectionSummary,
 } from '../model.js';
 import { compareText, TypeLog } from '../normalise/type-log.js';
+import { completeFilters, openSource, SOURCES, type SourceList } from '../sources/registry.js';
+import type { SourceInspectOptions } from '../sources/source-driver.js';
 import type { InspectDialect } from './dialect.js';
 import { parseFilters } from './filters.js';
-
-/** Each dialect's module, imported when a URL of that dialect is inspected. */
-const DIALECTS: Record<Dialect, () => Promise<InspectDialect>> = {
-  postgresql: async () => (await import('./postgres.js')).inspectPostgres,
-  mysql: async () => (await import('./mysql.js')).inspectMysql,
-  sqlite: async () => (await import('./sqlite.js')).inspectSqlite,
-};
 
 export interface InspectOptions {
   connectionUrl: string;
@@ -33,22 +28,38 @@ export interface InspectOptions {
 }
 
 /**
- * Reads a database's catalog into an {@link InspectedDatabase}.
+ * Reads the source a URL names (its driver from the source registry) into an {@link InspectedDatabase}.
  *
  * @throws CrawlerError on a bad URL or filter (exit code 2) or a connection/catalog failure (1).
  */
-export async function inspectDatabase(options: InspectOptions): Promise<InspectedDatabase> {
-  const target = parseConnectionUrl(options.connectionUrl);
-  const filters: InspectionFilters = {
-    schemas: options.filters?.schemas ?? [],
-    exclude_schemas: options.filters?.exclude_schemas ?? [],
-    tables: options.filters?.tables ?? [],
-    exclude_tables: options.filters?.exclude_tables ?? [],
-    include_partitions: options.filters?.include_partitions ?? false,
-  };
+export async function inspectDatabase(
+  options: InspectOptions,
+  sources: SourceList = SOURCES,
+): Promise<InspectedDatabase> {
+  const filters = completeFilters(options.filters);
+  parseFilters(filters);
+  const { driver, target } = await openSource(options.connectionUrl, sources);
+  const databaseOptions: DatabaseInspectOptions = { filters, signal: options.signal, onKnex: options.onKnex };
+  return driver.inspect(target, databaseOptions);
+}
+
+/** A database driver's inspect options: a source's, and a hook on the knex instance for tests. */
+export interface DatabaseInspectOptions extends SourceInspectOptions {
+  onKnex?: (knex: Knex) => void;
+}
+
+/**
+ * A database's catalog read by its dialect module (a fixed number of queries) into the model: what
+ * the database drivers (sources/postgresql.ts, mysql.ts, sqlite.ts) run.
+ */
+export async function inspectCatalog(
+  target: ConnectionTarget,
+  inspectDialect: InspectDialect,
+  options: DatabaseInspectOptions,
+): Promise<InspectedDatabase> {
+  const { filters } = options;
   const parsed = parseFilters(filters);
   const types = new TypeLog();
-  const inspectDialect = await DIALECTS[target.dialect]();
   const { inspection, queries } = await withCatalog(
     target,
     async (catalog) => {

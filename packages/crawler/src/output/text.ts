@@ -2,7 +2,13 @@
 // type → normalised type, nullability, default, identity, comments) and its keys, indexes, checks
 // and partitions, then what could not be mapped.
 import { quoteName, renderTypeNode } from '@aide/schemas/version-changes';
-import type { InspectedColumn, InspectedDatabase, InspectedTable, TableKind } from '../model.js';
+import type {
+  InspectedColumn,
+  InspectedDatabase,
+  InspectedTable,
+  SourceProblem,
+  TableKind,
+} from '../model.js';
 
 // The type text and name quoting are the classifier's (`@aide/schemas`), so reports and change reasons
 // print types alike.
@@ -19,6 +25,16 @@ const KIND_LABELS: Record<TableKind, [string, string]> = {
 const MAX_ALIGN = 40;
 
 const qualified = (schema: string, name: string) => `${quoteName(schema)}.${quoteName(name)}`;
+
+/** A dataset as people name it: `schema.table` for a database table, else its object_name (a path, a topic). */
+export function displayName(ref: {
+  kind?: string;
+  object_name: string;
+  schema: string;
+  table: string;
+}): string {
+  return ref.kind === undefined || ref.kind === 'rdbms' ? qualified(ref.schema, ref.table) : ref.object_name;
+}
 const list = (names: readonly string[]) => names.map(quoteName).join(', ');
 const plural = (n: number, [one, many]: [string, string]) => `${n} ${n === 1 ? one : many}`;
 
@@ -52,12 +68,31 @@ export function renderText(db: InspectedDatabase): string {
       lines.push(`  ${t.native_type} → ${t.data_type} (${plural(t.columns, ['column', 'columns'])})`);
     }
   }
+  if (db.problems !== undefined) {
+    lines.push(...(db.problems.length === 0 ? ['Problems: none'] : problemLines(db.problems)));
+  }
   return `${lines.join('\n')}\n`;
 }
 
+/** What a source could not read, one line each: the path and the reason. */
+export function problemLines(problems: readonly SourceProblem[]): string[] {
+  return [
+    `Problems (${problems.length}, not read; the crawl went on):`,
+    ...problems.map((p) => `  ${p.path}: ${oneLine(p.reason)}`),
+  ];
+}
+
 function tableLines(table: InspectedTable): string[] {
-  const header = `${qualified(table.schema, table.name)}  ${KIND_LABELS[table.kind][0]}, ${plural(table.columns.length, ['column', 'columns'])}`;
+  const { placement } = table;
+  const what = placement === undefined ? KIND_LABELS[table.kind][0] : `${placement.kind} dataset`;
+  const name = placement === undefined ? qualified(table.schema, table.name) : placement.object_name;
+  const header = `${name}  ${what}, ${plural(table.columns.length, ['column', 'columns'])}`;
   const lines = [table.comment === null ? header : `${header} -- ${oneLine(table.comment)}`];
+  if (placement !== undefined) {
+    const attributes = Object.entries(placement.attributes).map(([k, v]) => `${k} ${JSON.stringify(v)}`);
+    const flavor = placement.flavor === undefined ? [] : [`flavor ${placement.flavor}`];
+    lines.push(`  ${[...attributes, ...flavor].join(', ')}`);
+  }
   if (table.partition_of !== null) {
     const bound = table.partition_of.bound === null ? '' : ` ${table.partition_of.bound}`;
     lines.push(`  partition of ${qualified(table.partition_of.schema, table.partition_of.name)}${bound}`);

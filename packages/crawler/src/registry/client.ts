@@ -6,7 +6,7 @@ import { AideApiError, AideClient, AideConnectionError, AideError, Authenticatio
 import { Agent } from 'undici';
 import { CrawlerError, ExitCode } from '../errors.js';
 import type { Io } from '../io.js';
-import { FLAVOR_OF_DIALECT, type Dialect } from '../model.js';
+import type { SourceDriver } from '../sources/source-driver.js';
 import type { ReportSystem } from '../report/report.js';
 
 import {
@@ -100,13 +100,13 @@ export async function registryCall<T>(doing: string, call: () => Promise<T>): Pr
 }
 
 /**
- * The system a crawl is for, checked before anything is recorded: it exists, its flavor is the one the
- * database's dialect maps types to, and that flavor has data types.
+ * The system a crawl is for, checked before anything is recorded: it exists, its flavor is one of
+ * those the source's driver maps types to, and that flavor has data types.
  */
 export async function resolveSystem(
   client: AideClient,
   code: string,
-  dialect: Dialect,
+  source: Pick<SourceDriver, 'name' | 'flavors'>,
 ): Promise<ReportSystem> {
   const page = await registryCall(`look up system '${code}'`, () => client.systems.list({ code, size: 1 }));
   const system = page.items[0];
@@ -114,11 +114,11 @@ export async function resolveSystem(
   const flavor = await registryCall(`read the flavor of system '${code}'`, () =>
     client.systemFlavors.get(system.flavor_id),
   );
-  const expected = FLAVOR_OF_DIALECT[dialect];
-  if (flavor.code !== expected) {
+  if (!source.flavors.includes(flavor.code)) {
+    const expected = source.flavors.map((f) => `'${f}'`).join(' or ');
     throw new CrawlerError(
-      `system '${code}' has flavor '${flavor.code}', but a ${dialect} database is described with ` +
-        `flavor '${expected}'`,
+      `system '${code}' has flavor '${flavor.code}', but a ${source.name} source is described with ` +
+        `flavor ${expected}`,
     );
   }
   const types = await registryCall(`read the data types of flavor '${flavor.code}'`, () =>

@@ -2,6 +2,7 @@
 // schema version with everything a crawl records (issue 9 §1). `versionOfTable` gives the version a
 // crawl would publish for an inspected table, so the diff, the report's targets and `apply` share one
 // shape; the registry's snapshot is read into the same shape (registry/snapshot.ts).
+import type { DatasetKind } from '@aide/schemas';
 import type {
   CheckConstraint,
   ForeignKey,
@@ -50,12 +51,38 @@ export interface TableVersion {
   check_constraints: CheckConstraint[];
 }
 
-/** A registry dataset of the crawled system, with its current version (null when it has none). */
-export interface RegistryDataset {
-  dataset_id: string;
+/**
+ * How a crawled table and a registry dataset are matched: an rdbms dataset by its schema and table (its
+ * object_name may be anything), a dataset of another kind (`kind` set) by its object_name.
+ */
+export interface DatasetRef {
+  /** The dataset's kind; absent for rdbms (database tables). */
+  kind?: DatasetKind;
   object_name: string;
+  /** rdbms: the schema; other kinds: the inspected table's schema, or '' on the registry's side. */
   schema: string;
+  /** rdbms: the table; other kinds: the inspected table's name, or the object_name on the registry's side. */
   table: string;
+}
+
+/** The key a crawled table and its registry dataset share (see DatasetRef). */
+export function datasetKey(ref: DatasetRef): string {
+  return ref.kind === undefined || ref.kind === 'rdbms'
+    ? JSON.stringify([ref.schema, ref.table])
+    : JSON.stringify([ref.object_name]);
+}
+
+/** An inspected table as the dataset it becomes: placed (non-database sources) or `schema.table`. */
+export function refOfTable(table: InspectedTable): DatasetRef {
+  const { placement } = table;
+  return placement === undefined
+    ? { object_name: objectName(table.schema, table.name), schema: table.schema, table: table.name }
+    : { kind: placement.kind, object_name: placement.object_name, schema: table.schema, table: table.name };
+}
+
+/** A registry dataset of the crawled system, with its current version (null when it has none). */
+export interface RegistryDataset extends DatasetRef {
+  dataset_id: string;
   /** The current version's number: the base a report's change is computed from; null when none. */
   version_num: number | null;
   version: TableVersion | null;

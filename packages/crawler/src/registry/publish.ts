@@ -20,7 +20,38 @@ export interface PublishOutcome {
   failures: Map<string, string>;
 }
 
-function createBody(systemId: string, report: CrawlReport, diff: DatasetDiff): CreateDataset {
+/**
+ * A dataset created with its own flavor (`flavor_id`, ADR 0045: a Protobuf subject on a Kafka source
+ * whose flavor is Avro); null or absent: the system's flavor. Typed here until `CreateDataset` of
+ * `@aide/schemas` declares the field.
+ */
+export type CreateDatasetWithFlavor = CreateDataset & { flavor_id?: string | null };
+
+/** Flavor code → id, for the placements that name a flavor of their own. */
+export type FlavorIds = ReadonlyMap<string, string>;
+
+/**
+ * The dataset a `create` item makes: a placed dataset (non-database sources) from its placement — its
+ * kind, object_name and the kind's attributes, and the id of its own flavor when it names one — else
+ * the rdbms dataset of the table.
+ */
+export function createBody(
+  systemId: string,
+  report: CrawlReport,
+  diff: DatasetDiff,
+  flavorIds: FlavorIds = new Map(),
+): CreateDatasetWithFlavor {
+  const { placement } = diff;
+  if (placement !== undefined) {
+    const flavorId = placement.flavor === undefined ? undefined : flavorIds.get(placement.flavor);
+    return {
+      ...placement.attributes,
+      kind: placement.kind,
+      system_id: systemId,
+      object_name: placement.object_name,
+      ...(flavorId === undefined ? {} : { flavor_id: flavorId }),
+    } as CreateDatasetWithFlavor;
+  }
   const kind = diff.target?.table_kind;
   return {
     kind: 'rdbms',
@@ -70,6 +101,38 @@ export function publishBody(version: TableVersion): Omit<BulkPublishItem, 'datas
 }
 
 /**
+ * The ids of the flavors the new datasets' placements name (one lookup per distinct code). A flavor the
+ * registry does not have fails the datasets naming it (in `failures`), not the apply.
+ */
+async function placementFlavors(
+  client: AideClient,
+  created: readonly DatasetDiff[],
+  failures: Map<string, string>,
+): Promise<FlavorIds> {
+  const codes = [
+    ...new Set(created.flatMap((d) => (d.placement?.flavor === undefined ? [] : [d.placement.flavor]))),
+  ];
+  const ids = new Map<string, string>();
+  for (const code of codes) {
+    const page = await registryCall(`look up flavor '${code}'`, () =>
+      client.systemFlavors.list({ code, size: 1 }),
+    );
+    const flavor = page.items[0];
+    if (flavor !== undefined) ids.set(code, flavor.id);
+  }
+  for (const diff of created) {
+    const code = diff.placement?.flavor;
+    if (code !== undefined && !ids.has(code)) {
+      failures.set(
+        diff.object_name,
+        `SYSTEM_FLAVOR_NOT_FOUND: the registry has no flavor '${code}' (seed it)`,
+      );
+    }
+  }
+  return ids;
+}
+
+/**
  * Publishes the `create` and `publish` items of a plan in one batch route, updating each item with its
  * dataset id, the version written, the registry's classification of the change and, when the server
  * found the base stale, `stale`. A new dataset is created with its first version in one transaction:
@@ -88,6 +151,11 @@ export async function applyItems(
 ): Promise<PublishOutcome> {
   const diffs = new Map(report.datasets.map((d) => [d.object_name, d]));
   const diffOf = (item: ApplyItem) => diffs.get(item.object_name) as DatasetDiff;
+  const flavorIds = await placementFlavors(
+    client,
+    items.filter((i) => i.action === 'create').map(diffOf),
+    failures,
+  );
 
   // A `create` whose name was registered since the report was read is sent again, by the id the
   // registry answers with, with no base version: as when it was created first and then published.
@@ -106,7 +174,7 @@ export async function applyItems(
           const diff = diffOf(item);
           return {
             ...(item.action === 'create' && !registered.has(item)
-              ? { dataset: createBody(systemId, report, diff) }
+              ? { dataset: createBody(systemId, report, diff, flavorIds) }
               : { dataset_id: item.dataset_id as string }),
             base_version_num: item.base_version_num,
             // Only a change the report shows as breaking may be one: never looser than the label.

@@ -1,12 +1,20 @@
 // The registry's side of a system, read in bulk: the system snapshot route, cursor-paged (1,000
 // datasets a page, the next one requested while this one is converted), turned into the versions the
 // diff compares. Never one request per dataset.
-import type { SchemaVersion, SystemSnapshotPage, TypeInstanceTree } from '@aide/schemas';
+import type { DatasetKind, SchemaVersion, SystemSnapshotPage, TypeInstanceTree } from '@aide/schemas';
 import { structureFingerprint, typeSpecOfTree } from '@aide/schemas/fingerprint';
 import { AideApiError, type AideClient } from '@aide/sdk';
 import type { InspectedTable, TypeNode } from '../model.js';
 import { registryCall } from './client.js';
-import { versionOfTable, type RegistryDataset, type TableVersion, type VersionColumn } from './model.js';
+import {
+  datasetKey,
+  refOfTable,
+  versionOfTable,
+  type DatasetRef,
+  type RegistryDataset,
+  type TableVersion,
+  type VersionColumn,
+} from './model.js';
 
 /** Datasets per snapshot page: the route's maximum, so 10,000 tables are 10 requests. */
 export const SNAPSHOT_PAGE_SIZE = 1000;
@@ -113,6 +121,20 @@ export function registryVersionOf(version: SchemaVersion): TableVersion {
 }
 
 /**
+ * A registry dataset as the crawl matches it (DatasetRef): rdbms by schema and table; another kind by
+ * object_name (the registry keeps no schema or table for it: '' and the object_name stand in).
+ */
+function refOfDataset(
+  kind: DatasetKind,
+  object_name: string,
+  schema: string | null,
+  table: string | null,
+): DatasetRef {
+  if (kind === 'rdbms') return { object_name, schema: schema ?? '', table: table ?? '' };
+  return { kind, object_name, schema: '', table: object_name };
+}
+
+/**
  * Turns snapshot items into the diff's terms, sharing repeated values; foreign keys are named at the
  * end (`finish`), since a target given by id may come later, from the names of every rdbms dataset.
  */
@@ -125,17 +147,20 @@ class Converter {
 
   add(item: SystemSnapshotPage['items'][number]): void {
     const { dataset, version } = item;
-    if (dataset.kind !== 'rdbms') return;
-    this.names.set(dataset.id, { schema: dataset.schema_name, table: dataset.table_name });
+    const rdbms = dataset.kind === 'rdbms' ? dataset : null;
+    if (rdbms !== null) this.names.set(rdbms.id, { schema: rdbms.schema_name, table: rdbms.table_name });
     const converted = version === null ? null : tableVersionOf(version, this.shared);
     if (converted && version && version.foreign_keys.length > 0) {
       this.keys.push({ version: converted, stored: version.foreign_keys });
     }
     this.registered.push({
+      ...refOfDataset(
+        dataset.kind,
+        dataset.object_name,
+        rdbms?.schema_name ?? null,
+        rdbms?.table_name ?? null,
+      ),
       dataset_id: dataset.id,
-      object_name: dataset.object_name,
-      schema: dataset.schema_name,
-      table: dataset.table_name,
       version_num: version?.version_num ?? null,
       version: converted,
     });
@@ -172,12 +197,9 @@ export async function readRegistry(
 /** Datasets per fingerprint page: the route's maximum, so 10,000 tables are one request. */
 export const FINGERPRINT_PAGE_SIZE = 10_000;
 
-/** An rdbms dataset of the system as the fingerprint listing gives it (ADR 0032). */
-export interface RegistryHead {
+/** A dataset of the system as the fingerprint listing gives it (ADR 0032). */
+export interface RegistryHead extends DatasetRef {
   dataset_id: string;
-  object_name: string;
-  schema: string;
-  table: string;
   version_num: number | null;
   /** The current version's structural fingerprint; null when the registry has none (read it in full). */
   fingerprint: string | null;
@@ -216,12 +238,9 @@ export async function readFingerprints(
   async function listFingerprints() {
     for await (const page of client.systems.fingerprints(systemId, { limit: pageSize }, { signal })) {
       for (const item of page.items) {
-        if (item.kind !== 'rdbms' || item.schema_name === null || item.table_name === null) continue;
         heads.push({
+          ...refOfDataset(item.kind, item.object_name, item.schema_name, item.table_name),
           dataset_id: item.dataset_id,
-          object_name: item.object_name,
-          schema: item.schema_name,
-          table: item.table_name,
           version_num: item.version_num,
           fingerprint: item.fingerprint,
         });
@@ -254,8 +273,16 @@ const tableKey = (schema: string, table: string) => JSON.stringify([schema, tabl
 
 /** A listed dataset whose version is not read in full (none, unchanged, or not needed). */
 function withoutVersion(head: RegistryHead): RegistryDataset {
-  const { dataset_id, object_name, schema, table, version_num } = head;
-  return { dataset_id, object_name, schema, table, version_num, version: null };
+  const { kind, dataset_id, object_name, schema, table, version_num } = head;
+  return {
+    ...(kind === undefined ? {} : { kind }),
+    dataset_id,
+    object_name,
+    schema,
+    table,
+    version_num,
+    version: null,
+  };
 }
 
 /**
@@ -295,19 +322,21 @@ export async function readChanged(
   systemId: string,
   heads: readonly RegistryHead[],
   tables: readonly InspectedTable[],
-  inScope: (schema: string, table: string) => boolean,
+  inScope: (dataset: DatasetRef) => boolean,
   signal?: AbortSignal,
   batchSize = SNAPSHOT_PAGE_SIZE,
 ): Promise<ChangedRead> {
-  const idByName = new Map(heads.map((h) => [tableKey(h.schema, h.table), h.dataset_id]));
+  const idByName = new Map(
+    heads.filter((h) => h.kind === undefined).map((h) => [tableKey(h.schema, h.table), h.dataset_id]),
+  );
   const idOf = (schema: string, table: string) => idByName.get(tableKey(schema, table));
-  const inspected = new Map(tables.map((t) => [tableKey(t.schema, t.name), t]));
+  const inspected = new Map(tables.map((t) => [datasetKey(refOfTable(t)), t]));
   // In the listing's order (dataset id), as a full read lists them.
   const slots: (RegistryDataset | string)[] = [];
   const toRead: string[] = [];
   for (const head of heads) {
-    const table = inspected.get(tableKey(head.schema, head.table));
-    if (table === undefined && !inScope(head.schema, head.table)) continue;
+    const table = inspected.get(datasetKey(head));
+    if (table === undefined && !inScope(head)) continue;
     const dataset = withoutVersion(head);
     if (head.version_num === null) {
       slots.push(dataset);
@@ -358,10 +387,8 @@ async function readVersions(
   return new Map(converter.finish().map((d) => [d.dataset_id, d]));
 }
 
-/** A dataset of a report as `apply` sees it: its table, and whether it has a version to publish. */
-export interface ReportedTable {
-  schema: string;
-  table: string;
+/** A dataset of a report as `apply` sees it: which one, and whether it has a version to publish. */
+export interface ReportedTable extends DatasetRef {
   /** The report's version to publish; null for a table removed from the database. */
   target: unknown;
 }
@@ -384,10 +411,10 @@ export async function readReported(
 ): Promise<RegistryDataset[]> {
   const heads = full ? null : await readFingerprints(client, systemId, signal);
   if (heads === null) return readRegistry(client, systemId, signal, batchSize);
-  const reported = new Map(tables.map((t) => [tableKey(t.schema, t.table), t.target !== null]));
-  const touched = heads.filter((h) => reported.has(tableKey(h.schema, h.table)));
+  const reported = new Map(tables.map((t) => [datasetKey(t), t.target !== null]));
+  const touched = heads.filter((h) => reported.has(datasetKey(h)));
   const toRead = touched
-    .filter((h) => h.version_num !== null && reported.get(tableKey(h.schema, h.table)) === true)
+    .filter((h) => h.version_num !== null && reported.get(datasetKey(h)) === true)
     .map((h) => h.dataset_id);
   const read = await readVersions(
     client,

@@ -4,10 +4,9 @@
 import { CHANGE_CATEGORIES, type ChangeCategory, type DatasetDiff } from '../diff/diff.js';
 import type {
   ApproximateType,
-  Dialect,
-  FlavorCode,
   InspectedDatabase,
   InspectionFilters,
+  SourceProblem,
   UnmappedType,
 } from '../model.js';
 
@@ -17,7 +16,8 @@ export const REPORT_FORMAT_VERSION = 1;
 export interface ReportSystem {
   id: string;
   code: string;
-  flavor: FlavorCode;
+  /** The system's flavor code: one of its source driver's flavors. */
+  flavor: string;
 }
 
 export interface ReportSummary {
@@ -37,7 +37,8 @@ export interface CrawlReport {
   crawl_run_id: string | null;
   system: ReportSystem;
   source: {
-    dialect: Dialect;
+    /** The source driver's name (`postgresql`, …). */
+    dialect: string;
     server: InspectedDatabase['server'];
     database: string;
     filters: InspectionFilters;
@@ -46,6 +47,8 @@ export interface CrawlReport {
   datasets: DatasetDiff[];
   unmapped_types: UnmappedType[];
   approximate_types: ApproximateType[];
+  /** What the source could not read (a corrupt file), as the inspection reported it; absent when none. */
+  problems?: SourceProblem[];
   summary: ReportSummary;
 }
 
@@ -94,6 +97,7 @@ export function buildReport(input: BuildReportInput): CrawlReport {
     datasets: input.diffs.filter((d) => d.status !== 'unchanged'),
     unmapped_types: db.unmapped_types,
     approximate_types: db.approximate_types,
+    ...(db.problems === undefined || db.problems.length === 0 ? {} : { problems: db.problems }),
     summary: summarize(input.diffs, db.summary.unmapped_columns),
   };
 }

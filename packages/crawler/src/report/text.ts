@@ -2,7 +2,7 @@
 // removed), one line per change marked compatible or BREAKING, then a summary.
 import type { Change, DatasetDiff } from '../diff/diff.js';
 import type { CheckConstraint, KeyConstraint } from '../model.js';
-import { quoteName, renderTypeNode } from '../output/text.js';
+import { displayName, problemLines, quoteName, renderTypeNode } from '../output/text.js';
 import type { VersionColumn, VersionForeignKey, VersionIndex } from '../registry/model.js';
 import type { CrawlReport } from './report.js';
 
@@ -123,12 +123,12 @@ export function describeChange(change: Change): string {
 }
 
 function datasetHeader(diff: DatasetDiff): string {
-  const name = `${quoteName(diff.schema)}.${quoteName(diff.table)}`;
+  const name = displayName(diff);
   switch (diff.status) {
     case 'new':
       return `+ ${name}  new${diff.dataset_id === null ? '' : ' version of a registered dataset'}, ${diff.target?.columns.length ?? 0} columns`;
     case 'removed':
-      return `- ${name}  removed from the database (registry v${show(diff.base_version_num)})`;
+      return `- ${name}  removed from the ${diff.kind === undefined ? 'database' : 'source'} (registry v${show(diff.base_version_num)})`;
     default:
       return `~ ${name}  v${show(diff.base_version_num)}, ${diff.compatibility ?? ''}`;
   }
@@ -151,6 +151,7 @@ export function renderReportText(report: CrawlReport): string {
     }
   }
   if (report.datasets.length === 0) lines.push('', 'No differences: the registry matches the database.');
+  if (report.problems !== undefined) lines.push('', ...problemLines(report.problems));
   lines.push('', 'Summary');
   const d = summary.datasets;
   lines.push(
