@@ -17,6 +17,8 @@ import {
   type InspectedTable,
   type TypeNode,
 } from '../src/model.js';
+import { TableSet } from '../src/inspect/assemble.js';
+import { summarise } from '../src/inspect/inspect.js';
 import { main } from '../src/program.js';
 import { createBody } from '../src/registry/publish.js';
 import { readRegistry } from '../src/registry/snapshot.js';
@@ -44,32 +46,19 @@ const column = (name: string, ordinal: number, native: string, type: TypeNode, n
 /** A dataset of the test source: a folder of files, placed as a storage dataset. */
 function dataset(folder: string, name: string, format: string, columns: InspectedColumn[]): InspectedTable {
   const objectName = folder === '' ? name : `${folder}/${name}`;
-  return {
-    placement: {
-      kind: 'storage',
-      object_name: objectName,
-      attributes: {
-        path: `testfiles:///lake/${objectName}`,
-        file_format: format,
-        compression: format === 'parquet' ? 'snappy' : 'none',
-        partition_by: format === 'parquet' ? ['dt'] : null,
-      },
+  const table = new TableSet().add(folder, name, 'table', null);
+  table.columns = columns;
+  table.placement = {
+    kind: 'storage',
+    object_name: objectName,
+    attributes: {
+      path: `testfiles:///lake/${objectName}`,
+      file_format: format,
+      compression: format === 'parquet' ? 'snappy' : 'none',
+      partition_by: format === 'parquet' ? ['dt'] : null,
     },
-    schema: folder,
-    name,
-    kind: 'table',
-    comment: null,
-    view_definition: null,
-    columns,
-    primary_key: null,
-    unique_constraints: [],
-    foreign_keys: [],
-    indexes: [],
-    check_constraints: [],
-    partition_key: null,
-    partitions: [],
-    partition_of: null,
   };
+  return table;
 }
 
 const utf8: TypeNode = { data_type: 'utf8' };
@@ -120,25 +109,7 @@ const testDriver: SourceDriver = {
       unmapped_types: [],
       approximate_types: [],
       problems: lake.problems,
-      summary: {
-        schemas: new Set(tables.map((t) => t.schema)).size,
-        tables: {
-          table: tables.length,
-          view: 0,
-          materialized_view: 0,
-          partitioned_table: 0,
-          foreign_table: 0,
-        },
-        partitions: 0,
-        columns: tables.reduce((n, t) => n + t.columns.length, 0),
-        primary_keys: 0,
-        unique_constraints: 0,
-        foreign_keys: 0,
-        indexes: 0,
-        check_constraints: 0,
-        unmapped_columns: 0,
-        catalog_queries: 0,
-      },
+      summary: summarise(new Set(tables.map((t) => t.schema)).size, tables, 0),
     });
   },
 };

@@ -85,7 +85,8 @@ export async function inspectCatalog(
   };
 }
 
-function summarise(schemas: number, tables: InspectedTable[], queries: number): InspectionSummary {
+/** The counts of an inspection's `summary` (also for sources that are not databases: `queries` 0). */
+export function summarise(schemas: number, tables: InspectedTable[], queries: number): InspectionSummary {
   const summary: InspectionSummary = {
     schemas,
     tables: { table: 0, view: 0, materialized_view: 0, partitioned_table: 0, foreign_table: 0 },
