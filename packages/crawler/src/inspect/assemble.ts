@@ -1,29 +1,57 @@
 // Shared by the dialect modules: tables keyed by (schema, name) in a Map (rows of a catalog query are
 // attached in O(1) each), and the final deterministic ordering.
-import type { InspectedTable, TableKind } from '../model.js';
+import type { InspectedColumn, InspectedTable, TableKind } from '../model.js';
 import { compareText } from '../normalise/type-log.js';
+
+/** A table with no columns, keys or constraints yet. */
+export function emptyTable(
+  schema: string,
+  name: string,
+  kind: TableKind,
+  comment: string | null,
+): InspectedTable {
+  return {
+    schema,
+    name,
+    kind,
+    comment,
+    view_definition: null,
+    columns: [],
+    primary_key: null,
+    unique_constraints: [],
+    foreign_keys: [],
+    indexes: [],
+    check_constraints: [],
+    partition_key: null,
+    partitions: [],
+    partition_of: null,
+  };
+}
+
+/** A column of `nativeType` with nothing else known yet (unmapped, nullable, no default). */
+export function emptyColumn(name: string, ordinal: number, nativeType: string): InspectedColumn {
+  return {
+    name,
+    ordinal,
+    native_type: nativeType,
+    type: null,
+    nullable: true,
+    default: null,
+    comment: null,
+    identity: null,
+    generated: null,
+    collation: null,
+    domain: null,
+    on_update: null,
+  };
+}
 
 /** The tables of one inspection, keyed by schema and name. */
 export class TableSet {
   private readonly tables = new Map<string, InspectedTable>();
 
   add(schema: string, name: string, kind: TableKind, comment: string | null): InspectedTable {
-    const table: InspectedTable = {
-      schema,
-      name,
-      kind,
-      comment,
-      view_definition: null,
-      columns: [],
-      primary_key: null,
-      unique_constraints: [],
-      foreign_keys: [],
-      indexes: [],
-      check_constraints: [],
-      partition_key: null,
-      partitions: [],
-      partition_of: null,
-    };
+    const table = emptyTable(schema, name, kind, comment);
     this.tables.set(key(schema, name), table);
     return table;
   }

@@ -55,6 +55,15 @@ export function node(
   return kept.length === 0 ? { data_type } : { data_type, params: Object.fromEntries(kept) };
 }
 
+/** A container node from its children by slot; null when one child has no type (the whole is unmapped). */
+export function nested(
+  data_type: string,
+  children: [slot: string, type: TypeNode | null][],
+): TypeNode | null {
+  if (children.some(([, type]) => type === null)) return null;
+  return { data_type, children: children.map(([slot, type]) => ({ slot, type: type as TypeNode })) };
+}
+
 /** An array of `item`, nested `dimensions` times (`int[][]` → array(array(integer))). */
 export function arrayOf(item: TypeNode, dimensions: number): TypeNode {
   let type = item;
