@@ -18,7 +18,7 @@ import {
   type TypeNode,
 } from '../src/model.js';
 import { TableSet } from '../src/inspect/assemble.js';
-import { summarise } from '../src/inspect/inspect.js';
+import { summarise } from '../src/sources/inspection.js';
 import { main } from '../src/program.js';
 import { createBody } from '../src/registry/publish.js';
 import { readRegistry } from '../src/registry/snapshot.js';

@@ -8,15 +8,14 @@ import {
   INSPECTION_FORMAT,
   INSPECTION_FORMAT_VERSION,
   type InspectedDatabase,
-  type InspectedTable,
   type InspectionFilters,
-  type InspectionSummary,
 } from '../model.js';
 import { compareText, TypeLog } from '../normalise/type-log.js';
 import { completeFilters, openSource, SOURCES, type SourceList } from '../sources/registry.js';
 import type { SourceInspectOptions } from '../sources/source-driver.js';
 import type { InspectDialect } from './dialect.js';
 import { parseFilters } from './filters.js';
+import { summarise } from '../sources/inspection.js';
 
 export interface InspectOptions {
   connectionUrl: string;
@@ -86,30 +85,3 @@ export async function inspectCatalog(
 }
 
 /** The counts of an inspection's `summary` (also for sources that are not databases: `queries` 0). */
-export function summarise(schemas: number, tables: InspectedTable[], queries: number): InspectionSummary {
-  const summary: InspectionSummary = {
-    schemas,
-    tables: { table: 0, view: 0, materialized_view: 0, partitioned_table: 0, foreign_table: 0 },
-    partitions: 0,
-    columns: 0,
-    primary_keys: 0,
-    unique_constraints: 0,
-    foreign_keys: 0,
-    indexes: 0,
-    check_constraints: 0,
-    unmapped_columns: 0,
-    catalog_queries: queries,
-  };
-  for (const table of tables) {
-    summary.tables[table.kind]++;
-    summary.partitions += table.partitions.length;
-    summary.columns += table.columns.length;
-    summary.primary_keys += table.primary_key === null ? 0 : 1;
-    summary.unique_constraints += table.unique_constraints.length;
-    summary.foreign_keys += table.foreign_keys.length;
-    summary.indexes += table.indexes.length;
-    summary.check_constraints += table.check_constraints.length;
-    summary.unmapped_columns += table.columns.filter((c) => c.type === null).length;
-  }
-  return summary;
-}
