@@ -8,7 +8,7 @@ import { resolveDatabase, type DatabaseTarget } from './bootstrap/database.js';
 import { createLogger } from './common/http/logger.js';
 import { ConfigError, loadConfig } from './config/config.js';
 import { createDataSource } from './database/data-source.js';
-import { loadCastSeedFile, loadKindSeedFile, loadSeedFile } from './modules/type-system/seed-file.js';
+import { loadCastSeedFile, loadKindSeedFile, loadSeedFiles } from './modules/type-system/seed-file.js';
 import { seedCastFile, seedDataTypeFile, seedDirectory, seedKindFile } from './seeds/type-system.seeder.js';
 
 const USAGE = `Usage: node dist/cli.js <command>
@@ -67,15 +67,23 @@ async function seed(dataSource: DataSource, flags: SeedFlags): Promise<void> {
     }
     return;
   }
-  // A cast file lists `mappings`; a kind file `kinds`; a data-type file a kind, a flavor and types.
+  // A cast file lists `mappings`; a kind file `kinds`; a data-type file a kind, a flavor (or several) and types.
   // pnpm runs the script in packages/backend; a relative path is meant from where the user typed it.
   const path = resolve(process.env['INIT_CWD'] ?? process.cwd(), flags.file);
   const summary = /(^|\/)casts\//.test(path)
     ? (await seedCastFile(dataSource, await loadCastSeedFile(path), options)).summary
     : /(^|\/)kinds\//.test(path)
       ? (await seedKindFile(dataSource, await loadKindSeedFile(path), options)).summary
-      : (await seedDataTypeFile(dataSource, await loadSeedFile(path), options)).summary;
-  print(`${prefix}${basename(path)}: ${summary}`);
+      : undefined;
+  if (summary !== undefined) {
+    print(`${prefix}${basename(path)}: ${summary}`);
+    return;
+  }
+  const files = await loadSeedFiles(path);
+  for (const file of files) {
+    const name = files.length > 1 ? `${basename(path)}#${file.flavor.code}` : basename(path);
+    print(`${prefix}${name}: ${(await seedDataTypeFile(dataSource, file, options)).summary}`);
+  }
 }
 
 async function run(command: Command, flags: SeedFlags): Promise<void> {

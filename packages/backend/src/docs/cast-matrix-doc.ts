@@ -12,6 +12,16 @@ const MARK = { exact: 'exact', widening: 'widening', lossy: '**lossy**' } as con
 
 const cell = (text: string) => text.replace(/\|/g, '\\|');
 
+/** `11 flavors, 392 types: 3820 rules (… exact, … widening, … lossy) and 100 with no mapping.` */
+function totals(tables: ReadonlyArray<{ types: readonly unknown[] }>, matrix: CastMatrix): string {
+  const types = tables.reduce((n, t) => n + t.types.length, 0);
+  const count = (f: string) => matrix.rules.filter((r) => r.fidelity === f).length;
+  return (
+    `${tables.length} flavors, ${types} types: ${matrix.rules.length} rules (${count('exact')} exact, ` +
+    `${count('widening')} widening, ${count('lossy')} lossy) and ${matrix.gaps.length} with no mapping.`
+  );
+}
+
 /** The Markdown page of the matrix generated from `seeds`. */
 export function buildCastMatrixDoc(seeds: SeedDirectory): string {
   const tables = seeds.matrixTables.map((t) => t.table);
@@ -33,6 +43,8 @@ export function buildCastMatrixDoc(seeds: SeedDirectory): string {
     '[the type system](type-system.md).',
     '',
     '## Summary',
+    '',
+    totals(tables, matrix),
     '',
     'Rules per source flavor (rows) and target flavor (columns): exact / widening / lossy / no mapping.',
     '',

@@ -311,7 +311,12 @@ export async function seedDirectory(
     reports.push({ file: path, summary: (await seedKindFile(dataSource, file, options)).summary });
   }
   for (const { path, file } of seeds.typeFiles) {
-    reports.push({ file: path, summary: (await seedDataTypeFile(dataSource, file, options)).summary });
+    // A file of several flavors (files.yaml) reports each: `files.yaml#sftp_files`.
+    const shared = seeds.typeFiles.filter((t) => t.path === path).length > 1;
+    reports.push({
+      file: shared ? `${path}#${file.flavor.code}` : path,
+      summary: (await seedDataTypeFile(dataSource, file, options)).summary,
+    });
   }
   for (const { path, file } of seeds.castFiles) {
     reports.push({ file: path, summary: (await seedCastFile(dataSource, file, options)).summary });

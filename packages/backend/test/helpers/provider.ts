@@ -1,7 +1,7 @@
 // Factories of the metadata-provider e2e tests (workspaces, connection profiles, dataflows) under
 // test/e2e/provider. The fixture is a DataCoolie pipeline: an ERP PostgreSQL table copied into a
 // lakehouse (delta) table, each dataset with a published version and a lineage layer.
-import { createSystem, ok, unique } from './factories.js';
+import { createFlavor, createSystem, ok, unique } from './factories.js';
 import { API, createDataset, flavorFor, flavorByCode, seedReference, type Row } from './catalogue.js';
 import { publishVersion } from './lineage.js';
 import type { TestContext } from './test-app.js';
@@ -86,7 +86,8 @@ export async function pipelineFixture(ctx: TestContext): Promise<PipelineFixture
   const pgSystem = await createSystem(ctx, (await flavorByCode(ctx, 'postgres14')).id, {
     extra: { host: 'erp-db.internal.example.com', port: 5432 },
   });
-  const lakeFlavor = await flavorFor(ctx, 'storage');
+  // A flavor of its own: the seeded storage_files types need params (decimal, timestamp[unit]).
+  const lakeFlavor = await createFlavor(ctx, (await flavorFor(ctx, 'storage')).kind_id);
   await ensureDataTypes(ctx, lakeFlavor.id, ['long', 'decimal', 'timestamp', 'string']);
   const lakeSystem = await createSystem(ctx, lakeFlavor.id);
   const erp = await createProfile(ctx, workspace.id, pgSystem.id, { name: unique('erp'), database: 'erp' });

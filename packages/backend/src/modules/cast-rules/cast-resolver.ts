@@ -49,6 +49,16 @@ function targetSlot(slot: string | null, targetTemplate: string | null): string 
 }
 
 /**
+ * Whether the target reads a child of this slot. One it does not is part of the target's own value (an
+ * Avro map's keys are strings: a Spark map's `key` child is not cast, the rule declares the loss).
+ */
+function readsSlot(slot: string | null, targetTemplate: string | null): boolean {
+  if (slot === null || targetTemplate === null) return true;
+  const variable = slot.startsWith('field:') ? 'fields' : slot;
+  return new RegExp(`\\b${variable}\\b`).test(targetTemplate);
+}
+
+/**
  * Maps a source type tree onto the target flavor node by node, with exactly one rule per source data
  * type: none is CAST_RULE_NOT_RESOLVABLE (with the reason when the matrix says there is no mapping,
  * `gaps`), several CAST_RULE_AMBIGUOUS (with the candidates).
@@ -97,7 +107,9 @@ export function resolveCast(
   let fidelity: CastFidelity | null = rule.fidelity ?? null;
   const loss = new Set(rule.loss ?? []);
   const leaf = rule.target_render_template !== null && !RENDERS_CHILDREN.test(rule.target_render_template);
-  const children = (leaf ? [] : source.children).map((child) => {
+  const template = rule.target_render_template;
+  const read = (child: TypeTreeNode) => readsSlot(targetSlot(child.slot, template), template);
+  const children = (leaf ? [] : source.children.filter(read)).map((child) => {
     const outcome = resolveCast(child, rulesBySource, gaps);
     if (SAFETY_ORDER.indexOf(outcome.safety) > SAFETY_ORDER.indexOf(safety)) safety = outcome.safety;
     fidelity = weaker(fidelity, outcome.fidelity);

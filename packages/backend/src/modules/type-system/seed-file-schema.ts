@@ -52,14 +52,40 @@ export const SeedTypeSchema = z.strictObject({
   render_template: z.string().max(2000).nullable().default(null),
 });
 
-/** A data-type seed file (the original's format, plus an optional `description` per type). */
+/** One entry of `flavors:`: a flavor and its kind, when one file declares several flavors. */
+export const SeedFlavorEntrySchema = SeedFlavorSchema.extend({ kind: SeedKindRefSchema });
+
+/**
+ * A data-type seed file: the original's `kind:` + `flavor:` (plus an optional `description` per type),
+ * or `flavors:`, several flavors (of several kinds) sharing one type list declared once — the file
+ * flavors storage_files and sftp_files (ADR 0044).
+ */
 export const SeedFileSchema = z
   .strictObject({
-    kind: SeedKindRefSchema,
-    flavor: SeedFlavorSchema,
+    kind: SeedKindRefSchema.optional(),
+    flavor: SeedFlavorSchema.optional(),
+    flavors: z.array(SeedFlavorEntrySchema).min(1).max(20).optional(),
     types: z.array(SeedTypeSchema).max(2000),
   })
   .superRefine((file, ctx) => {
+    const single = file.kind !== undefined || file.flavor !== undefined;
+    if (single === (file.flavors !== undefined)) {
+      ctx.addIssue({ code: 'custom', path: [], message: 'give kind and flavor, or flavors, not both' });
+    } else if (single && (file.kind === undefined || file.flavor === undefined)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: [file.kind === undefined ? 'kind' : 'flavor'],
+        message: 'required with kind/flavor',
+      });
+    }
+    const duplicateFlavors = duplicatesOf((file.flavors ?? []).map((f) => f.code));
+    if (duplicateFlavors.length > 0) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['flavors'],
+        message: `Duplicate flavor codes in seed file: [${duplicateFlavors.join(', ')}]`,
+      });
+    }
     const duplicates = duplicatesOf(file.types.map((type) => type.code));
     if (duplicates.length > 0) {
       ctx.addIssue({

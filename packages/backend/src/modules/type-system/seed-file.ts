@@ -5,7 +5,7 @@ import { parse as parseYaml } from 'yaml';
 import type { z } from 'zod';
 import { paramMappingIssues, type CastSafety, type ParamMapping } from './cast-mapping.js';
 import type { CastFidelity } from './cast-matrix/hub-cast.js';
-import { loadMatrixTable, type MatrixTable } from './cast-matrix/matrix-table.js';
+import { loadMatrixTables, type MatrixTable } from './cast-matrix/matrix-table.js';
 import { convertOriginalTemplate } from './original-template.js';
 import {
   normalizeParamsSchema,
@@ -99,6 +99,7 @@ export interface SeedDirectory {
   kindFiles: Array<{ path: string; file: KindSeedFile }>;
   /** `cast-matrix/*.yaml`: each flavor's types on the hub of the cast matrix (ADR 0043). */
   matrixTables: Array<{ path: string; table: MatrixTable }>;
+  /** One entry per flavor: a file declaring several flavors (`flavors:`) gives several, same path. */
   typeFiles: Array<{ path: string; file: SeedFile }>;
   castFiles: Array<{ path: string; file: CastSeedFile }>;
 }
@@ -107,11 +108,12 @@ export interface SeedDirectory {
  * Parses and validates a data-type seed file: strict YAML shape (unknown keys rejected), no duplicate
  * codes, every `params_schema` normalised to JSON Schema, every `render_template` converted from the
  * original style if needed and validated against the sandbox (reading only its params and the child
- * variables).
+ * variables). A file of several flavors (`flavors:`) gives one {@link SeedFile} per flavor, each with
+ * the same types.
  *
  * @throws SeedFileError listing every problem.
  */
-export function parseSeedFile(text: string, source = '<seed>'): SeedFile {
+export function parseSeedFiles(text: string, source = '<seed>'): SeedFile[] {
   const raw = checkShape(SeedFileSchema, parseYamlRoot(text, source), source);
   const issues: SeedIssue[] = [];
   const types = raw.types.map((type, index): SeedDataType => {
@@ -145,11 +147,29 @@ export function parseSeedFile(text: string, source = '<seed>'): SeedFile {
   if (issues.length > 0) {
     throw new SeedFileError(source, issues);
   }
-  return {
-    kind: typeof raw.kind === 'string' ? { code: raw.kind } : raw.kind,
-    flavor: { ...raw.flavor, vendor: raw.flavor.vendor ?? null },
+  // The shape check guarantees kind + flavor, or flavors.
+  const flavors =
+    raw.flavors ?? (raw.kind !== undefined && raw.flavor ? [{ ...raw.flavor, kind: raw.kind }] : []);
+  return flavors.map(({ kind, ...flavor }) => ({
+    kind: typeof kind === 'string' ? { code: kind } : kind,
+    flavor: { ...flavor, vendor: flavor.vendor ?? null },
     types,
-  };
+  }));
+}
+
+/**
+ * Parses a data-type seed file of one flavor; see {@link parseSeedFiles}.
+ *
+ * @throws SeedFileError listing every problem, or when the file declares several flavors.
+ */
+export function parseSeedFile(text: string, source = '<seed>'): SeedFile {
+  const files = parseSeedFiles(text, source);
+  if (files.length !== 1) {
+    throw new SeedFileError(source, [
+      { path: ['flavors'], message: 'declares several flavors: read it with parseSeedFiles' },
+    ]);
+  }
+  return files[0];
 }
 
 /** Parses and validates a kind seed file (strict shape, no duplicate codes). */
@@ -162,9 +182,14 @@ export async function loadKindSeedFile(path: string): Promise<KindSeedFile> {
   return parseKindSeedFile(await readSource(path), path);
 }
 
-/** Reads a data-type seed file; see {@link parseSeedFile}. */
+/** Reads a data-type seed file of one flavor; see {@link parseSeedFile}. */
 export async function loadSeedFile(path: string): Promise<SeedFile> {
   return parseSeedFile(await readSource(path), path);
+}
+
+/** Reads a data-type seed file, one {@link SeedFile} per flavor it declares; see {@link parseSeedFiles}. */
+export async function loadSeedFiles(path: string): Promise<SeedFile[]> {
+  return parseSeedFiles(await readSource(path), path);
 }
 
 /**
@@ -256,17 +281,15 @@ export async function loadSeedDirectory(dir: string = DEFAULT_SEEDS_DIR): Promis
   }
   const typeFiles = [];
   for (const path of await yamlFilesIn(dir)) {
-    typeFiles.push({ path, file: await loadSeedFile(path) });
+    for (const file of await loadSeedFiles(path)) typeFiles.push({ path, file });
   }
   const matrixTables = [];
   for (const path of await yamlFilesIn(join(dir, 'cast-matrix'))) {
-    matrixTables.push({
+    const tables = await loadMatrixTables(
       path,
-      table: await loadMatrixTable(
-        path,
-        typeFiles.map((t) => t.file),
-      ),
-    });
+      typeFiles.map((t) => t.file),
+    );
+    for (const table of tables) matrixTables.push({ path, table });
   }
   const castFiles = [];
   for (const path of await yamlFilesIn(join(dir, 'casts'))) {

@@ -36,14 +36,21 @@ describe('seeder', () => {
       'casts/postgres14-to-iceberg_v2.yaml',
       'kinds/system-kinds.yaml',
       'seeds/avro.yaml',
+      'seeds/files.yaml#sftp_files',
+      'seeds/files.yaml#storage_files',
       'seeds/hive3.yaml',
       'seeds/iceberg_v2.yaml',
       'seeds/json_schema.yaml',
       'seeds/mysql8.yaml',
       'seeds/postgres14.yaml',
+      'seeds/protobuf.yaml',
       'seeds/spark_sql.yaml',
       'seeds/sqlite3.yaml',
     ]);
+    // One Arrow type list declared once, seeded as two flavors of two kinds (ADR 0044).
+    expect(first['seeds/files.yaml#storage_files']).toBe('+38 ~0 =0 restored 0');
+    expect(first['seeds/files.yaml#sftp_files']).toBe('+38 ~0 =0 restored 0');
+    expect(first['seeds/protobuf.yaml']).toBe('+39 ~0 =0 restored 0');
     // The five kinds come first, from their own file; postgres14: its flavor, the original's 52 types
     // and the crawler's 37.
     expect(first['kinds/system-kinds.yaml']).toBe('+5 ~0 =0 restored 0');
@@ -71,6 +78,7 @@ describe('seeder', () => {
     for (const summary of Object.values(filesSecond))
       expect(summary).toMatch(/\+0 ~0 =[1-9]\d*( restored 0)?$/);
     expect(second['seeds/postgres14.yaml']).toBe('+0 ~0 =90 restored 0');
+    expect(second['seeds/files.yaml#sftp_files']).toBe('+0 ~0 =38 restored 0');
     expect(matrixSecond).toBe(
       `cast matrix: +0 ~0 =${matrix.rules.length} kept 0; no mapping: +0 ~0 =${matrix.gaps.length} -0`,
     );

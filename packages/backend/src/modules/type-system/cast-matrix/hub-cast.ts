@@ -10,6 +10,8 @@ import {
   INTEGERS,
   integerDigits,
   integerFits,
+  MAP_KEY_BREADTH,
+  TIME_UNIT_DIGITS,
   type HubCode,
 } from './hub-type.js';
 
@@ -44,6 +46,8 @@ class Builder {
   limits: string[] = [];
   mapping: Record<string, unknown> = {};
   possible = true;
+  /** Added to the distance of a second choice among otherwise equal targets. */
+  secondChoice = 0;
 
   widen(): void {
     this.fidelity = worstFidelity(this.fidelity, 'widening');
@@ -56,7 +60,13 @@ class Builder {
 
   done(distance: number): HubConversion | null {
     if (!this.possible) return null;
-    return { fidelity: this.fidelity, loss: this.loss, limits: this.limits, distance, mapping: this.mapping };
+    return {
+      fidelity: this.fidelity,
+      loss: this.loss,
+      limits: this.limits,
+      distance: distance + this.secondChoice,
+      mapping: this.mapping,
+    };
   }
 }
 
@@ -73,6 +83,7 @@ function castParam(
   b: Builder,
 ): void {
   const sMax = domainMax(s);
+  if (t?.kind === 'unit') return castIntoUnit(hubParam, s, t, b);
   if (t === undefined) {
     if (s !== undefined) b.widen();
     return;
@@ -85,8 +96,16 @@ function castParam(
   }
   // The target takes the param: copy it, or give the source's fixed value.
   if (s?.kind === 'value') {
-    if (s.value > t.max) b.possible = false;
-    else b.mapping[t.name] = s.value;
+    // Above the target's maximum: the target's finest (nanoseconds into microseconds), a declared loss.
+    b.mapping[t.name] = Math.min(s.value, t.max);
+    if (s.value > t.max) b.lose(`${hubParam} above ${t.max}`);
+    return;
+  }
+  if (s?.kind === 'unit') {
+    // A unit is not a number to copy: the target gets the digits of the finest unit it holds.
+    b.mapping[t.name] = Math.min(sMax, t.max);
+    if (sMax > t.max) b.lose(`${hubParam} above ${t.max}`);
+    else b.widen();
     return;
   }
   if (s === undefined) {
@@ -104,6 +123,29 @@ function castParam(
   }
 }
 
+const UNIT_OF_DIGITS = new Map(Object.entries(TIME_UNIT_DIGITS).map(([unit, digits]) => [digits, unit]));
+
+/**
+ * Into a time-unit param: the source's unit copied when the target admits each of its units, else the
+ * coarsest target unit that holds the source's precision (the finest when none does: a loss).
+ */
+function castIntoUnit(
+  hubParam: string,
+  s: ResolvedParam | undefined,
+  t: Extract<ResolvedParam, { kind: 'unit' }>,
+  b: Builder,
+): void {
+  if (s?.kind === 'unit' && s.digits.every((d) => t.digits.includes(d))) {
+    b.mapping[t.name] = `@${s.name}`;
+    return;
+  }
+  const sMax = domainMax(s);
+  const digits = t.digits.find((d) => d >= sMax) ?? Math.max(...t.digits);
+  b.mapping[t.name] = UNIT_OF_DIGITS.get(digits);
+  if (digits < sMax) b.lose(`${hubParam} above ${digits}`);
+  else if (!(s?.kind === 'value' && s.value === digits)) b.widen();
+}
+
 function castParams(names: readonly string[], s: ResolvedHub, t: ResolvedHub, b: Builder): void {
   for (const name of names) castParam(name, s.params[name], t.params[name], b);
 }
@@ -112,6 +154,7 @@ function castParams(names: readonly string[], s: ResolvedHub, t: ResolvedHub, b:
 function giveParam(t: ResolvedHub, hubParam: string, value: number, b: Builder): void {
   const p = t.params[hubParam];
   if (p === undefined) return;
+  if (p.kind === 'unit') return castParam(hubParam, { kind: 'value', value }, p, b);
   if (p.kind === 'value') {
     if (value > p.value) b.lose(`${hubParam} above ${p.value}`);
     else if (value < p.value) b.widen();
@@ -146,13 +189,22 @@ function withinFamily(s: ResolvedHub, t: ResolvedHub, b: Builder): boolean {
       return true;
     case 'time':
     case 'timestamp':
-      b.lose(sc.endsWith('tz') ? 'time zone offset' : 'time zone (local time read as UTC)');
+      timeZone(s, t, b);
       castParams(['precision'], s, t, b);
       return true;
     case 'interval':
       // Only into the interval that has both parts; dropping months or days is worse than the text form.
       if (tc !== 'interval') return false;
       b.widen();
+      return true;
+    case 'map':
+      if (MAP_KEY_BREADTH[sc] > MAP_KEY_BREADTH[tc])
+        b.lose(
+          tc === 'map_string_keys'
+            ? 'non-string keys become strings'
+            : 'keys other than integers, booleans and strings become strings',
+        );
+      else b.widen();
       return true;
     case 'document':
       if (sc === 'variant') b.lose('value types JSON lacks (dates, binary, decimals)');
@@ -161,6 +213,24 @@ function withinFamily(s: ResolvedHub, t: ResolvedHub, b: Builder): boolean {
     default:
       return false;
   }
+}
+
+/**
+ * The time zone between two times or timestamps: dropped (an instant's offset), invented (a local time
+ * read as UTC), or, into a timestamp that may be either (Arrow's), kept: an instant gets `UTC`. Out of
+ * that one, a local timestamp is read as UTC (the instant, more common in files, is kept).
+ */
+function timeZone(s: ResolvedHub, t: ResolvedHub, b: Builder): void {
+  const [sc, tc] = [s.code, t.code];
+  if (tc === 'timestamp_any') {
+    const zone = t.params['timezone'];
+    if (sc === 'timestamptz' && zone?.kind === 'ref') b.mapping[zone.name] = 'UTC';
+    return;
+  }
+  if (sc === 'timestamp_any') {
+    b.lose(tc === 'timestamp' ? 'time zone offset' : 'time zone (local time read as UTC)');
+    if (tc === 'timestamp') b.secondChoice = 0.5;
+  } else b.lose(sc.endsWith('tz') ? 'time zone offset' : 'time zone (local time read as UTC)');
 }
 
 /**
@@ -193,6 +263,8 @@ function acrossFamilies(s: ResolvedHub, t: ResolvedHub, b: Builder): number | nu
   if (sf === 'date' && tf === 'timestamp') {
     if (tc === 'timestamptz') b.lose('time zone (midnight read as UTC)');
     else b.widen();
+    // A unit is required (Arrow's timestamp): a day needs none finer than seconds.
+    if (t.params['precision']?.kind === 'unit') giveParam(t, 'precision', 0, b);
     return 2;
   }
   if (sf === 'timestamp' && tf === 'date') return (b.lose('time of day'), 2);
@@ -239,6 +311,7 @@ export function castHub(s: ResolvedHub, t: ResolvedHub): HubConversion | null {
     return b.done(0);
   }
   if (CONTAINERS.has(s.code)) {
+    if (familyOf(s.code) === familyOf(t.code)) return withinFamily(s, t, b) ? b.done(1) : null;
     if (familyOf(t.code) === 'document') return (b.widen(), b.done(2));
     return asText(s, t, b) ? b.done(3) : null;
   }

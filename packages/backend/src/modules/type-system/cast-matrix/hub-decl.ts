@@ -1,11 +1,15 @@
 // A flavor type's place on the hub, as written in seeds/cast-matrix/<flavor>.yaml: `int32`,
 // `decimal(@precision, @scale)`, `string(@length=65535)` (65535 when the param is unset), `decimal(19, 2)`,
+// `timestamp(@unit:time_unit)` (a time-unit param read as digits: s 0, ms 3, us 6, ns 9),
 // `opaque(geometry)`, or `{none: reason}` for a type with no portable meaning.
 import type { ParamsJsonSchema } from '../params-schema.js';
-import { HUB_PARAMS, isHubCode, type HubCode } from './hub-type.js';
+import { HUB_PARAMS, isHubCode, TIME_UNIT_DIGITS, type HubCode } from './hub-type.js';
 
-/** A hub parameter in a declaration: copied from a type param (`@name`, `=default` when unset) or fixed. */
-export type ParamDecl = { ref: string; unset?: number } | { value: number };
+/**
+ * A hub parameter in a declaration: copied from a type param (`@name`, `=default` when unset; `:time_unit`
+ * when the param is a time unit, not a number) or fixed.
+ */
+export type ParamDecl = { ref: string; unset?: number; timeUnit?: true } | { value: number };
 
 export interface HubDecl {
   code: HubCode;
@@ -18,7 +22,9 @@ export interface HubDecl {
 /** A hub parameter resolved against the type's params schema. */
 export type ResolvedParam =
   | { kind: 'ref'; name: string; max: number; required: boolean; unset: number }
-  | { kind: 'value'; value: number };
+  | { kind: 'value'; value: number }
+  /** A required time-unit param: the digits of the units it admits (time32: [0, 3]). */
+  | { kind: 'unit'; name: string; digits: number[] };
 
 export interface ResolvedHub {
   code: HubCode;
@@ -27,7 +33,7 @@ export interface ResolvedHub {
 }
 
 const DECL = /^([a-z][a-z0-9_]*)\s*(?:\((.*)\))?$/;
-const ARG = /^(?:@([A-Za-z][A-Za-z0-9_]*)(?:=(\d+))?|(\d+)|([a-z][a-z0-9_.]*))$/;
+const ARG = /^(?:@([A-Za-z][A-Za-z0-9_]*)(?:=(\d+)|(:time_unit))?|(\d+)|([a-z][a-z0-9_.]*))$/;
 
 /** Parses a declaration; throws an Error naming what is wrong. */
 export function parseHubDecl(text: string): HubDecl {
@@ -37,7 +43,7 @@ export function parseHubDecl(text: string): HubDecl {
   if (!isHubCode(code)) throw new Error(`'${code}' is not a hub type`);
   const args = argText === undefined ? [] : argText.split(',').map((a) => a.trim());
   if (code === 'opaque') {
-    if (args.length !== 1 || !ARG.exec(args[0] ?? '')?.[4])
+    if (args.length !== 1 || !ARG.exec(args[0] ?? '')?.[5])
       throw new Error('opaque takes one name: opaque(geometry)');
     return { code, params: {}, name: args[0] };
   }
@@ -47,10 +53,11 @@ export function parseHubDecl(text: string): HubDecl {
   args.forEach((arg, i) => {
     const a = ARG.exec(arg);
     const name = names[i];
-    if (!a || a[4] !== undefined) throw new Error(`'${arg}' is not @param, @param=default or a number`);
-    if (a[1] !== undefined)
-      params[name] = a[2] === undefined ? { ref: a[1] } : { ref: a[1], unset: Number(a[2]) };
-    else params[name] = { value: Number(a[3]) };
+    if (!a || a[5] !== undefined)
+      throw new Error(`'${arg}' is not @param, @param=default, @param:time_unit or a number`);
+    if (a[1] === undefined) params[name] = { value: Number(a[4]) };
+    else if (a[3] !== undefined) params[name] = { ref: a[1], timeUnit: true };
+    else params[name] = a[2] === undefined ? { ref: a[1] } : { ref: a[1], unset: Number(a[2]) };
   });
   return { code, params };
 }
@@ -69,6 +76,10 @@ export function resolveHubDecl(decl: HubDecl, schema: ParamsJsonSchema): Resolve
     }
     const property = schema.properties?.[p.ref];
     if (property === undefined) throw new Error(`'@${p.ref}' is not a parameter of the type`);
+    if (p.timeUnit) {
+      params[hubParam] = timeUnitParam(p.ref, property.enum, (schema.required ?? []).includes(p.ref));
+      continue;
+    }
     params[hubParam] = {
       kind: 'ref',
       name: p.ref,
@@ -80,10 +91,18 @@ export function resolveHubDecl(decl: HubDecl, schema: ParamsJsonSchema): Resolve
   return { code: decl.code, params, ...(decl.name !== undefined ? { name: decl.name } : {}) };
 }
 
+function timeUnitParam(name: string, units: unknown[] | undefined, required: boolean): ResolvedParam {
+  const digits = (units ?? []).map((u) => (typeof u === 'string' ? TIME_UNIT_DIGITS[u] : undefined));
+  if (!required || digits.length === 0 || digits.some((d) => d === undefined))
+    throw new Error(`'@${name}:time_unit' needs a required enum of s, ms, us, ns`);
+  return { kind: 'unit', name, digits: (digits as number[]).sort((a, b) => a - b) };
+}
+
 /** The largest value a hub parameter takes over every instance of the type (Infinity: unbounded). */
 export function domainMax(p: ResolvedParam | undefined): number {
   if (p === undefined) return Infinity;
   if (p.kind === 'value') return p.value;
+  if (p.kind === 'unit') return Math.max(...p.digits);
   return p.required ? p.max : Math.max(p.max, p.unset);
 }
 
@@ -96,6 +115,8 @@ export function formatHub(hub: ResolvedHub | HubDecl): string {
     .map((p) => {
       if (p === undefined) return '*';
       if ('value' in p && p.value !== undefined) return String(p.value);
+      if (('kind' in p && p.kind === 'unit') || ('timeUnit' in p && p.timeUnit))
+        return `@${'name' in p ? p.name : p.ref}:time_unit`;
       const ref = p as { ref?: string; name?: string; unset?: number };
       const name = ref.ref ?? ref.name;
       return Number.isFinite(ref.unset) ? `@${name}=${ref.unset}` : `@${name}`;

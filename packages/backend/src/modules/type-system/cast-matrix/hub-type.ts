@@ -13,7 +13,8 @@ export const HUB_FAMILIES = {
   bits: ['bits'],
   date: ['date'],
   time: ['time', 'timetz'],
-  timestamp: ['timestamp', 'timestamptz'],
+  // timestamp_any: local or instant by the instance (Arrow's timestamp, whose timezone param decides).
+  timestamp: ['timestamp', 'timestamptz', 'timestamp_any'],
   interval: ['interval_ym', 'interval_dt', 'interval'],
   uuid: ['uuid'],
   document: ['json', 'variant'],
@@ -21,7 +22,8 @@ export const HUB_FAMILIES = {
   null: ['null'],
   opaque: ['opaque'],
   list: ['list'],
-  map: ['map'],
+  // By what keys may be: any type, integers/booleans/strings (Protocol Buffers), strings (Avro, JSON).
+  map: ['map', 'map_integral_keys', 'map_string_keys'],
   struct: ['struct'],
   union: ['union'],
 } as const;
@@ -53,10 +55,28 @@ export const HUB_PARAMS: Partial<Record<HubCode, readonly string[]>> = {
   timetz: ['precision'],
   timestamp: ['precision'],
   timestamptz: ['precision'],
+  timestamp_any: ['precision', 'timezone'],
 };
 
 /** Hub types whose values hold child types (rendered from the type instance's children). */
-export const CONTAINERS: ReadonlySet<HubCode> = new Set(['list', 'map', 'struct', 'union']);
+export const CONTAINERS: ReadonlySet<HubCode> = new Set([
+  'list',
+  'map',
+  'map_integral_keys',
+  'map_string_keys',
+  'struct',
+  'union',
+]);
+
+/** How many key types each map admits: a map casts without loss only into one admitting as many. */
+export const MAP_KEY_BREADTH: Readonly<Record<string, number>> = {
+  map: 2,
+  map_integral_keys: 1,
+  map_string_keys: 0,
+};
+
+/** Time units (Arrow's, Parquet's) as digits of a second: a precision the hub compares. */
+export const TIME_UNIT_DIGITS: Readonly<Record<string, number>> = { s: 0, ms: 3, us: 6, ns: 9 };
 
 /** Integer ranges: bits and signedness. */
 export const INTEGERS: Readonly<Record<string, { bits: number; signed: boolean }>> = {

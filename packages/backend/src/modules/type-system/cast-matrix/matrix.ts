@@ -5,6 +5,7 @@ import type { CastSafety, ParamMapping } from '../cast-mapping.js';
 import type { CastSeedFile, SeedTypeRef } from '../seed-file.js';
 import { formatHub, type ResolvedHub } from './hub-decl.js';
 import { castHub, fidelityRank, hubSize, type CastFidelity, type HubConversion } from './hub-cast.js';
+import { CONTAINERS, familyOf } from './hub-type.js';
 import type { HubPlace, MatrixTable } from './matrix-table.js';
 
 /** A rule of the matrix, as seeded into cast_rules. */
@@ -45,13 +46,16 @@ interface Candidate {
   code: string;
   hub: ResolvedHub;
   conversion: HubConversion;
+  /** A container cast into another family (a document, a text): its children are no longer typed. */
+  flattened: number;
   prefer: number;
   order: number;
 }
 
 /**
  * The best of two targets: a cast that keeps the value's meaning before a text form (even a lossy one:
- * its loss is declared), then the better fidelity, the closer hub type, fewer refused instances, fewer
+ * its loss is declared), a container kept as a container before a document (a map whose keys become
+ * strings, rather than a JSON value), then the better fidelity, the closer hub type, fewer refused instances, fewer
  * kinds of loss, the narrowest widening (the widest lossy) target, the flavor's preference, the flavor file's order.
  */
 function compareCandidates(a: Candidate, b: Candidate): number {
@@ -59,6 +63,7 @@ function compareCandidates(a: Candidate, b: Candidate): number {
   const textForm = (c: Candidate) => (c.conversion.distance >= TEXT_FORM ? 1 : 0);
   return (
     textForm(a) - textForm(b) ||
+    a.flattened - b.flattened ||
     fidelityRank(a.conversion.fidelity) - fidelityRank(b.conversion.fidelity) ||
     a.conversion.distance - b.conversion.distance ||
     a.conversion.limits.length - b.conversion.limits.length ||
@@ -74,10 +79,20 @@ export function bestTarget(source: ResolvedHub, target: MatrixTable): Candidate 
   let best: Candidate | null = null;
   target.types.forEach(({ code, place }, order) => {
     if (!('hub' in place) || target.notTargets.includes(code)) return;
-    const conversion = castHub(source, place.hub);
-    if (conversion === null) return;
+    const cast = castHub(source, place.hub);
+    if (cast === null) return;
+    const conversion = { ...cast, mapping: { ...cast.mapping, ...place.targetParams } };
     const prefer = target.prefer.indexOf(code);
-    const candidate = { code, hub: place.hub, conversion, prefer: prefer === -1 ? Infinity : prefer, order };
+    const flattened =
+      CONTAINERS.has(source.code) && familyOf(source.code) !== familyOf(place.hub.code) ? 1 : 0;
+    const candidate = {
+      code,
+      hub: place.hub,
+      conversion,
+      flattened,
+      prefer: prefer === -1 ? Infinity : prefer,
+      order,
+    };
     if (best === null || compareCandidates(candidate, best) < 0) best = candidate;
   });
   return best;
@@ -106,11 +121,15 @@ export function generateCastMatrix(
   for (const source of tables) {
     for (const target of tables) {
       if (source === target) continue;
-      for (const { code, place } of source.types) {
+      for (const { code, params, place } of source.types) {
         const ref = { flavor: source.flavor, code };
         const override = overridden.get(key(source.flavor, code, target.flavor));
         if (override !== undefined) {
           rules.push(overrideRule(override, hubOf(override.source), hubOf(override.target)));
+          continue;
+        }
+        if (source.catalogue !== undefined && source.catalogue === target.catalogue) {
+          rules.push(sameCatalogueRule(ref, target.flavor, params));
           continue;
         }
         if ('none' in place) {
@@ -140,6 +159,20 @@ export function generateCastMatrix(
     }
   }
   return { rules, gaps };
+}
+
+/** Flavors declared from one type list (storage_files, sftp_files): each type is itself, every param copied. */
+function sameCatalogueRule(source: SeedTypeRef, targetFlavor: string, params: string[]): MatrixRule {
+  return {
+    source,
+    target: { flavor: targetFlavor, code: source.code },
+    safety: 'implicit',
+    param_mapping: Object.fromEntries(params.map((p) => [p, `@${p}`])),
+    fidelity: 'exact',
+    loss: [],
+    limits: [],
+    origin: 'generated',
+  };
 }
 
 function overrideRule(
