@@ -50,10 +50,10 @@ export async function startS3Server(buckets: string[]): Promise<TestS3Server> {
     endpoint,
     async put(bucket, objects) {
       const entries = Object.entries(objects);
-      for (let i = 0; i < entries.length; i += 16) {
+      for (let i = 0; i < entries.length; i += 32) {
         await Promise.all(
           entries
-            .slice(i, i + 16)
+            .slice(i, i + 32)
             .map(([Key, body]) =>
               client.send(new PutObjectCommand({ Bucket: bucket, Key, Body: Buffer.from(body) })),
             ),
