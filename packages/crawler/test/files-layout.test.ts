@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { parquetWriteBuffer } from 'hyparquet-writer';
-import { ExitCode } from '../src/errors.js';
+import { ExitCode, InterruptedError } from '../src/errors.js';
 import type { InspectedDatabase } from '../src/model.js';
 import { filesDriver } from '../src/sources/files/driver.js';
 import { inspectFileStore } from '../src/sources/files/inspect-store.js';
@@ -194,6 +194,43 @@ describe('the driver', () => {
   it('applies --tables and --exclude-tables to dataset names', async () => {
     const only = await inspectPath(LAKE, { tables: ['ev*', 'sales'], exclude_tables: ['sales'] });
     expect(only.tables.map((t) => t.name)).toEqual(['events']);
+  });
+
+  it("stops with the signal's reason when interrupted, instead of reporting files as problems", async () => {
+    const controller = new AbortController();
+    const reason = new InterruptedError('SIGINT');
+    controller.abort(reason);
+    const store = await LocalFileStore.open(LAKE);
+    await expect(
+      inspectFileStore(store, {
+        filters: NO_FILTERS,
+        kind: 'sftp',
+        source: 'files',
+        signal: controller.signal,
+      }),
+    ).rejects.toBe(reason);
+  });
+
+  it('places datasets of an SFTP store as kind sftp, with archive instead of partition_by', async () => {
+    // The root itself is the partitioned table: one dataset named after the root folder.
+    const store = await LocalFileStore.open(join(LAKE, 'events'));
+    const inspection = await inspectFileStore(store, { filters: NO_FILTERS, kind: 'sftp', source: 'sftp' });
+    expect(inspection).toMatchObject({ dialect: 'sftp', flavor: 'sftp_files' });
+    expect(inspection.tables.map((t) => [t.name, t.placement])).toEqual([
+      [
+        'events',
+        {
+          kind: 'sftp',
+          object_name: 'events',
+          attributes: {
+            path: `file://${LAKE}/events/`,
+            file_format: 'parquet',
+            compression: 'snappy',
+            archive: null,
+          },
+        },
+      ],
+    ]);
   });
 
   it('fails with a runtime error when the path does not exist', async () => {

@@ -90,69 +90,51 @@ function physicalType(element: SchemaElement): TypeNode | null {
   }
 }
 
+/**
+ * Annotations without parameters, logical (`STRING`, `UUID`) and converted (`UTF8`, `UINT_8`) alike.
+ * Converted timestamps are instants (isAdjustedToUTC = true, LogicalTypes.md); INTERVAL's months, days
+ * and milliseconds fit month_day_nano without loss.
+ */
+const PLAIN_ANNOTATIONS: Record<string, TypeNode> = {
+  STRING: node('utf8'),
+  UTF8: node('utf8'),
+  ENUM: node('utf8'),
+  JSON: node('json'),
+  BSON: node('binary'),
+  UUID: node('uuid'),
+  FLOAT16: node('float16'),
+  DATE: node('date32'),
+  NULL: node('null'),
+  VARIANT: node('variant'),
+  INTERVAL: node('interval', { unit: 'month_day_nano' }),
+  TIME_MILLIS: node('time32', { unit: 'ms' }),
+  TIME_MICROS: node('time64', { unit: 'us' }),
+  TIMESTAMP_MILLIS: node('timestamp', { unit: 'ms', timezone: 'UTC' }),
+  TIMESTAMP_MICROS: node('timestamp', { unit: 'us', timezone: 'UTC' }),
+  ...Object.fromEntries(
+    ['UINT_8', 'UINT_16', 'UINT_32', 'UINT_64', 'INT_8', 'INT_16', 'INT_32', 'INT_64'].map((name) => [
+      name,
+      node(name.toLowerCase().replace('_', '')),
+    ]),
+  ),
+};
+
 /** The annotated type; undefined when the annotation is absent or unknown, null when it cannot be mapped. */
 function annotatedType(element: SchemaElement): TypeNode | null | undefined {
   const logical = element.logical_type;
-  if (logical !== undefined) return logicalType(logical, element);
-  switch (element.converted_type) {
-    case undefined:
-      return undefined;
-    case 'UTF8':
-    case 'ENUM':
-      return node('utf8');
-    case 'JSON':
-      return node('json');
-    case 'BSON':
-      return node('binary');
-    case 'DECIMAL':
-      return decimal(element.precision, element.scale);
-    case 'DATE':
-      return node('date32');
-    case 'TIME_MILLIS':
-      return node('time32', { unit: 'ms' });
-    case 'TIME_MICROS':
-      return node('time64', { unit: 'us' });
-    // Converted timestamps are instants (isAdjustedToUTC = true, LogicalTypes.md).
-    case 'TIMESTAMP_MILLIS':
-      return node('timestamp', { unit: 'ms', timezone: 'UTC' });
-    case 'TIMESTAMP_MICROS':
-      return node('timestamp', { unit: 'us', timezone: 'UTC' });
-    case 'UINT_8':
-    case 'UINT_16':
-    case 'UINT_32':
-    case 'UINT_64':
-    case 'INT_8':
-    case 'INT_16':
-    case 'INT_32':
-    case 'INT_64':
-      return node(element.converted_type.toLowerCase().replace('_', ''));
-    case 'INTERVAL':
-      // months, days, milliseconds: month_day_nano holds all three without loss.
-      return node('interval', { unit: 'month_day_nano' });
-    default:
-      return undefined; // MAP, LIST on a primitive: malformed, read by physical type
+  if (logical !== undefined) {
+    return logical.type in PLAIN_ANNOTATIONS
+      ? PLAIN_ANNOTATIONS[logical.type]
+      : logicalType(logical, element);
   }
+  const converted = element.converted_type;
+  if (converted === 'DECIMAL') return decimal(element.precision, element.scale);
+  // MAP or LIST on a primitive is malformed: read by its physical type.
+  return converted !== undefined && converted in PLAIN_ANNOTATIONS ? PLAIN_ANNOTATIONS[converted] : undefined;
 }
 
 function logicalType(logical: LogicalType, element: SchemaElement): TypeNode | null | undefined {
   switch (logical.type) {
-    case 'STRING':
-    case 'ENUM':
-      return node('utf8');
-    case 'JSON':
-      return node('json');
-    case 'BSON':
-      return node('binary');
-    case 'UUID':
-      return node('uuid');
-    case 'FLOAT16':
-      return node('float16');
-    case 'DATE':
-      return node('date32');
-    case 'NULL':
-      return node('null');
-    case 'INTERVAL':
-      return node('interval', { unit: 'month_day_nano' });
     case 'DECIMAL':
       return decimal(logical.precision, logical.scale);
     case 'INTEGER':
@@ -170,11 +152,8 @@ function logicalType(logical: LogicalType, element: SchemaElement): TypeNode | n
           : { unit: UNITS[logical.unit] },
       );
     case 'GEOMETRY':
-      return node('geometry', logical.crs === undefined ? {} : { crs: logical.crs });
     case 'GEOGRAPHY':
-      return node('geography', logical.crs === undefined ? {} : { crs: logical.crs });
-    case 'VARIANT':
-      return node('variant');
+      return node(logical.type.toLowerCase(), logical.crs === undefined ? {} : { crs: logical.crs });
     default:
       return element.type === undefined ? null : undefined;
   }
