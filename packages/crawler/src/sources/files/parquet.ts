@@ -31,12 +31,14 @@ export async function readParquet(
   footer.set(await store.read(file.path, file.size - 8 - length, file.size - 8, signal), 0);
   footer.set(tail, length);
   let metadata: FileMetaData;
+  let root: SchemaTree;
   try {
     metadata = parquetMetadata(footer, { geoparquet: false });
+    root = parquetSchema(metadata); // throws on a schema whose num_children do not add up
   } catch (error) {
     throw new Error(`corrupt footer: ${(error as Error).message}`, { cause: error });
   }
-  return { columns: parquetSchema(metadata).children.map(column), compression: codecs(metadata), notes: [] };
+  return { columns: root.children.map(column), compression: codecs(metadata), notes: [] };
 }
 
 function codecs(metadata: FileMetaData): string {
