@@ -187,7 +187,15 @@ afterAll(async () => {
 
 describe('the source registry', () => {
   it('describes each driver as the driver describes itself', async () => {
-    expect(SOURCES.map((s) => s.name)).toEqual(['postgresql', 'mysql', 'sqlite']);
+    expect(SOURCES.map((s) => s.name)).toEqual([
+      'postgresql',
+      'mysql',
+      'sqlite',
+      'files',
+      'sftp',
+      's3',
+      'lakehouse',
+    ]);
     for (const source of SOURCES) {
       const driver = await source.load();
       const { name, schemes, flavors, usage } = driver;
@@ -210,7 +218,7 @@ describe('the source registry', () => {
         'postgresql://, postgres://, mysql://, mariadb://, sqlite://',
     );
     const withTest = await run(['inspect', '--connection-url', 'nosuch://h/x']);
-    expect(withTest.stderr).toContain('sqlite://, testfiles://');
+    expect(withTest.stderr).toContain('lakehouse+sftp://, testfiles://');
   });
 
   it("lists every source's URL forms in the help of inspect and crawl", async () => {

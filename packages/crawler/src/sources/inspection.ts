@@ -32,9 +32,9 @@ export function sourceInspection(source: SourceInspection): InspectedDatabase {
   return {
     format: INSPECTION_FORMAT,
     format_version: INSPECTION_FORMAT_VERSION,
-    dialect: source.dialect as InspectedDatabase['dialect'],
-    flavor: source.flavor as InspectedDatabase['flavor'],
-    server: source.server as InspectedDatabase['server'],
+    dialect: source.dialect,
+    flavor: source.flavor,
+    server: source.server,
     database: source.database,
     filters: source.filters,
     schemas,

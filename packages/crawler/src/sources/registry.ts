@@ -42,6 +42,43 @@ export const SOURCES: SourceList = [
     usage: ['sqlite:///relative/path.db, sqlite:////absolute/path.db'],
     load: async () => (await import('./sqlite.js')).sqliteDriver,
   },
+  {
+    name: 'files',
+    schemes: ['file'],
+    flavors: ['storage_files', 'sftp_files'],
+    usage: [
+      'file:///path/to/folder  (Parquet, Avro, CSV, JSON-lines files; Hive-style partition folders)',
+      'file:///path/to/file.parquet',
+    ],
+    load: async () => (await import('./files/driver.js')).filesDriver,
+  },
+  {
+    name: 'sftp',
+    schemes: ['sftp'],
+    flavors: ['sftp_files', 'storage_files'],
+    usage: [
+      'sftp://user[:password]@host[:port]/path[?identity=/path/to/key&known_hosts=/path&strict_host_key=no]',
+    ],
+    load: async () => (await import('./files/remote-sources.js')).sftpDriver,
+  },
+  {
+    name: 's3',
+    schemes: ['s3'],
+    flavors: ['storage_files', 'sftp_files'],
+    usage: ['s3://bucket/prefix[?region=eu-west-1&endpoint=http://host:port&force_path_style=true]'],
+    load: async () => (await import('./files/remote-sources.js')).s3Driver,
+  },
+  {
+    name: 'lakehouse',
+    schemes: ['lakehouse+file', 'lakehouse+s3', 'lakehouse+sftp'],
+    flavors: ['spark_sql', 'iceberg_v2'],
+    usage: [
+      'lakehouse+file:///warehouse  (Delta Lake and Iceberg tables; metadata only)',
+      'lakehouse+s3://bucket/warehouse  (Delta Lake and Iceberg tables; metadata only)',
+      'lakehouse+sftp://user@host/warehouse  (Delta Lake and Iceberg tables; metadata only)',
+    ],
+    load: async () => (await import('./lakehouse/lakehouse-source.js')).lakehouseDriver,
+  },
 ];
 
 /** The registered source of that name (the database drivers take their description from here). */

@@ -4,8 +4,6 @@
 import { interruption, throwIfInterrupted } from '../../errors.js';
 import { parseFilters, tableSelected } from '../../inspect/filters.js';
 import {
-  INSPECTION_FORMAT,
-  INSPECTION_FORMAT_VERSION,
   type InspectedColumn,
   type InspectedDatabase,
   type InspectedTable,
@@ -22,7 +20,7 @@ import { formatOfMagic, formatOfName, groupFiles, type DatasetGroup } from './la
 import { SchemaMerger } from './merge.js';
 import { partitionColumns } from './partitions.js';
 import { readParquet } from './parquet.js';
-import { summarise } from './summary.js';
+import { sourceInspection } from '../inspection.js';
 
 const READERS: Record<
   FileFormat,
@@ -75,22 +73,17 @@ export async function inspectFileStore(
     const table = await readDataset(store, group, options, problems, types);
     if (table !== null) tables.push(table);
   }
-  return {
-    format: INSPECTION_FORMAT,
-    format_version: INSPECTION_FORMAT_VERSION,
-    // The model names database dialects; a source's driver name stands here (brief §B widens the type).
-    dialect: options.source as InspectedDatabase['dialect'],
-    flavor: (options.kind === 'sftp' ? 'sftp_files' : 'storage_files') as InspectedDatabase['flavor'],
-    server: { product: 'Files', version: '' } as unknown as InspectedDatabase['server'],
+  return sourceInspection({
+    dialect: options.source,
+    flavor: options.kind === 'sftp' ? 'sftp_files' : 'storage_files',
+    server: { product: 'Files', version: '' },
     database: store.display,
     filters: options.filters,
-    schemas: [''],
     tables,
-    unmapped_types: types.unmappedTypes(),
-    approximate_types: types.approximateTypes(),
+    types,
     problems,
-    summary: summarise(tables),
-  };
+    reads: 0,
+  });
 }
 
 async function sniff(store: FileStore, file: StoredFile, signal?: AbortSignal): Promise<FileFormat | null> {

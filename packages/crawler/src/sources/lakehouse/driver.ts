@@ -13,6 +13,14 @@ export interface FileTransport<Target extends SourceTarget = SourceTarget> {
   open(target: Target, signal?: AbortSignal): Promise<FileStore>;
 }
 
+/**
+ * A transport checked against its own target type, stored beside others: the driver only ever gives
+ * `open` the target its `parse` returned.
+ */
+export function fileTransport<Target extends SourceTarget>(transport: FileTransport<Target>): FileTransport {
+  return transport as unknown as FileTransport;
+}
+
 export interface LakehouseTarget extends SourceTarget {
   source: 'lakehouse';
   inner: SourceTarget;
@@ -20,6 +28,11 @@ export interface LakehouseTarget extends SourceTarget {
 }
 
 const PREFIX = 'lakehouse+';
+const EXAMPLE: Record<string, string> = {
+  file: 'file:///warehouse',
+  s3: 's3://bucket/warehouse',
+  sftp: 'sftp://user@host/warehouse',
+};
 
 /**
  * The driver over the given transports, by URL scheme (`file`, `s3`, `sftp`). A transport's `parse` is
@@ -34,7 +47,7 @@ export function createLakehouseDriver(
     schemes: schemes.map((s) => `${PREFIX}${s}`),
     flavors: LAKEHOUSE_FLAVORS,
     usage: schemes.map(
-      (s) => `${PREFIX}${s}://…  Delta Lake and Iceberg tables under a location (metadata only)`,
+      (s) => `${PREFIX}${EXAMPLE[s] ?? `${s}://…`}  (Delta Lake and Iceberg tables; metadata only)`,
     ),
     parse(url: string): LakehouseTarget {
       const trimmed = url.trim();
