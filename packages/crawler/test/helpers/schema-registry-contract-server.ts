@@ -27,6 +27,8 @@ export interface ContractServerOptions {
   prefix?: string;
   /** Answer every subject at once, ignoring offset/limit (older registries). */
   ignorePaging?: boolean;
+  /** Called once the subjects are listed (a subject deleted while a crawl runs). */
+  afterListing?: () => void;
 }
 
 const CONTENT_TYPE = 'application/vnd.schemaregistry.v1+json';
@@ -95,8 +97,9 @@ export class SchemaRegistryContractServer {
       const all = [...this.subjects.keys()].sort();
       const offset = Number(url.searchParams.get('offset') ?? 0);
       const limit = Number(url.searchParams.get('limit') ?? -1);
-      if (this.options.ignorePaging === true || limit < 0) return this.send(res, 200, all.slice(this.options.ignorePaging ? 0 : offset));
-      return this.send(res, 200, all.slice(offset, offset + limit));
+      const page = this.options.ignorePaging === true || limit < 0 ? all.slice(this.options.ignorePaging ? 0 : offset) : all.slice(offset, offset + limit);
+      this.send(res, 200, page);
+      return this.options.afterListing?.();
     }
     if (req.method === 'GET' && parts[0] === 'subjects' && parts[2] === 'versions' && parts.length === 4) {
       const versions = this.subjects.get(parts[1]);
