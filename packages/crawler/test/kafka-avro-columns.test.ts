@@ -10,7 +10,11 @@ const doc = (schema: unknown, references: { name: string; schema: unknown }[] = 
   format: 'avro',
   path: 'test.avsc',
   text: JSON.stringify(schema),
-  references: references.map((r) => ({ name: r.name, path: `${r.name}.avsc`, text: JSON.stringify(r.schema) })),
+  references: references.map((r) => ({
+    name: r.name,
+    path: `${r.name}.avsc`,
+    text: JSON.stringify(r.schema),
+  })),
 });
 const record = (fields: unknown[]) => ({ type: 'record', name: 'R', namespace: 'ns', fields });
 const field = (type: unknown, extra: Record<string, unknown> = {}) => ({ name: 'f', type, ...extra });
@@ -52,17 +56,35 @@ describe('Avro logical types', () => {
       data_type: 'decimal_bytes',
       params: { precision: 7 },
     });
-    const fixed = only({ type: 'fixed', name: 'Amount', size: 16, logicalType: 'decimal', precision: 30, scale: 4 });
-    expect(fixed.type).toEqual({ data_type: 'decimal_fixed', params: { name: 'Amount', size: 16, precision: 30, scale: 4 } });
+    const fixed = only({
+      type: 'fixed',
+      name: 'Amount',
+      size: 16,
+      logicalType: 'decimal',
+      precision: 30,
+      scale: 4,
+    });
+    expect(fixed.type).toEqual({
+      data_type: 'decimal_fixed',
+      params: { name: 'Amount', size: 16, precision: 30, scale: 4 },
+    });
     expect(fixed.native_type).toBe('ns.Amount (decimal(30,4))');
-    expect(only({ type: 'fixed', name: 'Id', size: 16, logicalType: 'uuid' }).type).toEqual({ data_type: 'uuid_fixed', params: { name: 'Id' } });
-    expect(only({ type: 'fixed', name: 'D', size: 12, logicalType: 'duration' }).type).toEqual({ data_type: 'duration', params: { name: 'D' } });
+    expect(only({ type: 'fixed', name: 'Id', size: 16, logicalType: 'uuid' }).type).toEqual({
+      data_type: 'uuid_fixed',
+      params: { name: 'Id' },
+    });
+    expect(only({ type: 'fixed', name: 'D', size: 12, logicalType: 'duration' }).type).toEqual({
+      data_type: 'duration',
+      params: { name: 'D' },
+    });
   });
 
   test('a logical type on the wrong type, or an invalid decimal, is read as its base type (as Avro readers do)', () => {
     expect(only({ type: 'long', logicalType: 'date' }).type).toEqual({ data_type: 'long' });
     expect(only({ type: 'string', logicalType: 'unknown-thing' }).type).toEqual({ data_type: 'string' });
-    expect(only({ type: 'bytes', logicalType: 'decimal', precision: 2, scale: 5 }).type).toEqual({ data_type: 'bytes' });
+    expect(only({ type: 'bytes', logicalType: 'decimal', precision: 2, scale: 5 }).type).toEqual({
+      data_type: 'bytes',
+    });
     expect(only({ type: 'fixed', name: 'X', size: 8, logicalType: 'uuid' }).type).toEqual({
       data_type: 'fixed',
       params: { name: 'X', avro_namespace: 'ns', size: 8 },
@@ -79,7 +101,12 @@ describe('Avro complex types and fields', () => {
 
   test('a union with null is the other branch, nullable; defaults are JSON text; docs are comments', () => {
     const column = only(['null', 'string'], { default: null, doc: 'A note' });
-    expect(column).toMatchObject({ type: { data_type: 'string' }, nullable: true, default: 'null', comment: 'A note' });
+    expect(column).toMatchObject({
+      type: { data_type: 'string' },
+      nullable: true,
+      default: 'null',
+      comment: 'A note',
+    });
     expect(column.native_type).toBe('union<null, string>');
     expect(only('int', { default: 42 })).toMatchObject({ nullable: false, default: '42' });
     expect(only({ type: 'map', values: 'long' }, { default: { a: 1 } }).default).toBe('{"a":1}');
@@ -92,21 +119,40 @@ describe('Avro complex types and fields', () => {
       children: [
         { slot: 'field:long', type: { data_type: 'long' } },
         { slot: 'field:string', type: { data_type: 'string' } },
-        { slot: 'field:array', type: { data_type: 'array', children: [{ slot: 'element', type: { data_type: 'int' } }] } },
+        {
+          slot: 'field:array',
+          type: { data_type: 'array', children: [{ slot: 'element', type: { data_type: 'int' } }] },
+        },
       ],
     });
   });
 
   test('nested records, arrays, maps, enums and fixed; a named type used again by name', () => {
-    const inner = { type: 'record', name: 'Inner', doc: 'x', fields: [{ name: 'a', type: 'int' }, { name: 'b', type: ['null', 'string'] }] };
+    const inner = {
+      type: 'record',
+      name: 'Inner',
+      doc: 'x',
+      fields: [
+        { name: 'a', type: 'int' },
+        { name: 'b', type: ['null', 'string'] },
+      ],
+    };
     const mapped = avroColumns(
-      doc(record([
-        { name: 'first', type: inner },
-        { name: 'again', type: 'Inner' },
-        { name: 'list', type: { type: 'array', items: 'ns.Inner' } },
-        { name: 'by_key', type: { type: 'map', values: { type: 'enum', name: 'E', namespace: 'other', symbols: ['A', 'B'], default: 'A' } } },
-        { name: 'hash', type: { type: 'fixed', name: 'H', size: 4 } },
-      ])),
+      doc(
+        record([
+          { name: 'first', type: inner },
+          { name: 'again', type: 'Inner' },
+          { name: 'list', type: { type: 'array', items: 'ns.Inner' } },
+          {
+            name: 'by_key',
+            type: {
+              type: 'map',
+              values: { type: 'enum', name: 'E', namespace: 'other', symbols: ['A', 'B'], default: 'A' },
+            },
+          },
+          { name: 'hash', type: { type: 'fixed', name: 'H', size: 4 } },
+        ]),
+      ),
       'value',
     );
     expect(mapped.problems).toEqual([]);
@@ -122,7 +168,22 @@ describe('Avro complex types and fields', () => {
       [1, 'first', innerType],
       [2, 'again', innerType],
       [3, 'list', { data_type: 'array', children: [{ slot: 'element', type: innerType }] }],
-      [4, 'by_key', { data_type: 'map', children: [{ slot: 'value', type: { data_type: 'enum', params: { name: 'E', avro_namespace: 'other', symbols: '"A","B"', default: 'A' } } }] }],
+      [
+        4,
+        'by_key',
+        {
+          data_type: 'map',
+          children: [
+            {
+              slot: 'value',
+              type: {
+                data_type: 'enum',
+                params: { name: 'E', avro_namespace: 'other', symbols: '"A","B"', default: 'A' },
+              },
+            },
+          ],
+        },
+      ],
       [5, 'hash', { data_type: 'fixed', params: { name: 'H', avro_namespace: 'ns', size: 4 } }],
     ]);
     for (const column of mapped.columns) expect(avro.problems(column.type!)).toEqual([]);
@@ -130,15 +191,38 @@ describe('Avro complex types and fields', () => {
   });
 
   test('a recursive record is listed once and reported, not expanded forever', () => {
-    const mapped = avroColumns(doc({ type: 'record', name: 'Node', fields: [{ name: 'value', type: 'int' }, { name: 'next', type: ['null', 'Node'], default: null }] }), 'value');
+    const mapped = avroColumns(
+      doc({
+        type: 'record',
+        name: 'Node',
+        fields: [
+          { name: 'value', type: 'int' },
+          { name: 'next', type: ['null', 'Node'], default: null },
+        ],
+      }),
+      'value',
+    );
     expect(mapped.columns[1].type).toEqual({ data_type: 'record', params: { name: 'Node' } });
-    expect(mapped.problems).toEqual([{ path: 'test.avsc: next', reason: expect.stringContaining('recursive reference to record Node') }]);
+    expect(mapped.problems).toEqual([
+      { path: 'test.avsc: next', reason: expect.stringContaining('recursive reference to record Node') },
+    ]);
   });
 
   test('named types of referenced schemas resolve, in whatever order the references come', () => {
-    const address = { type: 'record', name: 'Address', namespace: 'common', fields: [{ name: 'country', type: 'common.Country' }] };
+    const address = {
+      type: 'record',
+      name: 'Address',
+      namespace: 'common',
+      fields: [{ name: 'country', type: 'common.Country' }],
+    };
     const country = { type: 'enum', name: 'Country', namespace: 'common', symbols: ['FR'] };
-    const mapped = avroColumns(doc(record([field('common.Address')]), [{ name: 'a', schema: address }, { name: 'c', schema: country }]), 'value');
+    const mapped = avroColumns(
+      doc(record([field('common.Address')]), [
+        { name: 'a', schema: address },
+        { name: 'c', schema: country },
+      ]),
+      'value',
+    );
     expect(mapped.problems).toEqual([]);
     expect(codesOf(mapped.columns[0].type!)).toEqual(['record', 'enum']);
   });
@@ -149,9 +233,15 @@ describe('Avro complex types and fields', () => {
   });
 
   test('what Avro refuses is one problem, never a crash', () => {
-    expect(avroColumns({ ...doc({}), text: '{ nope' }, 'value').problems[0].reason).toMatch(/^not a valid Avro schema/);
-    expect(avroColumns(doc(record([field('Missing')])), 'value').problems[0].reason).toMatch(/undefined type name: ns\.Missing/);
-    expect(avroColumns(doc(record([field('int', { default: 'text' })])), 'value').problems[0].reason).toMatch(/invalid/i);
+    expect(avroColumns({ ...doc({}), text: '{ nope' }, 'value').problems[0].reason).toMatch(
+      /^not a valid Avro schema/,
+    );
+    expect(avroColumns(doc(record([field('Missing')])), 'value').problems[0].reason).toMatch(
+      /undefined type name: ns\.Missing/,
+    );
+    expect(avroColumns(doc(record([field('int', { default: 'text' })])), 'value').problems[0].reason).toMatch(
+      /invalid/i,
+    );
     expect(avroColumns(doc({ type: 'record', fields: [] }), 'value').columns).toEqual([]);
   });
 });

@@ -12,23 +12,52 @@ const tableOf = (format: SchemaFormat, text: string): InspectedTable => {
   const mapped = schemaColumns(document, 'value');
   expect(mapped.problems).toEqual([]);
   return {
-    schema: '', name: 't', kind: 'table', comment: null, view_definition: null, columns: mapped.columns, primary_key: null,
-    unique_constraints: [], foreign_keys: [], indexes: [], check_constraints: [], partition_key: null, partitions: [], partition_of: null,
+    schema: '',
+    name: 't',
+    kind: 'table',
+    comment: null,
+    view_definition: null,
+    columns: mapped.columns,
+    primary_key: null,
+    unique_constraints: [],
+    foreign_keys: [],
+    indexes: [],
+    check_constraints: [],
+    partition_key: null,
+    partitions: [],
+    partition_of: null,
   };
 };
 const avro = (extra: unknown[]) =>
-  tableOf('avro', JSON.stringify({ type: 'record', name: 'Order', fields: [{ name: 'id', type: 'string' }, ...extra] }));
+  tableOf(
+    'avro',
+    JSON.stringify({ type: 'record', name: 'Order', fields: [{ name: 'id', type: 'string' }, ...extra] }),
+  );
 const classes = (before: InspectedTable, after: InspectedTable, flavor: string) =>
-  diffVersions(versionOfTable(before), versionOfTable(after), { flavor }).map((c) => [c.category, c.name, c.compatibility]);
+  diffVersions(versionOfTable(before), versionOfTable(after), { flavor }).map((c) => [
+    c.category,
+    c.name,
+    c.compatibility,
+  ]);
 
 describe('Kafka schema evolution classes', () => {
   test('Avro: a field added with a default is compatible, one without (even a union with null) is breaking', () => {
     const v1 = avro([]);
-    expect(classes(v1, avro([{ name: 'note', type: ['null', 'string'], default: null }]), 'avro')).toEqual([['column_added', 'note', 'compatible']]);
-    expect(classes(v1, avro([{ name: 'qty', type: 'int', default: 1 }]), 'avro')).toEqual([['column_added', 'qty', 'compatible']]);
-    expect(classes(v1, avro([{ name: 'note', type: ['null', 'string'] }]), 'avro')).toEqual([['column_added', 'note', 'breaking']]);
-    expect(classes(v1, avro([{ name: 'qty', type: 'int' }]), 'avro')).toEqual([['column_added', 'qty', 'breaking']]);
-    expect(classes(avro([{ name: 'qty', type: 'int' }]), v1, 'avro')).toEqual([['column_removed', 'qty', 'breaking']]);
+    expect(classes(v1, avro([{ name: 'note', type: ['null', 'string'], default: null }]), 'avro')).toEqual([
+      ['column_added', 'note', 'compatible'],
+    ]);
+    expect(classes(v1, avro([{ name: 'qty', type: 'int', default: 1 }]), 'avro')).toEqual([
+      ['column_added', 'qty', 'compatible'],
+    ]);
+    expect(classes(v1, avro([{ name: 'note', type: ['null', 'string'] }]), 'avro')).toEqual([
+      ['column_added', 'note', 'breaking'],
+    ]);
+    expect(classes(v1, avro([{ name: 'qty', type: 'int' }]), 'avro')).toEqual([
+      ['column_added', 'qty', 'breaking'],
+    ]);
+    expect(classes(avro([{ name: 'qty', type: 'int' }]), v1, 'avro')).toEqual([
+      ['column_removed', 'qty', 'breaking'],
+    ]);
   });
 
   test('Protobuf: a field added is compatible', () => {

@@ -8,9 +8,15 @@ import { parse } from 'yaml';
 import type { InspectedDatabase, TypeNode } from '../../src/model.js';
 
 const PROTOBUF_CODES = [
-  ...'double float int32 int64 uint32 uint64 sint32 sint64 fixed32 fixed64 sfixed32 sfixed64 bool string bytes'.split(' '),
-  ...'enum message repeated map oneof timestamp duration any struct value list_value empty field_mask date'.split(' '),
-  ...'double_value float_value int64_value uint64_value int32_value uint32_value bool_value string_value bytes_value'.split(' '),
+  ...'double float int32 int64 uint32 uint64 sint32 sint64 fixed32 fixed64 sfixed32 sfixed64 bool string bytes'.split(
+    ' ',
+  ),
+  ...'enum message repeated map oneof timestamp duration any struct value list_value empty field_mask date'.split(
+    ' ',
+  ),
+  ...'double_value float_value int64_value uint64_value int32_value uint32_value bool_value string_value bytes_value'.split(
+    ' ',
+  ),
 ];
 
 /** The child slots each flavor's seed names (`field:<name>` for record, object, message, union members). */
@@ -33,7 +39,10 @@ export class KafkaFlavor {
     }
     const file = parse(readFileSync(seed, 'utf8')) as { types: { code: string; params_schema?: object }[] };
     for (const type of file.types) {
-      this.validators.set(type.code, type.params_schema === undefined ? null : ajv.compile(type.params_schema));
+      this.validators.set(
+        type.code,
+        type.params_schema === undefined ? null : ajv.compile(type.params_schema),
+      );
     }
   }
 
@@ -43,14 +52,17 @@ export class KafkaFlavor {
 
   /** What publish would refuse in a type tree (empty when none). */
   problems(type: TypeNode, path = '$'): string[] {
-    if (!this.validators.has(type.data_type)) return [`${path}: no data type '${type.data_type}' in ${this.flavor}`];
+    if (!this.validators.has(type.data_type))
+      return [`${path}: no data type '${type.data_type}' in ${this.flavor}`];
     const validate = this.validators.get(type.data_type) ?? null;
     const problems: string[] = [];
     if (validate === null && type.params !== undefined && this.flavor !== 'protobuf') {
       problems.push(`${path}: ${type.data_type} takes no params, got ${JSON.stringify(type.params)}`);
     }
     if (validate !== null && !validate(type.params ?? {})) {
-      problems.push(`${path}: ${type.data_type} ${JSON.stringify(type.params)}: ${ajv.errorsText(validate.errors)}`);
+      problems.push(
+        `${path}: ${type.data_type} ${JSON.stringify(type.params)}: ${ajv.errorsText(validate.errors)}`,
+      );
     }
     for (const child of type.children ?? []) {
       if (!SLOTS[this.flavor].test(child.slot)) problems.push(`${path}: bad slot '${child.slot}'`);
@@ -61,7 +73,10 @@ export class KafkaFlavor {
 }
 
 /** Every code used in a type tree. */
-export const codesOf = (type: TypeNode): string[] => [type.data_type, ...(type.children ?? []).flatMap((c) => codesOf(c.type))];
+export const codesOf = (type: TypeNode): string[] => [
+  type.data_type,
+  ...(type.children ?? []).flatMap((c) => codesOf(c.type)),
+];
 
 /** What publish would refuse in a whole inspection: each table in its own flavor. */
 export function inspectionProblems(db: InspectedDatabase): string[] {
@@ -78,7 +93,10 @@ export function inspectionProblems(db: InspectedDatabase): string[] {
     table.columns.flatMap((column) =>
       column.type === null
         ? [`${table.name}.${column.name}: untyped (${column.native_type})`]
-        : flavorOf(table.placement?.flavor ?? db.flavor).problems(column.type, `${table.name}.${column.name}`),
+        : flavorOf(table.placement?.flavor ?? db.flavor).problems(
+            column.type,
+            `${table.name}.${column.name}`,
+          ),
     ),
   );
 }

@@ -87,7 +87,11 @@ export class SchemaRegistryContractServer {
   }
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    this.requests.push({ method: req.method ?? '', url: req.url ?? '', authorization: req.headers.authorization ?? null });
+    this.requests.push({
+      method: req.method ?? '',
+      url: req.url ?? '',
+      authorization: req.headers.authorization ?? null,
+    });
     const url = new URL(req.url ?? '/', 'http://registry');
     const prefix = this.options.prefix ?? '';
     if (!url.pathname.startsWith(`${prefix}/`)) return this.error(res, 404, 404, 'HTTP 404 Not Found');
@@ -97,14 +101,18 @@ export class SchemaRegistryContractServer {
       const all = [...this.subjects.keys()].sort();
       const offset = Number(url.searchParams.get('offset') ?? 0);
       const limit = Number(url.searchParams.get('limit') ?? -1);
-      const page = this.options.ignorePaging === true || limit < 0 ? all.slice(this.options.ignorePaging ? 0 : offset) : all.slice(offset, offset + limit);
+      const page =
+        this.options.ignorePaging === true || limit < 0
+          ? all.slice(this.options.ignorePaging ? 0 : offset)
+          : all.slice(offset, offset + limit);
       this.send(res, 200, page);
       return this.options.afterListing?.();
     }
     if (req.method === 'GET' && parts[0] === 'subjects' && parts[2] === 'versions' && parts.length === 4) {
       const versions = this.subjects.get(parts[1]);
       if (versions === undefined) return this.error(res, 404, 40401, `Subject '${parts[1]}' not found.`);
-      const found = parts[3] === 'latest' ? versions.at(-1) : versions.find((v) => String(v.version) === parts[3]);
+      const found =
+        parts[3] === 'latest' ? versions.at(-1) : versions.find((v) => String(v.version) === parts[3]);
       if (found === undefined) return this.error(res, 404, 40402, `Version ${parts[3]} not found.`);
       const { schemaType, ...rest } = found.body;
       return this.send(res, 200, {

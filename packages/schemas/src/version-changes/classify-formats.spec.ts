@@ -29,7 +29,11 @@ const version = (columns: ComparableColumn[]): ComparableVersion => ({
 });
 const base = version([column('id')]);
 const added = (field: ComparableColumn, flavor?: string | null) => {
-  const changes = classifyChanges(base, version([column('id'), field]), flavor === undefined ? {} : { flavor });
+  const changes = classifyChanges(
+    base,
+    version([column('id'), field]),
+    flavor === undefined ? {} : { flavor },
+  );
   expect(changes.map((c) => c.category)).toEqual(['column_added']);
   return changes[0].compatibility;
 };

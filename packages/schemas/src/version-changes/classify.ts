@@ -36,7 +36,10 @@ export interface ClassifyOptions {
  * resolution fills a field missing from older records with the reader's default only (a union with
  * null gets no implicit null), and Protobuf readers see an absent field's default value.
  */
-const ADDED_FIELD_RULES: Record<string, (column: VersionColumn) => { compatibility: Compatibility; reason: string }> = {
+const ADDED_FIELD_RULES: Record<
+  string,
+  (column: VersionColumn) => { compatibility: Compatibility; reason: string }
+> = {
   avro: (column) =>
     column.default !== null
       ? compatible('a default: readers of older records fill it in (Avro schema resolution)')
@@ -47,7 +50,13 @@ const ADDED_FIELD_RULES: Record<string, (column: VersionColumn) => { compatibili
 function columnAdded(column: VersionColumn, flavor: string | null): Change {
   const formatRule = flavor === null ? undefined : ADDED_FIELD_RULES[flavor];
   if (formatRule !== undefined) {
-    return { category: 'column_added', name: column.name, before: null, after: column, ...formatRule(column) };
+    return {
+      category: 'column_added',
+      name: column.name,
+      before: null,
+      after: column,
+      ...formatRule(column),
+    };
   }
   const fillable =
     column.nullable || column.default !== null || column.identity !== null || column.generated !== null;

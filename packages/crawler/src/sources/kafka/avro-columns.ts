@@ -76,10 +76,14 @@ class AvroMapper {
     const kind = schema['type'];
     if (typeof kind !== 'string') return this.declare(kind ?? null, namespace);
     if (NAMED.has(kind) && typeof schema['name'] === 'string') {
-      const own = fullName(schema['name'], typeof schema['namespace'] === 'string' ? schema['namespace'] : namespace);
+      const own = fullName(
+        schema['name'],
+        typeof schema['namespace'] === 'string' ? schema['namespace'] : namespace,
+      );
       this.named.set(own.full, { schema, namespace: own.namespace });
       if (Array.isArray(schema['fields'])) {
-        for (const field of schema['fields']) if (isObject(field)) this.declare(field['type'] ?? null, own.namespace);
+        for (const field of schema['fields'])
+          if (isObject(field)) this.declare(field['type'] ?? null, own.namespace);
       }
     }
     if (kind === 'array') this.declare(schema['items'] ?? null, namespace);
@@ -106,7 +110,11 @@ class AvroMapper {
       return this.withChild('map', `map<${values.native}>`, 'value', values);
     }
     if (NAMED.has(kind) && typeof schema['name'] === 'string') {
-      return this.mapNamed(fullName(schema['name'], typeof schema['namespace'] === 'string' ? schema['namespace'] : namespace).full, at);
+      return this.mapNamed(
+        fullName(schema['name'], typeof schema['namespace'] === 'string' ? schema['namespace'] : namespace)
+          .full,
+        at,
+      );
     }
     return this.mapName(kind, namespace, at);
   }
@@ -161,7 +169,9 @@ class AvroMapper {
     this.expanding.add(full);
     const fields = this.fields(schema, namespace, at);
     this.expanding.delete(full);
-    const children = fields.filter((f) => f.type !== null).map((f) => ({ slot: `field:${f.name}`, type: f.type as TypeNode }));
+    const children = fields
+      .filter((f) => f.type !== null)
+      .map((f) => ({ slot: `field:${f.name}`, type: f.type as TypeNode }));
     return {
       type: { data_type: 'record', params, ...(children.length > 0 ? { children } : {}) },
       native: full,
@@ -200,7 +210,10 @@ class AvroMapper {
     if (others.length === 1) return { ...others[0], native, nullable };
     if (others.some((m) => m.type === null)) return { type: null, native, nullable };
     // A union holds one branch per type name (Avro): the name before any detail is the branch's tag.
-    const children = others.map((m) => ({ slot: `field:${/^[^ <]+/.exec(m.native)?.[0] ?? m.i}`, type: m.type as TypeNode }));
+    const children = others.map((m) => ({
+      slot: `field:${/^[^ <]+/.exec(m.native)?.[0] ?? m.i}`,
+      type: m.type as TypeNode,
+    }));
     return { type: { data_type: 'union', children }, native, nullable };
   }
 
@@ -213,7 +226,11 @@ class AvroMapper {
       const scale: Record<string, number> = schema['scale'] === undefined ? {} : { scale: digits.scale };
       const native = `${on} (decimal(${digits.precision},${digits.scale}))`;
       if (kind === 'bytes') {
-        return { type: { data_type: 'decimal_bytes', params: { precision: digits.precision, ...scale } }, native, nullable: false };
+        return {
+          type: { data_type: 'decimal_bytes', params: { precision: digits.precision, ...scale } },
+          native,
+          nullable: false,
+        };
       }
       const size = schema['size'];
       if (typeof size !== 'number' || full === undefined) return null;
@@ -227,15 +244,25 @@ class AvroMapper {
     if (kind === 'fixed' && full !== undefined) {
       const name = full.slice(full.lastIndexOf('.') + 1);
       if (logical === 'uuid' && schema['size'] === 16) {
-        return { type: { data_type: 'uuid_fixed', params: { name } }, native: `${on} (uuid)`, nullable: false };
+        return {
+          type: { data_type: 'uuid_fixed', params: { name } },
+          native: `${on} (uuid)`,
+          nullable: false,
+        };
       }
       if (logical === 'duration' && schema['size'] === 12) {
-        return { type: { data_type: 'duration', params: { name } }, native: `${on} (duration)`, nullable: false };
+        return {
+          type: { data_type: 'duration', params: { name } },
+          native: `${on} (duration)`,
+          nullable: false,
+        };
       }
       return null;
     }
     const code = LOGICAL_ON_PRIMITIVE[kind]?.[logical];
-    return code === undefined ? null : { type: { data_type: code }, native: `${kind} (${logical})`, nullable: false };
+    return code === undefined
+      ? null
+      : { type: { data_type: code }, native: `${kind} (${logical})`, nullable: false };
   }
 }
 
@@ -290,6 +317,13 @@ export function avroColumns(document: SchemaDocument, role: SchemaRole): MappedS
     };
   }
   const mapped = mapper.map(parsed, '', role);
-  const field: MappedField = { name: role, native_type: mapped.native, type: mapped.type, nullable: mapped.nullable, default: null, comment: null };
+  const field: MappedField = {
+    name: role,
+    native_type: mapped.native,
+    type: mapped.type,
+    nullable: mapped.nullable,
+    default: null,
+    comment: null,
+  };
   return { record_name: null, comment: null, columns: toColumns([field]), problems: mapper.problems };
 }

@@ -14,7 +14,12 @@ import {
 } from '../../model.js';
 import { compareText } from '../../normalise/type-log.js';
 import { schemaColumns } from './columns.js';
-import { FLAVOR_OF_FORMAT, type MappedSchema, type SchemaDocument, type SchemaFormat } from './schema-columns.js';
+import {
+  FLAVOR_OF_FORMAT,
+  type MappedSchema,
+  type SchemaDocument,
+  type SchemaFormat,
+} from './schema-columns.js';
 import { placeSubject, roleOfSubject, type SubjectPlace } from './subjects.js';
 
 /** One subject's latest schema (or one topic file's schema). */
@@ -46,14 +51,23 @@ export function mainFormat(formats: readonly SchemaFormat[]): SchemaFormat {
   return order.reduce((best, format) => (count(format) > count(best) ? format : best), 'avro');
 }
 
-function tableOf(dataset: string, value: Side | undefined, key: Side | undefined, sourceFormat: SchemaFormat): InspectedTable {
+function tableOf(
+  dataset: string,
+  value: Side | undefined,
+  key: Side | undefined,
+  sourceFormat: SchemaFormat,
+): InspectedTable {
   const main = (value ?? key) as Side;
   const format = main.format;
   return {
     placement: {
       kind: 'kafka',
       object_name: dataset,
-      attributes: { topic: main.place.topic, format, key_columns: key?.mapped.columns.map((c) => c.name) ?? [] },
+      attributes: {
+        topic: main.place.topic,
+        format,
+        key_columns: key?.mapped.columns.map((c) => c.name) ?? [],
+      },
       ...(format === sourceFormat ? {} : { flavor: FLAVOR_OF_FORMAT[format] }),
     },
     schema: '',
@@ -95,7 +109,9 @@ function unmappedTypes(tables: readonly InspectedTable[]): UnmappedType[] {
   for (const column of tables.flatMap((t) => t.columns)) {
     if (column.type === null) counts.set(column.native_type, (counts.get(column.native_type) ?? 0) + 1);
   }
-  return [...counts].map(([native_type, columns]) => ({ native_type, columns })).sort((a, b) => compareText(a.native_type, b.native_type));
+  return [...counts]
+    .map(([native_type, columns]) => ({ native_type, columns }))
+    .sort((a, b) => compareText(a.native_type, b.native_type));
 }
 
 /**
@@ -131,7 +147,12 @@ export function inspectSubjects(
   }
   const parsed = parseFilters(filters);
   const selected = [...datasets].filter(([name]) => tableSelected(parsed, '', name));
-  const sourceFormat = mainFormat(selected.flatMap(([, sides]) => [sides.value, sides.key]).filter((s) => s !== undefined).map((s) => s.format));
+  const sourceFormat = mainFormat(
+    selected
+      .flatMap(([, sides]) => [sides.value, sides.key])
+      .filter((s) => s !== undefined)
+      .map((s) => s.format),
+  );
   const tables = selected
     .map(([name, sides]) => tableOf(name, sides.value, sides.key, sourceFormat))
     .sort((a, b) => compareText(a.name, b.name));

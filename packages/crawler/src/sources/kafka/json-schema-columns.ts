@@ -81,7 +81,8 @@ class JsonSchemaMapper {
   }
 
   map(schema: Json, document: string, at: string): Mapped {
-    if (schema === true || (isObject(schema) && Object.keys(schema).every((k) => !TYPE_KEYWORDS.has(k)))) return ANY;
+    if (schema === true || (isObject(schema) && Object.keys(schema).every((k) => !TYPE_KEYWORDS.has(k))))
+      return ANY;
     if (!isObject(schema)) {
       this.problem(at, `a schema no value satisfies (${JSON.stringify(schema)})`);
       return { type: null, native: JSON.stringify(schema), nullable: false };
@@ -96,10 +97,20 @@ class JsonSchemaMapper {
     if (Array.isArray(type)) {
       const others = type.filter((t) => t !== 'null');
       const branchesOfType = others.map((t) => ({ ...schema, type: t }));
-      const mapped = branchesOfType.length === 1 ? this.map(branchesOfType[0], document, at) : this.mapBranches(branchesOfType, document, at);
+      const mapped =
+        branchesOfType.length === 1
+          ? this.map(branchesOfType[0], document, at)
+          : this.mapBranches(branchesOfType, document, at);
       return { ...mapped, nullable: mapped.nullable || others.length < type.length };
     }
-    const kind = typeof type === 'string' ? type : isObject(schema['properties']) ? 'object' : schema['items'] !== undefined ? 'array' : null;
+    const kind =
+      typeof type === 'string'
+        ? type
+        : isObject(schema['properties'])
+          ? 'object'
+          : schema['items'] !== undefined
+            ? 'array'
+            : null;
     switch (kind) {
       case 'null':
         return { type: { data_type: 'null' }, native: 'null', nullable: true };
@@ -111,7 +122,11 @@ class JsonSchemaMapper {
         return this.mapString(schema);
       case 'array': {
         const items = schema['items'] ?? schema['prefixItems'];
-        const element = Array.isArray(items) ? this.mapBranches(items, document, `${at}[]`) : items === undefined ? ANY : this.map(items, document, `${at}[]`);
+        const element = Array.isArray(items)
+          ? this.mapBranches(items, document, `${at}[]`)
+          : items === undefined
+            ? ANY
+            : this.map(items, document, `${at}[]`);
         if (element.type === null) return { type: null, native: `array<${element.native}>`, nullable: false };
         return {
           type: { data_type: 'array', children: [{ slot: 'element', type: element.type }] },
@@ -130,18 +145,35 @@ class JsonSchemaMapper {
   private mapString(schema: JsonObject): Mapped {
     const format = typeof schema['format'] === 'string' ? schema['format'] : undefined;
     const code = format === undefined ? undefined : FORMATS[format];
-    if (code !== undefined) return { type: { data_type: code }, native: `string (${format})`, nullable: false };
-    if (schema['contentEncoding'] === 'base64') return { type: { data_type: 'bytes' }, native: 'string (base64)', nullable: false };
+    if (code !== undefined)
+      return { type: { data_type: code }, native: `string (${format})`, nullable: false };
+    if (schema['contentEncoding'] === 'base64')
+      return { type: { data_type: 'bytes' }, native: 'string (base64)', nullable: false };
     const maxLength = schema['maxLength'];
     if (typeof maxLength === 'number' && Number.isInteger(maxLength) && maxLength >= 0) {
-      return { type: { data_type: 'string', params: { max_length: maxLength } }, native: `string(${maxLength})`, nullable: false };
+      return {
+        type: { data_type: 'string', params: { max_length: maxLength } },
+        native: `string(${maxLength})`,
+        nullable: false,
+      };
     }
-    return { type: { data_type: 'string' }, native: format === undefined ? 'string' : `string (${format})`, nullable: false };
+    return {
+      type: { data_type: 'string' },
+      native: format === undefined ? 'string' : `string (${format})`,
+      nullable: false,
+    };
   }
 
   private mapEnum(values: Json[]): Mapped {
-    const symbols = values.filter((v) => v !== null).map((v) => JSON.stringify(v)).join(',');
-    return { type: { data_type: 'enum', params: { symbols } }, native: `enum [${symbols}]`, nullable: values.includes(null) };
+    const symbols = values
+      .filter((v) => v !== null)
+      .map((v) => JSON.stringify(v))
+      .join(',');
+    return {
+      type: { data_type: 'enum', params: { symbols } },
+      native: `enum [${symbols}]`,
+      nullable: values.includes(null),
+    };
   }
 
   private mapRef(ref: string, document: string, at: string): Mapped {
@@ -172,17 +204,29 @@ class JsonSchemaMapper {
     const tag = (m: (typeof others)[number]) => {
       const branch = m.branch;
       if (isObject(branch) && typeof branch['title'] === 'string') return branch['title'];
-      if (isObject(branch) && typeof branch['$ref'] === 'string') return branch['$ref'].slice(branch['$ref'].lastIndexOf('/') + 1);
+      if (isObject(branch) && typeof branch['$ref'] === 'string')
+        return branch['$ref'].slice(branch['$ref'].lastIndexOf('/') + 1);
       return String(m.i);
     };
-    return { type: { data_type: 'one_of', children: others.map((m) => ({ slot: `field:${tag(m)}`, type: m.type as TypeNode })) }, native, nullable };
+    return {
+      type: {
+        data_type: 'one_of',
+        children: others.map((m) => ({ slot: `field:${tag(m)}`, type: m.type as TypeNode })),
+      },
+      native,
+      nullable,
+    };
   }
 
   /** allOf: the properties of its object branches together (the usual composition); else its one branch. */
   private mapAllOf(branches: Json[], document: string, at: string): Mapped {
     const objects = branches.map((b) => this.inline(b, document));
     if (objects.length === 1) return this.map(objects[0].schema, objects[0].document, at);
-    if (objects.every((o) => isObject(o.schema) && (o.schema['type'] === 'object' || isObject(o.schema['properties'])))) {
+    if (
+      objects.every(
+        (o) => isObject(o.schema) && (o.schema['type'] === 'object' || isObject(o.schema['properties'])),
+      )
+    ) {
       const fields = objects.flatMap((o) => this.fields(o.schema as JsonObject, o.document, at));
       return this.objectOf(fields);
     }
@@ -192,23 +236,36 @@ class JsonSchemaMapper {
 
   /** A schema with its `$ref` followed (for allOf). */
   private inline(schema: Json, document: string): Located {
-    if (isObject(schema) && typeof schema['$ref'] === 'string') return this.resolve(schema['$ref'], document) ?? { schema, document };
+    if (isObject(schema) && typeof schema['$ref'] === 'string')
+      return this.resolve(schema['$ref'], document) ?? { schema, document };
     return { schema, document };
   }
 
   private mapObject(schema: JsonObject, document: string, at: string): Mapped {
-    const extra = schema['additionalProperties'] ?? (isObject(schema['patternProperties']) ? Object.values(schema['patternProperties'])[0] : undefined);
+    const extra =
+      schema['additionalProperties'] ??
+      (isObject(schema['patternProperties']) ? Object.values(schema['patternProperties'])[0] : undefined);
     if (!isObject(schema['properties']) && isObject(extra)) {
       const value = this.map(extra, document, `${at}{}`);
       if (value.type === null) return { type: null, native: `map<${value.native}>`, nullable: false };
-      return { type: { data_type: 'map', children: [{ slot: 'value', type: value.type }] }, native: `map<${value.native}>`, nullable: false };
+      return {
+        type: { data_type: 'map', children: [{ slot: 'value', type: value.type }] },
+        native: `map<${value.native}>`,
+        nullable: false,
+      };
     }
     return this.objectOf(this.fields(schema, document, at));
   }
 
   private objectOf(fields: MappedField[]): Mapped {
-    const children = fields.filter((f) => f.type !== null).map((f) => ({ slot: `field:${f.name}`, type: f.type as TypeNode }));
-    return { type: { data_type: 'object', ...(children.length > 0 ? { children } : {}) }, native: 'object', nullable: false };
+    const children = fields
+      .filter((f) => f.type !== null)
+      .map((f) => ({ slot: `field:${f.name}`, type: f.type as TypeNode }));
+    return {
+      type: { data_type: 'object', ...(children.length > 0 ? { children } : {}) },
+      native: 'object',
+      nullable: false,
+    };
   }
 
   /** An object schema's properties, in order. */
@@ -218,7 +275,10 @@ class JsonSchemaMapper {
     return Object.entries(properties).map(([name, property]) => {
       const mapped = this.map(property, document, at === '' ? name : `${at}.${name}`);
       const own = isObject(property) ? property : {};
-      const text = (key: string) => (typeof own[key] === 'string' ? (own[key] as string) : null);
+      const text = (key: string) => {
+        const value = own[key];
+        return typeof value === 'string' ? value : null;
+      };
       return {
         name,
         native_type: mapped.native,
@@ -232,28 +292,63 @@ class JsonSchemaMapper {
 }
 
 /** Keywords that constrain a value's shape: a schema with none of them accepts any value. */
-const TYPE_KEYWORDS = new Set(['type', '$ref', 'enum', 'const', 'oneOf', 'anyOf', 'allOf', 'properties', 'items', 'prefixItems', 'additionalProperties', 'patternProperties', 'format']);
+const TYPE_KEYWORDS = new Set([
+  'type',
+  '$ref',
+  'enum',
+  'const',
+  'oneOf',
+  'anyOf',
+  'allOf',
+  'properties',
+  'items',
+  'prefixItems',
+  'additionalProperties',
+  'patternProperties',
+  'format',
+]);
 
 /** A JSON Schema's columns: an object's properties in order; any other schema is one column named after its role. */
 export function jsonSchemaColumns(document: SchemaDocument, role: SchemaRole): MappedSchema {
   const mapper = new JsonSchemaMapper(document.path);
   let root: Json;
   try {
-    for (const reference of document.references) mapper.add(reference.name, JSON.parse(reference.text) as Json);
+    for (const reference of document.references)
+      mapper.add(reference.name, JSON.parse(reference.text) as Json);
     root = JSON.parse(document.text) as Json;
   } catch (error) {
     return unreadable(document.path, `not valid JSON: ${messageOf(error)}`);
   }
-  if (!isObject(root) && typeof root !== 'boolean') return unreadable(document.path, 'not a JSON Schema (an object or a boolean)');
+  if (!isObject(root) && typeof root !== 'boolean')
+    return unreadable(document.path, 'not a JSON Schema (an object or a boolean)');
   mapper.add('', root);
-  const top = isObject(root) && typeof root['$ref'] === 'string' ? (mapper.resolve(root['$ref'], '') ?? { schema: root, document: '' }) : { schema: root, document: '' };
+  const top =
+    isObject(root) && typeof root['$ref'] === 'string'
+      ? (mapper.resolve(root['$ref'], '') ?? { schema: root, document: '' })
+      : { schema: root, document: '' };
   const title = isObject(root) && typeof root['title'] === 'string' ? root['title'] : null;
   const comment = isObject(root) && typeof root['description'] === 'string' ? root['description'] : null;
   const schema = top.schema;
-  if (isObject(schema) && (schema['type'] === 'object' || isObject(schema['properties'])) && !isObject(schema['additionalProperties'])) {
-    return { record_name: title, comment, columns: toColumns(mapper.fields(schema, top.document, '')), problems: mapper.problems };
+  if (
+    isObject(schema) &&
+    (schema['type'] === 'object' || isObject(schema['properties'])) &&
+    !isObject(schema['additionalProperties'])
+  ) {
+    return {
+      record_name: title,
+      comment,
+      columns: toColumns(mapper.fields(schema, top.document, '')),
+      problems: mapper.problems,
+    };
   }
   const mapped = mapper.map(schema, top.document, role);
-  const field: MappedField = { name: role, native_type: mapped.native, type: mapped.type, nullable: mapped.nullable, default: null, comment: null };
+  const field: MappedField = {
+    name: role,
+    native_type: mapped.native,
+    type: mapped.type,
+    nullable: mapped.nullable,
+    default: null,
+    comment: null,
+  };
   return { record_name: title, comment, columns: toColumns([field]), problems: mapper.problems };
 }

@@ -20,7 +20,11 @@ export interface KafkaFolderTarget extends SourceTarget {
   file: string | null;
 }
 
-const FORMAT_OF_EXTENSION: Record<string, SchemaFormat> = { '.avsc': 'avro', '.json': 'json', '.proto': 'protobuf' };
+const FORMAT_OF_EXTENSION: Record<string, SchemaFormat> = {
+  '.avsc': 'avro',
+  '.json': 'json',
+  '.proto': 'protobuf',
+};
 /** A schema file larger than this is reported, not read (schemas are kilobytes). */
 const MAX_SCHEMA_BYTES = 16 * 1024 * 1024;
 
@@ -64,7 +68,10 @@ async function inspect(target: KafkaFolderTarget, options: SourceInspectOptions)
     const path = join(folder, file);
     const size = (await stat(path)).size;
     if (size > MAX_SCHEMA_BYTES) {
-      problems.push({ path, reason: `${size} bytes: larger than a schema (${MAX_SCHEMA_BYTES} bytes at most)` });
+      problems.push({
+        path,
+        reason: `${size} bytes: larger than a schema (${MAX_SCHEMA_BYTES} bytes at most)`,
+      });
       continue;
     }
     texts.set(file, await readFile(path, 'utf8'));
@@ -72,7 +79,10 @@ async function inspect(target: KafkaFolderTarget, options: SourceInspectOptions)
   const formatOf = (file: string) => FORMAT_OF_EXTENSION[extname(file).toLowerCase()];
   const referencesFor = (file: string, format: SchemaFormat): ReferencedDocument[] =>
     [...texts]
-      .filter(([other]) => other !== file && formatOf(other) === format && (format !== 'avro' || other.includes('/')))
+      .filter(
+        ([other]) =>
+          other !== file && formatOf(other) === format && (format !== 'avro' || other.includes('/')),
+      )
       .map(([other, text]) => ({ name: other, path: join(folder, other), text }));
   const subjects: SubjectSchema[] = [...texts]
     .filter(([file]) => !file.includes('/') && (only === null || file === only))

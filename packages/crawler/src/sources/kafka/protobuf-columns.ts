@@ -16,8 +16,21 @@ import {
 } from './schema-columns.js';
 
 const SCALARS = new Set([
-  'double', 'float', 'int32', 'int64', 'uint32', 'uint64', 'sint32', 'sint64',
-  'fixed32', 'fixed64', 'sfixed32', 'sfixed64', 'bool', 'string', 'bytes',
+  'double',
+  'float',
+  'int32',
+  'int64',
+  'uint32',
+  'uint64',
+  'sint32',
+  'sint64',
+  'fixed32',
+  'fixed64',
+  'sfixed32',
+  'sfixed64',
+  'bool',
+  'string',
+  'bytes',
 ]);
 
 /** Well-known message types with their own code; the wrappers are nullable scalars. */
@@ -89,7 +102,10 @@ class ProtobufMapper {
     if (SCALARS.has(typeName)) return { type: { data_type: typeName }, native: typeName };
     const resolved = field.resolvedType;
     if (resolved instanceof protobuf.Enum) {
-      return { type: { data_type: 'enum', params: nameParams(resolved) }, native: this.typeName(field, typeName) };
+      return {
+        type: { data_type: 'enum', params: nameParams(resolved) },
+        native: this.typeName(field, typeName),
+      };
     }
     if (resolved instanceof protobuf.Type) return this.mapMessage(resolved, at);
     this.problems.push({ path: `${this.path}: ${at}`, reason: `unsupported field type '${typeName}'` });
@@ -124,19 +140,32 @@ class ProtobufMapper {
       const native = `map<${key.native}, ${value.native}>`;
       if (value.type === null) return { type: null, native };
       return {
-        type: { data_type: 'map', children: [{ slot: 'key', type: key.type }, { slot: 'value', type: value.type }] },
+        type: {
+          data_type: 'map',
+          children: [
+            { slot: 'key', type: key.type },
+            { slot: 'value', type: value.type },
+          ],
+        },
         native,
       };
     }
     const value = this.mapValue(field, field.type, field.repeated ? `${at}[]` : at);
     if (!field.repeated) return value;
     const native = `repeated ${value.native}`;
-    return value.type === null ? { type: null, native } : { type: { data_type: 'repeated', children: [{ slot: 'item', type: value.type }] }, native };
+    return value.type === null
+      ? { type: null, native }
+      : { type: { data_type: 'repeated', children: [{ slot: 'item', type: value.type }] }, native };
   }
 
   private mapOneof(oneof: protobuf.OneOf, at: string): MappedField {
-    const members = oneof.fieldsArray.map((member) => ({ member, ...this.mapField(member, `${at}.${member.name}`) }));
-    const children = members.filter((m) => m.type !== null).map((m) => ({ slot: `field:${m.member.name}`, type: m.type as TypeNode }));
+    const members = oneof.fieldsArray.map((member) => ({
+      member,
+      ...this.mapField(member, `${at}.${member.name}`),
+    }));
+    const children = members
+      .filter((m) => m.type !== null)
+      .map((m) => ({ slot: `field:${m.member.name}`, type: m.type as TypeNode }));
     return {
       name: oneof.name,
       native_type: `oneof ${oneof.name} { ${members.map((m) => `${m.native} ${m.member.name}`).join('; ')} }`,
@@ -161,7 +190,8 @@ class ProtobufMapper {
       const path = at === '' ? field.name : `${at}.${field.name}`;
       const oneof = realOneof(field);
       if (oneof !== null) {
-        if (!seen.has(oneof)) fields.push(this.mapOneof(oneof, at === '' ? oneof.name : `${at}.${oneof.name}`));
+        if (!seen.has(oneof))
+          fields.push(this.mapOneof(oneof, at === '' ? oneof.name : `${at}.${oneof.name}`));
         seen.add(oneof);
         continue;
       }
@@ -169,7 +199,9 @@ class ProtobufMapper {
       const optional = field.options?.['proto3_optional'] === true;
       // Presence: proto3 `optional`, proto2 `optional`, a message field; never repeated, map or required.
       const presence =
-        !field.repeated && !field.map && !field.required &&
+        !field.repeated &&
+        !field.map &&
+        !field.required &&
         (optional || field.hasPresence || field.resolvedType instanceof protobuf.Type);
       fields.push({
         name: field.name,
@@ -200,7 +232,9 @@ function load(document: SchemaDocument): protobuf.Root {
         parseFile(imported, text);
         continue;
       }
-      const bundled = protobuf.common.get(imported.slice(Math.max(0, imported.lastIndexOf('google/protobuf/'))));
+      const bundled = protobuf.common.get(
+        imported.slice(Math.max(0, imported.lastIndexOf('google/protobuf/'))),
+      );
       if (bundled !== null && imported.includes('google/protobuf/')) {
         if (!loaded.has(imported)) root.addJSON(bundled.nested ?? {});
         loaded.add(imported);
@@ -217,7 +251,12 @@ function load(document: SchemaDocument): protobuf.Root {
 function messagesOf(namespace: protobuf.NamespaceBase, file: string): protobuf.Type[] {
   return namespace.nestedArray.flatMap((nested) => {
     const own = nested instanceof protobuf.Type && nested.filename === file ? [nested] : [];
-    const inner = nested instanceof protobuf.Type ? [] : nested instanceof protobuf.Namespace ? messagesOf(nested, file) : [];
+    const inner =
+      nested instanceof protobuf.Type
+        ? []
+        : nested instanceof protobuf.Namespace
+          ? messagesOf(nested, file)
+          : [];
     return [...own, ...inner];
   });
 }

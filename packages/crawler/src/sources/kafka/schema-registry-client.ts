@@ -50,7 +50,11 @@ const TIMEOUT_MS = 30_000;
 export const SUBJECT_PAGE = 1000;
 
 export class SchemaRegistryClient {
-  private readonly agent = new Agent({ headersTimeout: TIMEOUT_MS, bodyTimeout: TIMEOUT_MS, connectTimeout: TIMEOUT_MS });
+  private readonly agent = new Agent({
+    headersTimeout: TIMEOUT_MS,
+    bodyTimeout: TIMEOUT_MS,
+    connectTimeout: TIMEOUT_MS,
+  });
   requests = 0;
 
   constructor(
@@ -91,14 +95,17 @@ export class SchemaRegistryClient {
       body = undefined;
     }
     if (response.statusCode >= 200 && response.statusCode < 300) {
-      if (body === undefined) throw new RegistryHttpError(response.statusCode, null, 'the answer is not JSON');
+      if (body === undefined)
+        throw new RegistryHttpError(response.statusCode, null, 'the answer is not JSON');
       return body;
     }
     const error = body as { error_code?: unknown; message?: unknown } | undefined;
     throw new RegistryHttpError(
       response.statusCode,
       typeof error?.error_code === 'number' ? error.error_code : null,
-      typeof error?.message === 'string' ? error.message : text.slice(0, 200).replace(/\s+/g, ' ') || 'no details',
+      typeof error?.message === 'string'
+        ? error.message
+        : text.slice(0, 200).replace(/\s+/g, ' ') || 'no details',
     );
   }
 
@@ -126,7 +133,7 @@ export class SchemaRegistryClient {
         `${this.endpoint.redacted} is not a Schema Registry: GET /subjects did not answer a JSON list of subjects`,
       );
     }
-    return body as string[];
+    return body;
   }
 
   /** One version of a subject (`latest` or a number). */
@@ -148,10 +155,16 @@ export class SchemaRegistryClient {
         this.endpoint.authorization === null
           ? 'no credentials were given: put user:password in the URL or set AIDE_CRAWLER_SCHEMA_REGISTRY_USER and AIDE_CRAWLER_SCHEMA_REGISTRY_PASSWORD'
           : 'check the user and password';
-      return new CrawlerError(`${at} refused the request (${error.status} ${error.status === 401 ? 'Unauthorized' : 'Forbidden'}): ${credentials}`, { cause: error });
+      return new CrawlerError(
+        `${at} refused the request (${error.status} ${error.status === 401 ? 'Unauthorized' : 'Forbidden'}): ${credentials}`,
+        { cause: error },
+      );
     }
     if (error.status === 404 || error.errorCode === null) {
-      return new CrawlerError(`${this.endpoint.redacted} is not a Schema Registry: ${call} answered ${error.message}`, { cause: error });
+      return new CrawlerError(
+        `${this.endpoint.redacted} is not a Schema Registry: ${call} answered ${error.message}`,
+        { cause: error },
+      );
     }
     return new CrawlerError(`${at}: ${call} failed: ${error.message}`, { cause: error });
   }

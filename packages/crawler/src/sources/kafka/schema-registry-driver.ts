@@ -42,7 +42,8 @@ function parse(url: string, env: NodeJS.ProcessEnv = process.env): SchemaRegistr
   const password = decodeURIComponent(parsed.password) || env['AIDE_CRAWLER_SCHEMA_REGISTRY_PASSWORD'] || '';
   if (password !== '' && user === '') throw usage('Schema Registry URL has a password but no user');
   const base = `${parsed.protocol}//${parsed.host}${parsed.pathname.replace(/\/+$/, '')}`;
-  const shownUser = parsed.username === '' ? '' : `${parsed.username}${parsed.password === '' ? '' : ':***'}@`;
+  const shownUser =
+    parsed.username === '' ? '' : `${parsed.username}${parsed.password === '' ? '' : ':***'}@`;
   return {
     source: 'schema_registry',
     base,
@@ -85,7 +86,11 @@ class SubjectReader {
   }
 
   /** The references of a schema, transitively, dependencies before dependants, each name once. */
-  private async references(refs: readonly RegistryReference[], seen: Set<string>, out: ReferencedDocument[]): Promise<void> {
+  private async references(
+    refs: readonly RegistryReference[],
+    seen: Set<string>,
+    out: ReferencedDocument[],
+  ): Promise<void> {
     for (const ref of refs) {
       if (seen.has(ref.name)) continue;
       seen.add(ref.name);
@@ -94,7 +99,10 @@ class SubjectReader {
         schema = await this.read(ref.subject, ref.version);
       } catch (error) {
         if (isNotFound(error)) {
-          throw new Error(`reference '${ref.name}' (subject ${ref.subject} version ${ref.version}) not found`);
+          throw new Error(
+            `reference '${ref.name}' (subject ${ref.subject} version ${ref.version}) not found`,
+            { cause: error },
+          );
         }
         throw error;
       }
@@ -111,13 +119,18 @@ class SubjectReader {
       if (format === undefined) return { path: subject, reason: `unknown schemaType '${latest.schemaType}'` };
       const references: ReferencedDocument[] = [];
       await this.references(latest.references ?? [], new Set(), references);
-      return { subject, document: { format, path: `${subject} version ${latest.version}`, text: latest.schema, references } };
+      return {
+        subject,
+        document: { format, path: `${subject} version ${latest.version}`, text: latest.schema, references },
+      };
     } catch (error) {
       if (error instanceof RegistryHttpError && (error.status === 401 || error.status === 403)) {
         throw this.client.explain(error, `GET /subjects/${subject}/versions/latest`);
       }
       if (error instanceof CrawlerError) throw error;
-      const reason = isNotFound(error) ? `not found (deleted while the crawl ran?): ${(error as Error).message}` : (error as Error).message;
+      const reason = isNotFound(error)
+        ? `not found (deleted while the crawl ran?): ${(error as Error).message}`
+        : (error as Error).message;
       return { path: subject, reason };
     }
   }
@@ -127,17 +140,24 @@ class SubjectReader {
 const scrub = (message: string, secrets: readonly string[]) =>
   secrets.reduce((text, secret) => (secret === '' ? text : text.split(secret).join('***')), message);
 
-async function inspect(target: SchemaRegistryTarget, options: SourceInspectOptions): Promise<InspectedDatabase> {
+async function inspect(
+  target: SchemaRegistryTarget,
+  options: SourceInspectOptions,
+): Promise<InspectedDatabase> {
   const client = new SchemaRegistryClient(target, options.signal);
   try {
     const filters = parseFilters(options.filters);
-    const subjects = (await client.subjects()).filter((s) => tableSelected(filters, '', placeSubject(s, null).dataset));
+    const subjects = (await client.subjects()).filter((s) =>
+      tableSelected(filters, '', placeSubject(s, null).dataset),
+    );
     const reader = new SubjectReader(client);
     const read = await pooled(subjects, (subject) => {
       throwIfInterrupted(options.signal);
       return reader.subject(subject);
     });
-    const problems = read.filter((r): r is SourceProblem => 'reason' in r).map((p) => ({ ...p, reason: scrub(p.reason, target.secrets) }));
+    const problems = read
+      .filter((r): r is SourceProblem => 'reason' in r)
+      .map((p) => ({ ...p, reason: scrub(p.reason, target.secrets) }));
     return inspectSubjects(
       { driver: 'schema_registry', product: 'Schema Registry', version: '', database: target.redacted },
       read.filter((r): r is SubjectSchema => 'document' in r),
@@ -150,7 +170,9 @@ async function inspect(target: SchemaRegistryTarget, options: SourceInspectOptio
       const clean = scrub(error.message, target.secrets);
       throw clean === error.message ? error : new CrawlerError(clean, { exitCode: error.exitCode });
     }
-    throw new CrawlerError(scrub(`Schema Registry at ${target.redacted}: ${(error as Error).message}`, target.secrets));
+    throw new CrawlerError(
+      scrub(`Schema Registry at ${target.redacted}: ${(error as Error).message}`, target.secrets),
+    );
   } finally {
     await client.close();
   }

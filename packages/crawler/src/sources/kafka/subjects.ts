@@ -32,10 +32,16 @@ export function placeSubject(subject: string, recordName: string | null): Subjec
     }
   }
   if (recordName !== null && recordName !== '') {
-    if (subject === recordName) return { dataset: subject, topic: subject, role: 'value', strategy: 'record_name' };
+    if (subject === recordName)
+      return { dataset: subject, topic: subject, role: 'value', strategy: 'record_name' };
     const suffix = `-${recordName}`;
     if (subject.endsWith(suffix) && subject.length > suffix.length) {
-      return { dataset: subject, topic: subject.slice(0, -suffix.length), role: 'value', strategy: 'topic_record_name' };
+      return {
+        dataset: subject,
+        topic: subject.slice(0, -suffix.length),
+        role: 'value',
+        strategy: 'topic_record_name',
+      };
     }
   }
   return { dataset: subject, topic: subject, role: 'value', strategy: 'plain' };
