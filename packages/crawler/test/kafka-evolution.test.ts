@@ -4,6 +4,7 @@ import { describe, expect, test } from '@jest/globals';
 import { diffVersions } from '../src/diff/diff.js';
 import { versionOfTable } from '../src/registry/model.js';
 import { schemaColumns } from '../src/sources/kafka/columns.js';
+import { datasetTable } from '../src/sources/kafka/inspection.js';
 import type { SchemaDocument, SchemaFormat } from '../src/sources/kafka/schema-columns.js';
 import type { InspectedTable } from '../src/model.js';
 
@@ -11,22 +12,7 @@ const tableOf = (format: SchemaFormat, text: string): InspectedTable => {
   const document: SchemaDocument = { format, path: 'v', text, references: [] };
   const mapped = schemaColumns(document, 'value');
   expect(mapped.problems).toEqual([]);
-  return {
-    schema: '',
-    name: 't',
-    kind: 'table',
-    comment: null,
-    view_definition: null,
-    columns: mapped.columns,
-    primary_key: null,
-    unique_constraints: [],
-    foreign_keys: [],
-    indexes: [],
-    check_constraints: [],
-    partition_key: null,
-    partitions: [],
-    partition_of: null,
-  };
+  return datasetTable('t', null, mapped.columns);
 };
 const avro = (extra: unknown[]) =>
   tableOf(

@@ -5,16 +5,10 @@ import { describe, expect, test } from '@jest/globals';
 import { fileURLToPath } from 'node:url';
 import type { InspectionFilters } from '../src/model.js';
 import { kafkaSchemasDriver } from '../src/sources/kafka/index.js';
-import { inspectionProblems } from './helpers/kafka-flavors.js';
+import { inspectionProblems, NO_FILTERS } from './helpers/kafka-flavors.js';
 
 const fixtures = fileURLToPath(new URL('./fixtures/kafka/', import.meta.url));
-const filters: InspectionFilters = {
-  schemas: [],
-  exclude_schemas: [],
-  tables: [],
-  exclude_tables: [],
-  include_partitions: false,
-};
+const filters = NO_FILTERS;
 const inspect = (path: string, more: Partial<InspectionFilters> = {}) =>
   kafkaSchemasDriver.inspect(kafkaSchemasDriver.parse(`kafka+file://${fixtures}${path}`), {
     filters: { ...filters, ...more },

@@ -10,16 +10,10 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { InspectionFilters } from '../src/model.js';
 import { schemaRegistryDriver } from '../src/sources/kafka/index.js';
-import { inspectionProblems } from './helpers/kafka-flavors.js';
+import { inspectionProblems, NO_FILTERS } from './helpers/kafka-flavors.js';
 import { SchemaRegistryContractServer } from './helpers/schema-registry-contract-server.js';
 
-const filters: InspectionFilters = {
-  schemas: [],
-  exclude_schemas: [],
-  tables: [],
-  exclude_tables: [],
-  include_partitions: false,
-};
+const filters = NO_FILTERS;
 const PASSWORD = 's3cr3t-P@ss/word';
 const credentials = `reader:${encodeURIComponent(PASSWORD)}@`;
 const inspect = (url: string, more: Partial<InspectionFilters> = {}) =>

@@ -5,7 +5,16 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import { parse } from 'yaml';
-import type { InspectedDatabase, TypeNode } from '../../src/model.js';
+import type { InspectedDatabase, InspectionFilters, TypeNode } from '../../src/model.js';
+
+/** No --schemas/--tables filter. */
+export const NO_FILTERS: InspectionFilters = {
+  schemas: [],
+  exclude_schemas: [],
+  tables: [],
+  exclude_tables: [],
+  include_partitions: false,
+};
 
 const PROTOBUF_CODES = [
   ...'double float int32 int64 uint32 uint64 sint32 sint64 fixed32 fixed64 sfixed32 sfixed64 bool string bytes'.split(

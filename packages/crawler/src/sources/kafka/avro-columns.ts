@@ -6,17 +6,18 @@ import avsc from 'avsc';
 import type { SourceProblem, TypeNode } from '../../model.js';
 import {
   defaultText,
+  isObject,
+  roleColumns,
   messageOf,
   toColumns,
   unreadable,
+  type Json,
+  type JsonObject,
   type MappedField,
   type MappedSchema,
   type SchemaDocument,
   type SchemaRole,
 } from './schema-columns.js';
-
-type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
-type JsonObject = { [key: string]: Json };
 
 const PRIMITIVES = new Set(['null', 'boolean', 'int', 'long', 'float', 'double', 'bytes', 'string']);
 const NAMED = new Set(['record', 'error', 'enum', 'fixed']);
@@ -36,9 +37,6 @@ const LOGICAL_ON_PRIMITIVE: Record<string, Record<string, string>> = {
   string: { uuid: 'uuid' },
   bytes: { 'big-decimal': 'big_decimal' },
 };
-
-const isObject = (value: Json | undefined): value is JsonObject =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 interface Mapped {
   type: TypeNode | null;
@@ -317,13 +315,5 @@ export function avroColumns(document: SchemaDocument, role: SchemaRole): MappedS
     };
   }
   const mapped = mapper.map(parsed, '', role);
-  const field: MappedField = {
-    name: role,
-    native_type: mapped.native,
-    type: mapped.type,
-    nullable: mapped.nullable,
-    default: null,
-    comment: null,
-  };
-  return { record_name: null, comment: null, columns: toColumns([field]), problems: mapper.problems };
+  return { record_name: null, comment: null, columns: roleColumns(role, mapped), problems: mapper.problems };
 }

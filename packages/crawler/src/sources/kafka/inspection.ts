@@ -51,6 +51,30 @@ export function mainFormat(formats: readonly SchemaFormat[]): SchemaFormat {
   return order.reduce((best, format) => (count(format) > count(best) ? format : best), 'avro');
 }
 
+/** A dataset of a message schema as a table: its columns, nothing of a database's keys or partitions. */
+export function datasetTable(
+  name: string,
+  comment: string | null,
+  columns: InspectedTable['columns'],
+): InspectedTable {
+  return {
+    schema: '',
+    name,
+    kind: 'table',
+    comment,
+    view_definition: null,
+    columns,
+    primary_key: null,
+    unique_constraints: [],
+    foreign_keys: [],
+    indexes: [],
+    check_constraints: [],
+    partition_key: null,
+    partitions: [],
+    partition_of: null,
+  };
+}
+
 function tableOf(
   dataset: string,
   value: Side | undefined,
@@ -70,20 +94,7 @@ function tableOf(
       },
       ...(format === sourceFormat ? {} : { flavor: FLAVOR_OF_FORMAT[format] }),
     },
-    schema: '',
-    name: dataset,
-    kind: 'table',
-    comment: value?.mapped.comment ?? null,
-    view_definition: null,
-    columns: value?.mapped.columns ?? [],
-    primary_key: null,
-    unique_constraints: [],
-    foreign_keys: [],
-    indexes: [],
-    check_constraints: [],
-    partition_key: null,
-    partitions: [],
-    partition_of: null,
+    ...datasetTable(dataset, value?.mapped.comment ?? null, value?.mapped.columns ?? []),
   };
 }
 

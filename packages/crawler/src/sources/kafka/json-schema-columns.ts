@@ -5,20 +5,18 @@
 import type { SourceProblem, TypeNode } from '../../model.js';
 import {
   defaultText,
+  isObject,
+  roleColumns,
   messageOf,
   toColumns,
   unreadable,
+  type Json,
+  type JsonObject,
   type MappedField,
   type MappedSchema,
   type SchemaDocument,
   type SchemaRole,
 } from './schema-columns.js';
-
-type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
-type JsonObject = { [key: string]: Json };
-
-const isObject = (value: Json | undefined): value is JsonObject =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** String formats with their own code (others are annotations on a plain string). */
 const FORMATS: Record<string, string> = {
@@ -342,13 +340,5 @@ export function jsonSchemaColumns(document: SchemaDocument, role: SchemaRole): M
     };
   }
   const mapped = mapper.map(schema, top.document, role);
-  const field: MappedField = {
-    name: role,
-    native_type: mapped.native,
-    type: mapped.type,
-    nullable: mapped.nullable,
-    default: null,
-    comment: null,
-  };
-  return { record_name: title, comment, columns: toColumns([field]), problems: mapper.problems };
+  return { record_name: title, comment, columns: roleColumns(role, mapped), problems: mapper.problems };
 }

@@ -83,3 +83,26 @@ export const messageOf = (error: unknown): string => (error instanceof Error ? e
 /** The JSON text of a default value (undefined: none). */
 export const defaultText = (value: unknown): string | null =>
   value === undefined ? null : JSON.stringify(value);
+
+/** Parsed JSON (Avro and JSON Schema documents). */
+export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+export type JsonObject = { [key: string]: Json };
+
+export const isObject = (value: Json | undefined): value is JsonObject =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** A schema that is not a record: one column named after its role (`value`, `key`). */
+export const roleColumns = (
+  role: SchemaRole,
+  mapped: { type: TypeNode | null; native: string; nullable: boolean },
+): InspectedColumn[] =>
+  toColumns([
+    {
+      name: role,
+      native_type: mapped.native,
+      type: mapped.type,
+      nullable: mapped.nullable,
+      default: null,
+      comment: null,
+    },
+  ]);
