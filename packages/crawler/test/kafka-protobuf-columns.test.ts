@@ -141,6 +141,18 @@ describe('Protobuf fields', () => {
     ]);
   });
 
+  test("Confluent's built-in imports (field options, confluent.type.Decimal) need no reference", () => {
+    const mapped = message(
+      'confluent.type.Decimal price = 1 [(confluent.field_meta).params = { key: "precision" value: "10" }];\nstring sku = 2 [(confluent.field_meta).doc = "The SKU"];',
+      'import "confluent/meta.proto";\nimport "confluent/type/decimal.proto";',
+    );
+    expect(mapped.problems).toEqual([]);
+    expect(mapped.columns.map((c) => [c.name, c.type?.data_type, c.type?.params])).toEqual([
+      ['price', 'message', { name: 'Decimal', proto_package: 'confluent.type' }],
+      ['sku', 'string', undefined],
+    ]);
+  });
+
   test('proto2 files: required is not nullable, optional is, defaults are kept', () => {
     const mapped = protobufColumns(
       doc('syntax = "proto2";\nmessage M { required int32 a = 1; optional string b = 2 [default = "x"]; }'),

@@ -55,10 +55,19 @@ const WELL_KNOWN: Record<string, string> = {
   '.google.type.Date': 'date',
 };
 
-/** google/type/date.proto is not bundled with protobufjs: its message, as Google publishes it. */
-const GOOGLE_TYPE_DATE = `syntax = "proto3";
-package google.type;
-message Date { int32 year = 1; int32 month = 2; int32 day = 3; }`;
+/**
+ * Files a schema may import without a reference: google/type/date.proto (not bundled with protobufjs),
+ * and Confluent's own, which its registry serves built in (field options and the decimal message; the
+ * option extensions are left out: protobufjs reads custom options without resolving them).
+ */
+const BUILT_IN_FILES: Record<string, string> = {
+  'google/type/date.proto':
+    'syntax = "proto3";\npackage google.type;\nmessage Date { int32 year = 1; int32 month = 2; int32 day = 3; }',
+  'confluent/meta.proto':
+    'syntax = "proto3";\npackage confluent;\nmessage Meta { string doc = 1; map<string, string> params = 2; repeated string tags = 3; }',
+  'confluent/type/decimal.proto':
+    'syntax = "proto3";\npackage confluent.type;\nmessage Decimal { bytes value = 1; uint32 precision = 2; int32 scale = 3; }',
+};
 
 interface Mapped {
   type: TypeNode | null;
@@ -238,7 +247,7 @@ function load(document: SchemaDocument): protobuf.Root {
       if (bundled !== null && imported.includes('google/protobuf/')) {
         if (!loaded.has(imported)) root.addJSON(bundled.nested ?? {});
         loaded.add(imported);
-      } else if (imported === 'google/type/date.proto') parseFile(imported, GOOGLE_TYPE_DATE);
+      } else if (BUILT_IN_FILES[imported] !== undefined) parseFile(imported, BUILT_IN_FILES[imported]);
       else throw new Error(`import "${imported}" not found`);
     }
   };
