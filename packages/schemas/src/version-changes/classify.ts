@@ -23,7 +23,41 @@ const typeText = (column: VersionColumn) =>
       ? `${renderTypeNode(column.type)} (${column.native_type})`
       : renderTypeNode(column.type);
 
-function columnAdded(column: VersionColumn): Change {
+/**
+ * How to classify, beyond the two versions: the dataset's flavor code, for the formats whose own
+ * evolution rules differ from SQL's (absent or null: SQL's rules).
+ */
+export interface ClassifyOptions {
+  flavor?: string | null;
+}
+
+/**
+ * A field added to a message format's schema, by the format's own evolution rules: Avro schema
+ * resolution fills a field missing from older records with the reader's default only (a union with
+ * null gets no implicit null), and Protobuf readers see an absent field's default value.
+ */
+const ADDED_FIELD_RULES: Record<
+  string,
+  (column: VersionColumn) => { compatibility: Compatibility; reason: string }
+> = {
+  avro: (column) =>
+    column.default !== null
+      ? compatible('a default: readers of older records fill it in (Avro schema resolution)')
+      : breaking('no default: readers of older records fail (Avro schema resolution)'),
+  protobuf: () => compatible('readers of older messages see its default value (Protobuf)'),
+};
+
+function columnAdded(column: VersionColumn, flavor: string | null): Change {
+  const formatRule = flavor === null ? undefined : ADDED_FIELD_RULES[flavor];
+  if (formatRule !== undefined) {
+    return {
+      category: 'column_added',
+      name: column.name,
+      before: null,
+      after: column,
+      ...formatRule(column),
+    };
+  }
   const fillable =
     column.nullable || column.default !== null || column.identity !== null || column.generated !== null;
   return {
@@ -168,10 +202,14 @@ function movedColumns(base: readonly string[], target: readonly string[]): Set<s
 }
 
 /** Every change from one version (`base`) to the next (`target`), each classified. */
-export function classifyChanges(base: ComparableVersion, target: ComparableVersion): Change[] {
+export function classifyChanges(
+  base: ComparableVersion,
+  target: ComparableVersion,
+  options: ClassifyOptions = {},
+): Change[] {
   return [
     ...tableChanges(base, target),
-    ...columnSetChanges(base, target),
+    ...columnSetChanges(base, target, options.flavor ?? null),
     ...columnEdits(base, target),
     ...keyChanges(base, target),
   ];
@@ -219,7 +257,7 @@ function tableChanges(base: TableVersion, target: TableVersion): Change[] {
  * The columns removed, then the columns added. A removed and an added column of the same type at the
  * same position: flagged as a possible rename, still a removal and an addition.
  */
-function columnSetChanges(base: TableVersion, target: TableVersion): Change[] {
+function columnSetChanges(base: TableVersion, target: TableVersion, flavor: string | null): Change[] {
   const changes: Change[] = [];
   const baseByName = new Map(base.columns.map((c) => [c.name, c]));
   const targetByName = new Map(target.columns.map((c) => [c.name, c]));
@@ -253,7 +291,7 @@ function columnSetChanges(base: TableVersion, target: TableVersion): Change[] {
   for (const column of added) {
     const from = renamedTo.get(column.name);
     changes.push({
-      ...columnAdded(column),
+      ...columnAdded(column, flavor),
       ...(from === undefined ? {} : { possible_rename: { from, to: column.name } }),
     });
   }
@@ -311,7 +349,8 @@ export function tableAdded(target: ComparableVersion): Change {
 export function classifyVersionChange(
   base: ComparableVersion | null,
   target: ComparableVersion,
+  options: ClassifyOptions = {},
 ): VersionChange {
-  const changes = base === null ? [tableAdded(target)] : classifyChanges(base, target);
+  const changes = base === null ? [tableAdded(target)] : classifyChanges(base, target, options);
   return { compatibility: worstCompatibility(changes), changes };
 }
