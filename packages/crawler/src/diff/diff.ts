@@ -77,7 +77,9 @@ export function diffTable(table: InspectedTable, registered: RegistryDataset | u
       target,
     };
   }
-  const changes = classifyChanges(registered.version, target);
+  // A format's own evolution rules (Avro, Protobuf) apply to its datasets.
+  const flavor = table.placement?.flavor;
+  const changes = classifyChanges(registered.version, target, flavor === undefined ? {} : { flavor });
   return {
     ...head,
     status: changes.length === 0 ? 'unchanged' : 'changed',

@@ -43,7 +43,9 @@ export function createBody(
 ): CreateDatasetWithFlavor {
   const { placement } = diff;
   if (placement !== undefined) {
-    const flavorId = placement.flavor === undefined ? undefined : flavorIds.get(placement.flavor);
+    // The system's own flavor needs no mention (the dataset inherits it).
+    const own = placement.flavor === undefined || placement.flavor === report.system.flavor;
+    const flavorId = own ? undefined : flavorIds.get(placement.flavor as string);
     return {
       ...placement.attributes,
       kind: placement.kind,

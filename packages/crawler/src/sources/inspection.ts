@@ -8,6 +8,7 @@ import {
   type InspectionFilters,
   type InspectionSummary,
   type SourceProblem,
+  type UnmappedType,
 } from '../model.js';
 import { compareText, type TypeLog } from '../normalise/type-log.js';
 
@@ -18,13 +19,18 @@ export interface SourceInspection {
   database: string;
   filters: InspectionFilters;
   tables: InspectedTable[];
-  types: TypeLog;
+  /** The mappings recorded; without one, the unmapped types are counted from the columns. */
+  types?: TypeLog;
   problems: SourceProblem[];
   /** Requests made to the source (files read, HTTP calls): the summary's `catalog_queries`. */
   reads: number;
 }
 
 export function sourceInspection(source: SourceInspection): InspectedDatabase {
+  // Every placed dataset names its flavor: the system's may be another of the driver's flavors.
+  for (const table of source.tables) {
+    if (table.placement !== undefined) table.placement.flavor ??= source.flavor;
+  }
   const tables = [...source.tables].sort(
     (a, b) => compareText(a.schema, b.schema) || compareText(a.name, b.name),
   );
@@ -39,11 +45,22 @@ export function sourceInspection(source: SourceInspection): InspectedDatabase {
     filters: source.filters,
     schemas,
     tables,
-    unmapped_types: source.types.unmappedTypes(),
-    approximate_types: source.types.approximateTypes(),
+    unmapped_types: source.types?.unmappedTypes() ?? unmappedOf(tables),
+    approximate_types: source.types?.approximateTypes() ?? [],
     problems: [...source.problems].sort((a, b) => compareText(a.path, b.path)),
     summary: summarise(schemas.length, tables, source.reads),
   };
+}
+
+/** The native types of the columns without a type, with their counts. */
+function unmappedOf(tables: readonly InspectedTable[]): UnmappedType[] {
+  const counts = new Map<string, number>();
+  for (const column of tables.flatMap((t) => t.columns)) {
+    if (column.type === null) counts.set(column.native_type, (counts.get(column.native_type) ?? 0) + 1);
+  }
+  return [...counts]
+    .map(([native_type, columns]) => ({ native_type, columns }))
+    .sort((a, b) => compareText(a.native_type, b.native_type));
 }
 
 export function summarise(schemas: number, tables: InspectedTable[], queries: number): InspectionSummary {

@@ -2,16 +2,9 @@
 // grouped by topic into kafka datasets, one table each (docs/crawler.md, "Kafka schemas"). The value
 // schema's fields are the columns; the key schema's column names are the `key_columns` attribute.
 import { parseFilters, tableSelected } from '../../inspect/filters.js';
-import {
-  INSPECTION_FORMAT,
-  INSPECTION_FORMAT_VERSION,
-  type InspectedDatabase,
-  type InspectedTable,
-  type InspectionFilters,
-  type InspectionSummary,
-  type SourceProblem,
-  type UnmappedType,
-} from '../../model.js';
+import { emptyTable } from '../../inspect/assemble.js';
+import type { InspectedDatabase, InspectedTable, InspectionFilters, SourceProblem } from '../../model.js';
+import { sourceInspection } from '../inspection.js';
 import { compareText } from '../../normalise/type-log.js';
 import { schemaColumns } from './columns.js';
 import {
@@ -57,22 +50,7 @@ export function datasetTable(
   comment: string | null,
   columns: InspectedTable['columns'],
 ): InspectedTable {
-  return {
-    schema: '',
-    name,
-    kind: 'table',
-    comment,
-    view_definition: null,
-    columns,
-    primary_key: null,
-    unique_constraints: [],
-    foreign_keys: [],
-    indexes: [],
-    check_constraints: [],
-    partition_key: null,
-    partitions: [],
-    partition_of: null,
-  };
+  return { ...emptyTable('', name, 'table', comment), columns };
 }
 
 function tableOf(
@@ -96,33 +74,6 @@ function tableOf(
     },
     ...datasetTable(dataset, value?.mapped.comment ?? null, value?.mapped.columns ?? []),
   };
-}
-
-function summarise(tables: readonly InspectedTable[], requests: number): InspectionSummary {
-  const columns = tables.flatMap((t) => t.columns);
-  return {
-    schemas: tables.length > 0 ? 1 : 0,
-    tables: { table: tables.length, view: 0, materialized_view: 0, partitioned_table: 0, foreign_table: 0 },
-    partitions: 0,
-    columns: columns.length,
-    primary_keys: 0,
-    unique_constraints: 0,
-    foreign_keys: 0,
-    indexes: 0,
-    check_constraints: 0,
-    unmapped_columns: columns.filter((c) => c.type === null).length,
-    catalog_queries: requests,
-  };
-}
-
-function unmappedTypes(tables: readonly InspectedTable[]): UnmappedType[] {
-  const counts = new Map<string, number>();
-  for (const column of tables.flatMap((t) => t.columns)) {
-    if (column.type === null) counts.set(column.native_type, (counts.get(column.native_type) ?? 0) + 1);
-  }
-  return [...counts]
-    .map(([native_type, columns]) => ({ native_type, columns }))
-    .sort((a, b) => compareText(a.native_type, b.native_type));
 }
 
 /**
@@ -167,20 +118,14 @@ export function inspectSubjects(
   const tables = selected
     .map(([name, sides]) => tableOf(name, sides.value, sides.key, sourceFormat))
     .sort((a, b) => compareText(a.name, b.name));
-  // The model's dialect/flavor/product types still list the database dialects only (brief §B: they widen).
-  return {
-    format: INSPECTION_FORMAT,
-    format_version: INSPECTION_FORMAT_VERSION,
+  return sourceInspection({
     dialect: header.driver,
     flavor: FLAVOR_OF_FORMAT[sourceFormat],
     server: { product: header.product, version: header.version },
     database: header.database,
     filters,
-    schemas: tables.length > 0 ? [''] : [],
     tables,
-    unmapped_types: unmappedTypes(tables),
-    approximate_types: [],
     problems,
-    summary: summarise(tables, requests),
-  } as unknown as InspectedDatabase;
+    reads: requests,
+  });
 }
