@@ -1,5 +1,4 @@
 // `inspect`'s engine: URL → connection → the dialect's catalog queries → the versioned model.
-import type { Knex } from 'knex';
 import { withCatalog } from '../connection/catalog.js';
 import { parseConnectionUrl } from '../connection/url.js';
 import {
@@ -26,8 +25,8 @@ const DIALECTS: Record<Dialect, () => Promise<InspectDialect>> = {
 export interface InspectOptions {
   connectionUrl: string;
   filters?: Partial<InspectionFilters>;
-  /** Called with the knex instance before any query (tests count queries through its events). */
-  onKnex?: (knex: Knex) => void;
+  /** Called with every statement sent to a database server (tests count them). */
+  onStatement?: (sql: string) => void;
   /** Stops the inspection: the statement in flight is cancelled and the signal's reason thrown. */
   signal?: AbortSignal;
 }
@@ -55,7 +54,7 @@ export async function inspectDatabase(options: InspectOptions): Promise<Inspecte
       const inspection = await inspectDialect(catalog, parsed, types, target);
       return { inspection, queries: catalog.queries };
     },
-    options.onKnex,
+    options.onStatement,
     options.signal,
   );
   return {
