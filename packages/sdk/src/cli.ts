@@ -57,7 +57,7 @@ export interface CommandLineProgram {
   helpCommand(nameAndArgs: string, description: string): unknown;
   showHelpAfterError(message: string): unknown;
   configureOutput(output: { writeOut(text: string): void; writeErr(text: string): void }): unknown;
-  exitOverride(handler: (error: { exitCode: number }) => never): unknown;
+  exitOverride(handler: (error: Error & { exitCode: number }) => never): unknown;
 }
 
 /**
