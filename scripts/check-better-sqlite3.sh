@@ -8,36 +8,19 @@
 # Usage: scripts/check-better-sqlite3.sh [commit]      (run by .ci/run; standalone too)
 set -euo pipefail
 
-repo=$(git -C "$(dirname "${BASH_SOURCE[0]}")/.." rev-parse --show-toplevel)
-commit=$(git -C "$repo" rev-parse --verify "${1:-HEAD}^{commit}")
+source "$(dirname "${BASH_SOURCE[0]}")/clean-clone.sh" better-sqlite3 "${1:-HEAD}"
 node_prefix=$(dirname "$(dirname "$(command -v node)")")
 nodedir=${npm_config_nodedir:-$node_prefix}
-
-started=$SECONDS
-say() { printf '[better-sqlite3 %ss] %s\n' "$((SECONDS - started))" "$*"; }
 
 if [ ! -f "$nodedir/include/node/node.h" ]; then
   say "FAILED: no Node.js headers at $nodedir/include/node (set npm_config_nodedir to a Node.js install)"
   exit 1
 fi
 
-work=$(mktemp -d "${TMPDIR:-/tmp}/aide-better-sqlite3.XXXXXX")
-clone="$work/aide-metastore"
-trap 'rm -rf "$work"' EXIT
-
-say "clean clone of ${commit:0:12}"
-git clone --quiet --no-checkout "$repo" "$clone"
-git -C "$clone" checkout --quiet --detach "$commit"
-cd "$clone"
-
+clean_clone
 say "pnpm install --frozen-lockfile (npm_config_nodedir=$nodedir)"
-install_log="$work/install.log"
-if ! npm_config_nodedir=$nodedir pnpm install --frozen-lockfile >"$install_log" 2>&1; then
-  tail -n 40 "$install_log" >&2
-  say "FAILED: pnpm install"
-  exit 1
-fi
-if ! (cd packages/crawler && node -e "new (require('better-sqlite3'))(':memory:').close()"); then
+install_or_fail env npm_config_nodedir="$nodedir" pnpm install --frozen-lockfile
+if ! better_sqlite3_loads; then
   grep -i 'better-sqlite3' "$install_log" | tail -n 20 >&2
   say "FAILED: better-sqlite3 was not built"
   exit 1

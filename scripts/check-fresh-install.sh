@@ -12,34 +12,13 @@
 # Usage: scripts/check-fresh-install.sh [commit]
 set -euo pipefail
 
-repo=$(git -C "$(dirname "${BASH_SOURCE[0]}")/.." rev-parse --show-toplevel)
-commit=$(git -C "$repo" rev-parse --verify "${1:-HEAD}^{commit}")
-
-started=$SECONDS
-say() { printf '[fresh-install %ss] %s\n' "$((SECONDS - started))" "$*"; }
-
-work=$(mktemp -d "${TMPDIR:-/tmp}/aide-fresh-install.XXXXXX")
-# Embedded PostgreSQL runs as an unprivileged user when started by root: its path must be enterable.
-chmod 755 "$work"
-clone="$work/aide-metastore"
-trap 'rm -rf "$work"' EXIT
-
-say "clean clone of ${commit:0:12}"
-git clone --quiet --no-checkout "$repo" "$clone"
-git -C "$clone" checkout --quiet --detach "$commit"
-cd "$clone"
+source "$(dirname "${BASH_SOURCE[0]}")/clean-clone.sh" fresh-install "${1:-HEAD}"
+clean_clone
 
 say "pnpm install --frozen-lockfile (no npm_config_nodedir, no cache of built packages)"
-install_log="$work/install.log"
-install_status=0
-env -u npm_config_nodedir -u NPM_CONFIG_NODEDIR pnpm_config_side_effects_cache=false \
-  pnpm install --frozen-lockfile >"$install_log" 2>&1 || install_status=$?
-if [ "$install_status" -ne 0 ]; then
-  tail -n 40 "$install_log" >&2
-  say "FAILED: pnpm install exited with $install_status"
-  exit 1
-fi
-if (cd packages/crawler && node -e "new (require('better-sqlite3'))(':memory:').close()") 2>/dev/null; then
+install_or_fail env -u npm_config_nodedir -u NPM_CONFIG_NODEDIR pnpm_config_side_effects_cache=false \
+  pnpm install --frozen-lockfile
+if better_sqlite3_loads 2>/dev/null; then
   say "pnpm install exited 0; better-sqlite3 was built (the crawler reads SQLite through it)"
 else
   say "pnpm install exited 0; better-sqlite3 was not built (the crawler reads SQLite through node:sqlite or node-sqlite3-wasm)"

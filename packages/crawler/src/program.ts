@@ -1,12 +1,15 @@
 import {
+  addMetastoreOptions as registryOptions,
+  configureCommandLine,
   DEFAULT_METASTORE_URL,
+  METASTORE_API_KEY_ENV,
   METASTORE_PASSWORD_ENV,
   METASTORE_TOKEN_ENV,
   METASTORE_URL_ENV,
   METASTORE_USER_ENV,
 } from '@aide/sdk/cli';
-import { commandLine, metastoreOptions as registryOptions, runCommandLine } from './command-line.js';
-import { type Command, Option } from 'commander';
+import { runCommandLine } from './command-line.js';
+import { Command, Option } from 'commander';
 import type { ApplyCommandOptions } from './commands/apply.js';
 import type { CrawlCommandOptions } from './commands/crawl.js';
 import type { InspectCommandOptions } from './commands/inspect.js';
@@ -70,8 +73,8 @@ Run aide-crawler <command> --help for a command's flags, exit codes and examples
 the report format and the compatible/breaking rules.`;
 
 const REGISTRY_HELP = `The registry: --metastore-url (env ${METASTORE_URL_ENV}, default ${DEFAULT_METASTORE_URL}),
---metastore-user and --metastore-password (env ${METASTORE_USER_ENV}, ${METASTORE_PASSWORD_ENV}), or a bearer
-token in ${METASTORE_TOKEN_ENV}. Prefer the env vars for the password: flags are visible to other users.`;
+--metastore-user and --metastore-password (env ${METASTORE_USER_ENV}, ${METASTORE_PASSWORD_ENV}), or an API
+key in ${METASTORE_API_KEY_ENV}, or a bearer token in ${METASTORE_TOKEN_ENV}. Prefer the env vars for the password: flags are visible to other users.`;
 
 const crawlHelp = (sources: SourceList) => `${FILTER_HELP}
 
@@ -151,10 +154,10 @@ export function createProgram(
   onExitCode: (code: ExitCode) => void = () => undefined,
   sources: SourceList = SOURCES,
 ): Command {
-  const program = commandLine(
-    'aide-crawler',
-    'Keeps the AIDE Metastore registry true to a database (PostgreSQL, MySQL/MariaDB, SQLite): ' +
-      'inspect it, compare it with the registry (crawl), publish a reviewed report (apply).',
+  const program = configureCommandLine(
+    new Command('aide-crawler'),
+    'Keeps the AIDE Metastore registry true to a source (databases, files, Kafka schemas, lakehouse ' +
+      'tables): inspect it, compare it with the registry (crawl), publish a reviewed report (apply).',
     VERSION,
     io,
   ).addHelpText('after', PROGRAM_HELP);

@@ -2,7 +2,6 @@
 // built-in type mapped, filters, and a catalog-query count that does not grow with the table count.
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import type { Knex } from 'knex';
 import { inspectDatabase } from '../src/inspect/inspect.js';
 import type { InspectedDatabase, InspectedTable } from '../src/model.js';
 import { connectMysql, type TestMysql } from './helpers/mysql.js';
@@ -322,7 +321,7 @@ describe('MySQL/MariaDB catalog queries', () => {
       let statements = 0;
       const result = await inspectDatabase({
         connectionUrl: my.url(db),
-        onKnex: (knex: Knex) => knex.on('query', () => statements++),
+        onStatement: () => statements++,
       });
       return { statements, tables: result.tables.length, keys: result.summary.foreign_keys };
     };

@@ -197,6 +197,19 @@ describe('aide-crawler', () => {
     expect(stdout).not.toContain(PASSWORD);
   });
 
+  it('takes the registry settings as every AIDE command line does: an API key is a credential', async () => {
+    const missing = await run(['crawl', '--system-code', 's', '--connection-url', 'sqlite:///x.db']);
+    expect(missing.stderr).toContain('AIDE_METASTORE_API_KEY');
+    expect(missing.code).toBe(ExitCode.USAGE);
+    // Past the credentials check: the crawl goes to the registry, where nothing listens.
+    const keyed = await run(['crawl', '--system-code', 's', '--connection-url', db.url], {
+      AIDE_METASTORE_URL: 'http://127.0.0.1:1',
+      AIDE_METASTORE_API_KEY: 'aide_key_not_checked',
+    });
+    expect(keyed.stderr).toContain('the registry is unreachable');
+    expect(keyed.code).toBe(ExitCode.FAILURE);
+  });
+
   it('writes JSON to a file with -o and says so on stderr', async () => {
     const file = join(tmp, 'inspection.json');
     const { code, stdout, stderr } = await run([

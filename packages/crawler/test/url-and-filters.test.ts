@@ -2,7 +2,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from '@jest/globals';
-import { describeFailure, fallbackOf, knexConfig } from '../src/connection/catalog.js';
+import { describeFailure, fallbackOf } from '../src/connection/catalog.js';
+import { pgClientConfig, positional } from '../src/connection/postgres-connection.js';
 import { parseConnectionUrl, redact } from '../src/connection/url.js';
 import { ExitCode } from '../src/errors.js';
 import { globToLike, globToSqliteGlob, parseTablePattern, splitList } from '../src/inspect/filters.js';
@@ -15,9 +16,9 @@ describe('sslmode in PostgreSQL URLs: libpq semantics as pg options', () => {
   writeFileSync(join(dir, 'client.key'), 'CLIENT KEY');
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  /** The `connection` knex gives pg for a URL. */
+  /** The options the crawler gives pg for a URL. */
   const pgConnection = (url: string) =>
-    knexConfig(parseConnectionUrl(url)).connection as {
+    pgClientConfig(parseConnectionUrl(url)) as {
       connectionString: string;
       ssl?: false | { rejectUnauthorized?: boolean; checkServerIdentity?: unknown; ca?: string };
     };
@@ -98,6 +99,14 @@ describe('sslmode in PostgreSQL URLs: libpq semantics as pg options', () => {
         exitCode: ExitCode.USAGE,
         message: expect.stringContaining("invalid sslmode 'verify_full'"),
       }),
+    );
+  });
+});
+
+describe('PostgreSQL bindings', () => {
+  it("number the catalog's ? placeholders as $n, leaving those in literals and comments", () => {
+    expect(positional("SELECT ?, '?', 'it''s ?' -- why?\n  FROM t WHERE a LIKE ? AND b = ?::json")).toBe(
+      "SELECT $1, '?', 'it''s ?' -- why?\n  FROM t WHERE a LIKE $2 AND b = $3::json",
     );
   });
 });

@@ -1,7 +1,7 @@
-// What the AIDE command lines (`aide-provider` in @aide/provider, `aide-crawler` in @aide/crawler) share
-// about the registry, without a command-line parser: the registry connection flags as specs, their
-// environment variables, the settings they resolve to, and the exit code of a usage error. Each command
-// line adds METASTORE_OPTIONS to its own parser (both use commander), so the SDK depends on none.
+// What the AIDE command lines (`aide-provider` in @aide/provider, `aide-crawler` in @aide/crawler) share,
+// without depending on a command-line parser: the conventions of their commander programs (applied to
+// a `Command` each passes in, typed here by shape), the registry connection flags as specs, their
+// environment variables, the settings they resolve to, and the exit code of a usage error.
 // Exported as `@aide/sdk/cli`; it imports no module at run time, so a command line's `--help` stays
 // cheap.
 import type { AideClientOptions } from './client.js';
@@ -48,6 +48,50 @@ export const METASTORE_OPTIONS: readonly OptionSpec[] = [
     description: `registry password (env ${METASTORE_PASSWORD_ENV})`,
   },
 ];
+
+/** What {@link configureCommandLine} needs of a commander `Command`. */
+export interface CommandLineProgram {
+  description(text: string): unknown;
+  version(version: string, flags: string, description: string): unknown;
+  helpOption(flags: string, description: string): unknown;
+  helpCommand(nameAndArgs: string, description: string): unknown;
+  showHelpAfterError(message: string): unknown;
+  configureOutput(output: { writeOut(text: string): void; writeErr(text: string): void }): unknown;
+  exitOverride(handler: (error: Error & { exitCode: number }) => never): unknown;
+}
+
+/**
+ * Gives `program` (a commander `Command`) the AIDE conventions: `-V/--version`, `-h/--help`, a `help`
+ * command, the usage hint after an error, output to `io`, and no exit of the process: commander's exits
+ * are thrown as its errors, with exit code 0 for help and version and USAGE_EXIT_CODE for every usage
+ * error.
+ */
+export function configureCommandLine<P extends CommandLineProgram>(
+  program: P,
+  description: string,
+  version: string,
+  io: CommandLineIo,
+): P {
+  program.description(description);
+  program.version(version, '-V, --version', 'print the version');
+  program.helpOption('-h, --help', 'show this help');
+  program.helpCommand('help [command]', 'show the help of a command');
+  program.showHelpAfterError('(run with --help for usage)');
+  program.configureOutput({ writeOut: io.stdout, writeErr: io.stderr });
+  program.exitOverride((error) => {
+    if (error.exitCode !== 0) error.exitCode = USAGE_EXIT_CODE;
+    throw error;
+  });
+  return program;
+}
+
+/** Adds METASTORE_OPTIONS (`--metastore-url`, `--metastore-user`, `--metastore-password`) to a command. */
+export function addMetastoreOptions<C extends { option(flags: string, description: string): unknown }>(
+  command: C,
+): C {
+  for (const { flags, description } of METASTORE_OPTIONS) command.option(flags, description);
+  return command;
+}
 
 /** The registry a command talks to and every credential it was given; an empty variable is unset. */
 export interface MetastoreSettings {

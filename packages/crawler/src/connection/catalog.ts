@@ -1,10 +1,9 @@
-// Opens a connection for a parsed URL and runs the catalog queries through it: one connection (and a
-// second in the same snapshot for PostgreSQL's concurrent queries),
-// read-only work, driver errors turned into one clear line without secrets. PostgreSQL and MySQL go
-// through knex; SQLite through the engine adapter of sqlite-engine.ts (better-sqlite3, node:sqlite or
-// node-sqlite3-wasm).
+// Opens the connections for a parsed URL and runs the catalog queries through them: read-only work,
+// driver errors turned into one clear line without secrets. PostgreSQL goes through `pg`
+// (postgres-connection.ts: several connections in one exported snapshot), MySQL through knex
+// (mysql-connection.ts), SQLite through the engine adapter of sqlite-engine.ts (better-sqlite3,
+// node:sqlite or node-sqlite3-wasm).
 import { existsSync } from 'node:fs';
-import type { Knex } from 'knex';
 import { CrawlerError, throwIfInterrupted } from '../errors.js';
 import type { Dialect } from '../model.js';
 import { loadSqliteEngine, type SqliteDatabase, type SqliteEngine } from './sqlite-engine.js';
@@ -13,230 +12,71 @@ import type { ConnectionTarget } from './url.js';
 /** Runs catalog queries and counts them. */
 export interface Catalog {
   readonly dialect: Dialect;
-  /** Rows of one statement with positional `?` bindings. */
-  query<Row>(sql: string, bindings?: readonly unknown[]): Promise<Row[]>;
-  /** Statements run so far. */
+  /**
+   * Rows of one statement with positional `?` bindings. `part`: the statement is a further part of a
+   * query split across connections, already counted (a query counts once however it is run).
+   */
+  query<Row>(sql: string, bindings?: readonly unknown[], options?: QueryOptions): Promise<Row[]>;
+  /** Catalog queries run so far. */
   readonly queries: number;
   /**
-   * Runs `work` on a second connection that reads this catalog's snapshot (PostgreSQL:
+   * Runs `work` on another connection that reads this catalog's snapshot (PostgreSQL:
    * `pg_export_snapshot` here, `SET TRANSACTION SNAPSHOT` there, both REPEATABLE READ READ ONLY) while
    * this one goes on; `setup` runs there first, not counted (transaction-local settings do not travel
-   * with a snapshot). Its queries count with this catalog's. Where the dialect shares no snapshot,
-   * `work` runs on this catalog.
+   * with a snapshot). Its queries count with this catalog's. Each call has a connection of its own.
+   * Where the dialect shares no snapshot, `work` runs on this catalog.
    */
   alongside<T>(setup: string, work: (catalog: Catalog) => Promise<T>): Promise<T>;
 }
 
-const CONNECT_TIMEOUT_MS = 15_000;
-
-// knex logs driver errors (with stacks, and possibly connection details) itself: failures reach the
-// user once, as a CrawlerError line, instead.
-const silent = {
-  warn: () => undefined,
-  error: () => undefined,
-  debug: () => undefined,
-  deprecate: () => undefined,
-};
-
-/** A knex configuration for the target (pooled connections, created lazily). */
-export function knexConfig(target: ConnectionTarget): Knex.Config {
-  return { ...dialectConfig(target), log: silent };
+export interface QueryOptions {
+  part?: boolean;
 }
 
-function dialectConfig(target: ConnectionTarget): Knex.Config {
-  // PostgreSQL: two connections, the second reading the first one's snapshot (Catalog.alongside).
-  const pool = { min: 0, max: target.dialect === 'postgresql' ? 2 : 1 };
-  switch (target.dialect) {
-    case 'postgresql':
-      return {
-        client: 'pg',
-        connection: {
-          connectionString: target.postgres!.connectionString,
-          ...(target.postgres!.ssl === undefined ? {} : { ssl: target.postgres!.ssl }),
-          application_name: 'aide-crawler',
-          connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
-        },
-        pool,
-        acquireConnectionTimeout: CONNECT_TIMEOUT_MS + 5_000,
-      };
-    case 'mysql': {
-      const m = target.mysql!;
-      return {
-        client: 'mysql2',
-        connection: {
-          host: m.host,
-          port: m.port,
-          user: m.user,
-          password: m.password,
-          database: m.database,
-          socketPath: m.socketPath,
-          charset: 'utf8mb4',
-          connectTimeout: CONNECT_TIMEOUT_MS,
-          // Catalog text only; keep numbers and dates as the server prints them.
-          dateStrings: true,
-          supportBigNumbers: true,
-          bigNumberStrings: true,
-        },
-        pool,
-        acquireConnectionTimeout: CONNECT_TIMEOUT_MS + 5_000,
-      };
-    }
-    case 'sqlite':
-      throw new Error('SQLite catalogs are read through the SQLite engine, not knex');
-  }
+/** What {@link withCatalog} gives a server dialect's connection module. */
+export interface ServerCatalogOptions {
+  /** Called with every statement sent to the server, before it is sent. */
+  onStatement?: (sql: string) => void;
+  signal?: AbortSignal;
+  /** Counts the catalog queries answered (a failure before the first is a connection failure). */
+  progress: { answered: number };
 }
 
 /**
  * Connects and runs `work` against the catalog, inside one read-only transaction where the dialect
  * has transactional catalogs (PostgreSQL: one consistent snapshot; SQLite: one read transaction).
- * The connection is closed afterwards in every case.
+ * The connections are closed afterwards in every case.
  *
- * When `signal` aborts, the statement in flight is cancelled on the server (PostgreSQL
+ * When `signal` aborts, the statements in flight are cancelled on the server (PostgreSQL
  * `pg_cancel_backend`, MySQL `KILL QUERY`, from a second short-lived connection; SQLite's statements
  * are synchronous and end first), no further statement starts, and the signal's reason is thrown.
+ * `onStatement` sees every statement sent to a server (tests count them).
  *
  * @throws CrawlerError with a one-line message (no secrets) when connecting or a query fails.
  */
 export async function withCatalog<T>(
   target: ConnectionTarget,
   work: (catalog: Catalog) => Promise<T>,
-  onKnex?: (knex: Knex) => void,
+  onStatement?: (sql: string) => void,
   signal?: AbortSignal,
 ): Promise<T> {
   throwIfInterrupted(signal);
   if (target.dialect === 'sqlite') return withSqliteCatalog(target, work, signal);
-  // Imported here: knex (and through it the dialect's driver) loads only when a server is inspected.
-  const { default: knexFactory } = await import('knex');
-  const knex = knexFactory(knexConfig(target));
-  onKnex?.(knex);
-  let queries = 0;
-  let answered = 0;
-  // Each catalog's connection, and whether a statement runs on it: when the signal aborts, those
-  // statements are cancelled on the server. MySQL's pooled connection is known from the pool's event.
-  const lanes: Lane[] = [];
-  let pooled: unknown = null;
-  (
-    knex.client as {
-      pool?: { on(event: 'acquireSuccess', listener: (id: number, c: unknown) => void): void };
-    }
-  ).pool?.on('acquireSuccess', (_id, acquired) => (pooled = acquired));
-  const cancelRunning = () => {
-    for (const lane of lanes) {
-      const connection = lane.connection();
-      if (lane.running > 0 && connection !== null) {
-        (knex.client as { cancelQuery(connection: unknown): Promise<unknown> })
-          .cancelQuery(connection)
-          .catch(() => undefined);
-      }
-    }
-  };
-  signal?.addEventListener('abort', cancelRunning, { once: true });
-  // Second connections still working: awaited (their errors dropped) before the pool is destroyed, so
-  // a failure is reported once, by the statement that failed first.
-  const sides: Promise<unknown>[] = [];
-  const raw = async (
-    runner: Knex | Knex.Transaction,
-    lane: Lane,
-    sql: string,
-    bindings: readonly unknown[],
-  ): Promise<unknown> => {
-    throwIfInterrupted(signal);
-    lane.running++;
-    try {
-      const result: unknown = await runner.raw(sql, bindings as Knex.RawBinding[]);
-      return result;
-    } catch (error) {
-      throwIfInterrupted(signal);
-      // knex prefixes a failed statement's message with the whole SQL: keep the reason only.
-      if (error instanceof Error && error.message.includes(' - ')) {
-        error.message = error.message.slice(error.message.lastIndexOf(' - ') + 3);
-      }
-      throw error;
-    } finally {
-      lane.running--;
-    }
-  };
-  const catalogOn = (runner: Knex | Knex.Transaction, lane: Lane): Catalog => {
-    const catalog: Catalog = {
-      dialect: target.dialect,
-      get queries() {
-        return queries;
-      },
-      async query<Row>(sql: string, bindings: readonly unknown[] = []): Promise<Row[]> {
-        queries++;
-        const result: unknown = await raw(runner, lane, sql, bindings);
-        answered++;
-        return rowsOf<Row>(target.dialect, result);
-      },
-      async alongside<A>(setup: string, work: (catalog: Catalog) => Promise<A>): Promise<A> {
-        if (target.dialect !== 'postgresql') return work(catalog);
-        const exported = await raw(runner, lane, 'SELECT pg_catalog.pg_export_snapshot() AS id', []);
-        const id = rowsOf<{ id: string }>(target.dialect, exported)[0].id;
-        // A utility statement takes no parameters; a snapshot id is hex digits and dashes.
-        if (!/^[0-9A-F-]+$/i.test(id)) throw new Error(`unexpected snapshot id ${id}`);
-        const side = transaction(async (trx, sideLane) => {
-          await raw(trx, sideLane, `SET TRANSACTION SNAPSHOT '${id}'`, []);
-          await raw(trx, sideLane, setup, []);
-          return work(catalogOn(trx, sideLane));
-        });
-        sides.push(side.catch(() => undefined));
-        return side;
-      },
-    };
-    return catalog;
-  };
-  // A read-only REPEATABLE READ transaction on a connection of its own (the pool holds two).
-  const transaction = <A>(work: (trx: Knex.Transaction, lane: Lane) => Promise<A>): Promise<A> =>
-    knex.transaction(
-      async (trx) => {
-        const lane: Lane = { running: 0, connection: () => null };
-        lanes.push(lane);
-        // The transaction's client hands out its one connection.
-        const connection = await (
-          trx.client as { acquireConnection(): Promise<unknown> }
-        ).acquireConnection();
-        lane.connection = () => connection;
-        return work(trx, lane);
-      },
-      { isolationLevel: 'repeatable read', readOnly: true },
-    );
-  let failed = false;
+  // Imported here: a dialect's driver loads only when a server of that dialect is inspected.
+  const withServerCatalog =
+    target.dialect === 'postgresql'
+      ? (await import('./postgres-connection.js')).withPostgresCatalog
+      : (await import('./mysql-connection.js')).withMysqlCatalog;
+  const progress = { answered: 0 };
   try {
-    if (target.dialect === 'mysql') {
-      const lane: Lane = { running: 0, connection: () => pooled };
-      lanes.push(lane);
-      return await work(catalogOn(knex, lane));
-    }
-    return await transaction((trx, lane) => work(catalogOn(trx, lane)));
+    return await withServerCatalog(target, work, { onStatement, signal, progress });
   } catch (error) {
-    failed = true;
     if (error instanceof CrawlerError) throw error;
     throwIfInterrupted(signal);
-    const retry = answered === 0 ? fallbackOf(target, error) : null;
-    if (retry !== null) {
-      await settle(sides, cancelRunning);
-      await knex.destroy().catch(() => undefined);
-      return withCatalog(retry, work, onKnex, signal);
-    }
-    throw new CrawlerError(describeFailure(target, error, answered > 0), { cause: error });
-  } finally {
-    signal?.removeEventListener('abort', cancelRunning);
-    if (failed) await settle(sides, cancelRunning);
-    await knex.destroy().catch(() => undefined);
+    const retry = progress.answered === 0 ? fallbackOf(target, error) : null;
+    if (retry !== null) return withCatalog(retry, work, onStatement, signal);
+    throw new CrawlerError(describeFailure(target, error, progress.answered > 0), { cause: error });
   }
-}
-
-/** A connection of {@link withCatalog} and the statements running on it (queued ones included). */
-interface Lane {
-  running: number;
-  connection: () => unknown;
-}
-
-/** Cancels what still runs on the second connections (the work failed) and waits for them to end. */
-async function settle(sides: readonly Promise<unknown>[], cancelRunning: () => void): Promise<void> {
-  if (sides.length === 0) return;
-  cancelRunning();
-  await Promise.all(sides);
 }
 
 /**
@@ -268,10 +108,10 @@ export async function withSqliteCatalog<T>(
       get queries() {
         return queries;
       },
-      query<Row>(sql: string, bindings: readonly unknown[] = []): Promise<Row[]> {
+      query<Row>(sql: string, bindings: readonly unknown[] = [], options?: QueryOptions): Promise<Row[]> {
         return new Promise((resolve) => {
           throwIfInterrupted(signal);
-          queries++;
+          if (options?.part !== true) queries++;
           resolve(open.all<Row>(sql, bindings));
           answered++;
         });
@@ -310,10 +150,6 @@ export function fallbackOf(target: ConnectionTarget, error: unknown): Connection
   const postgres = { ...target.postgres!, ssl: fallback.ssl };
   delete postgres.fallback;
   return { ...target, postgres };
-}
-
-function rowsOf<Row>(dialect: Dialect, result: unknown): Row[] {
-  return dialect === 'postgresql' ? (result as { rows: Row[] }).rows : (result as [Row[], unknown])[0];
 }
 
 const PRODUCT: Record<Dialect, string> = {

@@ -1,6 +1,5 @@
 // `inspect`'s engine: URL → its source's driver (sources/registry.ts); for a database, connection → the
 // dialect's catalog queries → the versioned model.
-import type { Knex } from 'knex';
 import { withCatalog } from '../connection/catalog.js';
 import type { ConnectionTarget } from '../connection/url.js';
 import {
@@ -20,8 +19,8 @@ import { summarise } from '../sources/inspection.js';
 export interface InspectOptions {
   connectionUrl: string;
   filters?: Partial<InspectionFilters>;
-  /** Called with the knex instance before any query (tests count queries through its events). */
-  onKnex?: (knex: Knex) => void;
+  /** Called with every statement sent to a database server (tests count them). */
+  onStatement?: (sql: string) => void;
   /** Stops the inspection: the statement in flight is cancelled and the signal's reason thrown. */
   signal?: AbortSignal;
 }
@@ -38,13 +37,17 @@ export async function inspectDatabase(
   const filters = completeFilters(options.filters);
   parseFilters(filters);
   const { driver, target } = await openSource(options.connectionUrl, sources);
-  const databaseOptions: DatabaseInspectOptions = { filters, signal: options.signal, onKnex: options.onKnex };
+  const databaseOptions: DatabaseInspectOptions = {
+    filters,
+    signal: options.signal,
+    onStatement: options.onStatement,
+  };
   return driver.inspect(target, databaseOptions);
 }
 
-/** A database driver's inspect options: a source's, and a hook on the knex instance for tests. */
+/** A database driver's inspect options: a source's, and a hook on every statement sent (tests count them). */
 export interface DatabaseInspectOptions extends SourceInspectOptions {
-  onKnex?: (knex: Knex) => void;
+  onStatement?: (sql: string) => void;
 }
 
 /**
@@ -65,7 +68,7 @@ export async function inspectCatalog(
       const inspection = await inspectDialect(catalog, parsed, types, target);
       return { inspection, queries: catalog.queries };
     },
-    options.onKnex,
+    options.onStatement,
     options.signal,
   );
   return {

@@ -1,12 +1,14 @@
 // PostgreSQL introspection: six pg_catalog queries whatever the table count (server and schemas,
-// relations, columns, types, constraints, indexes), in one REPEATABLE READ snapshot shared by two
-// connections (relations, constraints and indexes on the second, while the first reads the columns). Rows name their
-// table by oid, and what repeats across columns (native type texts) is read once per distinct value. pg_catalog, not
-// information_schema: the latter hides the constraints of tables a SELECT-only role does not own.
+// relations, columns, types, constraints, indexes), in one REPEATABLE READ snapshot shared by three
+// connections (relations, constraints and indexes on the second; the columns in two halves, on the
+// first and the third). Rows name their table by oid, and what repeats across columns (native type
+// texts) is read once per distinct value. pg_catalog, not information_schema: the latter hides the
+// constraints of tables a SELECT-only role does not own.
 import type { Catalog } from '../connection/catalog.js';
 import type { ForeignKey, InspectedTable, ReferentialAction, TableKind } from '../model.js';
-import { PostgresTypeMapper, type PgTypeInfo } from '../normalise/postgres.js';
+import { PostgresTypeMapper } from '../normalise/postgres.js';
 import { TableSet } from './assemble.js';
+import { ColumnSet, queryColumns, queryTypes } from './postgres-columns.js';
 import type { DialectInspection, InspectDialect } from './dialect.js';
 import {
   globToLike,
@@ -86,70 +88,6 @@ interface RelationRow {
   root_name: string | null;
 }
 
-/** A column; its native type text comes with its type (see `queryTypes`). */
-interface ColumnRow {
-  relid: number;
-  attnum: number;
-  name: string;
-  type_oid: string;
-  typmod: number;
-  ndims: number;
-  not_null: boolean;
-  default: string | null;
-  generated: string | null;
-  /** Null where the column is not generated / not an identity (fewer strings to parse). */
-  attgenerated: string | null;
-  attidentity: string | null;
-  comment: string | null;
-  collation: string | null;
-}
-
-/** A column as the columns query sends it: the values of a ColumnRow but `relid`, in this order. */
-type ColumnTuple = [
-  attnum: number,
-  name: string,
-  type_oid: string,
-  typmod: number,
-  ndims: number,
-  not_null: boolean,
-  default_: string | null,
-  generated: string | null,
-  attgenerated: string | null,
-  attidentity: string | null,
-  comment: string | null,
-  collation: string | null,
-];
-
-/** A table's columns, one JSON array of tuples per table. */
-interface TableColumnsRow {
-  relid: number;
-  columns: ColumnTuple[];
-}
-
-function columnRows(tables: readonly TableColumnsRow[]): ColumnRow[] {
-  const rows: ColumnRow[] = [];
-  for (const { relid, columns } of tables) {
-    for (const c of columns) {
-      rows.push({
-        relid,
-        attnum: c[0],
-        name: c[1],
-        type_oid: c[2],
-        typmod: c[3],
-        ndims: c[4],
-        not_null: c[5],
-        default: c[6],
-        generated: c[7],
-        attgenerated: c[8],
-        attidentity: c[9],
-        comment: c[10],
-        collation: c[11],
-      });
-    }
-  }
-  return rows;
-}
-
 /** A constraint; its own columns by attnum (named from the columns query), referenced ones by name. */
 interface ConstraintRow {
   relid: number;
@@ -191,42 +129,22 @@ export const inspectPostgres: InspectDialect = async (
              WHERE ${NOT_SYSTEM_SCHEMA} AND ${schemas.sql}) AS schemas`,
     schemas.bindings,
   );
-  // The relations, constraints and indexes are read on a second connection in the same snapshot
-  // while this one reads the columns (most of the server's time) and their types (issue 23 §6).
+  // The relations, constraints and indexes are read on a second connection in the same snapshot, and
+  // half the tables' columns on a third, while this one reads the other half (the columns are most of
+  // the server's time, deparsed and aggregated by one backend each), then their types (issue 23 §6).
   const besides = catalog.alongside(`SELECT ${SETTINGS}`, async (side) => ({
     relations: await queryRelations(side, rel),
     constraints: await queryConstraints(side, rel),
     indexes: await queryIndexes(side, rel),
   }));
-  // Awaited below; if the columns fail first, theirs is the error reported (withCatalog ends this).
+  const otherHalf = catalog.alongside(`SELECT ${SETTINGS}`, (side) => queryColumns(side, rel, 1));
+  // Awaited below; if the columns fail first, theirs is the error reported (withCatalog ends these).
   besides.catch(() => undefined);
-  // Not sorted, nor named by table: 200,000 rows sort faster per table in JavaScript, and a table oid
-  // parses faster than its schema and name. One row per table with its columns as one JSON array of
-  // tuples: JSON.parse reads it at a third of the driver's cost of 200,000 rows of 13 fields, and the
-  // query is no slower (issue 23 §6). Native type texts come with the types.
-  const tableColumns = await catalog.query<TableColumnsRow>(
-    `WITH ${rel.sql}
-     SELECT a.attrelid AS relid, json_agg(json_build_array(a.attnum, a.attname,
-       a.atttypid::text, a.atttypmod, a.attndims, a.attnotnull,
-       -- A default holds no column reference, so it is deparsed without its table (relation 0): with
-       -- the table, pg_get_expr opens it for each default (~0.4 s of the query's 1.5 s at 10,000 tables).
-       CASE WHEN a.attgenerated = '' THEN pg_catalog.pg_get_expr(d.adbin, 0) END,
-       CASE WHEN a.attgenerated <> '' THEN pg_catalog.pg_get_expr(d.adbin, d.adrelid) END,
-       NULLIF(a.attgenerated, '')::text, NULLIF(a.attidentity, '')::text,
-       ds.description,
-       CASE WHEN a.attcollation <> t.typcollation THEN co.collname::text END)) AS columns
-     FROM rel r
-     JOIN pg_catalog.pg_attribute a ON a.attrelid = r.oid AND a.attnum > 0 AND NOT a.attisdropped
-     JOIN pg_catalog.pg_type t ON t.oid = a.atttypid
-     LEFT JOIN pg_catalog.pg_attrdef d ON d.adrelid = a.attrelid AND d.adnum = a.attnum
-     LEFT JOIN pg_catalog.pg_collation co ON co.oid = a.attcollation
-     -- A join, not col_description(): that function runs a query per column.
-     LEFT JOIN pg_catalog.pg_description ds ON ds.objoid = a.attrelid
-       AND ds.classoid = 'pg_catalog.pg_class'::pg_catalog.regclass AND ds.objsubid = a.attnum
-     GROUP BY a.attrelid`,
-    rel.bindings,
-  );
-  const columns = columnRows(tableColumns);
+  otherHalf.catch(() => undefined);
+  // Each half becomes column records as it arrives, while the other is still read.
+  const columns = new ColumnSet();
+  columns.add(await queryColumns(catalog, rel, 0));
+  columns.add(await otherHalf);
   const typeRows = await queryTypes(catalog, columns);
   const { relations, constraints, indexes } = await besides;
 
@@ -253,36 +171,8 @@ export const inspectPostgres: InspectDialect = async (
   }
 
   const mapper = new PostgresTypeMapper(new Map(typeRows.map((t) => [t.oid, t])));
-  // Each table's column names by attnum (for the constraints); ordinals hold attnums until every
-  // column is read, then count visible columns (attnum has gaps where columns were dropped).
-  const namesOf = new Map<number, string[]>();
-  for (const row of columns) {
-    const table = byOid.get(row.relid);
-    if (table === undefined) continue;
-    const native = mapper.nativeType(row.type_oid, row.typmod);
-    table.columns.push({
-      name: row.name,
-      ordinal: row.attnum,
-      native_type: native,
-      type: types.record(native, mapper.map(row.type_oid, row.typmod, row.ndims)),
-      nullable: !row.not_null,
-      default: row.default,
-      comment: row.comment,
-      identity: row.attidentity === 'a' ? 'always' : row.attidentity === 'd' ? 'by_default' : null,
-      generated:
-        row.generated === null ? null : { expression: row.generated, stored: row.attgenerated === 's' },
-      collation: row.collation,
-      domain: mapper.domainOf(row.type_oid),
-      on_update: null,
-    });
-    let names = namesOf.get(row.relid);
-    if (names === undefined) namesOf.set(row.relid, (names = []));
-    names[row.attnum] = row.name;
-  }
-  for (const table of byOid.values()) {
-    table.columns.sort((a, b) => a.ordinal - b.ordinal);
-    table.columns.forEach((column, i) => (column.ordinal = i + 1));
-  }
+  columns.attach(byOid, mapper, types);
+  const namesOf = columns.namesOf;
 
   for (const row of constraints) {
     const table = byOid.get(row.relid);
@@ -367,61 +257,6 @@ function queryRelations(catalog: Catalog, rel: SqlCondition): Promise<RelationRo
      WHERE c.oid IN (SELECT oid FROM rel)
         OR (c.relispartition AND root.oid IN (SELECT oid FROM rel))`,
     rel.bindings,
-  );
-}
-
-/**
- * Every type the selected columns use, closed over array elements, domain base types and composite
- * attributes (recursively), with enum labels and composite attributes.
- */
-function queryTypes(catalog: Catalog, columns: readonly ColumnRow[]): Promise<PgTypeInfo[]> {
-  // The (type, typmod) pairs the columns use, sent back rather than read from pg_attribute again.
-  const used = new Map<string, Set<number>>();
-  for (const c of columns) {
-    const typmods = used.get(c.type_oid);
-    if (typmods === undefined) used.set(c.type_oid, new Set([c.typmod]));
-    else typmods.add(c.typmod);
-  }
-  const pairs = [...used].flatMap(([atttypid, typmods]) =>
-    [...typmods].map((atttypmod) => ({ atttypid, atttypmod })),
-  );
-  return catalog.query<PgTypeInfo>(
-    `WITH RECURSIVE used AS (
-       SELECT u.atttypid, u.atttypmod FROM json_to_recordset(?::json) AS u(atttypid oid, atttypmod int4)
-     ),
-     needed(oid) AS (
-       SELECT DISTINCT atttypid FROM used
-       UNION
-       SELECT x.oid FROM needed nd
-       JOIN pg_catalog.pg_type t ON t.oid = nd.oid
-       CROSS JOIN LATERAL (
-         SELECT t.typelem WHERE t.typelem <> 0
-         UNION ALL SELECT t.typbasetype WHERE t.typbasetype <> 0
-         UNION ALL SELECT ca.atttypid FROM pg_catalog.pg_attribute ca
-           WHERE t.typtype = 'c' AND ca.attrelid = t.typrelid AND ca.attnum > 0 AND NOT ca.attisdropped
-       ) x(oid)
-     )
-     SELECT t.oid::text AS oid, n.nspname AS schema, t.typname AS name,
-       pg_catalog.quote_ident(n.nspname) || '.' || pg_catalog.quote_ident(t.typname) AS qualified,
-       t.typtype::text AS typtype, t.typelem::text AS elem,
-       (t.typelem <> 0 AND e.typarray = t.oid) AS is_array,
-       t.typbasetype::text AS basetype, t.typtypmod, t.typndims,
-       CASE WHEN t.typtype = 'e' THEN ARRAY(
-         SELECT en.enumlabel::text FROM pg_catalog.pg_enum en
-         WHERE en.enumtypid = t.oid ORDER BY en.enumsortorder) END AS labels,
-       CASE WHEN t.typtype = 'c' THEN (
-         SELECT coalesce(json_agg(json_build_object('name', ca.attname, 'type', ca.atttypid::text,
-           'typmod', ca.atttypmod, 'ndims', ca.attndims) ORDER BY ca.attnum), '[]'::json)
-         FROM pg_catalog.pg_attribute ca
-         WHERE ca.attrelid = t.typrelid AND ca.attnum > 0 AND NOT ca.attisdropped) END AS attributes,
-       -- The native type text of each typmod the columns use: format_type once per pair, not per column.
-       (SELECT json_agg(json_build_array(u.atttypmod, pg_catalog.format_type(u.atttypid, u.atttypmod)))
-        FROM used u WHERE u.atttypid = t.oid) AS formats
-     FROM needed nd
-     JOIN pg_catalog.pg_type t ON t.oid = nd.oid
-     JOIN pg_catalog.pg_namespace n ON n.oid = t.typnamespace
-     LEFT JOIN pg_catalog.pg_type e ON e.oid = t.typelem`,
-    [JSON.stringify(pairs)],
   );
 }
 

@@ -10,11 +10,12 @@ import type { SourceDriver } from '../sources/source-driver.js';
 import type { ReportSystem } from '../report/report.js';
 
 import {
-  DEFAULT_METASTORE_URL,
+  METASTORE_API_KEY_ENV,
   METASTORE_PASSWORD_ENV,
   METASTORE_TOKEN_ENV,
-  METASTORE_URL_ENV,
   METASTORE_USER_ENV,
+  metastoreClientOptions,
+  metastoreSettings,
   type MetastoreOptions,
 } from '@aide/sdk/cli';
 /** Per request: a batch of 500 datasets is one request. */
@@ -33,19 +34,18 @@ export interface Registry {
 
 /** Opens a client from the flags, else the env vars; a missing credential is a usage error. */
 export function connectRegistry(flags: RegistryFlags, io: Io): Registry {
-  const baseUrl = flags.metastoreUrl ?? io.env[METASTORE_URL_ENV] ?? DEFAULT_METASTORE_URL;
+  // The same settings as every AIDE command line: flags, else env vars (an empty one is unset).
+  const settings = metastoreSettings(flags, io.env);
   try {
-    new URL(baseUrl);
+    new URL(settings.baseUrl);
   } catch {
-    throw new CrawlerError(`invalid --metastore-url '${baseUrl}'`, { exitCode: ExitCode.USAGE });
+    throw new CrawlerError(`invalid --metastore-url '${settings.baseUrl}'`, { exitCode: ExitCode.USAGE });
   }
-  const username = flags.metastoreUser ?? io.env[METASTORE_USER_ENV];
-  const password = flags.metastorePassword ?? io.env[METASTORE_PASSWORD_ENV];
-  const token = io.env[METASTORE_TOKEN_ENV];
-  if (!(username && password) && !token) {
+  const credentials = metastoreClientOptions(settings);
+  if (credentials === undefined) {
     throw new CrawlerError(
       `--metastore-user and --metastore-password (or ${METASTORE_USER_ENV} and ${METASTORE_PASSWORD_ENV}, ` +
-        `or ${METASTORE_TOKEN_ENV}) are required`,
+        `or ${METASTORE_API_KEY_ENV} or ${METASTORE_TOKEN_ENV}) are required`,
       { exitCode: ExitCode.USAGE },
     );
   }
@@ -56,11 +56,12 @@ export function connectRegistry(flags: RegistryFlags, io: Io): Registry {
     return dispatch(request, handler);
   });
   // Batch writes of 500 datasets take a while on a busy server: a timeout must not cut them short.
-  const common = { baseUrl, userAgent: 'aide-crawler', dispatcher, timeoutMs: BATCH_TIMEOUT_MS };
-  const client =
-    username && password
-      ? new AideClient({ ...common, username, password })
-      : new AideClient({ ...common, token: token as string });
+  const client = new AideClient({
+    ...credentials,
+    userAgent: 'aide-crawler',
+    dispatcher,
+    timeoutMs: BATCH_TIMEOUT_MS,
+  });
   return {
     client,
     requests: () => requests,

@@ -3,8 +3,10 @@
 // pipelines' file metadata into AIDE. It never exits the process: `main` returns the exit code.
 // Only commander and the help texts load up front (`--help` must start fast); a command's
 // implementation (the SDK client, the provider, yaml) is imported when it runs.
-import { type Command, CommanderError, Option } from 'commander';
+import { Command, CommanderError, Option } from 'commander';
 import {
+  addMetastoreOptions as registryOptions,
+  configureCommandLine,
   DEFAULT_METASTORE_URL as DEFAULT_URL,
   METASTORE_API_KEY_ENV as API_KEY_ENV,
   METASTORE_PASSWORD_ENV as PASSWORD_ENV,
@@ -15,7 +17,6 @@ import {
 import { VERSION } from '../version.js';
 import type { ExportCommandOptions, ImportCommandOptions } from './commands.js';
 import { ExitCode, type Io } from './exit-code.js';
-import { commandLine, metastoreOptions as registryOptions } from './command-line.js';
 
 export { ExitCode, type Io };
 
@@ -61,8 +62,8 @@ function systemsOption(value: string, previous: Record<string, string> = {}): Re
 }
 
 function createProgram(io: Io, onExitCode: (code: number) => void): Command {
-  const program = commandLine(
-    'aide-provider',
+  const program = configureCommandLine(
+    new Command('aide-provider'),
     'Moves DataCoolie pipeline metadata between JSON/YAML documents and an AIDE registry workspace.',
     VERSION,
     io,

@@ -8,8 +8,6 @@ import { CollectionResource } from './crud.js';
  * `revoke` stops it at once. Users see their own keys; superusers see all.
  */
 export class ApiKeysResource extends CollectionResource<ApiKey, CreateApiKey> {
-  static readonly operations = [contract.apiKeys.revoke];
-
   /** `POST /api-keys` — the key with its secret `key`, never shown again. */
   override create(body: CreateApiKey, options?: RequestOptions): Promise<ApiKeyCreated> {
     return this.api.invoke(contract.apiKeys.create, { body, options });

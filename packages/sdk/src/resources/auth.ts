@@ -1,4 +1,4 @@
-import { contract, type RouteDef, type TokenPair } from '@aide/schemas';
+import { contract, type TokenPair } from '@aide/schemas';
 import type { RequestOptions } from '../core/request-options.js';
 import type { ApiClient } from '../internal/api.js';
 import type { Credentials } from '../internal/auth.js';
@@ -15,7 +15,6 @@ export class AuthResource {
   }
 
   /** The contract routes this client (and its token manager) calls. */
-  readonly operations: readonly RouteDef[] = Object.values(contract.auth);
 
   /**
    * `POST /login` (form-encoded) with the given credentials, or those the client was built with, and

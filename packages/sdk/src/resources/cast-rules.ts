@@ -24,8 +24,6 @@ export type ResolveCastParams = ResolveCastRequest &
  * written by superusers; hard deletes). `createMany` is added by the client.
  */
 export class CastRulesResource extends CrudResource<CastRule, CreateCastRule, UpdateCastRule> {
-  static readonly operations = [contract.castRules.resolve];
-
   /**
    * `POST /cast-rules/resolve` — what a type becomes in another flavor: the target data type, its
    * params (mapped by the rule's `param_mapping`), the rendered text and the rule's safety.

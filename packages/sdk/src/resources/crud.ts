@@ -142,21 +142,6 @@ export class CollectionResource<Read, Create> {
   }
 
   /**
-   * The contract routes this client calls: the collection's standard routes it has (PATCH for updates)
-   * and those its own class adds (`static operations`).
-   */
-  get operations(): readonly RouteDef[] {
-    const own = (this.constructor as { operations?: readonly RouteDef[] }).operations ?? [];
-    const r = this.routes;
-    const standard: (RouteDef | undefined)[] = [r.list, r.get, r.create];
-    if ('update' in this) standard.push(r.update);
-    if ('delete' in this) standard.push(r.delete);
-    if ('restore' in this) standard.push(r.restore);
-    if ('createMany' in this) standard.push(r.batch);
-    return [...standard.filter((route) => route !== undefined), ...own];
-  }
-
-  /**
    * `GET /` — one page, or with `for await` every item from `params.page` on (walked by `next_cursor`,
    * so without the offset limit of a single page):
    *

@@ -11,7 +11,6 @@ import {
   type DataCoolieSnapshotPage,
   type PutSchemaHintOverrides,
   type PutWatermark,
-  type RouteDef,
   type SchemaHintOverrides,
   type Watermark,
   type WatermarkWritten,
@@ -43,7 +42,6 @@ const paging = (query: Record<string, unknown>): Record<string, string> =>
  */
 export class DataCoolieResource {
   readonly #api: ApiClient;
-  readonly operations: readonly RouteDef[] = Object.values(contract.datacoolie);
 
   constructor(api: ApiClient) {
     this.#api = api;

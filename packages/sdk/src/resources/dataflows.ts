@@ -18,12 +18,6 @@ import { CrudResource } from './crud.js';
  * the client.
  */
 export class DataflowsResource extends CrudResource<Dataflow, CreateDataflow, UpdateDataflow> {
-  static readonly operations = [
-    contract.dataflows.watermark,
-    contract.dataflows.putWatermark,
-    contract.dataflows.watermarkHistory,
-  ];
-
   /** `GET /dataflows/{id}/watermark` — revision 0 and nulls when never written. */
   watermark(id: string, options?: RequestOptions): Promise<Watermark> {
     return this.api.invoke(contract.dataflows.watermark, { params: { id }, options });

@@ -33,15 +33,6 @@ export interface CompatParams {
  * the client.
  */
 export class DatasetLinksResource extends CrudResource<DatasetLink, CreateDatasetLink, UpdateDatasetLink> {
-  static readonly operations = [
-    routes.fieldLinks,
-    routes.createFieldLink,
-    routes.bulkFieldLinks,
-    routes.compat,
-    routes.compatSummaries,
-    routes.renderSql,
-  ];
-
   /**
    * `POST /dataset-links/{id}/render-sql` — the hop's `INSERT … SELECT` for its compute engine (Spark or
    * Impala): one CAST per field link to the pinned target column's type, in the engine's dialect; a Kafka

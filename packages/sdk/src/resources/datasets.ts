@@ -53,17 +53,6 @@ function versionPath(num: number): string {
  * `get` and `list` return the union `Dataset`: narrow it with `if (dataset.kind === 'rdbms')`.
  */
 export class DatasetsResource extends CrudResource<Dataset, CreateDataset, UpdateDataset> {
-  static readonly operations = [
-    versions.publish,
-    versions.impact,
-    versions.history,
-    versions.get,
-    versions.diff,
-    versions.bulkPublish,
-    contract.datasets.bulkCreate,
-    contract.datasetLinks.lakeSync,
-  ];
-
   /**
    * `POST /datasets/{id}/lake-sync` — mirrors the dataset's current version into a new Iceberg table of
    * `target_system_id` (flavor `iceberg_v2`), all or nothing: the hive dataset, its version 1 (types

@@ -11,11 +11,6 @@ export class FieldClassificationsResource extends CollectionResource<
   FieldClassification,
   CreateFieldClassification
 > {
-  static readonly operations = [
-    contract.fieldClassifications.current,
-    contract.fieldClassifications.currentOfDataset,
-  ];
-
   /**
    * `GET /field-classifications/current/{fieldId}` — the field's newest entry. A field never classified
    * throws `NotFoundError` with `errorCode === 'FIELD_CLASSIFICATION_NOT_FOUND'`.

@@ -9,8 +9,6 @@ import { CrudResource } from './crud.js';
  * `ConflictError` (409 `FIELD_CIRCULAR_REFERENCE`).
  */
 export class FieldsResource extends CrudResource<Field, CreateField, UpdateField> {
-  static readonly operations = [contract.fields.tree, contract.fields.children];
-
   /** `GET /fields/tree/{datasetId}` — every field of the dataset, as trees of root fields. */
   tree(datasetId: string, options?: RequestOptions): Promise<FieldTree[]> {
     return this.api.invoke(contract.fields.tree, { params: { id: datasetId }, options });

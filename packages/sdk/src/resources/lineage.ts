@@ -1,6 +1,5 @@
 import {
   contract,
-  type RouteDef,
   type DatasetLineageGraph,
   type FieldLineageGraph,
   type LineageDirection,
@@ -41,11 +40,6 @@ export class LineageResource {
   }
 
   /** The contract routes this client calls. */
-  readonly operations: readonly RouteDef[] = [
-    contract.lineage.datasets,
-    contract.lineage.fields,
-    contract.lineage.openLineage,
-  ];
 
   /**
    * `POST /lineage/openlineage` — sends an OpenLineage `RunEvent` (as an OpenLineage integration emits

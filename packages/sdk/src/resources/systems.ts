@@ -23,13 +23,6 @@ export interface SnapshotParams {
  * registry side. `restore` and `createMany` are added by the client.
  */
 export class SystemsResource extends CrudResource<System, CreateSystem, UpdateSystem> {
-  static readonly operations = [
-    contract.systems.snapshot,
-    contract.systems.datasetCounts,
-    contract.systems.fingerprints,
-    contract.systems.snapshotVersions,
-  ];
-
   /**
    * `GET /systems/dataset-counts` — the number of active datasets of each system, for up to 100
    * systems in one request (a page of `list`). Unknown and deleted systems are absent from the answer.

@@ -20,8 +20,6 @@ export class TechFieldTemplatesResource extends CrudResource<
   CreateTechFieldTemplate,
   UpdateTechFieldTemplate
 > {
-  static readonly operations = [routes.apply];
-
   /**
    * `POST /datasets/{id}/apply-tech-template` — adds the template's fields missing from the dataset
    * as root fields with origin `tech`; names already present are listed in `skipped` (re-applying

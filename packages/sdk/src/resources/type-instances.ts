@@ -21,12 +21,6 @@ export class TypeInstancesResource extends CrudResource<
   CreateTypeInstance,
   UpdateTypeInstance
 > {
-  static readonly operations = [
-    contract.typeInstances.tree,
-    contract.typeInstances.render,
-    contract.typeInstances.renderSpec,
-  ];
-
   /**
    * `GET /type-instances/{id}/tree` — the instance and everything under it, each node with its data
    * type's code and its children by slot.

@@ -16,8 +16,6 @@ export class UsersResource
   extends CollectionResource<User, CreateUser>
   implements Updatable<User, UpdateUser>
 {
-  static readonly operations = [contract.users.me, contract.users.updateMe];
-
   /**
    * `PATCH /users/{id}` (superusers) — edit any user. A new password or `is_active: false` ends the
    * user's sessions.
