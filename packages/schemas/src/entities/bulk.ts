@@ -27,6 +27,12 @@ export type SystemSnapshotQuery = { cursor?: string | undefined; limit?: number 
 export const SnapshotDatasetSchema = z
   .object({
     dataset: DatasetSchema,
+    flavor_id: z
+      .uuid()
+      .describe(
+        "The flavor the dataset's columns are typed in: its own flavor_id, else its system's (ADR 0045)",
+      ),
+    flavor_code: z.string().describe('The code of that flavor'),
     version: SchemaVersionSchema.nullable().describe('The current version; null when none is published'),
   })
   .meta({ id: 'SnapshotDataset' });

@@ -50,8 +50,9 @@ export const DATASET_KIND_ATTRIBUTES = {
   kafka: {
     topic: longText(1000).min(1),
     format: text(),
-    partitions: z.int().min(1).max(1_000_000),
-    retention_ms: bigInt,
+    // Unknown to a schema registry (ADR 0045): null until the user or a broker-aware crawl fills them.
+    partitions: z.int().min(1).max(1_000_000).nullable().optional(),
+    retention_ms: bigInt.nullable().optional(),
     key_columns: names,
   },
   storage: {
@@ -80,8 +81,19 @@ export const DATASET_KIND_ATTRIBUTES = {
   },
 } as const;
 
+/**
+ * The dataset's own flavor (ADR 0045): a flavor of its system's kind, whose data types its columns are
+ * typed in; null or left out = the system's flavor. A Kafka cluster or Schema Registry holds Avro,
+ * Protobuf and JSON Schema subjects side by side.
+ */
+const flavorId = z
+  .uuid()
+  .nullable()
+  .describe("A flavor of the system's kind to type the columns in; null: the system's flavor");
+
 const commonCreate = {
   system_id: z.uuid(),
+  flavor_id: flavorId.optional(),
   object_name: longText(1000).min(1),
   layer: DatasetLayerSchema.nullable().optional(),
   pattern_code: DatasetPatternSchema.nullable().optional(),
@@ -92,6 +104,9 @@ const commonCreate = {
 
 const commonUpdate = {
   object_name: longText(1000).min(1).optional(),
+  flavor_id: flavorId
+    .optional()
+    .describe("Changes only while no schema version is published (they are typed in the dataset's flavor)"),
   layer: DatasetLayerSchema.nullable().optional(),
   pattern_code: DatasetPatternSchema.nullable().optional(),
   is_active: z.boolean().optional(),
@@ -138,6 +153,7 @@ const commonRead = {
   ...auditShape,
   ...softDeleteShape,
   system_id: z.uuid(),
+  flavor_id: z.uuid().nullable().describe("The dataset's own flavor; null: its system's"),
   object_name: z.string(),
   layer: z.string().nullable(),
   pattern_code: z.string().nullable(),
@@ -165,8 +181,8 @@ export const DatasetSchema = z
       ...commonRead,
       topic: z.string(),
       format: z.string(),
-      partitions: z.int(),
-      retention_ms: z.number(),
+      partitions: z.int().nullable(),
+      retention_ms: z.number().nullable(),
       key_columns: z.array(z.string()),
     }),
     z.object({
@@ -213,6 +229,7 @@ export const datasetResource = defineResource({
   list: {
     filters: {
       system_id: { type: 'uuid', ops: ['eq', 'in'] },
+      flavor_id: { type: 'uuid', ops: ['eq', 'in'] },
       object_name: { type: 'string', ops: ['eq', 'like'] },
       layer: { type: 'string', ops: ['eq', 'in'], values: DATASET_LAYERS },
       kind: { type: 'string', ops: ['eq', 'in'], values: DATASET_KINDS },
@@ -234,5 +251,8 @@ export const datasetResource = defineResource({
     'INVALID_DATASET_KIND',
     'DATASET_KIND_MISMATCH',
     'DATASET_SYSTEM_KIND_MISMATCH',
+    'DATASET_FLAVOR_KIND_MISMATCH',
+    'SYSTEM_FLAVOR_NOT_FOUND',
+    'TYPE_INSTANCE_FLAVOR_MISMATCH',
   ],
 });

@@ -21,7 +21,7 @@ export interface TypeSpec {
 
 export const TypeSpecSchema: z.ZodType<TypeSpec, TypeSpec> = z
   .strictObject({
-    data_type: text().describe("A data type code of the dataset system's flavor"),
+    data_type: text().describe("A data type code of the dataset's flavor (its own, else its system's)"),
     params: jsonObject.nullable().optional(),
     get children() {
       return z

@@ -339,6 +339,11 @@ export const ERROR_CATALOGUE = {
     status: 410,
     detail: 'This snapshot is no longer kept: start again from the first page.',
   },
+  // Issue 24 (ADR 0045): a dataset's own flavor.
+  DATASET_FLAVOR_KIND_MISMATCH: {
+    status: 422,
+    detail: "A dataset's flavor must be a flavor of its system's kind.",
+  },
 } as const satisfies Record<string, { status: number; detail: string }>;
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;

@@ -47,8 +47,11 @@ function versionPath(num: number): string {
  * ```ts
  * const topic = await client.datasets.create({ kind: 'kafka', system_id: kafkaSystemId, object_name: 'orders',
  *   topic: 'orders.v1', format: 'avro', partitions: 12, retention_ms: 604_800_000, key_columns: ['id'] });
- * topic.partitions; // number: topic is a DatasetOf<'kafka'>
+ * topic.partitions; // number | null: topic is a DatasetOf<'kafka'>
  * ```
+ *
+ * `flavor_id` gives a dataset a flavor of its own, of its system's kind (a Protobuf topic on a cluster
+ * whose flavor is Avro); its columns are typed in it. Null or left out: the system's flavor.
  *
  * `get` and `list` return the union `Dataset`: narrow it with `if (dataset.kind === 'rdbms')`.
  */

@@ -21,6 +21,7 @@ import { FieldWordsByName1766260000000 } from './1766260000000-FieldWordsByName.
 import { DropFieldsSearchIndex1766270000000 } from './1766270000000-DropFieldsSearchIndex.js';
 import { ApiKeyScopes1766310000000 } from './1766310000000-ApiKeyScopes.js';
 import { CastMatrix1766320000000 } from './1766320000000-CastMatrix.js';
+import { DatasetFlavors1766330000000 } from './1766330000000-DatasetFlavors.js';
 
 /** Every migration in order. Listed explicitly: ESM builds cannot rely on TypeORM's glob loading. */
 export const MIGRATIONS = [
@@ -47,4 +48,5 @@ export const MIGRATIONS = [
   DropFieldsSearchIndex1766270000000,
   ApiKeyScopes1766310000000,
   CastMatrix1766320000000,
+  DatasetFlavors1766330000000,
 ];

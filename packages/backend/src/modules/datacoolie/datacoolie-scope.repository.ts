@@ -34,7 +34,7 @@ export interface HintOverrideRow {
 export interface HintTableRow {
   connection_id: string;
   dataset_id: string;
-  /** The flavor of the dataset's system (every type tree of the version is of it). */
+  /** The flavor of the dataset (its own, else its system's; every type tree of the version is of it). */
   flavor_code: string;
   columns: HintColumn[];
 }
@@ -58,9 +58,12 @@ const DATAFLOW_ROW = `SELECT id, workspace_id, name, description, stage, group_n
 const HINT_COLUMNS = `json_agg(json_build_array(f.name, b.position, f.origin = 'deprecated', dt.code, ti.type_params)
                        ORDER BY b.position) AS columns`;
 
-/** The joins from a schema version `v` to its bound columns with their types, and its dataset's flavor. */
+/**
+ * The joins from a schema version `v` to its bound columns with their types, and its dataset's flavor
+ * (its own, else its system's: ADR 0045).
+ */
 const HINT_COLUMN_JOINS = `JOIN datasets ds ON ds.id = v.dataset_id JOIN systems sy ON sy.id = ds.system_id
-       JOIN system_flavors fl ON fl.id = sy.flavor_id
+       JOIN system_flavors fl ON fl.id = COALESCE(ds.flavor_id, sy.flavor_id)
        JOIN field_bindings b ON b.dataset_schema_id = v.id
        JOIN fields f ON f.id = b.field_id
        LEFT JOIN type_instances ti ON ti.id = b.type_instance_id

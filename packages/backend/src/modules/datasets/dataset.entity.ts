@@ -2,6 +2,7 @@ import type { DatasetKind } from '@aide/schemas';
 import { Check, Column, Entity, ForeignKey, Index, PrimaryColumn } from 'typeorm';
 import { AuditedTable, SoftDeletableEntity } from '../../common/crud/audited-entity.js';
 import type { WithKindRow } from '../../common/crud/polymorphic.js';
+import { SystemFlavorEntity } from '../system-flavors/system-flavor.entity.js';
 import { SystemEntity } from '../systems/system.entity.js';
 
 /** The parent row of every dataset; kind-specific columns live in one table per kind (AIDE v2 ADR-008). */
@@ -11,6 +12,7 @@ import { SystemEntity } from '../systems/system.entity.js';
   where: 'deleted_at IS NULL',
 })
 @Index('ix_datasets_kind', ['kind'])
+@Index('ix_datasets_flavor', ['flavor_id'])
 @Index('ix_datasets_layer', ['layer'])
 @Index('ix_datasets_system_id_active', ['system_id', 'id'], { where: 'deleted_at IS NULL' })
 // The list's sort indexes (ADR 0024); the migration orders created_at DESC.
@@ -37,6 +39,11 @@ export class DatasetEntity extends SoftDeletableEntity {
   @Column({ type: 'uuid' })
   @ForeignKey(() => SystemEntity, { name: 'fk_datasets_system' })
   system_id: string;
+
+  /** The dataset's own flavor, of its system's kind; null = the system's flavor (ADR 0045). */
+  @Column({ type: 'uuid', nullable: true })
+  @ForeignKey(() => SystemFlavorEntity, { name: 'fk_datasets_flavor' })
+  flavor_id: string | null;
 
   @Column({ type: 'text' })
   object_name: string;
@@ -82,9 +89,10 @@ export class DatasetKafkaEntity {
 
   @Column({ type: 'text' }) topic: string;
   @Column({ type: 'varchar', length: 255 }) format: string;
-  @Column({ type: 'integer' }) partitions: number;
+  // Null when unknown (a schema registry cannot know them, ADR 0045).
+  @Column({ type: 'integer', nullable: true }) partitions: number | null;
   // bigint arrives from pg as a string; the mapper turns it back into a number.
-  @Column({ type: 'bigint' }) retention_ms: string;
+  @Column({ type: 'bigint', nullable: true }) retention_ms: string | null;
   @Column({ type: 'varchar', length: 255, array: true }) key_columns: string[];
 }
 

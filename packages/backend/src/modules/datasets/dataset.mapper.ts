@@ -9,6 +9,7 @@ type DatasetOf<K extends Dataset['kind']> = Extract<Dataset, { kind: K }>;
 function parentFields(e: DatasetEntity) {
   return {
     system_id: e.system_id,
+    flavor_id: e.flavor_id,
     object_name: e.object_name,
     layer: e.layer,
     pattern_code: e.pattern_code,
@@ -58,7 +59,7 @@ export function toDataset(e: DatasetRow): Dataset {
         format: d.format,
         partitions: d.partitions,
         // bigint comes back from pg as a string.
-        retention_ms: Number(d.retention_ms),
+        retention_ms: d.retention_ms === null ? null : Number(d.retention_ms),
         key_columns: d.key_columns,
       });
     }

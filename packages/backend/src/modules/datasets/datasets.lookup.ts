@@ -11,7 +11,10 @@ export class DatasetsLookup extends ParentLookup<DatasetEntity> {
     super(datasets.crud);
   }
 
-  /** The flavor of the dataset's system, the system share-locked (DATASET_NOT_FOUND when none). */
+  /**
+   * The flavor the dataset's columns are typed in — its own, else its system's — dataset and system
+   * share-locked (DATASET_NOT_FOUND when none).
+   */
   flavorIdOf(datasetId: string, m: EntityManager): Promise<string> {
     return this.datasets.flavorIdOf(datasetId, m);
   }

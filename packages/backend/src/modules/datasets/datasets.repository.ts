@@ -10,6 +10,7 @@ import { DATASET_KIND_ENTITIES, DatasetEntity, type DatasetRow } from './dataset
 registerConstraintCodes({
   uq_datasets_system_object_active: 'DATASET_ALREADY_EXISTS',
   fk_datasets_system: 'SYSTEM_NOT_FOUND',
+  fk_datasets_flavor: 'SYSTEM_FLAVOR_NOT_FOUND',
   // A kind's detail row is written with its dataset, in the same transaction.
   fk_dataset_rdbms_dataset: 'DATASET_NOT_FOUND',
   fk_dataset_kafka_dataset: 'DATASET_NOT_FOUND',
@@ -183,6 +184,17 @@ export class DatasetsRepository {
     return this.reads.getManyRaw(qb, 'd');
   }
 
+  /** Whether a version of the dataset has bound columns (typed in the dataset's flavor). */
+  async hasBoundVersions(datasetId: string, manager: EntityManager): Promise<boolean> {
+    const rows: unknown[] = await manager.query(
+      `SELECT 1 FROM dataset_schemas v WHERE v.dataset_id = $1
+         AND EXISTS (SELECT 1 FROM field_bindings b WHERE b.dataset_schema_id = v.id)
+       LIMIT 1`,
+      [datasetId],
+    );
+    return rows.length > 0;
+  }
+
   /** Active dataset links with the dataset on either side (the delete guard). */
   countActiveLinks(datasetId: string, manager: EntityManager): Promise<number> {
     return countActiveAtEitherEnd(manager, 'dataset_links', 'target_dataset_id', datasetId);
@@ -194,8 +206,9 @@ export class DatasetsRepository {
   }
 
   /**
-   * The flavor of the dataset's system (for resolving type codes when publishing a version). The
-   * system row is share-locked, so its flavor cannot change before the version is committed.
+   * The flavor a dataset's columns are typed in — its own, else its system's (ADR 0045) — for resolving
+   * type codes when publishing a version. The dataset and system rows are share-locked, so neither
+   * flavor can change before the version is committed.
    */
   async flavorIdOf(datasetId: string, manager: EntityManager): Promise<string> {
     const flavorId = (await this.flavorIdsOf([datasetId], manager)).get(datasetId);
@@ -207,8 +220,9 @@ export class DatasetsRepository {
   async flavorIdsOf(datasetIds: readonly string[], manager: EntityManager): Promise<Map<string, string>> {
     if (datasetIds.length === 0) return new Map();
     const rows: { id: string; flavor_id: string }[] = await manager.query(
-      `SELECT d.id, s.flavor_id FROM datasets d JOIN systems s ON s.id = d.system_id
-       WHERE d.id = ANY($1::uuid[]) ORDER BY s.id FOR SHARE OF s`,
+      `SELECT d.id, COALESCE(d.flavor_id, s.flavor_id) AS flavor_id FROM datasets d
+       JOIN systems s ON s.id = d.system_id
+       WHERE d.id = ANY($1::uuid[]) ORDER BY s.id, d.id FOR SHARE OF d, s`,
       [[...new Set(datasetIds)]],
     );
     return new Map(rows.map((r) => [r.id, r.flavor_id]));
@@ -216,7 +230,8 @@ export class DatasetsRepository {
 
   /**
    * Active datasets held FOR SHARE until the transaction ends (none can be deleted under a publish),
-   * with their systems and the systems' flavors: one query for any number, keyed by dataset id.
+   * with their systems and their flavors (own, else the system's): one query for any number, keyed by
+   * dataset id.
    */
   async findActiveWithFlavor(
     ids: readonly string[],
@@ -224,7 +239,8 @@ export class DatasetsRepository {
   ): Promise<Map<string, { id: string; system_id: string; flavor_id: string }>> {
     if (ids.length === 0) return new Map();
     const rows: { id: string; system_id: string; flavor_id: string }[] = await manager.query(
-      `SELECT d.id, d.system_id, s.flavor_id FROM datasets d JOIN systems s ON s.id = d.system_id
+      `SELECT d.id, d.system_id, COALESCE(d.flavor_id, s.flavor_id) AS flavor_id
+       FROM datasets d JOIN systems s ON s.id = d.system_id
        WHERE d.id = ANY($1::uuid[]) AND d.deleted_at IS NULL FOR SHARE OF d, s`,
       [ids],
     );

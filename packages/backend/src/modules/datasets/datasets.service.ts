@@ -21,9 +21,12 @@ import { splitUpdate } from '../../common/crud/update-input.js';
 import { AppError } from '../../common/errors/app-error.js';
 import { toAppError } from '../../common/errors/error-response.js';
 import { Transactions } from '../../database/transactions.js';
+import { flavorMismatch } from '../system-flavors/flavor-mismatch.js';
+import { SystemFlavorsLookup } from '../system-flavors/system-flavors.lookup.js';
 import { SystemsLookup } from '../systems/systems.lookup.js';
 import { assertDatasetKindsFit } from '../system-kinds/dataset-kind-rules.js';
 import { DATASET_KIND_ENTITIES, type DatasetEntity } from './dataset.entity.js';
+import { assertDatasetFlavorFits, effectiveFlavorId } from './dataset-flavor-rules.js';
 import { toDataset } from './dataset.mapper.js';
 import { DatasetsRepository } from './datasets.repository.js';
 
@@ -55,6 +58,7 @@ export class DatasetsService implements CrudService<Dataset, CreateDataset, Upda
   constructor(
     private readonly datasets: DatasetsRepository,
     private readonly systems: SystemsLookup,
+    private readonly flavors: SystemFlavorsLookup,
     private readonly tx: Transactions,
   ) {}
 
@@ -67,13 +71,23 @@ export class DatasetsService implements CrudService<Dataset, CreateDataset, Upda
   }
 
   /**
-   * The system must be active and of a kind that holds datasets of `kind`; the system, its flavor and
-   * kind stay share-locked, so none of them can change kind before this commits.
+   * The system must be active and of a kind that holds datasets of `kind`, and the dataset's own flavor
+   * (if any) an active flavor of the system's kind; the system, the flavors and kind stay share-locked,
+   * so none of them can change kind before this commits. Answers the system's flavor.
    */
-  private async assertSystem(systemId: string, kind: DatasetKind, m: EntityManager): Promise<void> {
-    const systemKind = await this.systems.kindCodeOf(systemId, m);
-    if (systemKind === undefined) throw new AppError('SYSTEM_NOT_FOUND');
-    assertDatasetKindsFit([kind], systemKind);
+  private async assertSystem(
+    systemId: string,
+    kind: DatasetKind,
+    flavorId: string | null | undefined,
+    m: EntityManager,
+  ): Promise<string> {
+    const system = (await this.systems.kindsAndFlavorsOf([systemId], m)).get(systemId.toLowerCase());
+    if (system === undefined) throw new AppError('SYSTEM_NOT_FOUND');
+    assertDatasetKindsFit([kind], system.kind_code);
+    if (flavorId !== null && flavorId !== undefined) {
+      assertDatasetFlavorFits(flavorId, await this.flavors.kindCodeOf(flavorId, m), system.kind_code);
+    }
+    return system.flavor_id;
   }
 
   create(input: CreateDataset, actor: AuthUser): Promise<Dataset> {
@@ -83,7 +97,7 @@ export class DatasetsService implements CrudService<Dataset, CreateDataset, Upda
   /** `create` in the caller's transaction (lake-sync writes a dataset with its version and link). */
   async createIn(input: CreateDataset, actor: AuthUser, m: EntityManager): Promise<Dataset> {
     const { common, details } = splitByKind(input.kind, input);
-    await this.assertSystem(input.system_id, input.kind, m);
+    await this.assertSystem(input.system_id, input.kind, input.flavor_id, m);
     const row = await this.datasets.crud.insert({ ...common, kind: input.kind }, actor.id, m);
     await this.datasets.insertDetails(input.kind, row.id, details, m);
     return toDataset(await this.datasets.getWithDetails(row.id, m));
@@ -162,14 +176,18 @@ export class DatasetsService implements CrudService<Dataset, CreateDataset, Upda
    * The checks of a batch of creates, nothing written: the systems locked and their kinds read, the
    * names looked up, each item checked as `createOne` checks it (in its order: the name, the system, the
    * kind). An item whose name an earlier item of the batch takes is in `duplicateOf` (index → the
-   * earlier one's) and fails. A passing item gets its system's flavor: a bulk publish creates datasets
-   * with their first versions (ADR 0037) and resolves their types with it.
+   * earlier one's) and fails. A passing item gets its flavor (its own, else its system's): a bulk
+   * publish creates datasets with their first versions (ADR 0037) and resolves their types with it.
    */
   async checkCreates(
     items: readonly CreateDataset[],
     m: EntityManager,
   ): Promise<{ checked: ItemResult<{ flavor_id: string }>[]; duplicateOf: Map<number, number> }> {
     const systems = await this.systems.kindsAndFlavorsOf([...new Set(items.map((i) => i.system_id))], m);
+    const flavorKinds = await this.flavors.kindCodesOf(
+      items.flatMap((i) => (i.flavor_id ? [i.flavor_id] : [])),
+      m,
+    );
     const existing = await this.datasets.findActiveIdsByNames(items, m);
     // The first item to take a name, by name; the later ones fail with its dataset.
     const takenBy = new Map<string, number>();
@@ -181,13 +199,17 @@ export class DatasetsService implements CrudService<Dataset, CreateDataset, Upda
         const system = systems.get(item.system_id.toLowerCase());
         if (system === undefined) throw new AppError('SYSTEM_NOT_FOUND');
         assertDatasetKindsFit([item.kind], system.kind_code);
+        if (item.flavor_id) {
+          const kindCode = flavorKinds.get(item.flavor_id.toLowerCase());
+          assertDatasetFlavorFits(item.flavor_id, kindCode, system.kind_code);
+        }
         const first = takenBy.get(nameKey(item));
         if (first !== undefined) {
           duplicateOf.set(index, first);
           throw new AppError('DATASET_ALREADY_EXISTS');
         }
         takenBy.set(nameKey(item), index);
-        return { ok: true, value: { flavor_id: system.flavor_id } };
+        return { ok: true, value: { flavor_id: effectiveFlavorId(item.flavor_id, system.flavor_id) } };
       } catch (error) {
         return { ok: false, error };
       }
@@ -244,12 +266,39 @@ export class DatasetsService implements CrudService<Dataset, CreateDataset, Upda
     const { changes, version } = splitUpdate(input, ifMatch);
     const { common, details } = splitByKind(input.kind, changes);
     return this.tx.run(async (m) => {
-      const current = await this.datasets.crud.getActive(id, m);
+      // Locked when the flavor may change: no version can be published under it before this commits.
+      const current = await this.datasets.crud.getActive(
+        id,
+        m,
+        changes.flavor_id === undefined ? undefined : 'update',
+      );
       if (current.kind !== input.kind) throw new AppError('DATASET_KIND_MISMATCH');
+      if (changes.flavor_id !== undefined) await this.assertFlavorChange(current, changes.flavor_id, m);
       await this.datasets.crud.update(id, common, version, actor.id, m);
       await this.datasets.updateDetails(input.kind, id, details, m);
       return toDataset(await this.datasets.getWithDetails(id, m));
     });
+  }
+
+  /**
+   * A new flavor must be of the system's kind, and the flavor the columns are typed in may change only
+   * while no version with columns is published: their type trees are of the current one (as for a
+   * system's flavor, ADR 0010), answered 422 TYPE_INSTANCE_FLAVOR_MISMATCH.
+   */
+  private async assertFlavorChange(
+    current: DatasetEntity,
+    flavorId: string | null,
+    m: EntityManager,
+  ): Promise<void> {
+    const systemFlavor = await this.assertSystem(current.system_id, current.kind, flavorId, m);
+    const from = effectiveFlavorId(current.flavor_id, systemFlavor);
+    const to = effectiveFlavorId(flavorId, systemFlavor);
+    if (from !== to && (await this.datasets.hasBoundVersions(current.id, m))) {
+      throw flavorMismatch(
+        'The dataset has published schema versions typed in its current flavor: its flavor cannot change.',
+        { dataset_id: current.id, dataset_flavor_id: from, requested_flavor_id: to },
+      );
+    }
   }
 
   /**
@@ -273,7 +322,7 @@ export class DatasetsService implements CrudService<Dataset, CreateDataset, Upda
   restore(id: string, actor: AuthUser): Promise<Dataset> {
     return this.tx.run(async (m) => {
       const row = await this.datasets.crud.findAny(id, m);
-      if (row?.deleted_at) await this.assertSystem(row.system_id, row.kind, m);
+      if (row?.deleted_at) await this.assertSystem(row.system_id, row.kind, row.flavor_id, m);
       await this.datasets.crud.restore(id, actor.id, m);
       return toDataset(await this.datasets.getWithDetails(id, m));
     });

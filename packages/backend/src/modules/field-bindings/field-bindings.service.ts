@@ -46,8 +46,8 @@ export class FieldBindingsService implements CrudService<
   /**
    * Every field must belong to its version's dataset, every type must be a root, and every version must
    * still be empty. The bound trees obey the rules a publish enforces (type-tree-rules.ts): within the
-   * limits, typed in the flavor of the dataset's system, and complete. Loaded in bulk: a batch costs
-   * the same few queries as one binding.
+   * limits, typed in the dataset's flavor (its own, else its system's), and complete. Loaded in bulk: a
+   * batch costs the same few queries as one binding.
    */
   private async assertRefs(items: readonly CreateFieldBinding[], m: EntityManager): Promise<void> {
     const schemas = await this.schemas.lockActiveMany(

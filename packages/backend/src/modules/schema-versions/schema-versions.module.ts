@@ -4,6 +4,7 @@ import { DatasetSchemasModule } from '../dataset-schemas/dataset-schemas.module.
 import { DatasetsModule } from '../datasets/datasets.module.js';
 import { FieldBindingsModule } from '../field-bindings/field-bindings.module.js';
 import { FieldsModule } from '../fields/fields.module.js';
+import { SystemFlavorsModule } from '../system-flavors/system-flavors.module.js';
 import { SystemsModule } from '../systems/systems.module.js';
 import { TypeInstancesModule } from '../type-instances/type-instances.module.js';
 import { SchemaVersionPublisher } from './schema-version-publisher.js';
@@ -19,6 +20,7 @@ import { SystemSnapshotService } from './system-snapshot.service.js';
 @Module({
   imports: [
     SystemsModule,
+    SystemFlavorsModule,
     DatasetsModule,
     DataTypesModule,
     TypeInstancesModule,

@@ -20,6 +20,8 @@ import type { DatasetRow } from '../datasets/dataset.entity.js';
 import { toDataset } from '../datasets/dataset.mapper.js';
 import { DatasetsLookup } from '../datasets/datasets.lookup.js';
 import { FieldsRepository } from '../fields/fields.repository.js';
+import { effectiveFlavorId } from '../datasets/dataset-flavor-rules.js';
+import { SystemFlavorsLookup } from '../system-flavors/system-flavors.lookup.js';
 import { SystemsLookup } from '../systems/systems.lookup.js';
 import { type ReadShape, ReadShapesRepository } from './read-shapes.repository.js';
 import { SchemaVersionReader, type VersionWithShape } from './schema-version.reader.js';
@@ -79,9 +81,9 @@ function withPiiTags(shape: ReadShape, tags: ReadonlyMap<string, string[]>): str
  * by column as before, and its shape stored after the page. A version that cannot be read whole is
  * answered with its `read_error` (never stored: it is read again each time), the page goes on.
  *
- * A page costs the same statements whatever its size: system, datasets, current versions, shapes,
- * their data types' row versions, classified fields (+ the three of a version read when some shape is
- * missing).
+ * A page costs the same statements whatever its size: system, datasets, their flavors' codes, current
+ * versions, shapes, their data types' row versions, classified fields (+ the three of a version read
+ * when some shape is missing). Each item names the dataset's effective flavor (ADR 0045).
  */
 @Injectable()
 export class SystemSnapshotService {
@@ -89,6 +91,7 @@ export class SystemSnapshotService {
 
   constructor(
     private readonly systems: SystemsLookup,
+    private readonly flavors: SystemFlavorsLookup,
     private readonly datasets: DatasetsLookup,
     private readonly schemas: DatasetSchemasRepository,
     private readonly fields: FieldsRepository,
@@ -182,8 +185,11 @@ export class SystemSnapshotService {
     select: (m: EntityManager) => Promise<{ page: DatasetRow[]; nextCursor: string | null }>,
   ): Promise<RawJson<R>> {
     const { text, rebuilt } = await this.tx.run(async (m) => {
-      await this.systems.requireActive(systemId, m);
+      const system = await this.systems.requireActive(systemId, m);
       const { page, nextCursor } = await select(m);
+      // Each dataset's effective flavor (its own, else the system's: ADR 0045), what a crawler types in.
+      const flavorOf = new Map(page.map((d) => [d.id, effectiveFlavorId(d.flavor_id, system.flavor_id)]));
+      const flavorCodes = await this.flavors.codesOf([...new Set(flavorOf.values())], m);
       const headers = await this.schemas.findCurrentOfMany(
         page.map((d) => d.id),
         m,
@@ -219,9 +225,11 @@ export class SystemSnapshotService {
               : shape.version_json,
         );
       }
-      const items = page.map(
-        (d) => `{"dataset":${JSON.stringify(toDataset(d))},"version":${versionText.get(d.id) ?? 'null'}}`,
-      );
+      const items = page.map((d) => {
+        const flavorId = flavorOf.get(d.id) as string;
+        const flavor = `"flavor_id":${JSON.stringify(flavorId)},"flavor_code":${JSON.stringify(flavorCodes.get(flavorId))}`;
+        return `{"dataset":${JSON.stringify(toDataset(d))},${flavor},"version":${versionText.get(d.id) ?? 'null'}}`;
+      });
       return {
         text: `{"system_id":${JSON.stringify(systemId)},"items":[${items.join(',')}],"next_cursor":${JSON.stringify(nextCursor)}}`,
         rebuilt: [...fresh.values()].flatMap((r) => (r.shape ? [r.shape] : [])),

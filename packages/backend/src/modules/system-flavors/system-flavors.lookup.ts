@@ -20,4 +20,14 @@ export class SystemFlavorsLookup extends ParentLookup<SystemFlavorEntity> {
   kindCodeOf(flavorId: string, m: EntityManager): Promise<string | undefined> {
     return this.flavors.kindCodeOf(flavorId, m);
   }
+
+  /** The codes of flavors, deleted or not, keyed by flavor id (lower case). */
+  codesOf(flavorIds: readonly string[], m: EntityManager): Promise<Map<string, string>> {
+    return this.flavors.codesOf(flavorIds, m);
+  }
+
+  /** `kindCodeOf` for many flavors in one query, keyed by flavor id (lower case). */
+  kindCodesOf(flavorIds: readonly string[], m: EntityManager): Promise<Map<string, string>> {
+    return this.flavors.kindCodesOf(flavorIds, m);
+  }
 }

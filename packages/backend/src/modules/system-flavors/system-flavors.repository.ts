@@ -43,10 +43,32 @@ export class SystemFlavorsRepository {
     return rows[0]?.code;
   }
 
-  /** Active systems and data types of the flavor (the delete guard). */
+  /** The codes of flavors, deleted or not, keyed by flavor id (lower case). */
+  async codesOf(flavorIds: readonly string[], manager: EntityManager): Promise<Map<string, string>> {
+    if (flavorIds.length === 0) return new Map();
+    const rows: { id: string; code: string }[] = await manager.query(
+      `SELECT id, code FROM system_flavors WHERE id = ANY($1::uuid[])`,
+      [[...new Set(flavorIds)]],
+    );
+    return new Map(rows.map((r) => [r.id, r.code]));
+  }
+
+  /** `kindCodeOf` for many flavors in one query, keyed by flavor id (lower case). */
+  async kindCodesOf(flavorIds: readonly string[], manager: EntityManager): Promise<Map<string, string>> {
+    if (flavorIds.length === 0) return new Map();
+    const rows: { id: string; code: string }[] = await manager.query(
+      `SELECT f.id, k.code FROM system_flavors f JOIN system_kinds k ON k.id = f.kind_id
+       WHERE f.id = ANY($1::uuid[]) AND f.deleted_at IS NULL ORDER BY f.id FOR SHARE OF f, k`,
+      [[...new Set(flavorIds.map((id) => id.toLowerCase()))]],
+    );
+    return new Map(rows.map((r) => [r.id, r.code]));
+  }
+
+  /** Active systems, datasets and data types of the flavor (the delete guard). */
   async countActiveDependants(flavorId: string, manager: EntityManager): Promise<number> {
     return (
       (await countReferencing(manager, 'systems', 'flavor_id', flavorId, true)) +
+      (await countReferencing(manager, 'datasets', 'flavor_id', flavorId, true)) +
       (await countReferencing(manager, 'data_types', 'system_flavor_id', flavorId, true))
     );
   }

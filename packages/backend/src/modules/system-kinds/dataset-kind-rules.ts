@@ -22,19 +22,22 @@ export function assertDatasetKindsFit(kinds: readonly DatasetKind[], systemKindC
 }
 
 /**
- * The kinds of the datasets on a system, on the systems of a flavor, or under a system kind: what a
- * change of kind must still fit. Deleted datasets count too: a restore brings them back on the same
- * system. Asked by the parents (systems, flavors, kinds) of the rows it reads (ADR 0026).
+ * The kinds of the datasets on a system, on the systems of a flavor or typed in it (a dataset's own
+ * flavor, ADR 0045: it must stay of its system's kind), or under a system kind: what a change of kind
+ * must still fit. Deleted datasets count too: a restore brings them back on the same system. Asked by
+ * the parents (systems, flavors, kinds) of the rows it reads (ADR 0026).
  */
 export async function datasetKindsWithin(
   scope: 'system' | 'flavor' | 'kind',
   id: string,
   manager: EntityManager,
 ): Promise<DatasetKind[]> {
-  const column = { system: 's.id', flavor: 'f.id', kind: 'f.kind_id' }[scope];
+  const where = { system: 's.id = $1', flavor: '(f.id = $1 OR d.flavor_id = $1)', kind: 'f.kind_id = $1' }[
+    scope
+  ];
   const rows: { kind: DatasetKind }[] = await manager.query(
     `SELECT DISTINCT d.kind FROM datasets d JOIN systems s ON s.id = d.system_id
-     JOIN system_flavors f ON f.id = s.flavor_id WHERE ${column} = $1 ORDER BY d.kind`,
+     JOIN system_flavors f ON f.id = s.flavor_id WHERE ${where} ORDER BY d.kind`,
     [id],
   );
   return rows.map((r) => r.kind);

@@ -75,11 +75,15 @@ export class SystemsRepository {
     return countReferencing(manager, 'connection_profiles', 'system_id', systemId, true);
   }
 
-  /** Whether some dataset on the system has a schema version with bindings (typed in its flavor). */
+  /**
+   * Whether some dataset on the system typed in the system's flavor (no flavor of its own, ADR 0045) has
+   * a schema version with bindings.
+   */
   async hasBoundVersions(systemId: string, manager: EntityManager): Promise<boolean> {
     const rows: unknown[] = await manager.query(
       `SELECT 1 FROM datasets d JOIN dataset_schemas v ON v.dataset_id = d.id
-       WHERE d.system_id = $1 AND EXISTS (SELECT 1 FROM field_bindings b WHERE b.dataset_schema_id = v.id)
+       WHERE d.system_id = $1 AND d.flavor_id IS NULL
+         AND EXISTS (SELECT 1 FROM field_bindings b WHERE b.dataset_schema_id = v.id)
        LIMIT 1`,
       [systemId],
     );

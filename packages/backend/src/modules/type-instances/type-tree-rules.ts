@@ -9,8 +9,8 @@ import { MAX_TREE_DEPTH } from '../type-system/type-tree-renderer.js';
  *   - limits: at most MAX_TYPE_TREE_DEPTH levels and MAX_TYPE_TREE_NODES nodes (422
  *     TYPE_INSTANCE_TREE_TOO_LARGE), so that reads return trees whole;
  *   - flavor: every node's data type is of one flavor, and a bound tree's flavor is the flavor of its
- *     dataset's system (422 TYPE_INSTANCE_FLAVOR_MISMATCH). A publish meets it by construction: it
- *     looks type codes up in the dataset's flavor only;
+ *     dataset — its own, else its system's (ADR 0045) — (422 TYPE_INSTANCE_FLAVOR_MISMATCH). A publish
+ *     meets it by construction: it looks type codes up in the dataset's flavor only;
  *   - complete: a bound tree renders — a child in every slot its data type's template reads and none
  *     in a slot it ignores (type-tree-renderer.ts), a version's trees together within the render
  *     budget (422 TYPE_INSTANCE_RENDER_FAILED, TEMPLATE_RENDER_LIMIT). /type-instances builds a tree
@@ -102,7 +102,8 @@ export function assertStoredTreesWithinLimits(
 
 /**
  * Trees about to be bound must fit the limits and be typed, node by node, in the flavor of their
- * dataset's system (`flavorsOfRoot`: the flavors each root is bound under, one in all sane cases).
+ * dataset — its own, else its system's (`flavorsOfRoot`: the flavors each root is bound under, one in
+ * all sane cases).
  */
 export function assertBindableTrees(
   rows: readonly StoredTypeNode[],
@@ -113,16 +114,13 @@ export function assertBindableTrees(
     const root = rootOf.get(row.id) as string;
     for (const expected of flavorsOfRoot.get(root) ?? []) {
       if (row.data_type_flavor_id === expected) continue;
-      throw flavorMismatch(
-        `Data type '${row.data_type_code}' is of another flavor than the dataset's system.`,
-        {
-          type_instance_id: root,
-          node_id: row.id,
-          data_type: row.data_type_code,
-          data_type_flavor_id: row.data_type_flavor_id,
-          system_flavor_id: expected,
-        },
-      );
+      throw flavorMismatch(`Data type '${row.data_type_code}' is of another flavor than the dataset's.`, {
+        type_instance_id: root,
+        node_id: row.id,
+        data_type: row.data_type_code,
+        data_type_flavor_id: row.data_type_flavor_id,
+        system_flavor_id: expected,
+      });
     }
   }
 }

@@ -54,6 +54,10 @@ const snapshot = () => ctx.request('GET', `${API}/systems/${system.id}/snapshot`
 /** The page the snapshot answered before read shapes: each dataset and version as their own routes read them. */
 async function expectedPage(): Promise<string> {
   const ordered = [...datasets].sort((a, b) => (a.id < b.id ? -1 : 1));
+  // The datasets have no flavor of their own: each item names the system's (ADR 0045).
+  const flavor = ok(
+    await ctx.request('GET', `${API}/system-flavors/${system.flavor_id}`, { token: ctx.userToken }),
+  );
   const items = [];
   for (const d of ordered) {
     const dataset = ok(await ctx.request('GET', `${API}/datasets/${d.id}`, { token: ctx.userToken }));
@@ -64,7 +68,7 @@ async function expectedPage(): Promise<string> {
     const version = ok(
       await ctx.request('GET', `${API}/datasets/${d.id}/schema-versions/${newest}`, { token: ctx.userToken }),
     );
-    items.push({ dataset, version });
+    items.push({ dataset, flavor_id: flavor.id, flavor_code: flavor.code, version });
   }
   return JSON.stringify({ system_id: system.id, items, next_cursor: null });
 }
