@@ -26,6 +26,7 @@ import { DatasetsLookup } from '../datasets/datasets.lookup.js';
 import { DatasetsService } from '../datasets/datasets.service.js';
 import type { FieldEntity } from '../fields/field.entity.js';
 import { FieldsRepository } from '../fields/fields.repository.js';
+import { SystemFlavorsLookup } from '../system-flavors/system-flavors.lookup.js';
 import {
   FieldBindingsRepository,
   type VersionColumnRow,
@@ -150,6 +151,7 @@ export class SchemaVersionPublisher {
     private readonly dataTypes: DataTypesLookup,
     private readonly reader: SchemaVersionReader,
     private readonly readShapes: ReadShapesRepository,
+    private readonly flavors: SystemFlavorsLookup,
   ) {}
 
   async publishAll(
@@ -222,7 +224,10 @@ export class SchemaVersionPublisher {
     );
 
     // Column types resolved against each flavor's data types.
-    const typesOf = await this.dataTypes.byCodeOfFlavors([...new Set(pending.map((p) => p.flavor_id))], m);
+    const flavorIds = [...new Set(pending.map((p) => p.flavor_id))];
+    const typesOf = await this.dataTypes.byCodeOfFlavors(flavorIds, m);
+    // A format's own evolution rules (Avro, Protobuf) class its datasets' changes.
+    const flavorCodes = await this.flavors.codesOf(flavorIds, m);
     const specs = new ResolvedSpecs();
     pending = step(pending, (p) => {
       const dataTypes = typesOf.get(p.flavor_id) ?? new Map<string, DataTypeEntity>();
@@ -291,9 +296,11 @@ export class SchemaVersionPublisher {
         );
       }
       // The registry's own classification of the change (ADR 0037): never a client's label.
+      const flavor = flavorCodes.get(p.flavor_id.toLowerCase());
       p.change = classifyVersionChange(
         p.current ? comparableOfCurrent(p.current, p.previous) : null,
         comparableOfPublish(p.columns, p.structure as TableStructure),
+        flavor === undefined ? {} : { flavor },
       );
       if (p.item.refuseBreaking === true && p.change.compatibility === 'breaking') {
         throw new AppError(
