@@ -22,13 +22,13 @@ import {
   databaseFamilyOf,
   type DataFlow,
   type JsonObject,
-  type SchemaHint,
   usesSchemaHint,
 } from '@aide/schemas/datacoolie';
 import { type AideClient, NotFoundError } from '@aide/sdk';
 import { loadMetadataDocuments, type MetadataDocumentSource } from '../document.js';
 import type { SchemaHintGroup } from '../schema-hints.js';
 import { validateInitializedScope } from '../validation.js';
+import { hintColumn } from './hint-column.js';
 
 export interface ImportOptions {
   /** The workspace: its id or code. A code that names no workspace creates one. */
@@ -474,23 +474,6 @@ class Importer {
     return types;
   }
 
-  /** A hint as a published column: its data type must be a data type code of the system's flavor. */
-  private column(hint: SchemaHint, types: DataType[]): PublishColumn | string {
-    const match = /^\s*([^(]+?)\s*(?:\(\s*(\d+)\s*(?:,\s*(\d+)\s*)?\))?\s*$/.exec(hint.data_type);
-    const code = match?.[1]?.toLowerCase();
-    const type = types.find((t) => t.code.toLowerCase() === code);
-    if (!type) return `data type '${hint.data_type}' is not a data type of the system's flavor`;
-    const precision = hint.precision ?? (match?.[2] === undefined ? null : Number(match[2]));
-    const scale = hint.scale ?? (match?.[3] === undefined ? null : Number(match[3]));
-    const params: Record<string, number> = {};
-    if (precision !== null) params['precision'] = precision;
-    if (scale !== null) params['scale'] = scale;
-    return {
-      name: hint.column_name,
-      type: { data_type: type.code, ...(Object.keys(params).length > 0 ? { params } : {}) },
-    };
-  }
-
   private async importHints(group: SchemaHintGroup, dataflows: DataFlow[]): Promise<void> {
     const label = `${group.schema_name === null ? '' : `${group.schema_name}.`}${group.table_name}`;
     const profile = this.profiles.get(group.connection_id);
@@ -513,7 +496,7 @@ class Importer {
     const columns: PublishColumn[] = [];
     const problems: string[] = [];
     for (const hint of group.hints) {
-      const column = this.column(hint, types);
+      const column = hintColumn(hint, types);
       if (typeof column === 'string') problems.push(`${hint.column_name}: ${column}`);
       else columns.push(column);
     }
