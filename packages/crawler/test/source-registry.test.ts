@@ -194,6 +194,8 @@ describe('the source registry', () => {
       'files',
       'sftp',
       's3',
+      'kafka_schemas',
+      'schema_registry',
       'lakehouse',
     ]);
     for (const source of SOURCES) {
@@ -330,8 +332,8 @@ describe('a non-database source through inspect, crawl and apply', () => {
     expect(removed.stdout).toContain('- logs/app  removed from the source (registry v2)');
   });
 
-  it('names the flavor of a placement that has its own in the dataset it creates', () => {
-    const report = { source: { database: '' } } as CrawlReport;
+  it("names the flavor of a placement in the dataset it creates unless it is the system's", () => {
+    const report = { source: { database: '' }, system: { flavor: 'avro' } } as CrawlReport;
     const diff = {
       kind: 'kafka' as const,
       object_name: 'orders',

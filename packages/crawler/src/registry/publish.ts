@@ -20,13 +20,6 @@ export interface PublishOutcome {
   failures: Map<string, string>;
 }
 
-/**
- * A dataset created with its own flavor (`flavor_id`, ADR 0045: a Protobuf subject on a Kafka source
- * whose flavor is Avro); null or absent: the system's flavor. Typed here until `CreateDataset` of
- * `@aide/schemas` declares the field.
- */
-export type CreateDatasetWithFlavor = CreateDataset & { flavor_id?: string | null };
-
 /** Flavor code → id, for the placements that name a flavor of their own. */
 export type FlavorIds = ReadonlyMap<string, string>;
 
@@ -40,7 +33,7 @@ export function createBody(
   report: CrawlReport,
   diff: DatasetDiff,
   flavorIds: FlavorIds = new Map(),
-): CreateDatasetWithFlavor {
+): CreateDataset {
   const { placement } = diff;
   if (placement !== undefined) {
     // The system's own flavor needs no mention (the dataset inherits it).
@@ -52,7 +45,7 @@ export function createBody(
       system_id: systemId,
       object_name: placement.object_name,
       ...(flavorId === undefined ? {} : { flavor_id: flavorId }),
-    } as CreateDatasetWithFlavor;
+    } as CreateDataset;
   }
   const kind = diff.target?.table_kind;
   return {

@@ -69,6 +69,20 @@ export const SOURCES: SourceList = [
     load: async () => (await import('./files/remote-sources.js')).s3Driver,
   },
   {
+    name: 'kafka_schemas',
+    schemes: ['kafka+file'],
+    flavors: ['avro', 'json_schema', 'protobuf'],
+    usage: ['kafka+file:///path/to/folder (.avsc, .json, .proto files; <topic>-value / <topic>-key names)'],
+    load: async () => (await import('./kafka/kafka-schemas-driver.js')).kafkaSchemasDriver,
+  },
+  {
+    name: 'schema_registry',
+    schemes: ['schema-registry+http', 'schema-registry+https'],
+    flavors: ['avro', 'json_schema', 'protobuf'],
+    usage: ['schema-registry+https://[user:password@]host:8081[/prefix] (Confluent-compatible REST API)'],
+    load: async () => (await import('./kafka/schema-registry-driver.js')).schemaRegistryDriver,
+  },
+  {
     name: 'lakehouse',
     schemes: ['lakehouse+file', 'lakehouse+s3', 'lakehouse+sftp'],
     flavors: ['spark_sql', 'iceberg_v2'],

@@ -19,6 +19,11 @@ export class DatasetsLookup extends ParentLookup<DatasetEntity> {
     return this.datasets.flavorIdOf(datasetId, m);
   }
 
+  /** The code of the flavor the dataset's columns are typed in; no locks. */
+  flavorCodeOf(datasetId: string, m: EntityManager): Promise<string | undefined> {
+    return this.datasets.flavorCodeOf(datasetId, m);
+  }
+
   /** `flavorIdOf` for many datasets in one query, by dataset id. */
   flavorIdsOf(datasetIds: readonly string[], m: EntityManager): Promise<Map<string, string>> {
     return this.datasets.flavorIdsOf(datasetIds, m);

@@ -216,6 +216,16 @@ export class DatasetsRepository {
     return flavorId;
   }
 
+  /** The code of the flavor a dataset's columns are typed in (its own, else its system's); no locks. */
+  async flavorCodeOf(datasetId: string, manager: EntityManager): Promise<string | undefined> {
+    const rows: { code: string }[] = await manager.query(
+      `SELECT f.code FROM datasets d JOIN systems s ON s.id = d.system_id
+       JOIN system_flavors f ON f.id = COALESCE(d.flavor_id, s.flavor_id) WHERE d.id = $1`,
+      [datasetId],
+    );
+    return rows[0]?.code;
+  }
+
   /** `flavorIdOf` for many datasets in one query, by dataset id. */
   async flavorIdsOf(datasetIds: readonly string[], manager: EntityManager): Promise<Map<string, string>> {
     if (datasetIds.length === 0) return new Map();

@@ -35,7 +35,7 @@ function valueChange<T>(from: T, to: T): { from: T; to: T } | null {
  * attribute), the table's kind, comment, view definition and primary key, and its unique constraints,
  * foreign keys, indexes and checks; and the change classified compatible or breaking.
  */
-export function diffVersions(from: SchemaVersion, to: SchemaVersion): SchemaVersionDiff {
+export function diffVersions(from: SchemaVersion, to: SchemaVersion, flavor?: string): SchemaVersionDiff {
   const before = new Map(from.columns.map((c) => [c.name, c]));
   const after = new Map(to.columns.map((c) => [c.name, c]));
   const brief = (c: Column) => ({
@@ -98,7 +98,11 @@ export function diffVersions(from: SchemaVersion, to: SchemaVersion): SchemaVers
     check_constraints_changed: diffList(from.check_constraints, to.check_constraints),
     identical: false,
     // Classified by the one classifier, as a publish of `to` over `from` is (ADR 0037).
-    ...classifyVersionChange(comparableVersionOf(from), comparableVersionOf(to)),
+    ...classifyVersionChange(
+      comparableVersionOf(from),
+      comparableVersionOf(to),
+      flavor === undefined ? {} : { flavor },
+    ),
   };
   result.identical =
     [

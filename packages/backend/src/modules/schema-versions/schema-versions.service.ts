@@ -128,6 +128,8 @@ export class SchemaVersionsService {
 
   async diff(datasetId: string, from: number, to: number): Promise<SchemaVersionDiff> {
     const [a, b] = await Promise.all([this.get(datasetId, from), this.get(datasetId, to)]);
-    return diffVersions(a, b);
+    // Classed by the dataset's format, as its publishes are (Avro/Protobuf evolution rules).
+    const flavor = await this.tx.run((m) => this.datasets.flavorCodeOf(datasetId, m));
+    return diffVersions(a, b, flavor);
   }
 }
