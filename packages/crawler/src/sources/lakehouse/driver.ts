@@ -18,7 +18,7 @@ export interface FileTransport<Target extends SourceTarget = SourceTarget> {
  * `open` the target its `parse` returned.
  */
 export function fileTransport<Target extends SourceTarget>(transport: FileTransport<Target>): FileTransport {
-  return transport as unknown as FileTransport;
+  return transport;
 }
 
 export interface LakehouseTarget extends SourceTarget {
