@@ -1,7 +1,7 @@
 // The new sources end to end (issue 24, "Done when"): `crawl` + `apply` register a folder of real files
 // (locally, over SFTP on a real OpenSSH server, on an S3-compatible server), a folder of Kafka schemas
-// (Avro, JSON Schema and Protobuf side by side on one Kafka system, each dataset in its own flavor) and
-// a lakehouse of Delta and Iceberg tables, with every column typed in the seeded flavors; a re-crawl
+// (Avro, JSON Schema and Protobuf side by side on one Kafka system, each dataset in its own flavor), a
+// Schema Registry's subjects and a lakehouse of Delta and Iceberg tables, with every column typed in the seeded flavors; a re-crawl
 // after a schema changed reports the change with its format's class.
 import { cpSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -22,6 +22,7 @@ import {
   writeIcebergMetadata,
 } from './helpers/lakehouse-tables.js';
 import { S3RVER_KEY, startS3Server, type TestS3Server } from './helpers/s3-server.js';
+import { SchemaRegistryContractServer } from './helpers/schema-registry-contract-server.js';
 import { startSshd, type TestSshd } from './helpers/sshd.js';
 
 let backend: TestBackend;
@@ -116,6 +117,7 @@ beforeAll(async () => {
   await backend.createSystem('bucket', 'storage_files');
   await backend.createSystem('topics', 'avro');
   await backend.createSystem('lakehouse', 'spark_sql');
+  await backend.createSystem('registry', 'avro');
 }, 180_000);
 
 afterAll(async () => {
@@ -284,6 +286,80 @@ describe('Kafka schemas', () => {
     const applied = await run(['apply', second]);
     expect(applied.code).toBe(ExitCode.OK);
     expect(applied.stdout).toContain('0 created, 1 published');
+  });
+});
+
+describe('a Schema Registry', () => {
+  // No Schema Registry runs on these machines: the server is an implementation of its documented REST
+  // contract (test/helpers/schema-registry-contract-server.ts), as in test/schema-registry.test.ts.
+  it('registers its subjects as kafka datasets; a field added with a default is compatible', async () => {
+    const registry = new SchemaRegistryContractServer();
+    const order = (fields: unknown[]) =>
+      JSON.stringify({
+        type: 'record',
+        name: 'Order',
+        namespace: 'com.acme',
+        fields: [{ name: 'id', type: 'string' }, ...fields],
+      });
+    try {
+      const url = `schema-registry+http://${await registry.start()}`;
+      registry.register('orders-value', { schema: order([{ name: 'qty', type: 'int' }]) });
+      registry.register('payments-value', {
+        schemaType: 'PROTOBUF',
+        schema:
+          'syntax = "proto3";\npackage pay;\nimport "google/protobuf/timestamp.proto";\nmessage Payment { string id = 1; int64 cents = 2; google.protobuf.Timestamp at = 3; }',
+      });
+      registry.register('customers-value', {
+        schemaType: 'JSON',
+        schema: JSON.stringify({
+          type: 'object',
+          properties: { id: { type: 'integer' }, email: { type: 'string', format: 'email' } },
+          required: ['id'],
+        }),
+      });
+      await crawlAndApply('registry', url, 'registry');
+      const datasets = await registered('registry');
+      expect(datasets.map((d) => [d.object_name, d.kind, d.flavor_code]).sort()).toEqual([
+        ['customers', 'kafka', 'json_schema'],
+        ['orders', 'kafka', 'avro'],
+        ['payments', 'kafka', 'protobuf'],
+      ]);
+      for (const dataset of datasets)
+        expect(dataset.version?.columns.every((c) => c.type !== null)).toBe(true);
+
+      registry.register('orders-value', {
+        schema: order([
+          { name: 'qty', type: 'int' },
+          { name: 'note', type: ['null', 'string'], default: null },
+        ]),
+      });
+      const second = join(tmp, 'registry-2.json');
+      expect(
+        (
+          await run([
+            'crawl',
+            '--system-code',
+            'registry',
+            '--connection-url',
+            url,
+            '--check',
+            '--format',
+            'json',
+            '-o',
+            second,
+          ])
+        ).code,
+      ).toBe(ExitCode.DIFFERENCES);
+      const changed = (JSON.parse(readFileSync(second, 'utf8')) as CrawlReport).datasets.filter(
+        (d) => d.status !== 'unchanged',
+      );
+      expect(
+        changed.map((d) => [d.object_name, d.compatibility, d.changes.map((c) => [c.category, c.name])]),
+      ).toEqual([['orders', 'compatible', [['column_added', 'note']]]]);
+      expect((await run(['apply', second])).code).toBe(ExitCode.OK);
+    } finally {
+      await registry.stop();
+    }
   });
 });
 
