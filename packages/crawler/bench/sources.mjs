@@ -3,7 +3,8 @@
 // reading each footer (last 8 bytes, then the footer) with the same library, hyparquet. Reports the
 // ratio of times, bytes read per file against the footer size, and the process's peak RSS.
 // The tree is generated once into a temp folder (one file written by hyparquet-writer, copied N times)
-// and kept for later runs. SFTP is measured by the remote source's bench, when it lands.
+// and kept for later runs. `--sftp` measures the same tree through a local OpenSSH server
+// (sftp-server.mjs): the bare loop then reads each footer over one SFTP session with ssh2.
 import {
   copyFileSync,
   existsSync,
@@ -20,6 +21,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { parquetMetadata } from 'hyparquet';
+import ssh2 from 'ssh2';
 import { parquetWriteBuffer } from 'hyparquet-writer';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
@@ -27,12 +29,13 @@ const DIST = join(HERE, '..', 'dist', 'sources', 'files');
 export const TARGET_RATIO = 1.5;
 export const TARGET_RSS_MB = 500;
 
-const HELP = `usage: pnpm bench sources [--files N] [--columns C] [--partitions P] [--dir PATH]
+const HELP = `usage: pnpm bench sources [--files N] [--columns C] [--partitions P] [--dir PATH] [--sftp]
 
   --files N        Parquet files (default 10000)
   --columns C      columns per file (default 200)
   --partitions P   dt=… partition folders the files are spread over (default 500)
   --dir PATH       where the tree is generated once (default: $TMPDIR/aide-bench-sources-N-C-P)
+  --sftp           read the tree through a local OpenSSH server (Debian's openssh-server) instead
 
 Needs packages/crawler built (pnpm --filter @aide/crawler build).`;
 
@@ -87,6 +90,7 @@ export async function run(argv) {
       columns: { type: 'string' },
       partitions: { type: 'string' },
       dir: { type: 'string' },
+      sftp: { type: 'boolean' },
       help: { type: 'boolean' },
     },
   });
@@ -107,8 +111,6 @@ export async function run(argv) {
   process.stdout.write(
     `tree: ${dir} (${files} files × ${columns} columns, ${partitions} partitions; ready in ${Date.now() - started} ms)\n`,
   );
-  const { LocalFileStore } = await import(pathToFileURL(join(DIST, 'local-store.js')).href);
-  const { inspectFileStore } = await import(pathToFileURL(join(DIST, 'inspect-store.js')).href);
   const filters = {
     schemas: [],
     exclude_schemas: [],
@@ -117,16 +119,8 @@ export async function run(argv) {
     include_partitions: false,
   };
 
-  // Warm the page cache for both, then time each.
-  bareLoop(dir);
-  let t = performance.now();
-  const bare = bareLoop(dir);
-  const bareMs = performance.now() - t;
-
-  t = performance.now();
-  const store = await LocalFileStore.open(join(dir, 'events'));
-  const inspection = await inspectFileStore(store, { filters, kind: 'storage', source: 'files' });
-  const driverMs = performance.now() - t;
+  const measured = values.sftp ? await overSftp(dir, filters) : await locally(dir, filters);
+  const { bare, bareMs, driverMs, inspection, store } = measured;
   const rssMb = process.resourceUsage().maxRSS / 1024;
 
   const dataset = inspection.tables.find((table) => table.name === 'events');
@@ -134,7 +128,7 @@ export async function run(argv) {
   const perFile = store.bytesRead / bare.files;
   const footer = bare.bytes / bare.files;
   const lines = [
-    `bare loop (hyparquet, sequential):  ${bareMs.toFixed(0)} ms for ${bare.files} footers`,
+    `${values.sftp ? 'SFTP' : 'local files'} · bare loop (hyparquet, sequential):  ${bareMs.toFixed(0)} ms for ${bare.files} footers`,
     `files driver (list, group, read, merge, partitions): ${driverMs.toFixed(0)} ms — ${inspection.tables.length} dataset(s), ${dataset?.columns.length ?? 0} columns, ${inspection.problems.length} problems`,
     `ratio: ${ratio.toFixed(2)}× (target ≤ ${TARGET_RATIO}×) ${ratio <= TARGET_RATIO ? 'PASS' : 'FAIL'}`,
     `bytes read per file: ${perFile.toFixed(0)} (footer + 8: ${footer.toFixed(0)}) ${perFile <= footer ? 'PASS' : 'FAIL'}`,
@@ -142,4 +136,91 @@ export async function run(argv) {
   ];
   process.stdout.write(`${lines.join('\n')}\n`);
   return ratio <= TARGET_RATIO && perFile <= footer && rssMb < TARGET_RSS_MB ? 0 : 1;
+}
+
+async function locally(dir, filters) {
+  const { LocalFileStore } = await import(pathToFileURL(join(DIST, 'local-store.js')).href);
+  const { inspectFileStore } = await import(pathToFileURL(join(DIST, 'inspect-store.js')).href);
+  // Warm the page cache for both, then time each.
+  bareLoop(dir);
+  let t = performance.now();
+  const bare = bareLoop(dir);
+  const bareMs = performance.now() - t;
+  t = performance.now();
+  const store = await LocalFileStore.open(join(dir, 'events'));
+  const inspection = await inspectFileStore(store, { filters, kind: 'storage', source: 'files' });
+  return { bare, bareMs, driverMs: performance.now() - t, inspection, store };
+}
+
+async function overSftp(dir, filters) {
+  const { startSftpServer } = await import('./sftp-server.mjs');
+  const { parseSftpUrl } = await import(pathToFileURL(join(DIST, 'sftp-url.js')).href);
+  const { openSftpStore } = await import(pathToFileURL(join(DIST, 'sftp-store.js')).href);
+  const { inspectFileStore } = await import(pathToFileURL(join(DIST, 'inspect-store.js')).href);
+  const server = await startSftpServer();
+  try {
+    bareLoop(dir); // the page cache warm for both
+    let t = performance.now();
+    const bare = await sftpBareLoop(server, join(dir, 'events'));
+    const bareMs = performance.now() - t;
+    const url = `sftp://${server.user}@127.0.0.1:${server.port}${join(dir, 'events')}?identity=${server.userKey}&known_hosts=${server.knownHosts}`;
+    t = performance.now();
+    const store = await openSftpStore(parseSftpUrl(url));
+    try {
+      const inspection = await inspectFileStore(store, { filters, kind: 'sftp', source: 'sftp' });
+      return { bare, bareMs, driverMs: performance.now() - t, inspection, store };
+    } finally {
+      await store.close();
+    }
+  } finally {
+    await server.stop();
+  }
+}
+
+/** The least possible work over SFTP: one session, a recursive listing, two reads per footer. */
+async function sftpBareLoop(server, root) {
+  const { readFileSync } = await import('node:fs');
+  const client = new ssh2.Client();
+  await new Promise((resolve, reject) =>
+    client
+      .once('ready', resolve)
+      .once('error', reject)
+      .connect({
+        host: '127.0.0.1',
+        port: server.port,
+        username: server.user,
+        privateKey: readFileSync(server.userKey),
+      }),
+  );
+  client.setNoDelay(true);
+  const call = (fn) =>
+    new Promise((resolve, reject) => fn((error, value) => (error ? reject(error) : resolve(value))));
+  try {
+    const sftp = await call((cb) => client.sftp(cb));
+    const paths = [];
+    const walk = async (folder) => {
+      for (const entry of await call((cb) => sftp.readdir(folder, cb))) {
+        const path = `${folder}/${entry.filename}`;
+        if (entry.attrs.isDirectory()) await walk(path);
+        else if (entry.filename.endsWith('.parquet')) paths.push({ path, size: entry.attrs.size });
+      }
+    };
+    await walk(root);
+    let bytes = 0;
+    for (const { path, size } of paths) {
+      const handle = await call((cb) => sftp.open(path, 'r', cb));
+      const tail = Buffer.alloc(8);
+      await call((cb) => sftp.read(handle, tail, 0, 8, size - 8, cb));
+      const length = tail.readUInt32LE(0);
+      const footer = Buffer.alloc(length + 8);
+      await call((cb) => sftp.read(handle, footer, 0, length, size - 8 - length, cb));
+      tail.copy(footer, length);
+      await call((cb) => sftp.close(handle, cb));
+      parquetMetadata(footer, { geoparquet: false });
+      bytes += length + 8;
+    }
+    return { files: paths.length, bytes };
+  } finally {
+    client.end();
+  }
 }
