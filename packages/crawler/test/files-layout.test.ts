@@ -33,6 +33,7 @@ describe('Hive-style partition folders', () => {
     expect(events.placement).toEqual({
       kind: 'storage',
       object_name: 'events',
+      flavor: 'storage_files',
       attributes: {
         path: `file://${LAKE}/events/`,
         file_format: 'parquet',
@@ -222,6 +223,7 @@ describe('the driver', () => {
         {
           kind: 'sftp',
           object_name: 'events',
+          flavor: 'sftp_files',
           attributes: {
             path: `file://${LAKE}/events/`,
             file_format: 'parquet',

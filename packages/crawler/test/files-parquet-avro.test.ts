@@ -99,6 +99,7 @@ describe('Parquet footers', () => {
     expect(table(lake, 'all_types.parquet').placement).toEqual({
       kind: 'storage',
       object_name: 'all_types.parquet',
+      flavor: 'storage_files',
       attributes: {
         path: `file://${LAKE}/all_types.parquet`,
         file_format: 'parquet',

@@ -46,6 +46,7 @@ describe('kafka+file:// folder of schemas', () => {
           kind: 'kafka',
           object_name: 'orders',
           attributes: { topic: 'orders', format: 'avro', key_columns: ['order_id'] },
+          flavor: 'avro',
         },
       ],
       [
@@ -63,6 +64,7 @@ describe('kafka+file:// folder of schemas', () => {
           kind: 'kafka',
           object_name: 'shipments',
           attributes: { topic: 'shipments', format: 'avro', key_columns: [] },
+          flavor: 'avro',
         },
       ],
     ]);
@@ -145,7 +147,7 @@ describe('kafka+file:// folder of schemas', () => {
     const single = await inspect('schemas/payments-value.proto');
     expect(single.tables.map((t) => t.name)).toEqual(['payments']);
     expect(single.flavor).toBe('protobuf');
-    expect(single.tables[0].placement?.flavor).toBeUndefined();
+    expect(single.tables[0].placement?.flavor).toBe('protobuf'); // every placed dataset names its flavor
   });
 
   test('URL errors are usage errors; a missing folder is a clear runtime error', async () => {

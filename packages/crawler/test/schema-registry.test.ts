@@ -117,6 +117,7 @@ describe('schema-registry+http://', () => {
     expect(placed['orders']).toEqual({
       kind: 'kafka',
       object_name: 'orders',
+      flavor: 'avro',
       attributes: { topic: 'orders', format: 'avro', key_columns: ['key'] },
     });
     expect(placed['customers']).toEqual({
