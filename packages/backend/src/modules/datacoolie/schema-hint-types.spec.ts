@@ -28,6 +28,16 @@ describe('flavor families', () => {
     expect(hint('nvarchar')).toEqual({ data_type: 'nvarchar', precision: null, scale: null });
   });
 
+  it('keeps the length of a bounded string written in its own dialect (issue 24)', () => {
+    expect(hintTypeOf('spark_sql', 'varchar', { length: 20 }, 'spark_sql')).toEqual({
+      data_type: 'varchar(20)',
+      precision: null,
+      scale: null,
+    });
+    // Written in another dialect, the string type has no length.
+    expect(hintTypeOf('postgresql', 'varchar', { length: 20 }, 'spark_sql')?.data_type).toBe('string');
+  });
+
   it('keeps lake flavors and families without a code table on Spark SQL', () => {
     expect(flavorDialect('iceberg_v2')).toBe('spark_sql');
     expect(flavorDialect('oracle19')).toBe('spark_sql');

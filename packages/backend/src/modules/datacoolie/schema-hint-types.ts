@@ -353,5 +353,11 @@ export function hintTypeOf(
     [precision, scale] = [20, 0];
   }
   const native = dialect === system ? (NATIVE[dialect]?.[code.toLowerCase()] ?? code.toLowerCase()) : null;
+  const length = int(params?.['length']);
+  if (native !== null && logical === 'string' && length !== null) {
+    // A bounded string kept in its own dialect keeps its length in the name (`varchar(20)`): DataCoolie
+    // appends only precision and scale, and a Spark varchar or char has no default length.
+    return { data_type: `${native}(${length})`, precision: null, scale: null };
+  }
   return { data_type: native ?? NAMES[system][logical], precision, scale };
 }
