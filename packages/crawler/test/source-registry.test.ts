@@ -17,7 +17,7 @@ import {
   type InspectedTable,
   type TypeNode,
 } from '../src/model.js';
-import { TableSet } from '../src/inspect/assemble.js';
+import { emptyColumn, TableSet } from '../src/inspect/assemble.js';
 import { summarise } from '../src/sources/inspection.js';
 import { main } from '../src/program.js';
 import { createBody } from '../src/registry/publish.js';
@@ -28,20 +28,7 @@ import type { SourceDriver } from '../src/sources/source-driver.js';
 import { startBackend, type TestBackend } from './helpers/backend.js';
 
 const column = (name: string, ordinal: number, native: string, type: TypeNode, nullable = true) =>
-  ({
-    name,
-    ordinal,
-    native_type: native,
-    type,
-    nullable,
-    default: null,
-    comment: null,
-    identity: null,
-    generated: null,
-    collation: null,
-    domain: null,
-    on_update: null,
-  }) satisfies InspectedColumn;
+  ({ ...emptyColumn(name, ordinal, native), type, nullable }) satisfies InspectedColumn;
 
 /** A dataset of the test source: a folder of files, placed as a storage dataset. */
 function dataset(folder: string, name: string, format: string, columns: InspectedColumn[]): InspectedTable {

@@ -62,6 +62,17 @@ async function crawlAndApply(system: string, url: string, name: string): Promise
   return JSON.parse(readFileSync(report, 'utf8')) as CrawlReport;
 }
 
+/** A `crawl --check` expected to find differences: the datasets that changed, with their changes. */
+async function changedOnRecrawl(system: string, url: string, name: string) {
+  const report = join(tmp, `${name}.json`);
+  const args = ['crawl', '--system-code', system, '--connection-url', url, '--check', '--format', 'json'];
+  expect((await run([...args, '-o', report])).code).toBe(ExitCode.DIFFERENCES);
+  const changed = (JSON.parse(readFileSync(report, 'utf8')) as CrawlReport).datasets.filter(
+    (d) => d.status !== 'unchanged',
+  );
+  return { report, changed };
+}
+
 /** What the registry holds of a system: per dataset its kind and typed columns, and its flavor's code. */
 async function registered(system: string) {
   const client = backend.client();
@@ -148,26 +159,7 @@ describe('files', () => {
     // A column added to a CSV file (nullable: one row has no value): a compatible change of that
     // dataset only; a column removed: breaking.
     writeFileSync(join(files, 'rates.csv'), 'currency,rate,source\nEUR,1.0,ecb\nUSD,1.08,\n');
-    const second = join(tmp, 'files-2.json');
-    expect(
-      (
-        await run([
-          'crawl',
-          '--system-code',
-          'landing',
-          '--connection-url',
-          url,
-          '--check',
-          '--format',
-          'json',
-          '-o',
-          second,
-        ])
-      ).code,
-    ).toBe(ExitCode.DIFFERENCES);
-    const changed = (JSON.parse(readFileSync(second, 'utf8')) as CrawlReport).datasets.filter(
-      (d) => d.status !== 'unchanged',
-    );
+    const { report: second, changed } = await changedOnRecrawl('landing', url, 'files-2');
     expect(
       changed.map((d) => [
         d.object_name,
@@ -255,26 +247,7 @@ describe('Kafka schemas', () => {
     const schema = JSON.parse(readFileSync(orders, 'utf8')) as { fields: unknown[] };
     schema.fields.push({ name: 'channel', type: 'string' });
     writeFileSync(orders, JSON.stringify(schema));
-    const second = join(tmp, 'kafka-2.json');
-    expect(
-      (
-        await run([
-          'crawl',
-          '--system-code',
-          'topics',
-          '--connection-url',
-          url,
-          '--check',
-          '--format',
-          'json',
-          '-o',
-          second,
-        ])
-      ).code,
-    ).toBe(ExitCode.DIFFERENCES);
-    const changed = (JSON.parse(readFileSync(second, 'utf8')) as CrawlReport).datasets.filter(
-      (d) => d.status !== 'unchanged',
-    );
+    const { report: second, changed } = await changedOnRecrawl('topics', url, 'kafka-2');
     expect(
       changed.map((d) => [
         d.object_name,
@@ -333,26 +306,7 @@ describe('a Schema Registry', () => {
           { name: 'note', type: ['null', 'string'], default: null },
         ]),
       });
-      const second = join(tmp, 'registry-2.json');
-      expect(
-        (
-          await run([
-            'crawl',
-            '--system-code',
-            'registry',
-            '--connection-url',
-            url,
-            '--check',
-            '--format',
-            'json',
-            '-o',
-            second,
-          ])
-        ).code,
-      ).toBe(ExitCode.DIFFERENCES);
-      const changed = (JSON.parse(readFileSync(second, 'utf8')) as CrawlReport).datasets.filter(
-        (d) => d.status !== 'unchanged',
-      );
+      const { report: second, changed } = await changedOnRecrawl('registry', url, 'registry-2');
       expect(
         changed.map((d) => [d.object_name, d.compatibility, d.changes.map((c) => [c.category, c.name])]),
       ).toEqual([['orders', 'compatible', [['column_added', 'note']]]]);

@@ -21,6 +21,7 @@ import { SchemaMerger } from './merge.js';
 import { partitionColumns } from './partitions.js';
 import { readParquet } from './parquet.js';
 import { sourceInspection } from '../inspection.js';
+import { emptyColumn } from '../../inspect/assemble.js';
 
 const READERS: Record<
   FileFormat,
@@ -123,21 +124,12 @@ async function readDataset(
   if (read.length === 0) return null;
   const fileColumns = [...merger.result(), ...partitionColumns(group, read, merger.result(), problems)];
   const columns: InspectedColumn[] = fileColumns.map((column, index) => ({
-    name: column.name,
-    ordinal: index + 1,
-    native_type: column.native_type,
+    ...emptyColumn(column.name, index + 1, column.native_type),
     type: types.record(
       column.native_type,
       column.type === null ? null : { type: column.type, approximate: column.approximate === true },
     ),
     nullable: column.nullable,
-    default: null,
-    comment: null,
-    identity: null,
-    generated: null,
-    collation: null,
-    domain: null,
-    on_update: null,
   }));
   const single = group.location === group.files[0].file.path;
   const location =
