@@ -76,7 +76,8 @@ export class LocalFileStore implements FileStore {
     throwIfInterrupted(signal);
     const handle = await open(this.absolute(path), 'r');
     try {
-      const size = (await handle.stat()).size;
+      // A range with both ends known needs no stat: a read past the end stops at it.
+      const size = start >= 0 && end !== undefined ? end : (await handle.stat()).size;
       const from = start < 0 ? Math.max(0, size + start) : Math.min(start, size);
       const to = Math.max(from, Math.min(end ?? size, size));
       const buffer = new Uint8Array(to - from);

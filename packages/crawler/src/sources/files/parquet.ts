@@ -18,7 +18,8 @@ export async function readParquet(
   signal?: AbortSignal,
 ): Promise<FileSchema> {
   if (file.size < 12) throw new Error(`too short for a Parquet file (${file.size} bytes)`);
-  const tail = await store.read(file.path, -8, undefined, signal);
+  // Offsets from the listed size: a store needs no stat to find the end.
+  const tail = await store.read(file.path, file.size - 8, file.size, signal);
   const view = new DataView(tail.buffer, tail.byteOffset, tail.byteLength);
   const magic = view.getUint32(4, true);
   if (magic === ENCRYPTED_MAGIC)
