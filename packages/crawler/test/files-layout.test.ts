@@ -1,6 +1,15 @@
 // The files source's datasets: Hive-style partitions, many files merged into one schema with conflicts
 // reported, corrupt files reported while the crawl goes on, footers read without the data pages.
-import { mkdtempSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  mkdtempSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
@@ -159,6 +168,23 @@ describe('bytes read', () => {
     expect(store.bytesRead).toBe(footers);
     expect(statSync(join(root, 'large.parquet')).size).toBeGreaterThan(1_000_000);
     expect(footers).toBeLessThan(20_000);
+  });
+
+  it('keeps a file open between its reads, and nothing open once the store is closed', async () => {
+    const openFiles = () =>
+      readdirSync('/proc/self/fd').filter((fd) => {
+        try {
+          return readlinkSync(`/proc/self/fd/${fd}`).startsWith(LAKE);
+        } catch {
+          return false; // closed while listed
+        }
+      }).length;
+    const store = await LocalFileStore.open(LAKE);
+    await inspectFileStore(store, { filters: NO_FILTERS, kind: 'storage', source: 'files' });
+    expect(openFiles()).toBeGreaterThan(0);
+    expect(openFiles()).toBeLessThanOrEqual(64);
+    await store.close();
+    expect(openFiles()).toBe(0);
   });
 });
 
