@@ -21,7 +21,7 @@ import { SchemaMerger } from './merge.js';
 import { partitionColumns } from './partitions.js';
 import { readParquet } from './parquet.js';
 import { sourceInspection } from '../inspection.js';
-import { emptyColumn } from '../../inspect/assemble.js';
+import { emptyColumn, emptyTable } from '../../inspect/assemble.js';
 
 const READERS: Record<
   FileFormat,
@@ -142,21 +142,10 @@ async function readDataset(
   if (options.kind === 'storage') attributes.partition_by = group.partition_by;
   else attributes.archive = null;
   return {
+    ...emptyTable('', group.name, 'table', null),
     placement: { kind: options.kind, object_name: group.object_name, attributes },
-    schema: '',
-    name: group.name,
-    kind: 'table',
-    comment: null,
-    view_definition: null,
     columns,
-    primary_key: null,
-    unique_constraints: [],
-    foreign_keys: [],
-    indexes: [],
-    check_constraints: [],
     partition_key: group.partition_by.length === 0 ? null : group.partition_by.join(', '),
-    partitions: [],
-    partition_of: null,
   };
 }
 
