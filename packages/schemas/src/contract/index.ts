@@ -31,6 +31,7 @@ import {
   dataflowRoutes,
   workspaceRoutes,
 } from './provider.js';
+import { compatibilityRoutes, translationRoutes } from './compatibility.js';
 import type { RouteDef } from './route.js';
 
 export * from './route.js';
@@ -59,6 +60,8 @@ export const contract = {
   fieldBindings: fieldBindingRoutes,
   crawlRuns: crawlRunRoutes,
   schemaVersions: { ...schemaVersionRoutes, ...bulkPublishRoutes },
+  compatibility: compatibilityRoutes,
+  translations: translationRoutes,
   engines: engineRoutes,
   datasetLinks: datasetLinkRoutes,
   fieldLinks: fieldLinkRoutes,

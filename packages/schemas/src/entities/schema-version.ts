@@ -74,6 +74,16 @@ export const publishVersionShape = {
   extra: jsonObject.nullable().optional(),
   ...noteShape,
   ...tableStructureShape,
+  force_reason: z
+    .string()
+    .trim()
+    .min(1)
+    .max(2000)
+    .optional()
+    .describe(
+      "Publish even though the dataset's compatibility level refuses the change (superusers only, ADR " +
+        '0048): the reason is kept in the version history with the violations it overrode',
+    ),
 };
 
 /** Column names are unique, and keys name columns of the version. */

@@ -6,6 +6,7 @@ import {
   type ChangeCategory,
   type Compatibility,
 } from '../version-changes/categories.js';
+import { COMPATIBILITY_RULE_IDS, type CompatibilityRule } from '../version-changes/compatibility-rules.js';
 
 // How a new schema version changes what readers and writers of the dataset see: each change with its
 // class, compatible or breaking. One classifier computes it (`classifyVersionChange`, ADR 0037), for the
@@ -15,6 +16,10 @@ import {
 export { CHANGE_CATEGORIES, COLUMN_CHANGE_CATEGORIES, COMPATIBILITY_CLASSES };
 export type { ChangeCategory, Compatibility };
 
+export const CompatibilityRuleSchema = z
+  .enum(COMPATIBILITY_RULE_IDS as [CompatibilityRule, ...CompatibilityRule[]])
+  .describe('The situation the change is, in the table of ADR 0048 (stable ids)')
+  .meta({ id: 'CompatibilityRule' });
 export const CompatibilitySchema = z.enum(COMPATIBILITY_CLASSES).meta({ id: 'Compatibility' });
 export const ChangeCategorySchema = z.enum(CHANGE_CATEGORIES).meta({ id: 'ChangeCategory' });
 
@@ -29,6 +34,13 @@ export const SchemaChangeSchema = z
     after: z.unknown().describe("The new version's value (null when removed)"),
     compatibility: CompatibilitySchema,
     reason: z.string().describe('Why it is classed so, in a few words'),
+    rule: CompatibilityRuleSchema,
+    backward: z
+      .boolean()
+      .describe('Whether the new version still reads data written under the old one (ADR 0048)'),
+    forward: z
+      .boolean()
+      .describe('Whether the old version still reads data written under the new one (ADR 0048)'),
     possible_rename: z
       .object({ from: z.string(), to: z.string() })
       .optional()

@@ -174,6 +174,23 @@ export const ERROR_CATALOGUE = {
       "The version is a breaking change from the dataset's current version (the registry's classification), " +
       'and the publish asked to refuse one.',
   },
+  DATASET_SCHEMA_INCOMPATIBLE: {
+    status: 409,
+    detail:
+      "The version breaks the dataset's compatibility level: `details` lists every violation (the earlier " +
+      'version, the direction and the rule) and the downstream impact. A superuser may publish it with ' +
+      '`force_reason`.',
+  },
+  TRANSLATION_LOSSY: {
+    status: 422,
+    detail:
+      'The translation loses information (lossy casts or omitted columns, listed in `details`) and ' +
+      'strict mode was asked.',
+  },
+  TRANSLATION_FORMAT_UNSUPPORTED: {
+    status: 422,
+    detail: 'The target flavor has no such output format: `details.formats` lists the ones it has.',
+  },
   DATASET_SCHEMA_NOT_LATEST: {
     status: 409,
     detail: "Only a dataset's latest version can be deleted: deleting another would leave a gap.",

@@ -31,20 +31,57 @@ export interface ClassifyOptions {
   flavor?: string | null;
 }
 
+/** The message formats: fields resolved by name (Avro, JSON Schema) or number (Protobuf), not position. */
+const MESSAGE_FORMATS: ReadonlySet<string> = new Set(['avro', 'protobuf', 'json_schema']);
+
+type Verdict = ReturnType<typeof compatible> | ReturnType<typeof breaking>;
+
 /**
  * A field added to a message format's schema, by the format's own evolution rules: Avro schema
  * resolution fills a field missing from older records with the reader's default only (a union with
- * null gets no implicit null), and Protobuf readers see an absent field's default value.
+ * null gets no implicit null), Protobuf readers see an absent field's default value, and a JSON Schema
+ * property is optional unless required (a nullable column: not in `required`).
  */
-const ADDED_FIELD_RULES: Record<
-  string,
-  (column: VersionColumn) => { compatibility: Compatibility; reason: string }
-> = {
+const ADDED_FIELD_RULES: Record<string, (column: VersionColumn) => Verdict> = {
   avro: (column) =>
     column.default !== null
-      ? compatible('a default: readers of older records fill it in (Avro schema resolution)')
-      : breaking('no default: readers of older records fail (Avro schema resolution)'),
-  protobuf: () => compatible('readers of older messages see its default value (Protobuf)'),
+      ? compatible(
+          'FIELD_ADDED_WITH_DEFAULT',
+          'a default: readers of older records fill it in (Avro schema resolution)',
+        )
+      : breaking(
+          'FIELD_ADDED_WITHOUT_DEFAULT',
+          'no default: readers of older records fail (Avro schema resolution)',
+        ),
+  protobuf: () =>
+    compatible('FIELD_ADDED_OPTIONAL', 'readers of older messages see its default value (Protobuf)'),
+  json_schema: (column) =>
+    column.nullable || column.default !== null
+      ? compatible(
+          'FIELD_ADDED_OPTIONAL',
+          'an optional property or one with a default: older documents do without it',
+        )
+      : breaking('FIELD_ADDED_REQUIRED', 'a required property: older documents lack it'),
+};
+
+/** A field removed from a message format's schema, by the format's own evolution rules. */
+const REMOVED_FIELD_RULES: Record<string, (column: VersionColumn) => Verdict> = {
+  avro: (column) =>
+    column.default !== null
+      ? breaking(
+          'FIELD_REMOVED_WITH_DEFAULT',
+          'readers of the field use their default (Avro schema resolution)',
+        )
+      : breaking(
+          'FIELD_REMOVED_WITHOUT_DEFAULT',
+          'old readers of new records fail: no default (Avro schema resolution)',
+        ),
+  protobuf: () =>
+    breaking('FIELD_REMOVED_OPTIONAL', 'readers see its default value; its number must never be reused'),
+  json_schema: (column) =>
+    column.nullable
+      ? breaking('FIELD_REMOVED_OPTIONAL', 'an optional property: old readers validate without it')
+      : breaking('FIELD_REMOVED_REQUIRED', 'a required property: old readers refuse documents without it'),
 };
 
 function columnAdded(column: VersionColumn, flavor: string | null): Change {
@@ -66,9 +103,19 @@ function columnAdded(column: VersionColumn, flavor: string | null): Change {
     before: null,
     after: column,
     ...(fillable
-      ? compatible(column.nullable ? 'a nullable column' : 'NOT NULL with a default or generated value')
-      : breaking('NOT NULL without a default: inserts that omit it fail')),
+      ? compatible(
+          'COLUMN_ADDED_OPTIONAL',
+          column.nullable ? 'a nullable column' : 'NOT NULL with a default or generated value',
+        )
+      : breaking('COLUMN_ADDED_REQUIRED', 'NOT NULL without a default: inserts that omit it fail')),
   };
+}
+
+function columnRemoved(column: VersionColumn, flavor: string | null): Verdict {
+  const formatRule = flavor === null ? undefined : REMOVED_FIELD_RULES[flavor];
+  return formatRule !== undefined
+    ? formatRule(column)
+    : breaking('COLUMN_REMOVED', 'readers of the column fail');
 }
 
 /** A column's type as a type change records it: the tree, the native text, the registry's text. */
@@ -89,15 +136,22 @@ function typeChange(before: VersionColumn, after: VersionColumn): Change | null 
     after: typeSide(after),
   };
   if (before.type !== null && after.type !== null && sameType(before.type, after.type)) {
-    return { ...change, ...compatible('the same type; only the native text differs') };
+    return { ...change, ...compatible('TYPE_SAME', 'the same type; only the native text differs') };
   }
   if (before.type !== null && after.type !== null && widens(before.type, after.type)) {
-    return { ...change, ...compatible(`widens ${typeText(before)} to ${typeText(after)}`) };
+    return { ...change, ...compatible('TYPE_WIDENED', `widens ${typeText(before)} to ${typeText(after)}`) };
   }
-  return { ...change, ...breaking(`${typeText(before)} to ${typeText(after)} does not keep every value`) };
+  const narrows = before.type !== null && after.type !== null && widens(after.type, before.type);
+  return {
+    ...change,
+    ...breaking(
+      narrows ? 'TYPE_NARROWED' : 'TYPE_CHANGED',
+      `${typeText(before)} to ${typeText(after)} does not keep every value`,
+    ),
+  };
 }
 
-function columnChanges(before: VersionColumn, after: VersionColumn): Change[] {
+function columnChanges(before: VersionColumn, after: VersionColumn, flavor: string | null): Change[] {
   const changes: Change[] = [];
   const name = after.name;
   const type = typeChange(before, after);
@@ -109,21 +163,32 @@ function columnChanges(before: VersionColumn, after: VersionColumn): Change[] {
       before: before.nullable,
       after: after.nullable,
       ...(after.nullable
-        ? compatible('NOT NULL dropped')
-        : breaking('made NOT NULL: writes of nulls fail and existing nulls block it')),
+        ? compatible('NULLABILITY_RELAXED', 'NOT NULL dropped')
+        : breaking(
+            'NULLABILITY_TIGHTENED',
+            'made NOT NULL: writes of nulls fail and existing nulls block it',
+          )),
     });
   }
   if (before.default !== after.default) {
+    // A message format's default only fills fields missing from a record: no writer depends on it.
     const unfilled =
-      after.default === null && !after.nullable && after.identity === null && after.generated === null;
+      after.default === null &&
+      !after.nullable &&
+      after.identity === null &&
+      after.generated === null &&
+      !(flavor !== null && MESSAGE_FORMATS.has(flavor));
     changes.push({
       category: 'default_changed',
       name,
       before: before.default,
       after: after.default,
       ...(unfilled
-        ? breaking('default dropped on a NOT NULL column: inserts that omit it fail')
-        : compatible('a different default only affects new rows')),
+        ? breaking(
+            'DEFAULT_DROPPED_REQUIRED',
+            'default dropped on a NOT NULL column: inserts that omit it fail',
+          )
+        : compatible('DEFAULT_CHANGED', 'a different default only affects new rows')),
     });
   }
   if (before.identity !== after.identity) {
@@ -133,10 +198,13 @@ function columnChanges(before: VersionColumn, after: VersionColumn): Change[] {
       before: before.identity,
       after: after.identity,
       ...(after.identity === 'always'
-        ? breaking('GENERATED ALWAYS: inserts of explicit values are refused')
+        ? breaking('IDENTITY_ALWAYS', 'GENERATED ALWAYS: inserts of explicit values are refused')
         : after.identity === null && !after.nullable && after.default === null
-          ? breaking('identity dropped on a NOT NULL column: inserts that omit it fail')
-          : compatible('inserts keep working')),
+          ? breaking(
+              'IDENTITY_DROPPED_REQUIRED',
+              'identity dropped on a NOT NULL column: inserts that omit it fail',
+            )
+          : compatible('IDENTITY_CHANGED', 'inserts keep working')),
     });
   }
   if (before.generated !== after.generated) {
@@ -146,8 +214,10 @@ function columnChanges(before: VersionColumn, after: VersionColumn): Change[] {
       before: before.generated,
       after: after.generated,
       ...(after.generated === null
-        ? compatible('no longer generated: the column becomes writable')
-        : breaking(before.generated === null ? 'now generated: writes to it fail' : 'computed differently')),
+        ? compatible('GENERATED_DROPPED', 'no longer generated: the column becomes writable')
+        : before.generated === null
+          ? breaking('GENERATED_ADDED', 'now generated: writes to it fail')
+          : breaking('GENERATED_CHANGED', 'computed differently')),
     });
   }
   if (before.collation !== after.collation) {
@@ -156,7 +226,7 @@ function columnChanges(before: VersionColumn, after: VersionColumn): Change[] {
       name,
       before: before.collation,
       after: after.collation,
-      ...breaking('comparisons, sorting and uniqueness follow the new collation'),
+      ...breaking('COLLATION_CHANGED', 'comparisons, sorting and uniqueness follow the new collation'),
     });
   }
   if (before.comment !== after.comment) {
@@ -165,7 +235,7 @@ function columnChanges(before: VersionColumn, after: VersionColumn): Change[] {
       name,
       before: before.comment,
       after: after.comment,
-      ...compatible('documentation only'),
+      ...compatible('DOCUMENTATION_CHANGED', 'documentation only'),
     });
   }
   return changes;
@@ -210,7 +280,7 @@ export function classifyChanges(
   return [
     ...tableChanges(base, target),
     ...columnSetChanges(base, target, options.flavor ?? null),
-    ...columnEdits(base, target),
+    ...columnEdits(base, target, options.flavor ?? null),
     ...keyChanges(base, target),
   ];
 }
@@ -228,8 +298,8 @@ function tableChanges(base: TableVersion, target: TableVersion): Change[] {
       before: baseKind,
       after: targetKind,
       ...(bothStored
-        ? compatible('rows are read the same way')
-        : breaking(`a ${baseKind} became a ${targetKind}`)),
+        ? compatible('TABLE_KIND_STORED', 'rows are read the same way')
+        : breaking('TABLE_KIND_CHANGED', `a ${baseKind} became a ${targetKind}`)),
     });
   }
   if (base.table_comment !== target.table_comment) {
@@ -238,7 +308,7 @@ function tableChanges(base: TableVersion, target: TableVersion): Change[] {
       name: null,
       before: base.table_comment,
       after: target.table_comment,
-      ...compatible('documentation only'),
+      ...compatible('DOCUMENTATION_CHANGED', 'documentation only'),
     });
   }
   if (base.view_definition !== target.view_definition) {
@@ -247,7 +317,7 @@ function tableChanges(base: TableVersion, target: TableVersion): Change[] {
       name: null,
       before: base.view_definition,
       after: target.view_definition,
-      ...compatible('the columns it yields are compared one by one'),
+      ...compatible('VIEW_DEFINITION_CHANGED', 'the columns it yields are compared one by one'),
     });
   }
   return changes;
@@ -283,7 +353,7 @@ function columnSetChanges(base: TableVersion, target: TableVersion, flavor: stri
       name: gone.name,
       before: gone,
       after: null,
-      ...breaking('readers of the column fail'),
+      ...columnRemoved(gone, flavor),
       ...(to === undefined ? {} : { possible_rename: { from: gone.name, to } }),
     });
   }
@@ -299,7 +369,7 @@ function columnSetChanges(base: TableVersion, target: TableVersion, flavor: stri
 }
 
 /** The columns on both sides: moved (relative order), then each one's own changes, in target order. */
-function columnEdits(base: TableVersion, target: TableVersion): Change[] {
+function columnEdits(base: TableVersion, target: TableVersion, flavor: string | null): Change[] {
   const changes: Change[] = [];
   const baseByName = new Map(base.columns.map((c) => [c.name, c]));
   const moved = movedColumns(
@@ -315,10 +385,12 @@ function columnEdits(base: TableVersion, target: TableVersion): Change[] {
         name: column.name,
         before: base.columns.indexOf(before) + 1,
         after: index + 1,
-        ...breaking('readers by position (SELECT *, COPY, exports) see another order'),
+        ...(flavor !== null && MESSAGE_FORMATS.has(flavor)
+          ? compatible('FIELD_MOVED', 'fields are resolved by name or number, not position')
+          : breaking('COLUMN_MOVED', 'readers by position (SELECT *, COPY, exports) see another order')),
       });
     }
-    changes.push(...columnChanges(before, column));
+    changes.push(...columnChanges(before, column, flavor));
   });
   return changes;
 }
@@ -338,7 +410,7 @@ export function tableAdded(target: ComparableVersion): Change {
     name: null,
     before: null,
     after: target.table_kind ?? 'table',
-    ...compatible('a new dataset'),
+    ...compatible('TABLE_ADDED', 'a new dataset'),
   };
 }
 

@@ -8,3 +8,4 @@ export * from './comparable.js';
 export * from './type-text.js';
 export * from './type-widening.js';
 export type { SchemaChange, VersionChange } from '../entities/version-change.js';
+export * from './compatibility-rules.js';

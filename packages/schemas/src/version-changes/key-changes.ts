@@ -40,7 +40,7 @@ function primaryKeyChanges(base: TableVersion, target: TableVersion): Change[] {
       name: pkAfter?.name ?? pkBefore?.name ?? null,
       before: pkBefore,
       after: pkAfter,
-      ...breaking('the row identity changed'),
+      ...breaking('PRIMARY_KEY_CHANGED', 'the row identity changed'),
     });
   } else if (pkBefore !== null && pkAfter !== null && pkBefore.name !== pkAfter.name) {
     changes.push(renamed(pkBefore.name, pkAfter.name));
@@ -59,7 +59,7 @@ function uniqueChanges(base: TableVersion, target: TableVersion): Change[] {
         name: key.name,
         before: null,
         after: key,
-        ...breaking('writes of duplicates now fail'),
+        ...breaking('UNIQUE_ADDED', 'writes of duplicates now fail'),
       }),
     removed: (key) =>
       changes.push({
@@ -67,7 +67,7 @@ function uniqueChanges(base: TableVersion, target: TableVersion): Change[] {
         name: key.name,
         before: key,
         after: null,
-        ...breaking('readers relying on uniqueness may see duplicates'),
+        ...breaking('UNIQUE_REMOVED', 'readers relying on uniqueness may see duplicates'),
       }),
     both: (before, after) => {
       if (before.name !== after.name) changes.push(renamed(before.name, after.name));
@@ -88,7 +88,7 @@ function foreignKeyChanges(base: TableVersion, target: TableVersion): Change[] {
         name: fk.name,
         before: null,
         after: fk,
-        ...breaking('writes that break the reference now fail'),
+        ...breaking('FOREIGN_KEY_ADDED', 'writes that break the reference now fail'),
       }),
     removed: (fk) =>
       changes.push({
@@ -96,7 +96,7 @@ function foreignKeyChanges(base: TableVersion, target: TableVersion): Change[] {
         name: fk.name,
         before: fk,
         after: null,
-        ...breaking('readers joining on it may find dangling rows'),
+        ...breaking('FOREIGN_KEY_REMOVED', 'readers joining on it may find dangling rows'),
       }),
     both: (before, after) => {
       if (before.on_update !== after.on_update || before.on_delete !== after.on_delete) {
@@ -105,7 +105,10 @@ function foreignKeyChanges(base: TableVersion, target: TableVersion): Change[] {
           name: after.name,
           before,
           after,
-          ...breaking('referential actions changed: deletes and updates behave differently'),
+          ...breaking(
+            'FOREIGN_KEY_CHANGED',
+            'referential actions changed: deletes and updates behave differently',
+          ),
         });
       } else if (before.name !== after.name) {
         changes.push(renamed(before.name, after.name));
@@ -126,8 +129,8 @@ function indexChanges(base: TableVersion, target: TableVersion): Change[] {
         before: null,
         after: index,
         ...(index.unique
-          ? breaking('a unique index: writes of duplicates now fail')
-          : compatible('performance only')),
+          ? breaking('UNIQUE_ADDED', 'a unique index: writes of duplicates now fail')
+          : compatible('INDEX_CHANGED', 'performance only')),
       }),
     removed: (index) =>
       changes.push({
@@ -136,8 +139,8 @@ function indexChanges(base: TableVersion, target: TableVersion): Change[] {
         before: index,
         after: null,
         ...(index.unique
-          ? breaking('a unique index: readers relying on uniqueness may see duplicates')
-          : compatible('performance only')),
+          ? breaking('UNIQUE_REMOVED', 'a unique index: readers relying on uniqueness may see duplicates')
+          : compatible('INDEX_CHANGED', 'performance only')),
       }),
     both: (before, after) => {
       if (sameIndex(before, after)) return;
@@ -147,8 +150,8 @@ function indexChanges(base: TableVersion, target: TableVersion): Change[] {
         before,
         after,
         ...(before.unique || after.unique
-          ? breaking('a unique index changed: what counts as a duplicate changed')
-          : compatible('performance only')),
+          ? breaking('UNIQUE_CHANGED', 'a unique index changed: what counts as a duplicate changed')
+          : compatible('INDEX_CHANGED', 'performance only')),
       });
     },
   });
@@ -169,7 +172,7 @@ function checkChanges(base: TableVersion, target: TableVersion): Change[] {
           name: check.name,
           before: null,
           after: check,
-          ...breaking('writes outside the check now fail'),
+          ...breaking('CHECK_ADDED', 'writes outside the check now fail'),
         }),
       removed: (check) =>
         changes.push({
@@ -177,7 +180,7 @@ function checkChanges(base: TableVersion, target: TableVersion): Change[] {
           name: check.name,
           before: check,
           after: null,
-          ...breaking('readers relying on the check may see other values'),
+          ...breaking('CHECK_REMOVED', 'readers relying on the check may see other values'),
         }),
       both: (before, after) => {
         if (before.expression === after.expression) return;
@@ -186,7 +189,7 @@ function checkChanges(base: TableVersion, target: TableVersion): Change[] {
           name: after.name,
           before,
           after,
-          ...breaking('the values allowed changed'),
+          ...breaking('CHECK_CHANGED', 'the values allowed changed'),
         });
       },
     },
@@ -212,7 +215,7 @@ function renamed(before: string | null, after: string | null): Change {
     name: after,
     before,
     after,
-    ...compatible('a new name for the same constraint'),
+    ...compatible('CONSTRAINT_RENAMED', 'a new name for the same constraint'),
   };
 }
 
