@@ -276,9 +276,7 @@ function parseSymbols(symbols: unknown): string[] | null {
   if (typeof symbols !== 'string') return null;
   try {
     const parsed: unknown = JSON.parse(`[${symbols}]`);
-    return Array.isArray(parsed) && parsed.every((item) => typeof item === 'string')
-      ? (parsed)
-      : null;
+    return Array.isArray(parsed) && parsed.every((item) => typeof item === 'string') ? parsed : null;
   } catch {
     return null;
   }
