@@ -107,7 +107,7 @@ describe('renderProtobuf', () => {
     ]);
     expect(message.fields.note.options?.proto3_optional).toBe(true);
     expect(message.fields.id.options?.proto3_optional).toBeUndefined();
-    expect((message.fields.counts as protobuf.MapField).keyType).toBe('string');
+    expect((message.fields.counts as unknown as protobuf.MapField).keyType).toBe('string');
     expect(message.lookupType('Address').fieldsArray.map((field) => [field.name, field.id])).toEqual([
       ['street', 1],
       ['zip_code', 2],

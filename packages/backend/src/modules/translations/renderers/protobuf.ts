@@ -147,7 +147,10 @@ class ProtoRenderer {
       this.omissions.add('column', path, `named ${name}: protobuf field names are snake_case identifiers`);
     if (type.code === 'repeated') {
       const item = childIn(type, 'item', 'element');
-      if (item === null) return this.missing(type, path, 'item');
+      if (item === null) {
+        this.missing(type, path, 'item');
+        return;
+      }
       if (nullable) this.lostNull(path, 'a repeated field is empty, never null');
       if (item.nullable) this.lostNull(paths.element(path), 'a repeated field cannot hold null items');
       const element = this.single(message, item.type, paths.element(path), `${wanted} item`);
