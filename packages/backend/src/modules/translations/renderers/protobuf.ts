@@ -121,7 +121,10 @@ class MessageBuilder {
     const fieldIndent = this.oneof === null ? inner : `${inner}  `;
     for (const field of this.fields)
       body.push(...commentLines(field.comment, fieldIndent), `${fieldIndent}${field.text}`);
-    if (this.oneof !== null) (body.splice(0, 0, `${inner}oneof ${this.oneof} {`), body.push(`${inner}}`));
+    if (this.oneof !== null) {
+      body.unshift(`${inner}oneof ${this.oneof} {`);
+      body.push(`${inner}}`);
+    }
     for (const nested of this.nested) body.push('', ...nested.lines(inner));
     if (body.length === 0) return [`${indent}message ${this.name} {}`];
     return [`${indent}message ${this.name} {`, ...body, `${indent}}`];
