@@ -137,7 +137,7 @@ const ICEBERG: Dialect = {
     if (simple !== undefined) return simple;
     switch (type.code) {
       case 'decimal':
-        return `decimal(${String(type.params.precision)},${String(type.params.scale ?? 0)})`;
+        return `decimal(${Number(type.params.precision)},${Number(type.params.scale ?? 0)})`;
       case 'uuid':
         omissions.add(
           'column',
