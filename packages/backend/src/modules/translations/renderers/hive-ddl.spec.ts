@@ -210,7 +210,7 @@ describe('renderSparkDdl', () => {
   it('reports what Delta cannot declare', () => {
     expect(omissions.items.map((item) => [item.kind, item.path])).toEqual([
       ['default', 'placed_at'],
-      ['nullability', 'scores{}'],
+      ['nullability', 'scores.value'],
       ['column', 'nothing'],
       ['primary_key', 'id'],
     ]);
