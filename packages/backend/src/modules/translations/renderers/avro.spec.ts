@@ -201,7 +201,7 @@ describe('renderAvro', () => {
       found,
     );
     const fields = (JSON.parse(out) as { fields: { type: unknown }[] }).fields;
-    expect(fields[0]!.type).toEqual(['null', 'long', { type: 'array', items: 'int' }]);
+    expect(fields[0].type).toEqual(['null', 'long', { type: 'array', items: 'int' }]);
     expect(() => avro.Type.forSchema(JSON.parse(out) as avro.Schema)).not.toThrow();
     expect(found.items.map((item) => [item.kind, item.path])).toEqual([
       ['column', 'u.b'],
