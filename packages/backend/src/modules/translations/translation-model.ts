@@ -14,12 +14,7 @@ import { renderTypeText, type TypeTreeNode } from '../type-instances/type-tree.j
 import type { DataTypeEntity } from '../data-types/data-type.entity.js';
 import { paramNamesOf, type ParamsJsonSchema } from '../type-system/params-schema.js';
 import { RenderBudget } from '../type-system/render-budget.js';
-import type {
-  Omissions,
-  TranslatedColumn,
-  TranslatedTable,
-  TranslatedType,
-} from './translated-table.js';
+import type { Omissions, TranslatedColumn, TranslatedTable, TranslatedType } from './translated-table.js';
 
 /** The dataset the version belongs to, as the output names it. */
 export interface TranslationTarget {

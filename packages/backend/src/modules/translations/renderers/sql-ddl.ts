@@ -234,7 +234,8 @@ export function renderSqlDdl(flavor: SqlDialect): Renderer {
       );
     }
     if (lines.length === 0 && flavor !== 'postgres14') {
-      return `-- No column of ${table.name} maps to ${flavor}: nothing to create.\n`;
+      // A name is never left raw in a line comment: a line break would end it.
+      return `-- No column of ${q(table.name).replace(/[\r\n]/g, ' ')} maps to ${flavor}: nothing to create.\n`;
     }
     let tableComment = '';
     if (table.comment !== null) {
