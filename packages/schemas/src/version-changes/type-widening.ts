@@ -46,6 +46,11 @@ const LADDERS: readonly (readonly string[])[] = [
   ['mediumint_unsigned', 'int', 'integer', 'bigint'],
   ['int_unsigned', 'bigint'],
   ['real', 'float', 'double'],
+  // Avro's promotions (int → long, float → double) and Protobuf's varints (int32 → int64).
+  ['int', 'long'],
+  ['int32', 'int64'],
+  ['uint32', 'uint64'],
+  ['sint32', 'sint64'],
   ['tinytext', 'text', 'mediumtext', 'longtext'],
   ['tinyblob', 'blob', 'mediumblob', 'longblob'],
   ['varchar', 'text'],
