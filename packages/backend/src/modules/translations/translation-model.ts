@@ -122,20 +122,18 @@ function translatedType(
     const from = sourceChildren.get(child.id) as TypeTreeNode;
     const nested = childPath(path, child.slot);
     const outcome = resolveCast(from, rules.bySource, rules.gaps);
-    const rendered = renderTypeText(child, budget);
-    report.push({
+    const entry: WireColumn = {
       path: nested,
       source_type: from.code,
-      target_type: rendered,
+      target_type: null,
       fidelity: outcome.fidelity,
       loss: outcome.loss,
-    });
-    return {
-      slot: child.slot,
-      // Type trees carry no nullability of their own: a nested field may hold null.
-      nullable: true,
-      type: translatedType(child, from, nested, rules, budget, report),
     };
+    report.push(entry);
+    const type = translatedType(child, from, nested, rules, budget, report);
+    entry.target_type = type.rendered;
+    // Type trees carry no nullability of their own: a nested field may hold null.
+    return { slot: child.slot, nullable: true, type };
   });
   return {
     code: target.code,

@@ -170,6 +170,8 @@ describe('translate a PostgreSQL version', () => {
     expect(
       body.columns.filter((c: Row) => c.fidelity !== 'exact' || c.target_type !== c.source_type),
     ).toEqual([]);
+    // Nested fields after their column: the array's element.
+    expect(body.columns.map((c: Row) => c.path).slice(6, 8)).toEqual(['tags', 'tags[]']);
     expect(body.content).toContain('  "tags" text[],\n');
     expect(body.content).toContain(
       '  "placed_at" timestamp(3) with time zone NOT NULL DEFAULT CURRENT_TIMESTAMP,\n',
