@@ -105,6 +105,30 @@ function appErrorOf(error: unknown): AppError | null {
   return error instanceof AppError ? error : null;
 }
 
+const SQL_LITERAL_LIST = /^'(?:[^'\\]|'')*'(?:\s*,\s*'(?:[^'\\]|'')*')*$/;
+
+/**
+ * The hub of the cast matrix carries no enum labels (ADR 0043: its params are lengths, precisions and
+ * units), so a rule between two enum types maps none, and `enum` alone is no MySQL type. A target node
+ * whose data type declares `labels` and got none keeps its source's, as written (SQL literals).
+ */
+function keepLabels(target: TypeTreeNode, source: TypeTreeNode, rules: CastRules): void {
+  const labels = source.type_params?.['labels'];
+  // Only a plain list of literals goes into DDL text: no backslash (an escape in MySQL), nothing else.
+  const plain = typeof labels === 'string' && SQL_LITERAL_LIST.test(labels);
+  const rule = rules.bySource.get(source.data_type_id)?.[0];
+  const declared = (rule?.target_params_schema as { properties?: Record<string, unknown> } | undefined)
+    ?.properties;
+  if (plain && declared && 'labels' in declared && !target.type_params?.['labels']) {
+    target.type_params = { ...target.type_params, labels };
+  }
+  const sourceChildren = new Map(source.children.map((c) => [c.id, c]));
+  for (const child of target.children) {
+    const from = sourceChildren.get(child.id);
+    if (from) keepLabels(child, from, rules);
+  }
+}
+
 /**
  * Builds the translated type of a cast outcome, and appends its nested fields to the report (each cast
  * on its own for its fidelity and loss). `sources` maps a target node's id back to its source node.
@@ -179,6 +203,7 @@ export function buildTranslationModel(
     let outcome: CastOutcome;
     try {
       outcome = resolveCast(source, rules.bySource, rules.gaps);
+      keepLabels(outcome.root, source, rules);
     } catch (error) {
       const e = appErrorOf(error);
       if (e && NO_MAPPING.has(e.code)) return unmapped(e.message);

@@ -84,6 +84,8 @@ interface Dialect {
   /** Why a column cannot be in a key (MySQL's TEXT/BLOB), or null. */
   unkeyable: (column: TranslatedColumn) => string | null;
   nullClause: (nullable: boolean) => string;
+  /** Why a column's type cannot be written in a CREATE TABLE of the dialect, or null. */
+  unwritable: (column: TranslatedColumn) => string | null;
 }
 
 const doubled = (quote: string) => (s: string) => `${quote}${s.split(quote).join(quote + quote)}${quote}`;
@@ -112,9 +114,13 @@ const postgres: Dialect = {
   defaultClause: standardDefault,
   unkeyable: () => null,
   nullClause: (nullable) => (nullable ? '' : ' NOT NULL'),
+  unwritable: (column) =>
+    column.type?.code === 'enum'
+      ? 'A PostgreSQL enum is a type of its own: CREATE TYPE … AS ENUM, then add the column'
+      : null,
 };
 
-const sqlite: Dialect = { ...postgres };
+const sqlite: Dialect = { ...postgres, unwritable: () => null };
 
 // MySQL reads a backslash in a string literal as an escape (unless NO_BACKSLASH_ESCAPES).
 const mysqlLiteral = (s: string) => `'${s.replace(/\\/g, '\\\\').replace(/'/g, "''")}'`;
@@ -143,6 +149,10 @@ const mysql: Dialect = {
       : null,
   // Explicit NULL: a MariaDB TIMESTAMP column is NOT NULL unless told otherwise (explicit_defaults_for_timestamp off).
   nullClause: (nullable) => (nullable ? ' NULL' : ' NOT NULL'),
+  unwritable: (column) =>
+    (column.type?.code === 'enum' || column.type?.code === 'set') && !column.type.params['labels']
+      ? `A MySQL ${column.type.code} needs its labels, which the source type does not give`
+      : null,
 };
 
 const DIALECTS: Record<SqlDialect, Dialect> = { postgres14: postgres, mysql8: mysql, sqlite3: sqlite };
@@ -209,9 +219,14 @@ export function renderSqlDdl(flavor: SqlDialect): Renderer {
   return (table: TranslatedTable, omissions: Omissions): string => {
     const q = dialect.quote;
     const present = table.columns.filter(
-      (c): c is TranslatedColumn & { type: NonNullable<TranslatedColumn['type']> } => c.type !== null,
+      (c): c is TranslatedColumn & { type: NonNullable<TranslatedColumn['type']> } => {
+        if (c.type === null) return false;
+        const why = dialect.unwritable(c);
+        if (why) omissions.add('column', c.name, `${why}.`);
+        return why === null;
+      },
     );
-    const byName = new Map(table.columns.map((c) => [c.name, c]));
+    const byName = new Map(present.map((c) => [c.name, c]));
     const lines = present.map((c) => columnLine(c, flavor, dialect, omissions));
     if (table.primary_key) {
       const columns = keyColumns(table.primary_key, 'primary_key', byName, dialect, omissions);
