@@ -259,6 +259,24 @@ describe('translate a PostgreSQL version', () => {
     expect(body.lossy).toBe(true);
   });
 
+  it("an enum keeps its labels into MySQL's enum, only when they are plain SQL literals", async () => {
+    const system = await createPgSystem(ctx);
+    const states = await createDataset(ctx, system.id, 'rdbms', { schema_name: 'x', table_name: 'states' });
+    ok(
+      await publish(ctx, states.id, {
+        columns: [
+          column('plain', 'enum', { name: 'x.state', labels: "'new','it''s done'" }, false),
+          column('hostile', 'enum', { name: 'x.state2', labels: "'a'); DROP TABLE t; -- " }),
+          column('escaped', 'enum', { labels: "'a\\'" }),
+        ],
+      }),
+      201,
+    );
+    const body = ok(await translate('flavor=mysql8', states.id));
+    expect(body.content).toBe("CREATE TABLE `states` (\n  `plain` enum('new','it''s done') NOT NULL\n);\n");
+    expect(omissionsOf(body)).toEqual(['column:escaped', 'column:hostile']);
+  });
+
   it('reads a version in a fixed number of statements, whatever its size', async () => {
     const system = await createPgSystem(ctx);
     const counts: number[] = [];

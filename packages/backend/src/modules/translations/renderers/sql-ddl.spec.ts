@@ -103,3 +103,30 @@ describe('renderSqlDdl', () => {
     expect(renderSqlDdl('postgres14')(t, new Omissions())).toBe('CREATE TABLE "T" (\n\n);\n');
   });
 });
+
+describe('types a dialect cannot write', () => {
+  const enumColumn = (params: Record<string, unknown>) =>
+    col('state', 'enum', { type: { code: 'enum', params, rendered: 'enum', children: [] } });
+
+  it('a MySQL enum without labels, a PostgreSQL enum: the column is omitted, and its keys', () => {
+    for (const flavor of ['mysql8', 'postgres14'] as const) {
+      const o = new Omissions();
+      const ddl = renderSqlDdl(flavor)(
+        table([col('id', 'int'), enumColumn({})], { primary_key: { name: null, columns: ['state'] } }),
+        o,
+      );
+      expect(ddl).not.toContain('state');
+      expect(o.items.map((i) => [i.kind, i.path])).toEqual([
+        ['column', 'state'],
+        ['primary_key', 'state'],
+      ]);
+    }
+  });
+
+  it('a MySQL enum with its labels is written', () => {
+    const column = col('state', 'enum', {
+      type: { code: 'enum', params: { labels: "'a','b'" }, rendered: "enum('a','b')", children: [] },
+    });
+    expect(renderSqlDdl('mysql8')(table([column]), new Omissions())).toContain("`state` enum('a','b') NULL");
+  });
+});
