@@ -158,6 +158,31 @@ describe('renderAvro', () => {
     expect(found.items.map((item) => item.kind)).toEqual(['check']);
   });
 
+  it('keeps a nested record apart from the table record of the same name, and reports a renamed table', () => {
+    const found = new Omissions();
+    const out = JSON.parse(
+      renderAvro(
+        table(
+          [
+            col('self', t('record', { name: 'order_lines' }, [['field:a', t('int'), false]]), {
+              nullable: false,
+            }),
+          ],
+          {
+            name: 'order-lines',
+          },
+        ),
+        found,
+      ),
+    ) as avro.Schema & { name: string; fields: { type: { name: string } }[] };
+    expect(out.name).toBe('order_lines');
+    expect(out.fields[0].type.name).toBe('order_lines_2');
+    expect(() => avro.Type.forSchema(out)).not.toThrow();
+    expect(found.items).toEqual([
+      { kind: 'column', path: 'order-lines', reason: expect.stringContaining('order_lines') },
+    ]);
+  });
+
   it('writes unions, fixed and logical types avsc accepts', () => {
     const found = new Omissions();
     const out = renderAvro(

@@ -42,6 +42,8 @@ export function renderAvro(table: TranslatedTable, omissions: Omissions): string
   const renderer = new AvroRenderer(omissions);
   const namespace = avroNamespace(table.namespace);
   const name = avroName(table.name);
+  if (name !== table.name)
+    omissions.add('column', table.name, `the record is named ${name}: Avro names are [A-Za-z_][A-Za-z0-9_]*`);
   renderer.enclosing = namespace;
   renderer.named.add(fullName(name, namespace));
   const record: Record<string, unknown> = { type: 'record', name };

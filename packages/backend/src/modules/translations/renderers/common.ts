@@ -31,12 +31,12 @@ export function childIn(
   return null;
 }
 
-/** Nested paths, as the translation's columns list them: `col.field`, `col[]`, `col{key}`, `col{}`. */
+/** Nested paths, as the translation's columns list them: `col.field`, `col[]`, `col.key`, `col.value`. */
 export const paths = {
   field: (path: string, name: string) => `${path}.${name}`,
   element: (path: string) => `${path}[]`,
-  key: (path: string) => `${path}{key}`,
-  value: (path: string) => `${path}{}`,
+  key: (path: string) => `${path}.key`,
+  value: (path: string) => `${path}.value`,
 };
 
 /** A default expression read as a literal; null when it is an expression (now(), nextval(…), …). */

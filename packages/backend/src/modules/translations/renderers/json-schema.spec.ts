@@ -130,7 +130,7 @@ describe('renderJsonSchema', () => {
   it('reports what JSON Schema cannot carry', () => {
     expect(omissions.items).toEqual([
       { kind: 'default', path: 'placed_at', reason: expect.stringContaining('CURRENT_TIMESTAMP') },
-      { kind: 'column', path: 'by_day{key}', reason: expect.stringContaining('integer keys') },
+      { kind: 'column', path: 'by_day.key', reason: expect.stringContaining('integer keys') },
       { kind: 'column', path: 'geom', reason: expect.stringContaining('geometry has no cast') },
       { kind: 'unique', path: 'ref', reason: expect.any(String) },
     ]);

@@ -154,7 +154,7 @@ describe('renderProtobuf', () => {
       { kind: 'default', path: 'amount', reason: expect.stringContaining('no field defaults') },
       { kind: 'nullability', path: 'placedAt', reason: expect.stringContaining('may always be absent') },
       { kind: 'column', path: 'Ship To', reason: expect.stringContaining('named ship_to') },
-      { kind: 'column', path: 'by_price{key}', reason: expect.stringContaining('repeated ByPriceEntry') },
+      { kind: 'column', path: 'by_price.key', reason: expect.stringContaining('repeated ByPriceEntry') },
       { kind: 'check', path: 'status', reason: expect.stringContaining('Status') },
       { kind: 'column', path: 'geom', reason: expect.stringContaining('geometry has no cast') },
       { kind: 'primary_key', path: 'id', reason: expect.any(String) },
