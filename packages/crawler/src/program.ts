@@ -126,8 +126,8 @@ Examples:
 
 const TRANSLATE_HELP = `
 Renders a registered version into another flavor through the registry's cast rules
-(GET /datasets/{id}/versions/{n}/translate): CREATE TABLE for postgres14, mysql8, sqlite3 (and
-hive3, spark_sql, iceberg_v2 where the registry renders them), an Avro schema (avro), a JSON Schema
+(GET /datasets/{id}/versions/{n}/translate): CREATE TABLE for postgres14, mysql8, sqlite3,
+hive3, spark_sql (Delta) and iceberg_v2, an Avro schema (avro), a JSON Schema
 (json_schema), a Protobuf message (protobuf), a Parquet schema (storage_files, sftp_files). The
 output goes to stdout (or -o); every lossy cast and everything left out (columns without a mapping,
 defaults, keys, comments) is listed on stderr. The DDL creates the table unqualified: run it in the

@@ -204,6 +204,20 @@ describe('translate a PostgreSQL version', () => {
     expect(proto).toMatchObject({ format: 'protobuf', media_type: 'text/x-protobuf' });
     expect(proto.content).toContain('message ');
     expectEnvelope(await translate('flavor=avro&format=ddl'), 422, 'TRANSLATION_FORMAT_UNSUPPORTED');
+    for (const [flavor, format, text] of [
+      ['hive3', 'ddl', 'CREATE TABLE'],
+      ['spark_sql', 'ddl', 'CREATE TABLE'],
+      ['iceberg_v2', 'ddl', 'CREATE TABLE'],
+      ['storage_files', 'parquet', 'message '],
+      ['sftp_files', 'parquet', 'message '],
+    ] as const) {
+      const body = ok(await translate(`flavor=${flavor}`));
+      expect([body.format, body.media_type]).toEqual([
+        format,
+        format === 'ddl' ? 'application/sql' : 'text/plain',
+      ]);
+      expect(body.content).toContain(text);
+    }
   });
 
   it('strict: TRANSLATION_LOSSY with the lossy columns and the omissions', async () => {

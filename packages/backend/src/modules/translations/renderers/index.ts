@@ -4,7 +4,9 @@
 import type { TranslationFormat } from '@aide/schemas';
 import type { Renderer } from '../translated-table.js';
 import { renderAvro } from './avro.js';
+import { renderHiveDdl, renderIcebergDdl, renderSparkDdl } from './hive-ddl.js';
 import { renderJsonSchema } from './json-schema.js';
+import { renderParquet } from './parquet.js';
 import { renderProtobuf } from './protobuf.js';
 import { renderSqlDdl } from './sql-ddl.js';
 
@@ -20,9 +22,14 @@ export const FLAVOR_OUTPUTS: Readonly<Record<string, FlavorOutputs>> = {
   postgres14: ddl(renderSqlDdl('postgres14')),
   mysql8: ddl(renderSqlDdl('mysql8')),
   sqlite3: ddl(renderSqlDdl('sqlite3')),
+  hive3: ddl(renderHiveDdl),
+  spark_sql: ddl(renderSparkDdl),
+  iceberg_v2: ddl(renderIcebergDdl),
   avro: { default: 'avro', formats: { avro: renderAvro } },
   json_schema: { default: 'json_schema', formats: { json_schema: renderJsonSchema } },
   protobuf: { default: 'protobuf', formats: { protobuf: renderProtobuf } },
+  storage_files: { default: 'parquet', formats: { parquet: renderParquet } },
+  sftp_files: { default: 'parquet', formats: { parquet: renderParquet } },
 };
 
 export const MEDIA_TYPES: Readonly<Record<TranslationFormat, string>> = {
