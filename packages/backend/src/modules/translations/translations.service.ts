@@ -6,7 +6,7 @@ import { Transactions } from '../../database/transactions.js';
 import type { CastCandidate } from '../cast-rules/cast-resolver.js';
 import { CastRulesLookup } from '../cast-rules/cast-rules.lookup.js';
 import { DataTypesLookup } from '../data-types/data-types.lookup.js';
-import { DatasetSchemasRepository } from '../dataset-schemas/dataset-schemas.repository.js';
+import { DatasetSchemasLookup } from '../dataset-schemas/dataset-schemas.lookup.js';
 import { SchemaVersionReader } from '../schema-versions/schema-version.reader.js';
 import { SystemFlavorsLookup } from '../system-flavors/system-flavors.lookup.js';
 import { FLAVOR_OUTPUTS, MEDIA_TYPES } from './renderers/index.js';
@@ -30,7 +30,7 @@ export interface TranslateOptions {
 export class TranslationsService {
   constructor(
     private readonly repo: TranslationsRepository,
-    private readonly schemas: DatasetSchemasRepository,
+    private readonly schemas: DatasetSchemasLookup,
     private readonly reader: SchemaVersionReader,
     private readonly flavors: SystemFlavorsLookup,
     private readonly castRules: CastRulesLookup,
