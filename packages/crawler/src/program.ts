@@ -136,7 +136,8 @@ schema or database it belongs in. docs/type-system.md ("Translation") has the ru
 ${REGISTRY_HELP}
 
 Exit codes: 0 ok (lossy or not: read stderr), 1 runtime failure, 2 usage error, 3 lossy with
---strict (nothing written; what it would lose on stderr). ${DEBUG_HELP}
+--strict (nothing written; what it would lose on stderr), 130/143 interrupted by SIGINT/SIGTERM (the
+request in flight is cancelled, nothing written). ${DEBUG_HELP}
 
 Examples:
   aide-crawler translate 6f56378f-1966-4ce0-bd0e-4725e28f38ac 3 --flavor mysql8 > orders.sql

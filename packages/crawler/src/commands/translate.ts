@@ -5,7 +5,7 @@
 import type { TranslatedColumn, Translation, TranslationFormat, TranslationOmission } from '@aide/schemas';
 import { TRANSLATION_FORMATS } from '@aide/schemas';
 import { AideApiError } from '@aide/sdk';
-import { CrawlerError, ExitCode } from '../errors.js';
+import { CrawlerError, ExitCode, throwIfInterrupted } from '../errors.js';
 import type { Io } from '../io.js';
 import { connectRegistry, registryFailure, type RegistryFlags } from '../registry/client.js';
 import { writeOutput } from './shared.js';
@@ -89,6 +89,8 @@ export async function runTranslate(
       );
       return ExitCode.LOSSY;
     }
+    // Interrupted: the request was cancelled; 130/143 as every command.
+    throwIfInterrupted(io.signal);
     throw registryFailure(`translate ${title}`, error);
   } finally {
     await registry.close();
