@@ -10,10 +10,26 @@ import {
   type CastOutcome,
   resolveCast,
 } from '../cast-rules/cast-resolver.js';
-import { renderTypeText, type TypeTreeNode } from '../type-instances/type-tree.js';
+import { renderTypeText, type TypeTreeNode, typeSignature } from '../type-instances/type-tree.js';
 import type { DataTypeEntity } from '../data-types/data-type.entity.js';
 import { paramNamesOf, type ParamsJsonSchema } from '../type-system/params-schema.js';
 import { RenderBudget } from '../type-system/render-budget.js';
+
+/** Target type texts of one translation, each distinct type rendered once (wide tables repeat types). */
+class TypeTexts {
+  private readonly budget = new RenderBudget();
+  private readonly texts = new Map<string, string>();
+
+  of(node: TypeTreeNode): string {
+    const key = typeSignature(node);
+    let text = this.texts.get(key);
+    if (text === undefined) {
+      text = renderTypeText(node, this.budget);
+      this.texts.set(key, text);
+    }
+    return text;
+  }
+}
 import type { Omissions, TranslatedColumn, TranslatedTable, TranslatedType } from './translated-table.js';
 
 /** The dataset the version belongs to, as the output names it. */
@@ -138,7 +154,7 @@ function translatedType(
   source: TypeTreeNode,
   path: string,
   rules: CastRules,
-  budget: RenderBudget,
+  texts: TypeTexts,
   report: WireColumn[],
 ): TranslatedType {
   const sourceChildren = new Map(source.children.map((c) => [c.id, c]));
@@ -154,7 +170,7 @@ function translatedType(
       loss: outcome.loss,
     };
     report.push(entry);
-    const type = translatedType(child, from, nested, rules, budget, report);
+    const type = translatedType(child, from, nested, rules, texts, report);
     entry.target_type = type.rendered;
     // Type trees carry no nullability of their own: a nested field may hold null.
     return { slot: child.slot, nullable: true, type };
@@ -162,7 +178,7 @@ function translatedType(
   return {
     code: target.code,
     params: target.type_params ?? {},
-    rendered: renderTypeText(target, budget),
+    rendered: texts.of(target),
     children,
   };
 }
@@ -174,7 +190,7 @@ export function buildTranslationModel(
   rules: CastRules,
   omissions: Omissions,
 ): TranslationModel {
-  const budget = new RenderBudget();
+  const texts = new TypeTexts();
   const report: WireColumn[] = [];
   const columns: TranslatedColumn[] = version.columns.map((column) => {
     const base: Omit<TranslatedColumn, 'type' | 'fidelity' | 'loss'> = {
@@ -228,7 +244,7 @@ export function buildTranslationModel(
     const at = report.push(entry);
     let type: TranslatedType;
     try {
-      type = translatedType(outcome.root, source, column.name, rules, budget, report);
+      type = translatedType(outcome.root, source, column.name, rules, texts, report);
     } catch (error) {
       const e = appErrorOf(error);
       if (!e || !NOT_RENDERED.has(e.code)) throw error;
