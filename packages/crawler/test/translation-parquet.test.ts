@@ -4,16 +4,37 @@
 // the storage_files types the translation started from. The backend must be built (dist).
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { parquetWriteBuffer } from 'hyparquet-writer';
-import { parseMessageType } from '../../backend/dist/modules/translations/renderers/parquet-message-type.js';
-import { renderParquet } from '../../backend/dist/modules/translations/renderers/parquet.js';
-import { Omissions } from '../../backend/dist/modules/translations/translated-table.js';
-import type { TranslatedType } from '../../backend/dist/modules/translations/translated-table.js';
 import type { TypeNode } from '../src/model.js';
 import { LocalFileStore } from '../src/sources/files/local-store.js';
 import { readParquet } from '../src/sources/files/parquet.js';
+
+// The backend's renderer, loaded from its build at run time (its test script builds it first), so that
+// this package's typecheck does not depend on the backend's dist. The shapes used here, by hand:
+interface TranslatedType {
+  code: string;
+  params: Record<string, unknown>;
+  rendered: string | null;
+  children: { slot: string | null; type: TranslatedType; nullable: boolean }[];
+}
+interface Omission {
+  kind: string;
+  path: string | null;
+  reason: string;
+}
+interface Renderers {
+  renderParquet(table: unknown, omissions: { items: Omission[] }): string;
+  parseMessageType(text: string): unknown[];
+  Omissions: new () => { items: Omission[] };
+}
+
+const BACKEND_DIST = join(dirname(fileURLToPath(import.meta.url)), '../../backend/dist/modules/translations');
+const load = async (file: string): Promise<Record<string, unknown>> =>
+  (await import(pathToFileURL(join(BACKEND_DIST, file)).href)) as Record<string, unknown>;
+let backend: Renderers;
 
 type WriterSchema = NonNullable<Parameters<typeof parquetWriteBuffer>[0]['schema']>;
 
@@ -82,6 +103,11 @@ const EXACT: TranslatedType[] = [
 
 let folder: string;
 beforeAll(async () => {
+  backend = {
+    ...(await load('renderers/parquet.js')),
+    ...(await load('renderers/parquet-message-type.js')),
+    ...(await load('translated-table.js')),
+  } as unknown as Renderers;
   folder = await mkdtemp(join(tmpdir(), 'aide-translation-parquet-'));
 });
 afterAll(async () => {
@@ -89,8 +115,8 @@ afterAll(async () => {
 });
 
 async function roundTrip(types: TranslatedType[], nullable: boolean) {
-  const omissions = new Omissions();
-  const text = renderParquet(
+  const omissions = new backend.Omissions();
+  const text = backend.renderParquet(
     {
       name: 'translated',
       namespace: null,
@@ -114,7 +140,7 @@ async function roundTrip(types: TranslatedType[], nullable: boolean) {
     },
     omissions,
   );
-  const schema = parseMessageType(text);
+  const schema = backend.parseMessageType(text);
   const columnData = types.map((_, index) => ({ name: `c${index}`, data: [] }));
   const buffer = parquetWriteBuffer({ columnData, schema: schema as WriterSchema });
   const path = join(folder, `t${nullable ? 'n' : 'r'}.parquet`);

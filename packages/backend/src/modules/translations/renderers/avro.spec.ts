@@ -183,6 +183,32 @@ describe('renderAvro', () => {
     ]);
   });
 
+  it('keeps one union branch per Avro type and reports the others', () => {
+    const found = new Omissions();
+    const out = renderAvro(
+      table([
+        col(
+          'u',
+          t('union', {}, [
+            ['field:a', t('long')],
+            ['field:b', t('timestamp_millis')],
+            ['field:c', t('array', {}, [['element', t('int'), false]])],
+            ['field:d', t('array', {}, [['element', t('string'), false]])],
+            ['field:e', t('null')],
+          ]),
+        ),
+      ]),
+      found,
+    );
+    const fields = (JSON.parse(out) as { fields: { type: unknown }[] }).fields;
+    expect(fields[0].type).toEqual(['null', 'long', { type: 'array', items: 'int' }]);
+    expect(() => avro.Type.forSchema(JSON.parse(out) as avro.Schema)).not.toThrow();
+    expect(found.items.map((item) => [item.kind, item.path])).toEqual([
+      ['column', 'u.b'],
+      ['column', 'u.d'],
+    ]);
+  });
+
   it('writes unions, fixed and logical types avsc accepts', () => {
     const found = new Omissions();
     const out = renderAvro(

@@ -165,12 +165,26 @@ class AvroRenderer {
       }
       case 'union': {
         const branches: AvroSchema[] = [];
+        const keys = new Set<string>();
         for (const field of fieldsOf(type)) {
-          const branch = this.type(field.type, paths.field(path, field.name));
+          const fieldPath = paths.field(path, field.name);
+          const branch = this.type(field.type, fieldPath);
           if (branch === null) continue;
           // A union cannot hold a union: its branches join this one.
-          for (const member of Array.isArray(branch) ? branch : [branch])
-            if (!branches.some((known) => sameUnnamed(known, member))) branches.push(member);
+          for (const member of Array.isArray(branch) ? branch : [branch]) {
+            const key = branchKey(member);
+            if (keys.has(key)) {
+              if (member !== 'null')
+                this.omissions.add(
+                  'column',
+                  fieldPath,
+                  `an Avro union holds one ${key} branch: this one is left out`,
+                );
+              continue;
+            }
+            keys.add(key);
+            branches.push(member);
+          }
         }
         if (branches.length === 0) return this.missingChild(type, path, 'field');
         return branches;
@@ -290,8 +304,12 @@ function union(type: AvroSchema, nullLast: boolean): AvroSchema {
   return nullLast ? [...branches, 'null'] : ['null', ...branches];
 }
 
-function sameUnnamed(a: AvroSchema, b: AvroSchema): boolean {
-  return typeof a === 'string' && a === b;
+/** What makes a union branch distinct for Avro: its name if named, else its (physical) type. */
+function branchKey(schema: AvroSchema): string {
+  if (typeof schema === 'string') return schema;
+  if (Array.isArray(schema)) return 'union';
+  if (typeof schema.name === 'string') return `named ${schema.name}`;
+  return String(schema.type);
 }
 
 function describe(type: AvroSchema): string {

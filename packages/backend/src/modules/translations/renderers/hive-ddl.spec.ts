@@ -54,7 +54,7 @@ const hiveOrders = table(
 
 const HIVE = `CREATE TABLE \`shop\`.\`orders\` (
   \`id\` bigint NOT NULL COMMENT 'The order\\'s id',
-  \`amount\` decimal(12,2) NOT NULL DEFAULT 0,
+  \`amount\` decimal(12,2) NOT NULL,
   \`status\` varchar(10) DEFAULT 'new',
   \`placed_at\` timestamp,
   \`tags\` array<string>,
@@ -173,6 +173,7 @@ describe('renderHiveDdl', () => {
 
   it('reports what Hive cannot declare or enforce', () => {
     expect(omissions.items.map((item) => [item.kind, item.path])).toEqual([
+      ['default', 'amount'],
       ['default', 'placed_at'],
       ['nullability', 'tags[]'],
       ['nullability', 'ship to.street'],
@@ -187,6 +188,32 @@ describe('renderHiveDdl', () => {
 
   it('is deterministic', () => {
     expect(renderHiveDdl(hiveOrders, new Omissions())).toBe(text);
+  });
+
+  it('renames what Hive rejects in names and leaves out maps keyed by a container', () => {
+    const found = new Omissions();
+    const out = renderHiveDdl(
+      table([
+        col('a:b', r('int', 'int')),
+        col('s', r('struct', '', {}, [['field:x.y', r('int', 'int'), true]])),
+        col(
+          'm',
+          r('map', '', {}, [
+            ['key', r('array', '', {}, [['element', r('int', 'int'), true]]), false],
+            ['value', r('int', 'int'), true],
+          ]),
+        ),
+      ]),
+      found,
+    );
+    expect(out).toBe(
+      'CREATE TABLE `shop`.`orders` (\n  `a_b` int,\n  `s` struct<`x_y`:int>\n)\nSTORED AS PARQUET;\n',
+    );
+    expect(found.items.map((item) => [item.kind, item.path])).toEqual([
+      ['column', 'a:b'],
+      ['column', 's.x.y'],
+      ['column', 'm'],
+    ]);
   });
 });
 

@@ -36,13 +36,19 @@ interface Dialect {
   listCode: string;
   /** Whether a struct field can be declared NOT NULL (Spark's `a: int NOT NULL`). */
   nestedNotNull: boolean;
-  /** Whether partition columns are listed apart with their types (Hive) or named among the columns (Spark). */
-  partitionsApart: boolean;
+  /** Whether a column takes one constraint only (Hive's grammar: NOT NULL or DEFAULT, not both). */
+  oneConstraint: boolean;
+  /** Whether map keys must be primitive types (Hive's grammar). */
+  primitiveMapKeys: boolean;
+  /** Characters a column or field name cannot hold (Hive rejects `,` `:` `.`); null when none. */
+  excludedInNames: RegExp | null;
   /** The type text of a non-container type; null (reported) when the dialect cannot declare it. */
   scalar(type: TranslatedType, path: string, omissions: Omissions): string | null;
   /** The column's DEFAULT clause for a literal the dialect takes; undefined when it cannot. */
   defaultClause(column: TranslatedColumn, typeText: string): string | undefined;
 }
+
+const CONTAINERS = new Set(['array', 'list', 'map', 'struct', 'uniontype']);
 
 const NUMERIC =
   /^(tinyint|smallint|int|integer|bigint|byte|short|long|float|real|double|decimal|dec|numeric)\b/i;
@@ -82,7 +88,9 @@ const HIVE: Dialect = {
   label: 'Hive',
   listCode: 'array',
   nestedNotNull: false,
-  partitionsApart: true,
+  oneConstraint: true,
+  primitiveMapKeys: true,
+  excludedInNames: /[,:.]/g,
   scalar(type, path, omissions) {
     if (type.code === 'interval_year_month' || type.code === 'interval_day_time') {
       omissions.add(
@@ -102,7 +110,9 @@ const SPARK_DELTA: Dialect = {
   label: 'Spark (Delta Lake)',
   listCode: 'array',
   nestedNotNull: true,
-  partitionsApart: false,
+  oneConstraint: false,
+  primitiveMapKeys: false,
+  excludedInNames: null,
   scalar(type, path, omissions) {
     if (type.code === 'void' || type.code.endsWith('_interval')) {
       omissions.add('column', path, `Delta Lake does not store ${type.code}: left out`);
@@ -131,7 +141,9 @@ const ICEBERG: Dialect = {
   label: 'Iceberg (Spark DDL)',
   listCode: 'list',
   nestedNotNull: true,
-  partitionsApart: false,
+  oneConstraint: false,
+  primitiveMapKeys: false,
+  excludedInNames: null,
   scalar(type, path, omissions) {
     const simple = ICEBERG_IN_SPARK[type.code];
     if (simple !== undefined) return simple;
@@ -193,6 +205,14 @@ class DdlWriter {
       const value = childIn(type, 'value');
       if (key === null) return this.missing(type, path, 'key');
       if (value === null) return this.missing(type, path, 'value');
+      if (this.dialect.primitiveMapKeys && CONTAINERS.has(key.type.code)) {
+        this.omissions.add(
+          'column',
+          path,
+          `${this.dialect.label} map keys are primitive types: the map is left out`,
+        );
+        return null;
+      }
       const keyText = this.type(key.type, paths.key(path));
       const valueText = this.type(value.type, paths.value(path));
       if (keyText === null || valueText === null) return null;
@@ -222,7 +242,7 @@ class DdlWriter {
               `${this.dialect.label} cannot declare struct fields NOT NULL`,
             );
         }
-        members.push(`${quoteName(field.name)}:${text}${notNull}`);
+        members.push(`${quoteName(this.name(field.name, fieldPath))}:${text}${notNull}`);
       }
       if (members.length === 0) return this.missing(type, path, 'field');
       return `struct<${members.join(',')}>`;
@@ -250,30 +270,45 @@ class DdlWriter {
     }
     const text = this.type(column.type, column.name);
     if (text === null) return null;
-    let clause = `${quoteName(column.name)} ${text}`;
-    if (!column.nullable) {
-      if (constraints) clause += ' NOT NULL';
-      else
-        this.omissions.add(
-          'nullability',
-          column.name,
-          `${this.dialect.label} cannot declare this column NOT NULL`,
-        );
-    }
+    let clause = `${quoteName(this.name(column.name, column.name))} ${text}`;
+    const notNull = !column.nullable && constraints;
+    if (notNull) clause += ' NOT NULL';
+    else if (!column.nullable)
+      this.omissions.add(
+        'nullability',
+        column.name,
+        `${this.dialect.label} cannot declare this column NOT NULL`,
+      );
     if (column.default !== null && !isNullDefault(column)) {
       const value = constraints ? this.dialect.defaultClause(column, text) : undefined;
-      if (value !== undefined) {
-        clause += ` DEFAULT ${value}`;
-        this.defaultsWritten = true;
-      } else
+      if (value === undefined)
         this.omissions.add(
           'default',
           column.name,
           `${this.dialect.label} cannot declare the default ${column.default}`,
         );
+      else if (notNull && this.dialect.oneConstraint)
+        this.omissions.add(
+          'default',
+          column.name,
+          `${this.dialect.label} takes one constraint per column: NOT NULL is declared, the default ${column.default} is not`,
+        );
+      else {
+        clause += ` DEFAULT ${value}`;
+        this.defaultsWritten = true;
+      }
     }
     if (column.comment !== null) clause += ` COMMENT ${quoteString(column.comment)}`;
     return clause;
+  }
+
+  /** The name as the dialect takes it: excluded characters become `_` (reported). */
+  name(wanted: string, path: string): string {
+    if (this.dialect.excludedInNames === null) return wanted;
+    const name = wanted.replace(this.dialect.excludedInNames, '_');
+    if (name !== wanted)
+      this.omissions.add('column', path, `named ${name}: ${this.dialect.label} names cannot hold , : or .`);
+    return name;
   }
 
   private missing(type: TranslatedType, path: string, slot: string): null {
