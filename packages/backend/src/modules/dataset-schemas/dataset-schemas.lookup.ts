@@ -11,6 +11,15 @@ export class DatasetSchemasLookup extends ParentLookup<DatasetSchemaEntity> {
     super(schemas.crud);
   }
 
+  /** A dataset's version by number, if it exists. */
+  findByVersion(
+    datasetId: string,
+    versionNum: number,
+    m?: EntityManager,
+  ): Promise<DatasetSchemaEntity | undefined> {
+    return this.schemas.findByVersion(datasetId, versionNum, m);
+  }
+
   /** Whether the version has bindings (is published history). */
   hasBindings(schemaId: string, m?: EntityManager): Promise<boolean> {
     return this.schemas.hasBindings(schemaId, m);

@@ -37,6 +37,6 @@ import { SystemSnapshotService } from './system-snapshot.service.js';
     VersionColumns,
     ReadShapesRepository,
   ],
-  exports: [SchemaVersionPublisher],
+  exports: [SchemaVersionPublisher, SchemaVersionReader],
 })
 export class SchemaVersionsModule {}
