@@ -76,9 +76,7 @@ export class SchemaVersionCheckService {
       input,
       viewer,
     ).catch(() => undefined);
-    return check
-      ? new AppError(error.code, error.message, check)
-      : error;
+    return check ? new AppError(error.code, error.message, check) : error;
   }
 
   /** A bulk publish item's DATASET_SCHEMA_INCOMPATIBLE with the impact in its details. */
