@@ -10,7 +10,7 @@ import {
   type VersionedDataset,
   versionedDataset,
 } from '../../helpers/lineage.js';
-import { copyBody, createDataflowRequest, pipelineFixture } from '../../helpers/provider.js';
+import { copyBody, createDataflowRequest, createWorkspace, pipelineFixture } from '../../helpers/provider.js';
 import { createTestContext, expectEnvelope, type TestContext } from '../../helpers/test-app.js';
 
 let ctx: TestContext;
@@ -298,5 +298,29 @@ describe('dataflows touching the dataset (issue 25)', () => {
     expect(lost.dataflows).toMatchObject([
       { side: 'destination', missing_columns: ['order_id'], breaks: true },
     ]);
+
+    // An API key sees the dataflows of its own workspaces only, as it lists them.
+    const keyOf = async (workspaceId: string) =>
+      ok(
+        await ctx.request('POST', `${API}/api-keys`, {
+          token: ctx.userToken,
+          body: { name: 'impact', workspace_ids: [workspaceId], scopes: ['catalogue:read'] },
+        }),
+        201,
+      ).key as string;
+    const other = await createWorkspace(ctx);
+    const body = { columns: [column('order_id', 'bigint')] };
+    const viaKey = async (key: string) =>
+      ok(
+        await ctx.request('POST', `${API}/datasets/${f.orders.id}/schema-versions/impact`, {
+          token: null,
+          headers: { 'x-api-key': key },
+          body,
+        }),
+      );
+    expect((await viaKey(await keyOf(f.workspace.id))).dataflows.map((d: Row) => d.dataflow_id)).toEqual([
+      flow.id,
+    ]);
+    expect((await viaKey(await keyOf(other.id))).dataflows).toEqual([]);
   });
 });
