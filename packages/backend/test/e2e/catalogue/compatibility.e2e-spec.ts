@@ -385,6 +385,55 @@ describe('every level × every change class of Avro fields', () => {
   levelMatrix('avro', AVRO_CASES);
 });
 
+describe('Protobuf and JSON Schema datasets follow their formats’ rules', () => {
+  async function kafkaDataset(flavorCode: string, base: Record<string, unknown>, level: Level) {
+    const flavor = await flavorByCode(ctx, flavorCode);
+    const dataset = await createDataset(ctx, avroSystem.id, 'kafka', { flavor_id: flavor.id });
+    ok(await publish(ctx, dataset.id, base), 201);
+    await setDatasetLevel(dataset.id, level);
+    return dataset.id as string;
+  }
+  const field = (name: string, type: string, nullable: boolean) => ({
+    name,
+    nullable,
+    type: { data_type: type },
+  });
+
+  it('Protobuf: a field removed or added passes FULL_TRANSITIVE (fields are optional by number)', async () => {
+    const id = await kafkaDataset(
+      'protobuf',
+      { columns: [field('id', 'int64', false), field('name', 'string', true)] },
+      'FULL_TRANSITIVE',
+    );
+    const removed = ok(await check(id, { columns: [field('id', 'int64', false)] }));
+    expect(removed).toMatchObject({ accepted: true, violations: [] });
+    expect(removed.changes.map((c: Row) => c.rule)).toEqual(['FIELD_REMOVED_OPTIONAL']);
+    ok(await publish(ctx, id, { columns: [field('id', 'int64', false)] }), 201);
+    const added = ok(
+      await check(id, { columns: [field('id', 'int64', false), field('tag', 'string', false)] }),
+    );
+    expect(added.changes.map((c: Row) => c.rule)).toEqual(['FIELD_ADDED_OPTIONAL']);
+    expect(added).toMatchObject({ accepted: true, compared_versions: [2, 1] });
+  });
+
+  it('JSON Schema: a required property added fails backward, a required one removed fails forward', async () => {
+    const base = { columns: [field('id', 'integer', false), field('note', 'string', true)] };
+    const addedRequired = { columns: [...base.columns, field('kind', 'string', false)] };
+    const removedRequired = { columns: [field('note', 'string', true)] };
+    const backward = await kafkaDataset('json_schema', base, 'BACKWARD');
+    expect(pick(ok(await check(backward, addedRequired)).violations)).toEqual([
+      { version_num: 1, direction: 'backward', rule: 'FIELD_ADDED_REQUIRED', name: 'kind' },
+    ]);
+    expect(ok(await check(backward, removedRequired)).accepted).toBe(true);
+    const forward = await kafkaDataset('json_schema', base, 'FORWARD');
+    expect(ok(await check(forward, addedRequired)).accepted).toBe(true);
+    expect(pick(ok(await check(forward, removedRequired)).violations)).toEqual([
+      { version_num: 1, direction: 'forward', rule: 'FIELD_REMOVED_REQUIRED', name: 'id' },
+    ]);
+    expectEnvelope(await publish(ctx, forward, removedRequired), 409, 'DATASET_SCHEMA_INCOMPATIBLE');
+  });
+});
+
 describe('transitive levels compare every earlier version', () => {
   // v1: f integer; v2: f removed; v3: f text — compatible with v2 (a nullable column added), not
   // with v1 (integer to text).
