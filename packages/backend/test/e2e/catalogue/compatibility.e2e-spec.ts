@@ -391,7 +391,7 @@ describe('Protobuf and JSON Schema datasets follow their formats’ rules', () =
     const dataset = await createDataset(ctx, avroSystem.id, 'kafka', { flavor_id: flavor.id });
     ok(await publish(ctx, dataset.id, base), 201);
     await setDatasetLevel(dataset.id, level);
-    return dataset.id as string;
+    return dataset.id;
   }
   const field = (name: string, type: string, nullable: boolean) => ({
     name,
