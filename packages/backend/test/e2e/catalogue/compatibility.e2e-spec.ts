@@ -650,6 +650,12 @@ describe('levels: registry, system default, dataset', () => {
     const after = ok(await ctx.request('GET', `${API}/datasets/${dataset.id}`, { token: ctx.userToken }));
     expect(after.row_version).toBe(dataset.row_version + 1);
     expect(after.updated_by).toBe(ADMIN.id);
+    // Only the compatibility routes set a level: the generic update refuses the key.
+    const patched = await ctx.request('PATCH', `${API}/datasets/${dataset.id}`, {
+      token: ctx.adminToken,
+      body: { kind: 'rdbms', row_version: after.row_version, compatibility: 'NONE' },
+    });
+    expectEnvelope(patched, 422, 'VALIDATION_ERROR');
   });
 
   it('only superusers set levels; unknown datasets and systems are 404', async () => {
