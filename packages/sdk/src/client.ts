@@ -77,6 +77,7 @@ import { TokenManager } from './internal/auth.js';
 import { Transport } from './internal/transport.js';
 import { AuthResource } from './resources/auth.js';
 import { CastRulesResource } from './resources/cast-rules.js';
+import { CompatibilityResource } from './resources/compatibility.js';
 import {
   createResource,
   type BatchCreatable,
@@ -350,6 +351,8 @@ export class AideClient extends AideClientCore {
   );
   /** `/lineage`: the graph around a dataset or a field (pages, `for await`, or whole). */
   readonly lineage = new LineageResource(this.api);
+  /** Compatibility levels (registry, system, dataset) and the check of a would-be version (`bulkCheck`). */
+  readonly compatibility = new CompatibilityResource(this.api);
   /** `/field-links`: every field link, filterable by link and field; the note is all an update changes. */
   readonly fieldLinks: CrudResource<FieldLink, CreateFieldLink, UpdateFieldLink> =
     this.resource(fieldLinkResource);
