@@ -7,6 +7,11 @@ export const ExitCode = {
   USAGE: 2,
   /** `--check` found differences between the database and the registry. */
   DIFFERENCES: 3,
+  /**
+   * A change its dataset's compatibility level refuses: `crawl --check` (before 3), `apply --dry-run`
+   * and `apply` (before 1).
+   */
+  INCOMPATIBLE: 4,
   /** Interrupted by SIGINT (128 + 2, the shell's convention). */
   SIGINT: 130,
   /** Interrupted by SIGTERM (128 + 15). */
