@@ -175,7 +175,10 @@ describe('a SQLite table under its compatibility level', () => {
 
     // --force-reason as a user who is not a superuser: refused (403), said clearly; nothing written.
     const admin = backend.client();
-    const user = { email: `compat-${randomBytes(4).toString('hex')}@example.com`, password: `pw-${randomBytes(8).toString('hex')}` };
+    const user = {
+      email: `compat-${randomBytes(4).toString('hex')}@example.com`,
+      password: `pw-${randomBytes(8).toString('hex')}`,
+    };
     try {
       await admin.users.create({ email: user.email, password: user.password, full_name: 'Crawler user' });
     } finally {
@@ -214,7 +217,11 @@ describe('a SQLite table under its compatibility level', () => {
     const checked = await run([...own, '--check', '--format', 'json', '-o', report]);
     expect(checked.code).toBe(ExitCode.DIFFERENCES);
     const written = readJson<CrawlReport>(report);
-    expect(written.datasets[0]?.level_check).toMatchObject({ level: 'BACKWARD', accepted: true, violations: [] });
+    expect(written.datasets[0]?.level_check).toMatchObject({
+      level: 'BACKWARD',
+      accepted: true,
+      violations: [],
+    });
     expect(written.compatibility_check).toMatchObject({ status: 'checked', accepted: 1, refused: 0 });
     const text = await run([...own, '--check']);
     expect(text.code).toBe(ExitCode.DIFFERENCES);
@@ -257,7 +264,9 @@ describe('a SQLite table under its compatibility level', () => {
     const front = await registryFront(backend);
     try {
       const report = reportPath('batch');
-      const result = await run([...batch, '--format', 'json', '-o', report], { AIDE_METASTORE_URL: front.url });
+      const result = await run([...batch, '--format', 'json', '-o', report], {
+        AIDE_METASTORE_URL: front.url,
+      });
       expect(result.code).toBe(ExitCode.OK);
       const checks = front.requests.filter((r) => r.path.startsWith('/api/v1/schema-versions/check'));
       expect(checks).toHaveLength(1);
@@ -332,7 +341,15 @@ describe('a PostgreSQL table under BACKWARD', () => {
 
   it('refuses a narrowed type and a NOT NULL column: crawl --check 4 naming both, apply refused', async () => {
     await db.exec('CREATE TABLE public.accounts (id int PRIMARY KEY, name varchar(40))');
-    const crawl = ['crawl', '--system-code', system, '--connection-url', db.url, '--tables', 'public.accounts'];
+    const crawl = [
+      'crawl',
+      '--system-code',
+      system,
+      '--connection-url',
+      db.url,
+      '--tables',
+      'public.accounts',
+    ];
     await register(crawl);
     const id = await datasetId(system, 'public.accounts');
     await setLevel(id, 'BACKWARD');
@@ -370,7 +387,9 @@ describe('a MariaDB table under FULL', () => {
 
   it('refuses a removed column (forward), accepts a nullable one', async () => {
     const schema = `${mysql.prefix}_shop`;
-    await mysql.exec(`CREATE DATABASE ${schema}; CREATE TABLE ${schema}.parts (id int PRIMARY KEY, code varchar(10), old_code varchar(10))`);
+    await mysql.exec(
+      `CREATE DATABASE ${schema}; CREATE TABLE ${schema}.parts (id int PRIMARY KEY, code varchar(10), old_code varchar(10))`,
+    );
     const crawl = ['crawl', '--system-code', system, '--connection-url', mysql.url(), '--schemas', schema];
     await register(crawl);
     await setLevel(await datasetId(system, `${schema}.parts`), 'FULL');

@@ -179,7 +179,11 @@ export function appliedPayload(
     level_check:
       i.level_check === null
         ? null
-        : { level: i.level_check.level, accepted: i.level_check.accepted, violations: i.level_check.violations.length },
+        : {
+            level: i.level_check.level,
+            accepted: i.level_check.accepted,
+            violations: i.level_check.violations.length,
+          },
     failed: failures.get(i.object_name) ?? null,
   });
   const all = { applied: items.map(entry) };
@@ -196,7 +200,15 @@ function summarizeApply(
   failures: ReadonlyMap<string, string>,
   dryRun: boolean,
 ): ApplyResult['summary'] {
-  const summary = { create: 0, publish: 0, already_applied: 0, stale: 0, kept: 0, failed: 0, incompatible: 0 };
+  const summary = {
+    create: 0,
+    publish: 0,
+    already_applied: 0,
+    stale: 0,
+    kept: 0,
+    failed: 0,
+    incompatible: 0,
+  };
   for (const item of items) {
     if (failures.has(item.object_name)) summary.failed++;
     else summary[item.action]++;
@@ -230,8 +242,11 @@ function renderApply(result: ApplyResult, failures: ReadonlyMap<string, string>)
     const compatibility = item.compatibility === null ? '' : ` (${item.compatibility})`;
     const level = item.level_check === null ? null : `level ${levelCheckText(item.level_check)}`;
     const detail = [failure ?? item.detail, level].filter((d) => d !== null).join('; ');
-    lines.push(`${action.padEnd(18)} ${name}${version}${compatibility}${detail === '' ? '' : `  — ${detail}`}`);
-    for (const v of item.level_check?.violations ?? []) lines.push(`${''.padEnd(18)}   violation  ${violationText(v)}`);
+    lines.push(
+      `${action.padEnd(18)} ${name}${version}${compatibility}${detail === '' ? '' : `  — ${detail}`}`,
+    );
+    for (const v of item.level_check?.violations ?? [])
+      lines.push(`${''.padEnd(18)}   violation  ${violationText(v)}`);
   }
   if (result.level_check_skipped !== null) {
     lines.push('', `Compatibility not checked: ${result.level_check_skipped}`);
@@ -293,12 +308,15 @@ export async function apply(reportPath: string, options: ApplyCommandOptions, io
         client,
         published.flatMap((i) => {
           const target = diffs.get(i.object_name)?.target;
-          return target === null || target === undefined ? [] : [{ dataset_id: i.dataset_id as string, version: target }];
+          return target === null || target === undefined
+            ? []
+            : [{ dataset_id: i.dataset_id as string, version: target }];
         }),
         signal,
       ).catch(interrupted(signal));
       if (checks.status === 'not_checked') levelCheckSkipped = checks.reason;
-      else for (const item of published) item.level_check = checks.checks.get(item.dataset_id as string) ?? null;
+      else
+        for (const item of published) item.level_check = checks.checks.get(item.dataset_id as string) ?? null;
     }
     let run: CrawlRunRecord | null = null;
     if (!dryRun && items.some((i) => i.action === 'create' || i.action === 'publish')) {
@@ -311,7 +329,15 @@ export async function apply(reportPath: string, options: ApplyCommandOptions, io
       try {
         // A batch in flight is not cut short (its datasets are written or not, each on its own);
         // an interrupt stops the apply before the next batch. After the last one, it completes.
-        const outcome: PublishOutcome = await applyItems(client, system.id, report, items, failures, signal, forceReason);
+        const outcome: PublishOutcome = await applyItems(
+          client,
+          system.id,
+          report,
+          items,
+          failures,
+          signal,
+          forceReason,
+        );
         for (const [name, message] of outcome.failures) failures.set(name, message);
       } catch (error) {
         await run.fail(error, io, appliedPayload(items, failures));
@@ -355,7 +381,9 @@ function forceReasonOf(options: ApplyCommandOptions): string | undefined {
   if (options.forceReason === undefined) return undefined;
   const reason = options.forceReason.trim();
   if (reason === '' || reason.length > 2000) {
-    throw new CrawlerError('--force-reason needs a reason of 1 to 2000 characters', { exitCode: ExitCode.USAGE });
+    throw new CrawlerError('--force-reason needs a reason of 1 to 2000 characters', {
+      exitCode: ExitCode.USAGE,
+    });
   }
   return reason;
 }

@@ -67,7 +67,11 @@ function diffPayload(report: CrawlReport): Record<string, unknown> {
     level_check:
       d.level_check === undefined
         ? null
-        : { level: d.level_check.level, accepted: d.level_check.accepted, violations: d.level_check.violations.length },
+        : {
+            level: d.level_check.level,
+            accepted: d.level_check.accepted,
+            violations: d.level_check.violations.length,
+          },
     changes: d.changes.map((c) => ({ category: c.category, name: c.name, compatibility: c.compatibility })),
   }));
   const payload = { format: report.format, format_version: report.format_version, datasets };

@@ -28,8 +28,7 @@ export interface LevelCheck {
 
 /** The verdicts of one bulk check, by dataset id; or why none was made. */
 export type LevelChecks =
-  | { status: 'checked'; checks: Map<string, LevelCheck> }
-  | { status: 'not_checked'; reason: string };
+  { status: 'checked'; checks: Map<string, LevelCheck> } | { status: 'not_checked'; reason: string };
 
 /** A dataset to check: its id and the version it would be published with. */
 export interface LevelCheckItem {
@@ -79,7 +78,8 @@ export async function checkLevels(
   if (result === null) {
     return {
       status: 'not_checked',
-      reason: 'the registry has no compatibility check (POST /api/v1/schema-versions/check): an older version',
+      reason:
+        'the registry has no compatibility check (POST /api/v1/schema-versions/check): an older version',
     };
   }
   for (const item of result.items) {

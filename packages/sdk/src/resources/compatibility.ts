@@ -78,7 +78,11 @@ export class CompatibilityResource {
    * `POST /datasets/{id}/schema-versions/check` — what the dataset's level makes of a publish of this
    * version: `accepted`, every violation, the change from the current version. Writes nothing.
    */
-  check(datasetId: string, version: PublishSchemaVersion, options?: RequestOptions): Promise<CompatibilityCheck> {
+  check(
+    datasetId: string,
+    version: PublishSchemaVersion,
+    options?: RequestOptions,
+  ): Promise<CompatibilityCheck> {
     return this.#api.invoke(routes.check, { params: { id: datasetId }, body: version, options });
   }
 
@@ -91,12 +95,6 @@ export class CompatibilityResource {
     items: readonly CompatibilityCheckItem[],
     options?: BulkOptions<BulkCompatibilityCheckResult>,
   ): Promise<BulkCompatibilityCheckResult> {
-    return sendInChunks(
-      this.#api,
-      routes.bulkCheck,
-      items,
-      { accepted: 0, refused: 0, failed: 0 },
-      options,
-    );
+    return sendInChunks(this.#api, routes.bulkCheck, items, { accepted: 0, refused: 0, failed: 0 }, options);
   }
 }
