@@ -64,7 +64,7 @@ async function datasetId(systemCode: string, objectName: string): Promise<string
 async function setLevel(id: string, level: CompatibilityLevel): Promise<void> {
   const client = backend.client();
   try {
-    const set = await client.compatibility.setDataset(id, level);
+    const set = await client.compatibility.setDatasetCompatibility(id, level);
     expect(set).toMatchObject({ dataset_id: id, level, effective_level: level, source: 'dataset' });
   } finally {
     await client.close();

@@ -112,18 +112,17 @@ async function callEveryOwnMethod(client: AideClient): Promise<void> {
     () => client.lineage.sendOpenLineageEvent({} as never),
     () => client.lineage.datasetGraph(MISSING),
     () => client.lineage.fieldGraph(MISSING),
+    () => client.compatibility.getRegistryCompatibility(),
+    () => client.compatibility.setRegistryCompatibility('NONE'),
+    () => client.compatibility.getSystemCompatibility(MISSING),
+    () => client.compatibility.setSystemCompatibility(MISSING, null),
+    () => client.compatibility.getDatasetCompatibility(MISSING),
+    () => client.compatibility.setDatasetCompatibility(MISSING, null),
+    () => client.compatibility.checkSchemaVersion(MISSING, { columns: [] }),
+    () => client.compatibility.checkSchemaVersions([{ dataset_id: MISSING, columns: [] }]),
     () => dataflows.watermark(MISSING),
     () => dataflows.putWatermark(MISSING, {} as never),
     () => dataflows.watermarkHistory(MISSING),
-    () => client.compatibility.getRegistry(),
-    // An invalid level: the route is reached, the registry's default is left as it is.
-    () => client.compatibility.setRegistry('NO_SUCH_LEVEL' as never),
-    () => client.compatibility.getSystem(MISSING),
-    () => client.compatibility.setSystem(MISSING, null),
-    () => client.compatibility.getDataset(MISSING),
-    () => client.compatibility.setDataset(MISSING, null),
-    () => client.compatibility.check(MISSING, version),
-    () => client.compatibility.bulkCheck([{ dataset_id: MISSING, ...version }]),
   ];
   for (const call of calls) await reach(call);
 }

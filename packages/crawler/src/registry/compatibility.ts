@@ -66,7 +66,7 @@ export async function checkLevels(
   if (items.length === 0) return { status: 'checked', checks };
   const result = await registryCall('check the compatibility levels', async () => {
     try {
-      return await client.compatibility.bulkCheck(
+      return await client.compatibility.checkSchemaVersions(
         items.map((item) => ({ dataset_id: item.dataset_id, ...publishBody(item.version) })),
         { signal },
       );

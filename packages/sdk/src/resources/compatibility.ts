@@ -1,9 +1,9 @@
 import {
-  contract,
   type BulkCompatibilityCheck,
   type BulkCompatibilityCheckResult,
   type CompatibilityCheck,
   type CompatibilityLevel,
+  contract,
   type DatasetCompatibility,
   type PublishSchemaVersion,
   type RegistryCompatibility,
@@ -15,18 +15,17 @@ import { type BulkOptions, sendInChunks } from '../internal/bulk.js';
 
 const routes = contract.compatibility;
 
-/** One item of `bulkCheck`: a dataset and the version it would be published with. */
-export type CompatibilityCheckItem = BulkCompatibilityCheck['items'][number];
-
 /**
- * Compatibility levels (ADR 0048): Schema Registry's seven levels enforced on publish, per dataset,
- * with a default per system and one for the registry; and the check that answers whether a version
- * would be accepted, writing nothing.
+ * Compatibility levels (ADR 0048): Schema Registry's seven levels, per dataset, with a default per
+ * system and one for the registry; and the check of a would-be version against them. A publish the
+ * dataset's level refuses fails with `ConflictError` (`DATASET_SCHEMA_INCOMPATIBLE`), its
+ * `details.violations` listing each violated rule; a superuser may publish it anyway with
+ * `force_reason`.
  *
  * ```ts
- * await client.compatibility.setDataset(datasetId, 'BACKWARD'); // superusers
- * const check = await client.compatibility.check(datasetId, { columns });
- * if (!check.accepted) for (const v of check.violations) console.log(v.rule, v.name, v.reason);
+ * await client.compatibility.setDatasetCompatibility(id, 'BACKWARD');
+ * const check = await client.compatibility.checkSchemaVersion(id, { columns });
+ * if (!check.accepted) for (const v of check.violations) console.log(v.rule, v.name, v.direction);
  * ```
  */
 export class CompatibilityResource {
@@ -37,22 +36,25 @@ export class CompatibilityResource {
   }
 
   /** `GET /compatibility` — the registry's default level. */
-  getRegistry(options?: RequestOptions): Promise<RegistryCompatibility> {
+  getRegistryCompatibility(options?: RequestOptions): Promise<RegistryCompatibility> {
     return this.#api.invoke(routes.getRegistry, { options });
   }
 
   /** `PUT /compatibility` — sets the registry's default level (superusers). */
-  setRegistry(level: CompatibilityLevel, options?: RequestOptions): Promise<RegistryCompatibility> {
+  setRegistryCompatibility(
+    level: CompatibilityLevel,
+    options?: RequestOptions,
+  ): Promise<RegistryCompatibility> {
     return this.#api.invoke(routes.setRegistry, { body: { level }, options });
   }
 
-  /** `GET /systems/{id}/compatibility` — a system's default level for its datasets. */
-  getSystem(systemId: string, options?: RequestOptions): Promise<SystemCompatibility> {
+  /** `GET /systems/{id}/compatibility` — a system's default level for its datasets, and the one applied. */
+  getSystemCompatibility(systemId: string, options?: RequestOptions): Promise<SystemCompatibility> {
     return this.#api.invoke(routes.getSystem, { params: { id: systemId }, options });
   }
 
   /** `PUT /systems/{id}/compatibility` — sets (or clears, with null) a system's default (superusers). */
-  setSystem(
+  setSystemCompatibility(
     systemId: string,
     level: CompatibilityLevel | null,
     options?: RequestOptions,
@@ -60,13 +62,13 @@ export class CompatibilityResource {
     return this.#api.invoke(routes.setSystem, { params: { id: systemId }, body: { level }, options });
   }
 
-  /** `GET /datasets/{id}/compatibility` — a dataset's level, its system's, the registry's, and the one applied. */
-  getDataset(datasetId: string, options?: RequestOptions): Promise<DatasetCompatibility> {
+  /** `GET /datasets/{id}/compatibility` — a dataset's own level, its system's, the registry's, and the one applied. */
+  getDatasetCompatibility(datasetId: string, options?: RequestOptions): Promise<DatasetCompatibility> {
     return this.#api.invoke(routes.getDataset, { params: { id: datasetId }, options });
   }
 
   /** `PUT /datasets/{id}/compatibility` — sets (or clears, with null) a dataset's own level (superusers). */
-  setDataset(
+  setDatasetCompatibility(
     datasetId: string,
     level: CompatibilityLevel | null,
     options?: RequestOptions,
@@ -75,24 +77,21 @@ export class CompatibilityResource {
   }
 
   /**
-   * `POST /datasets/{id}/schema-versions/check` — what the dataset's level makes of a publish of this
-   * version: `accepted`, every violation, the change from the current version. Writes nothing.
+   * `POST /datasets/{id}/schema-versions/check` — would this publish body be accepted? Every violation
+   * against every version compared, the change from the current version and, when refused, the
+   * downstream impact. Nothing is written.
    */
-  check(
+  checkSchemaVersion(
     datasetId: string,
-    version: PublishSchemaVersion,
+    body: PublishSchemaVersion,
     options?: RequestOptions,
   ): Promise<CompatibilityCheck> {
-    return this.#api.invoke(routes.check, { params: { id: datasetId }, body: version, options });
+    return this.#api.invoke(routes.check, { params: { id: datasetId }, body, options });
   }
 
-  /**
-   * `POST /schema-versions/check` — checks many datasets' would-be versions, each on its own: per item
-   * the `check`, or the `error` that kept it from being checked. Sent in chunks of at most 500 items
-   * (and the server's body limit), the results merged in input order.
-   */
-  bulkCheck(
-    items: readonly CompatibilityCheckItem[],
+  /** `POST /schema-versions/check` — `checkSchemaVersion` for many datasets, each on its own (sent in chunks). */
+  checkSchemaVersions(
+    items: BulkCompatibilityCheck['items'],
     options?: BulkOptions<BulkCompatibilityCheckResult>,
   ): Promise<BulkCompatibilityCheckResult> {
     return sendInChunks(this.#api, routes.bulkCheck, items, { accepted: 0, refused: 0, failed: 0 }, options);
