@@ -71,10 +71,11 @@ async function setLevel(id: string, level: CompatibilityLevel): Promise<void> {
   }
 }
 
+/** A dataset's version history, oldest first. */
 async function versions(id: string) {
   const client = backend.client();
   try {
-    return await client.datasets.schemaVersions(id);
+    return (await client.datasets.schemaVersions(id)).sort((a, b) => a.version_num - b.version_num);
   } finally {
     await client.close();
   }
@@ -160,7 +161,10 @@ describe('a SQLite table under its compatibility level', () => {
     // apply --dry-run: the verdict beside the plan, exit 4, nothing written.
     const dry = await run(['apply', report, '--dry-run']);
     expect(dry.code).toBe(ExitCode.INCOMPATIBLE);
-    expect(dry.stdout).toMatch(/would be published\s+main\.customers.*level BACKWARD \(dataset\): REFUSED/);
+    expect(dry.stdout).toMatch(
+      /would be REFUSED \(level\) main\.customers {2}— level BACKWARD \(dataset\): REFUSED/,
+    );
+    expect(dry.stdout).toContain('Dry run (nothing written): 0 created, 0 published');
     expect(dry.stdout).toContain('violation  v1 backward COLUMN_ADDED_REQUIRED "email"');
     expect(dry.stdout).toContain('1 would be refused by their compatibility level');
     expect((await versions(id)).map((v) => v.version_num)).toEqual([1]);
@@ -168,7 +172,9 @@ describe('a SQLite table under its compatibility level', () => {
     // apply: refused by the registry, with the violations; nothing written.
     const refused = await run(['apply', report]);
     expect(refused.code).toBe(ExitCode.INCOMPATIBLE);
-    expect(refused.stdout).toMatch(/FAILED\s+main\.customers.*DATASET_SCHEMA_INCOMPATIBLE/);
+    expect(refused.stdout).toMatch(
+      /FAILED\s+main\.customers {2}— DATASET_SCHEMA_INCOMPATIBLE; level BACKWARD \(dataset\): REFUSED, 1 violation/,
+    );
     expect(refused.stdout).toContain('violation  v1 backward COLUMN_ADDED_REQUIRED "email"');
     expect(refused.stdout).toContain('1 refused by their compatibility level');
     expect((await versions(id)).map((v) => v.version_num)).toEqual([1]);
@@ -191,6 +197,14 @@ describe('a SQLite table under its compatibility level', () => {
     });
     expect(notSuper.code).toBe(ExitCode.FAILURE);
     expect(`${notSuper.stdout}${notSuper.stderr}`).toContain('--force-reason is for superusers only');
+    expect((await versions(id)).map((v) => v.version_num)).toEqual([1]);
+
+    // A dry run with --force-reason: the refusal is shown, but it would be published (exit 0).
+    const forcedDry = await run(['apply', report, '--dry-run', '--force-reason', reason]);
+    expect(forcedDry.code).toBe(ExitCode.OK);
+    expect(forcedDry.stdout).toMatch(
+      /would be published\s+main\.customers {2}— level BACKWARD \(dataset\): REFUSED/,
+    );
     expect((await versions(id)).map((v) => v.version_num)).toEqual([1]);
 
     // --force-reason as the superuser: published, the reason and the overridden violation in the history.

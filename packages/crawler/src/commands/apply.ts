@@ -67,6 +67,8 @@ export interface ApplyResult {
   summary: Record<ApplyAction | 'failed' | 'incompatible', number>;
   /** `--dry-run`: why the registry could not check the levels (an older registry), else null. */
   level_check_skipped: string | null;
+  /** `--force-reason`: publishes past the compatibility levels (superusers), else null. */
+  force_reason: string | null;
 }
 
 /** Reads and checks a report file. */
@@ -195,10 +197,15 @@ export function appliedPayload(
 /** An item a compatibility level refuses: by the registry's publish, or by its check in a dry run. */
 export const refusedByLevel = (item: ApplyItem): boolean => item.level_check?.accepted === false;
 
+/** A dry run's item that its level would refuse, with no `--force-reason` to publish it anyway. */
+const wouldBeRefused = (item: ApplyItem, dryRun: boolean, forced: boolean): boolean =>
+  dryRun && !forced && refusedByLevel(item);
+
 function summarizeApply(
   items: readonly ApplyItem[],
   failures: ReadonlyMap<string, string>,
   dryRun: boolean,
+  forced: boolean,
 ): ApplyResult['summary'] {
   const summary = {
     create: 0,
@@ -210,10 +217,12 @@ function summarizeApply(
     incompatible: 0,
   };
   for (const item of items) {
-    if (failures.has(item.object_name)) summary.failed++;
-    else summary[item.action]++;
     // A dry run's refusals are the check's verdicts: nothing failed, but the apply would refuse them.
-    if (refusedByLevel(item) && (dryRun || failures.has(item.object_name))) summary.incompatible++;
+    if (wouldBeRefused(item, dryRun, forced)) summary.incompatible++;
+    else if (failures.has(item.object_name)) {
+      summary.failed++;
+      if (refusedByLevel(item)) summary.incompatible++;
+    } else summary[item.action]++;
   }
   return summary;
 }
@@ -234,9 +243,11 @@ function renderApply(result: ApplyResult, failures: ReadonlyMap<string, string>)
     const action =
       failure !== undefined
         ? 'FAILED'
-        : result.dry_run
-          ? `would be ${ACTION_TEXT[item.action]}`
-          : ACTION_TEXT[item.action];
+        : wouldBeRefused(item, result.dry_run, result.force_reason !== null)
+          ? 'would be REFUSED (level)'
+          : result.dry_run
+            ? `would be ${ACTION_TEXT[item.action]}`
+            : ACTION_TEXT[item.action];
     const version = item.version_num === null ? '' : ` v${item.version_num}`;
     // The registry's class of what it published (or refused), never the report's label.
     const compatibility = item.compatibility === null ? '' : ` (${item.compatibility})`;
@@ -259,9 +270,8 @@ function renderApply(result: ApplyResult, failures: ReadonlyMap<string, string>)
   );
   if (s.incompatible > 0) {
     lines.push(
-      result.dry_run
-        ? `${s.incompatible} would be refused by their compatibility level (a superuser may publish them with --force-reason)`
-        : `${s.incompatible} refused by their compatibility level (a superuser may publish them with --force-reason)`,
+      `${s.incompatible} ${result.dry_run ? 'would be ' : ''}refused by their compatibility level ` +
+        '(a superuser may publish them with --force-reason)',
     );
   }
   return `${lines.join('\n')}\n`;
@@ -348,8 +358,9 @@ export async function apply(reportPath: string, options: ApplyCommandOptions, io
       crawl_run_id: run?.id ?? null,
       dry_run: dryRun,
       items,
-      summary: summarizeApply(items, failures, dryRun),
+      summary: summarizeApply(items, failures, dryRun, forceReason !== undefined),
       level_check_skipped: levelCheckSkipped,
+      force_reason: forceReason ?? null,
     };
     if (run !== null) {
       try {
@@ -364,7 +375,7 @@ export async function apply(reportPath: string, options: ApplyCommandOptions, io
     }
     io.stdout(renderApply(result, failures));
     // A dry run's refusals by level fail it too (CI of a migration), unless they are to be forced.
-    const incompatible = result.summary.incompatible > 0 && !(dryRun && forceReason !== undefined);
+    const incompatible = result.summary.incompatible > 0;
     const refused = result.summary.stale > 0 || failures.size > 0;
     return {
       result,

@@ -217,8 +217,13 @@ export async function applyItems(
       } else if (r.error?.error_code === 'DATASET_SCHEMA_INCOMPATIBLE') {
         // `details` is the check's verdict: the level and every violation.
         const check = r.error.details as CompatibilityCheck | undefined;
-        if (check !== undefined && Array.isArray(check.violations)) item.level_check = levelCheckOf(check);
-        failures.set(item.object_name, `${r.error.error_code}: ${r.error.detail}`);
+        if (check !== undefined && Array.isArray(check.violations)) {
+          item.level_check = levelCheckOf(check);
+          // The level and each violation are shown from `level_check`.
+          failures.set(item.object_name, r.error.error_code);
+        } else {
+          failures.set(item.object_name, `${r.error.error_code}: ${r.error.detail}`);
+        }
       } else if (r.error?.status === 403 && forceReason !== undefined) {
         failures.set(item.object_name, `${r.error.error_code}: ${r.error.detail} ${FORCE_REFUSED}`);
       } else {
