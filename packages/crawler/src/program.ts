@@ -122,15 +122,15 @@ A dataset already holding the report's version is skipped, so applying a report 
 nothing. A version that its dataset's compatibility level refuses (DATASET_SCHEMA_INCOMPATIBLE) is
 shown with every violation; --dry-run asks the registry's check for the same verdicts. A superuser may
 publish it anyway with --force-reason "<why>": the reason is kept in the version's history (anyone
-else is refused with 403). Removed tables are reported only: apply never deletes. The run is recorded as a crawl run
-(config.command = apply) with what was applied.
+else is refused with 403). Removed tables are reported only: apply never deletes. The run is
+recorded as a crawl run (config.command = apply) with what was applied.
 
 ${REGISTRY_HELP}
 
 Exit codes: 0 ok, 1 a dataset was refused or failed, or a runtime failure, 2 usage error,
 4 a dataset refused by its compatibility level, or with --dry-run one that would be (takes precedence
-over 1; a dry run with --force-reason does not count those), 130/143 interrupted by SIGINT/SIGTERM: the batch in flight is written, then the apply stops and its
-run is marked failed with what was done; apply the report again to finish. ${DEBUG_HELP}
+over 1; a dry run with --force-reason does not count those), 130/143 interrupted by SIGINT/SIGTERM:
+the batch in flight is written, then the apply stops and its run is marked failed with what was done; apply the report again to finish. ${DEBUG_HELP}
 
 Examples:
   aide-crawler apply shop-report.json --dry-run
