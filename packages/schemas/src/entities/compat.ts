@@ -146,6 +146,28 @@ export const ImpactLinkSchema = z
   .meta({ id: 'ImpactLink' });
 export type ImpactLink = z.infer<typeof ImpactLinkSchema>;
 
+/**
+ * A dataflow reading or writing the dataset (issue 25): the columns it names on the dataset's side
+ * (the source's watermark columns; the destination's merge keys and partition columns) that the
+ * would-be version lacks. `breaks`: some are missing.
+ */
+export const ImpactDataflowSchema = z
+  .object({
+    dataflow_id: z.uuid(),
+    name: z.string(),
+    workspace_id: z.uuid(),
+    side: z
+      .enum(['source', 'destination'])
+      .describe('`source`: the dataflow reads the dataset (a downstream hop); `destination`: it writes it'),
+    other_dataset: datasetRef.nullable().describe('The dataset at the other end (null: a query source)'),
+    dataset_link_id: z.uuid().nullable(),
+    is_active: z.boolean(),
+    missing_columns: z.array(z.string()),
+    breaks: z.boolean(),
+  })
+  .meta({ id: 'ImpactDataflow' });
+export type ImpactDataflow = z.infer<typeof ImpactDataflowSchema>;
+
 /** What publishing a version would break (ADR 0021). Nothing is written to compute it. */
 export const SchemaVersionImpactSchema = z
   .object({
@@ -155,8 +177,13 @@ export const SchemaVersionImpactSchema = z
       links: z.int(),
       breaking_links: z.int(),
       breaking_field_links: z.int(),
+      dataflows: z.int(),
+      breaking_dataflows: z.int(),
     }),
     links: z.array(ImpactLinkSchema).describe('Downstream links (`side: source`) first, then upstream'),
+    dataflows: z
+      .array(ImpactDataflowSchema)
+      .describe('Dataflows reading the dataset (`side: source`) first, then those writing it'),
   })
   .meta({ id: 'SchemaVersionImpact' });
 export type SchemaVersionImpact = z.infer<typeof SchemaVersionImpactSchema>;

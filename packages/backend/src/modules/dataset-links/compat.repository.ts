@@ -105,6 +105,27 @@ export class CompatRepository {
     return { rows, total };
   }
 
+  /**
+   * The live dataflows reading (`source`) or writing (`destination`) the dataset, with the columns they
+   * name on its side and the dataset at their other end, in one statement.
+   */
+  async dataflowsOf(datasetId: string): Promise<DataflowOfDataset[]> {
+    return this.dataSource.query(
+      `SELECT f.id, f.name, f.workspace_id, f.is_active, f.dataset_link_id,
+              CASE WHEN f.source_dataset_id = $1 THEN 'source' ELSE 'destination' END AS side,
+              CASE WHEN f.source_dataset_id = $1 THEN f.source_watermark_columns
+                   ELSE f.merge_keys || ARRAY(SELECT p->>'column' FROM jsonb_array_elements(f.partition_columns) p)
+              END AS columns,
+              o.id AS other_id, o.object_name AS other_name
+       FROM dataflows f
+       LEFT JOIN datasets o ON o.id = CASE WHEN f.source_dataset_id = $1 THEN f.destination_dataset_id
+                                           ELSE f.source_dataset_id END
+       WHERE f.deleted_at IS NULL AND (f.source_dataset_id = $1 OR f.destination_dataset_id = $1)
+       ORDER BY (f.source_dataset_id = $1) DESC, f.name, f.id`,
+      [datasetId],
+    );
+  }
+
   private async count(where: string, params: unknown[]): Promise<number> {
     const rows: { n: number }[] = await this.dataSource.query(`SELECT count(*)::int AS n ${where}`, params);
     return rows[0]?.n ?? 0;
@@ -208,4 +229,18 @@ function toFieldRow(r: RawFieldRow): CompatFieldRow {
     source_root: root(r.source_type_id, r.s_dt, r.s_params, r.s_code, r.s_template, r.s_nested),
     target_root: root(r.target_type_id, r.t_dt, r.t_params, r.t_code, r.t_template, r.t_nested),
   };
+}
+
+/** A dataflow touching a dataset, as the impact analysis reads it. */
+export interface DataflowOfDataset {
+  id: string;
+  name: string;
+  workspace_id: string;
+  is_active: boolean;
+  dataset_link_id: string | null;
+  side: 'source' | 'destination';
+  /** The columns the dataflow names on the dataset's side. */
+  columns: string[];
+  other_id: string | null;
+  other_name: string | null;
 }

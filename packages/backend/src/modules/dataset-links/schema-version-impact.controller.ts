@@ -12,7 +12,7 @@ export class SchemaVersionImpactController {
 
   /** What publishing this body would break: links and field links compared now and re-pinned to it. */
   @Route(route)
-  preview({ params, body }: RouteInput<typeof route>) {
-    return this.impact.preview(params.id, body);
+  preview({ params, body, user }: RouteInput<typeof route>) {
+    return this.impact.preview(params.id, body, user);
   }
 }

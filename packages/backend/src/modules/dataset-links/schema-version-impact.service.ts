@@ -1,5 +1,6 @@
 import type {
   FieldCompatRow,
+  ImpactDataflow,
   ImpactFieldLink,
   ImpactLink,
   PublishSchemaVersionSchema,
@@ -7,6 +8,7 @@ import type {
 } from '@aide/schemas';
 import { Injectable } from '@nestjs/common';
 import type { z } from 'zod';
+import type { AuthUser } from '../../common/auth/current-user.js';
 import { AppError } from '../../common/errors/app-error.js';
 import { Transactions } from '../../database/transactions.js';
 import type { DataTypeEntity } from '../data-types/data-type.entity.js';
@@ -45,7 +47,11 @@ export class SchemaVersionImpactService {
     private readonly reports: DatasetLinkCompatService,
   ) {}
 
-  async preview(datasetId: string, input: PublishInput): Promise<SchemaVersionImpact> {
+  /**
+   * `viewer`: an API key sees only the dataflows of the workspaces it is scoped to (as it lists them);
+   * a token sees them all.
+   */
+  async preview(datasetId: string, input: PublishInput, viewer?: AuthUser): Promise<SchemaVersionImpact> {
     const { id, columns, currentNum } = await this.tx.run(async (m) => {
       const found = await this.datasets.findActiveWithFlavor([datasetId], m);
       const dataset = found.get(datasetId.toLowerCase());
@@ -66,6 +72,25 @@ export class SchemaVersionImpactService {
       true,
       (rows, trees) => rows.map((r) => withWouldBe(r, linksById, id, columns, trees)),
     );
+    const columnNames = new Set(input.columns.map((c) => c.name));
+    const visible = viewer?.workspace_ids;
+    const touching = (await this.compat.dataflowsOf(id)).filter(
+      (f) => visible === undefined || visible.includes(f.workspace_id),
+    );
+    const dataflows = touching.map((f): ImpactDataflow => {
+      const missing = [...new Set(f.columns)].filter((c) => !columnNames.has(c));
+      return {
+        dataflow_id: f.id,
+        name: f.name,
+        workspace_id: f.workspace_id,
+        side: f.side,
+        other_dataset: f.other_id ? { id: f.other_id, object_name: f.other_name as string } : null,
+        dataset_link_id: f.dataset_link_id,
+        is_active: f.is_active,
+        missing_columns: missing,
+        breaks: missing.length > 0,
+      };
+    });
     const nowById = new Map(now.map((c) => [c.link.id, c]));
     const impacts = after
       .map((a) => impactOf(nowById.get(a.link.id) as Computed, a, id))
@@ -77,8 +102,11 @@ export class SchemaVersionImpactService {
         links: impacts.length,
         breaking_links: impacts.filter((l) => l.breaks).length,
         breaking_field_links: impacts.reduce((n, l) => n + l.field_links.filter((f) => f.breaks).length, 0),
+        dataflows: dataflows.length,
+        breaking_dataflows: dataflows.filter((f) => f.breaks).length,
       },
       links: impacts,
+      dataflows,
     };
   }
 }

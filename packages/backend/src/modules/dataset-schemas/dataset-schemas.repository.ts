@@ -121,6 +121,14 @@ export class DatasetSchemasRepository {
     );
   }
 
+  /** Version headers by id (those that exist), in one query. */
+  async findByIds(ids: readonly string[], manager: EntityManager): Promise<DatasetSchemaEntity[]> {
+    if (ids.length === 0) return [];
+    return manager.query(`SELECT s.* FROM dataset_schemas s WHERE s.id = ANY($1::uuid[])`, [
+      [...new Set(ids)],
+    ]);
+  }
+
   async findByVersion(datasetId: string, versionNum: number, manager?: EntityManager) {
     return (
       (await this.crud.repo(manager).findOneBy({ dataset_id: datasetId, version_num: versionNum })) ??

@@ -11,12 +11,12 @@ export class SchemaVersionCheckController {
   constructor(private readonly checks: SchemaVersionCheckService) {}
 
   @Route(routes.check)
-  check({ params, body }: RouteInput<typeof routes.check>) {
-    return this.checks.check(params.id, body);
+  check({ params, body, user }: RouteInput<typeof routes.check>) {
+    return this.checks.check(params.id, body, user);
   }
 
   @Route(routes.bulkCheck)
-  checkMany({ body }: RouteInput<typeof routes.bulkCheck>) {
-    return this.checks.checkMany(body.items);
+  checkMany({ body, user }: RouteInput<typeof routes.bulkCheck>) {
+    return this.checks.checkMany(body.items, user);
   }
 }

@@ -7,6 +7,7 @@ import type {
 import { Injectable, Logger } from '@nestjs/common';
 import type { z } from 'zod';
 import type { ItemError } from '@aide/schemas';
+import type { AuthUser } from '../../common/auth/current-user.js';
 import { itemOutcome } from '../../common/crud/per-item.js';
 import { AppError } from '../../common/errors/app-error.js';
 import { Transactions } from '../../database/transactions.js';
@@ -32,17 +33,17 @@ export class SchemaVersionCheckService {
     private readonly tx: Transactions,
   ) {}
 
-  async check(datasetId: string, input: PublishInput): Promise<CompatibilityCheck> {
+  async check(datasetId: string, input: PublishInput, viewer: AuthUser): Promise<CompatibilityCheck> {
     const [outcome] = await this.tx.run((m) => this.publisher.checkAll(m, [{ datasetId, input }]));
     if (outcome?.ok !== true) throw outcome?.error;
-    return this.withImpactOf(outcome.value, input);
+    return this.withImpactOf(outcome.value, input, viewer);
   }
 
-  async checkMany(items: readonly CheckItem[]): Promise<BulkCompatibilityCheckResult> {
+  async checkMany(items: readonly CheckItem[], viewer: AuthUser): Promise<BulkCompatibilityCheckResult> {
     const outcomes = await this.tx.run((m) =>
       this.publisher.checkAll(
         m,
-        items.map(({ dataset_id, ...input }) => ({ datasetId: dataset_id, input: input as PublishInput })),
+        items.map(({ dataset_id, ...input }) => ({ datasetId: dataset_id, input })),
       ),
     );
     const results: BulkCompatibilityCheckResult['items'] = [];
@@ -53,7 +54,7 @@ export class SchemaVersionCheckService {
       results.push({
         index,
         dataset_id,
-        check: value ? await this.withImpactOf(value, input as PublishInput) : null,
+        check: value ? await this.withImpactOf(value, input, viewer) : null,
         error,
       });
     }
@@ -68,26 +69,35 @@ export class SchemaVersionCheckService {
   }
 
   /** A publish's DATASET_SCHEMA_INCOMPATIBLE with the impact of the refused version in its details. */
-  async withImpact(error: unknown, input: PublishInput): Promise<unknown> {
+  async withImpact(error: unknown, input: PublishInput, viewer: AuthUser): Promise<unknown> {
     if (!(error instanceof AppError) || error.code !== 'DATASET_SCHEMA_INCOMPATIBLE') return error;
-    const check = await this.withImpactOf(error.details as unknown as CompatibilityCheck, input).catch(
-      () => undefined,
-    );
-    return check
-      ? new AppError(error.code, error.message, check as unknown as Record<string, unknown>)
-      : error;
+    const check = await this.withImpactOf(
+      error.details as unknown as CompatibilityCheck,
+      input,
+      viewer,
+    ).catch(() => undefined);
+    return check ? new AppError(error.code, error.message, check) : error;
   }
 
   /** A bulk publish item's DATASET_SCHEMA_INCOMPATIBLE with the impact in its details. */
-  async itemWithImpact(error: ItemError | null, datasetId: string | null, input: PublishInput) {
+  async itemWithImpact(
+    error: ItemError | null,
+    datasetId: string | null,
+    input: PublishInput,
+    viewer: AuthUser,
+  ) {
     if (error?.error_code !== 'DATASET_SCHEMA_INCOMPATIBLE' || datasetId === null) return error;
     const check = error.details as unknown as CompatibilityCheck;
-    const impact = await this.impact.preview(datasetId, input).catch(() => null);
+    const impact = await this.impact.preview(datasetId, input, viewer).catch(() => null);
     return { ...error, details: { ...check, impact } };
   }
 
-  private async withImpactOf(check: CompatibilityCheck, input: PublishInput): Promise<CompatibilityCheck> {
+  private async withImpactOf(
+    check: CompatibilityCheck,
+    input: PublishInput,
+    viewer: AuthUser,
+  ): Promise<CompatibilityCheck> {
     if (check.accepted) return check;
-    return { ...check, impact: await this.impact.preview(check.dataset_id, input) };
+    return { ...check, impact: await this.impact.preview(check.dataset_id, input, viewer) };
   }
 }

@@ -47,7 +47,7 @@ export class SchemaVersionsService {
   async publish(datasetId: string, input: PublishInput, actor: AuthUser): Promise<PublishResult> {
     return this.publishInTx(datasetId, input, actor).catch(async (error: unknown) => {
       // A version refused by the dataset's compatibility level: its impact, read after the rollback.
-      throw await this.checks.withImpact(error, input);
+      throw await this.checks.withImpact(error, input, actor);
     });
   }
 
@@ -93,8 +93,8 @@ export class SchemaVersionsService {
       : await runPerItem(work, (item) => this.tx.run((m) => this.publishOne(m, item, actor)), this.logger);
     // A version refused by its dataset's compatibility level: its impact, read after the writes.
     for (const outcome of outcomes) {
-      const { dataset_id, dataset, base_version_num, refuse_breaking, ...input } = items[outcome.index];
-      outcome.error = await this.checks.itemWithImpact(outcome.error, dataset_id ?? null, input);
+      const item = items[outcome.index];
+      outcome.error = await this.checks.itemWithImpact(outcome.error, item.dataset_id ?? null, item, actor);
     }
     const results: BulkPublishItemResult[] = outcomes.map(({ index, value, error }) => ({
       index,

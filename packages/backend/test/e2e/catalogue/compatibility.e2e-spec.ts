@@ -15,6 +15,7 @@ import {
   publish,
   type Row,
   seedReference,
+  sqlCounter,
 } from '../../helpers/catalogue.js';
 import { createSystem, ok } from '../../helpers/factories.js';
 import { ADMIN, createTestContext, expectEnvelope, type TestContext } from '../../helpers/test-app.js';
@@ -129,7 +130,7 @@ function tableNext(
   mapColumns: (columns: Col[]) => unknown[],
   overrides: Record<string, unknown> = {},
 ): Record<string, unknown> {
-  return { ...TABLE_BASE, columns: mapColumns(TABLE_BASE.columns as Col[]), ...overrides };
+  return { ...TABLE_BASE, columns: mapColumns(TABLE_BASE.columns), ...overrides };
 }
 const replaceColumn = (name: string, by: Record<string, unknown>) => (columns: Col[]) =>
   columns.map((c) => (c.name === name ? { ...c, ...by } : c));
@@ -266,7 +267,7 @@ const AVRO_BASE = {
   ],
 };
 const avroNext = (mapColumns: (columns: Col[]) => unknown[]) => ({
-  columns: mapColumns(AVRO_BASE.columns as Col[]),
+  columns: mapColumns(AVRO_BASE.columns),
 });
 const replaceField = (name: string, by: Record<string, unknown>) => (columns: Col[]) =>
   columns.map((c) => (c.name === name ? { ...c, ...by } : c));
@@ -428,6 +429,32 @@ describe('transitive levels compare every earlier version', () => {
     expect(pick(checked.violations)).toEqual(
       [5, 3, 1].map((n) => ({ version_num: n, direction: 'forward', rule: 'COLUMN_REMOVED', name: 'f' })),
     );
+  });
+});
+
+describe('the cost of a transitive check', () => {
+  it('reads a history of 4 or 24 versions in the same statements (accepted and refused alike)', async () => {
+    const shapes = [1, 2, 3].map((n) => ({
+      columns: [notNull('id', 'integer'), ...Array.from({ length: n }, (_, i) => column(`c${i}`, 'text'))],
+    }));
+    const counter = sqlCounter(ctx);
+    const statementsOf = async (versions: number) => {
+      const dataset = await createDataset(ctx, pgSystem.id, 'rdbms');
+      for (let v = 0; v < versions; v++) ok(await publish(ctx, dataset.id, shapes[v % 3]), 201);
+      await setDatasetLevel(dataset.id, 'FULL_TRANSITIVE');
+      counter.start();
+      // Adds a nullable column to the latest shape: accepted against the versions that have fewer.
+      const checked = ok(
+        await check(dataset.id, { columns: [...shapes[2].columns, column('more', 'text')] }),
+      );
+      const statements = counter.stop().length;
+      expect(checked.compared_versions).toHaveLength(versions);
+      return { statements, accepted: checked.accepted };
+    };
+    const short = await statementsOf(4);
+    const long = await statementsOf(24);
+    expect(long.statements).toBe(short.statements);
+    expect(long.accepted).toBe(short.accepted);
   });
 });
 

@@ -10,6 +10,7 @@ import {
   type VersionedDataset,
   versionedDataset,
 } from '../../helpers/lineage.js';
+import { copyBody, createDataflowRequest, pipelineFixture } from '../../helpers/provider.js';
 import { createTestContext, expectEnvelope, type TestContext } from '../../helpers/test-app.js';
 
 let ctx: TestContext;
@@ -99,7 +100,13 @@ describe('schema version impact', () => {
     expect(await rowCounts()).toEqual(before);
     expect(report.dataset_id).toBe(mid.dataset.id);
     expect(report.current_version_num).toBe(1);
-    expect(report.summary).toEqual({ links: 3, breaking_links: 2, breaking_field_links: 2 });
+    expect(report.summary).toEqual({
+      links: 3,
+      breaking_links: 2,
+      breaking_field_links: 2,
+      dataflows: 0,
+      breaking_dataflows: 0,
+    });
     expect(report.links.map((l: Row) => l.side)).toEqual(['source', 'source', 'target']);
 
     const byId = Object.fromEntries(report.links.map((l: Row) => [l.dataset_link_id, l]));
@@ -165,7 +172,13 @@ describe('schema version impact', () => {
         columns: MID.map(([name, type, params, notNull]) => column(name, type, params, notNull !== true)),
       }),
     );
-    expect(same.summary).toEqual({ links: 3, breaking_links: 0, breaking_field_links: 0 });
+    expect(same.summary).toEqual({
+      links: 3,
+      breaking_links: 0,
+      breaking_field_links: 0,
+      dataflows: 0,
+      breaking_dataflows: 0,
+    });
     const loosened = ok(
       await preview(down.dataset.id, {
         columns: [column('id', 'integer', undefined, false), column('name', 'varchar', { length: 255 })],
@@ -185,8 +198,9 @@ describe('schema version impact', () => {
     expect(report).toEqual({
       dataset_id: alone.dataset.id,
       current_version_num: 1,
-      summary: { links: 0, breaking_links: 0, breaking_field_links: 0 },
+      summary: { links: 0, breaking_links: 0, breaking_field_links: 0, dataflows: 0, breaking_dataflows: 0 },
       links: [],
+      dataflows: [],
     });
   });
 
@@ -210,8 +224,20 @@ describe('schema version impact', () => {
     counter.start();
     const four = ok(await preview(producer.dataset.id, body));
     expect(counter.stop().length).toBe(forOne);
-    expect(one.summary).toEqual({ links: 1, breaking_links: 1, breaking_field_links: 1 });
-    expect(four.summary).toEqual({ links: 4, breaking_links: 4, breaking_field_links: 4 });
+    expect(one.summary).toEqual({
+      links: 1,
+      breaking_links: 1,
+      breaking_field_links: 1,
+      dataflows: 0,
+      breaking_dataflows: 0,
+    });
+    expect(four.summary).toEqual({
+      links: 4,
+      breaking_links: 4,
+      breaking_field_links: 4,
+      dataflows: 0,
+      breaking_dataflows: 0,
+    });
   });
 
   it('checks the body as a publish does: the catalogue codes, with paths', async () => {
@@ -234,5 +260,43 @@ describe('schema version impact', () => {
       422,
       'VALIDATION_ERROR',
     );
+  });
+});
+
+describe('dataflows touching the dataset (issue 25)', () => {
+  it('lists the dataflows reading and writing it, with the columns they name that the version lacks', async () => {
+    const f = await pipelineFixture(ctx);
+    const flow = ok(await createDataflowRequest(ctx, copyBody(f)), 201);
+    // The source loses its watermark column: the dataflow reading it breaks.
+    const source = ok(
+      await preview(f.orders.id, {
+        columns: [column('order_id', 'bigint'), column('amount', 'numeric', { precision: 18, scale: 2 })],
+      }),
+    );
+    expect(source.summary).toMatchObject({ dataflows: 1, breaking_dataflows: 1 });
+    expect(source.dataflows).toEqual([
+      {
+        dataflow_id: flow.id,
+        name: flow.name,
+        workspace_id: f.workspace.id,
+        side: 'source',
+        other_dataset: { id: f.bronzeOrders.id, object_name: f.bronzeOrders.object_name },
+        dataset_link_id: flow.dataset_link_id,
+        is_active: true,
+        missing_columns: ['updated_at'],
+        breaks: true,
+      },
+    ]);
+    // The destination keeps its merge key: listed, not breaking.
+    const kept = ok(
+      await preview(f.bronzeOrders.id, {
+        columns: [column('order_id', 'long'), column('amount', 'decimal')],
+      }),
+    );
+    expect(kept.dataflows).toMatchObject([{ side: 'destination', missing_columns: [], breaks: false }]);
+    const lost = ok(await preview(f.bronzeOrders.id, { columns: [column('amount', 'decimal')] }));
+    expect(lost.dataflows).toMatchObject([
+      { side: 'destination', missing_columns: ['order_id'], breaks: true },
+    ]);
   });
 });
