@@ -9,6 +9,11 @@ export const ExitCode = {
   DIFFERENCES: 3,
   /** `translate --strict`: the translation would lose something (listed on stderr); nothing written. */
   LOSSY: 3,
+  /**
+   * A change its dataset's compatibility level refuses: `crawl --check` (before 3), `apply --dry-run`
+   * and `apply` (before 1).
+   */
+  INCOMPATIBLE: 4,
   /** Interrupted by SIGINT (128 + 2, the shell's convention). */
   SIGINT: 130,
   /** Interrupted by SIGTERM (128 + 15). */

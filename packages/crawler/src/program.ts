@@ -86,6 +86,12 @@ new and removed tables, kind changes, added/removed/moved columns (possible rena
 nullability, default, identity, generated, comment and collation changes, primary key, unique,
 foreign key, index and check changes. The rules are in docs/crawler.md.
 
+For each changed dataset it also asks the registry whether its compatibility level (NONE, BACKWARD,
+FORWARD, FULL, and their _TRANSITIVE forms) would accept the new version: one check request per 500
+datasets, writing nothing. The report shows each verdict and every violation (the version compared,
+the direction, the rule, the column); a registry without the check route is reported as
+"compatibility not checked". Only --check turns the verdicts into an exit code.
+
 It writes nothing to the registry but the crawl-run audit record (running, then completed with the
 summary or failed with the error). Review the report, then publish it with apply.
 
@@ -94,13 +100,17 @@ ${connectionHelp(sources)}
 ${REGISTRY_HELP}
 
 Exit codes: 0 ok, 1 runtime failure (message on stderr; the crawl run is marked failed),
-2 usage error, 3 differences found with --check, 130/143 interrupted by SIGINT/SIGTERM (the crawl
-run is marked failed with "interrupted by SIGINT"; a second signal stops at once). ${DEBUG_HELP}
+2 usage error, 3 differences found with --check, 4 with --check: a change that its dataset's
+compatibility level would refuse (takes precedence over 3; in the CI of a database migration, crawl
+the migrated scratch database with --check and fail on anything but 0 and 3, as the last example),
+130/143 interrupted by SIGINT/SIGTERM (the crawl run is marked failed with "interrupted by
+SIGINT"; a second signal stops at once). ${DEBUG_HELP}
 
 Examples:
   aide-crawler crawl --system-code shop_pg --connection-url postgresql://reader@db/shop
   aide-crawler crawl --system-code shop_pg --format json -o shop-report.json
-  aide-crawler crawl --system-code shop_pg --check > /dev/null || echo "the registry is behind"`;
+  aide-crawler crawl --system-code shop_pg --check > /dev/null || echo "the registry is behind"
+  aide-crawler crawl --system-code shop_pg --check -o report.txt; c=$?; [ $c -eq 0 ] || [ $c -eq 3 ]`;
 
 const APPLY_HELP = `
 Publishes a report written by crawl --format json: the new versions through the registry's batch
@@ -110,19 +120,24 @@ finds it breaking, and the registry's class is what apply shows and records. It 
 dataset's current version number, and in full only the report's datasets' versions. A dataset whose
 registry version moved past the report's base version is refused (crawl again); the others apply.
 A dataset already holding the report's version is skipped, so applying a report twice changes
-nothing. Removed tables are reported only: apply never deletes. The run is recorded as a crawl run
-(config.command = apply) with what was applied.
+nothing. A version that its dataset's compatibility level refuses (DATASET_SCHEMA_INCOMPATIBLE) is
+shown with every violation; --dry-run asks the registry's check for the same verdicts. A superuser may
+publish it anyway with --force-reason "<why>": the reason is kept in the version's history (anyone
+else is refused with 403). Removed tables are reported only: apply never deletes. The run is
+recorded as a crawl run (config.command = apply) with what was applied.
 
 ${REGISTRY_HELP}
 
 Exit codes: 0 ok, 1 a dataset was refused or failed, or a runtime failure, 2 usage error,
-130/143 interrupted by SIGINT/SIGTERM: the batch in flight is written, then the apply stops and its
-run is marked failed with what was done; apply the report again to finish. ${DEBUG_HELP}
+4 a dataset refused by its compatibility level, or with --dry-run one that would be (takes precedence
+over 1; a dry run with --force-reason does not count those), 130/143 interrupted by SIGINT/SIGTERM:
+the batch in flight is written, then the apply stops and its run is marked failed with what was done; apply the report again to finish. ${DEBUG_HELP}
 
 Examples:
   aide-crawler apply shop-report.json --dry-run
   aide-crawler apply shop-report.json
-  aide-crawler apply shop-report.json --only 'sales.orders,sales.customers'`;
+  aide-crawler apply shop-report.json --only 'sales.orders,sales.customers'
+  aide-crawler apply shop-report.json --force-reason "TICKET-42: the column was never read"`;
 
 const TRANSLATE_HELP = `
 Renders a registered version into another flavor through the registry's cast rules
@@ -203,7 +218,10 @@ export function createProgram(
     )
     .requiredOption('--system-code <code>', 'the registry system the database is (required)');
   outputOptions(registryOptions(databaseOptions(crawl)), 'report')
-    .option('--check', 'exit with code 3 when there are differences (for CI)')
+    .option(
+      '--check',
+      'exit with code 3 when there are differences, 4 when a compatibility level refuses one (for CI)',
+    )
     .option(
       '--full-registry-read',
       'read every registered version in full instead of comparing fingerprints first (same report)',
@@ -221,7 +239,11 @@ export function createProgram(
       .argument('<report.json>', 'a report written by crawl --format json'),
   )
     .option('--only <datasets>', 'apply only these datasets: schema.table names or globs, comma-separated')
-    .option('--dry-run', 'show what would be applied, write nothing')
+    .option('--dry-run', "show what would be applied and the compatibility levels' verdicts, write nothing")
+    .option(
+      '--force-reason <text>',
+      'publish even the changes a compatibility level refuses, keeping this reason (superusers only)',
+    )
     .option(
       '--full-registry-read',
       "read the registry's whole snapshot instead of the fingerprints and the report's versions (same result)",

@@ -12,6 +12,7 @@ const item = (n: number, action: ApplyItem['action']): ApplyItem => ({
   base_version_num: 1,
   version_num: 2,
   compatibility: null,
+  level_check: null,
   detail: null,
 });
 

@@ -3,7 +3,9 @@
 // checked against the version the report was computed from: one that moved since is refused on its
 // own, the others apply. A dataset that already holds the report's version is skipped, so re-running a
 // report does nothing. What is shown and recorded of a change's class is the registry's own
-// classification, never the report's label (ADR 0037).
+// classification, never the report's label (ADR 0037). A change its dataset's compatibility level
+// refuses (ADR 0048) is refused by the registry with every violation, shown here; `--dry-run` asks the
+// registry's check route for the same verdicts, and `--force-reason` publishes past them (superusers).
 import { readFile } from 'node:fs/promises';
 import { diffVersions, type Compatibility, type DatasetDiff } from '../diff/diff.js';
 import { CrawlerError, ExitCode, throwIfInterrupted } from '../errors.js';
@@ -13,6 +15,7 @@ import type { Io } from '../io.js';
 import { displayName } from '../output/text.js';
 import { connectRegistry, CrawlRunRecord, registryCall, type RegistryFlags } from '../registry/client.js';
 import { datasetKey, type DatasetRef, type RegistryDataset } from '../registry/model.js';
+import { checkLevels, levelCheckText, violationText, type LevelCheck } from '../registry/compatibility.js';
 import { applyItems, type PublishOutcome } from '../registry/publish.js';
 import { readReported } from '../registry/snapshot.js';
 import { REPORT_FORMAT, REPORT_FORMAT_VERSION, type CrawlReport } from '../report/report.js';
@@ -25,6 +28,11 @@ export interface ApplyCommandOptions extends RegistryFlags {
    * versions (ADR 0032). The same plan; for comparison and old registries.
    */
   fullRegistryRead?: boolean;
+  /**
+   * Publish even the changes the datasets' compatibility levels refuse, with this reason kept in each
+   * version's history (superusers only: the registry answers 403 to anyone else).
+   */
+  forceReason?: string;
 }
 
 /** What happens to one dataset of the report. */
@@ -43,6 +51,11 @@ export interface ApplyItem extends DatasetRef {
   version_num: number | null;
   /** The registry's classification of the change it published (null: nothing published). */
   compatibility: Compatibility | null;
+  /**
+   * What the dataset's compatibility level makes of the version: the check's verdict (`--dry-run`) or
+   * the registry's refusal (DATASET_SCHEMA_INCOMPATIBLE); null when not asked or not refused.
+   */
+  level_check: LevelCheck | null;
   detail: string | null;
 }
 
@@ -50,7 +63,12 @@ export interface ApplyResult {
   crawl_run_id: string | null;
   dry_run: boolean;
   items: ApplyItem[];
-  summary: Record<ApplyAction | 'failed', number>;
+  /** `failed` includes `incompatible`: the items refused by their compatibility level. */
+  summary: Record<ApplyAction | 'failed' | 'incompatible', number>;
+  /** `--dry-run`: why the registry could not check the levels (an older registry), else null. */
+  level_check_skipped: string | null;
+  /** `--force-reason`: publishes past the compatibility levels (superusers), else null. */
+  force_reason: string | null;
 }
 
 /** Reads and checks a report file. */
@@ -114,6 +132,7 @@ export function planApply(
       dataset_id: now?.dataset_id ?? diff.dataset_id,
       base_version_num: diff.base_version_num,
       compatibility: null,
+      level_check: null,
     };
     if (diff.target === null) {
       return {
@@ -159,6 +178,14 @@ export function appliedPayload(
     dataset_id: i.dataset_id,
     version_num: i.version_num,
     compatibility: i.compatibility,
+    level_check:
+      i.level_check === null
+        ? null
+        : {
+            level: i.level_check.level,
+            accepted: i.level_check.accepted,
+            violations: i.level_check.violations.length,
+          },
     failed: failures.get(i.object_name) ?? null,
   });
   const all = { applied: items.map(entry) };
@@ -167,9 +194,36 @@ export function appliedPayload(
   return { applied: problems.map(entry), truncated: true };
 }
 
-function summarizeApply(items: readonly ApplyItem[], failed: number): ApplyResult['summary'] {
-  const summary = { create: 0, publish: 0, already_applied: 0, stale: 0, kept: 0, failed };
-  for (const item of items) summary[item.action]++;
+/** An item a compatibility level refuses: by the registry's publish, or by its check in a dry run. */
+export const refusedByLevel = (item: ApplyItem): boolean => item.level_check?.accepted === false;
+
+/** A dry run's item that its level would refuse, with no `--force-reason` to publish it anyway. */
+const wouldBeRefused = (item: ApplyItem, dryRun: boolean, forced: boolean): boolean =>
+  dryRun && !forced && refusedByLevel(item);
+
+function summarizeApply(
+  items: readonly ApplyItem[],
+  failures: ReadonlyMap<string, string>,
+  dryRun: boolean,
+  forced: boolean,
+): ApplyResult['summary'] {
+  const summary = {
+    create: 0,
+    publish: 0,
+    already_applied: 0,
+    stale: 0,
+    kept: 0,
+    failed: 0,
+    incompatible: 0,
+  };
+  for (const item of items) {
+    // A dry run's refusals are the check's verdicts: nothing failed, but the apply would refuse them.
+    if (wouldBeRefused(item, dryRun, forced)) summary.incompatible++;
+    else if (failures.has(item.object_name)) {
+      summary.failed++;
+      if (refusedByLevel(item)) summary.incompatible++;
+    } else summary[item.action]++;
+  }
   return summary;
 }
 
@@ -189,16 +243,24 @@ function renderApply(result: ApplyResult, failures: ReadonlyMap<string, string>)
     const action =
       failure !== undefined
         ? 'FAILED'
-        : result.dry_run
-          ? `would be ${ACTION_TEXT[item.action]}`
-          : ACTION_TEXT[item.action];
+        : wouldBeRefused(item, result.dry_run, result.force_reason !== null)
+          ? 'would be REFUSED (level)'
+          : result.dry_run
+            ? `would be ${ACTION_TEXT[item.action]}`
+            : ACTION_TEXT[item.action];
     const version = item.version_num === null ? '' : ` v${item.version_num}`;
     // The registry's class of what it published (or refused), never the report's label.
     const compatibility = item.compatibility === null ? '' : ` (${item.compatibility})`;
-    const detail = failure ?? item.detail;
+    const level = item.level_check === null ? null : `level ${levelCheckText(item.level_check)}`;
+    const detail = [failure ?? item.detail, level].filter((d) => d !== null).join('; ');
     lines.push(
-      `${action.padEnd(18)} ${name}${version}${compatibility}${detail === null ? '' : `  — ${detail}`}`,
+      `${action.padEnd(18)} ${name}${version}${compatibility}${detail === '' ? '' : `  — ${detail}`}`,
     );
+    for (const v of item.level_check?.violations ?? [])
+      lines.push(`${''.padEnd(18)}   violation  ${violationText(v)}`);
+  }
+  if (result.level_check_skipped !== null) {
+    lines.push('', `Compatibility not checked: ${result.level_check_skipped}`);
   }
   const s = result.summary;
   lines.push(
@@ -206,6 +268,12 @@ function renderApply(result: ApplyResult, failures: ReadonlyMap<string, string>)
     `${result.dry_run ? 'Dry run (nothing written): ' : ''}${s.create} created, ${s.publish} published, ` +
       `${s.already_applied} already applied, ${s.stale} refused as stale, ${s.failed} failed, ${s.kept} removed datasets kept`,
   );
+  if (s.incompatible > 0) {
+    lines.push(
+      `${s.incompatible} ${result.dry_run ? 'would be ' : ''}refused by their compatibility level ` +
+        '(a superuser may publish them with --force-reason)',
+    );
+  }
   return `${lines.join('\n')}\n`;
 }
 
@@ -219,6 +287,7 @@ export interface ApplyOutcome {
 export async function apply(reportPath: string, options: ApplyCommandOptions, io: Io): Promise<ApplyOutcome> {
   const report = await readReport(reportPath);
   const selected = selectDatasets(report, options.only);
+  const forceReason = forceReasonOf(options);
   const registry = connectRegistry(options, io);
   const { client } = registry;
   const { signal } = io;
@@ -238,17 +307,47 @@ export async function apply(reportPath: string, options: ApplyCommandOptions, io
     throwIfInterrupted(signal);
     const failures = new Map<string, string>();
     const dryRun = options.dryRun ?? false;
+    let levelCheckSkipped: string | null = null;
+    if (dryRun) {
+      // What the datasets' levels make of the versions, as the publish would find it (nothing written).
+      const published = items.filter(
+        (i) => i.action === 'publish' && i.dataset_id !== null && i.base_version_num !== null,
+      );
+      const diffs = new Map(selected.map((d) => [d.object_name, d]));
+      const checks = await checkLevels(
+        client,
+        published.flatMap((i) => {
+          const target = diffs.get(i.object_name)?.target;
+          return target === null || target === undefined
+            ? []
+            : [{ dataset_id: i.dataset_id as string, version: target }];
+        }),
+        signal,
+      ).catch(interrupted(signal));
+      if (checks.status === 'not_checked') levelCheckSkipped = checks.reason;
+      else
+        for (const item of published) item.level_check = checks.checks.get(item.dataset_id as string) ?? null;
+    }
     let run: CrawlRunRecord | null = null;
     if (!dryRun && items.some((i) => i.action === 'create' || i.action === 'publish')) {
       run = await CrawlRunRecord.start(client, system.id, {
         command: 'apply',
         report_crawl_run_id: report.crawl_run_id,
         only: options.only ?? null,
+        ...(forceReason === undefined ? {} : { force_reason: forceReason }),
       });
       try {
         // A batch in flight is not cut short (its datasets are written or not, each on its own);
         // an interrupt stops the apply before the next batch. After the last one, it completes.
-        const outcome: PublishOutcome = await applyItems(client, system.id, report, items, failures, signal);
+        const outcome: PublishOutcome = await applyItems(
+          client,
+          system.id,
+          report,
+          items,
+          failures,
+          signal,
+          forceReason,
+        );
         for (const [name, message] of outcome.failures) failures.set(name, message);
       } catch (error) {
         await run.fail(error, io, appliedPayload(items, failures));
@@ -259,10 +358,9 @@ export async function apply(reportPath: string, options: ApplyCommandOptions, io
       crawl_run_id: run?.id ?? null,
       dry_run: dryRun,
       items,
-      summary: summarizeApply(
-        items.filter((i) => !failures.has(i.object_name)),
-        failures.size,
-      ),
+      summary: summarizeApply(items, failures, dryRun, forceReason !== undefined),
+      level_check_skipped: levelCheckSkipped,
+      force_reason: forceReason ?? null,
     };
     if (run !== null) {
       try {
@@ -276,15 +374,29 @@ export async function apply(reportPath: string, options: ApplyCommandOptions, io
       }
     }
     io.stdout(renderApply(result, failures));
+    // A dry run's refusals by level fail it too (CI of a migration), unless they are to be forced.
+    const incompatible = result.summary.incompatible > 0;
     const refused = result.summary.stale > 0 || failures.size > 0;
     return {
       result,
-      exitCode: refused ? ExitCode.FAILURE : ExitCode.OK,
+      exitCode: incompatible ? ExitCode.INCOMPATIBLE : refused ? ExitCode.FAILURE : ExitCode.OK,
       registryRequests: registry.requests(),
     };
   } finally {
     await registry.close();
   }
+}
+
+/** `--force-reason`, trimmed; an empty one is a usage error (the registry would refuse it). */
+function forceReasonOf(options: ApplyCommandOptions): string | undefined {
+  if (options.forceReason === undefined) return undefined;
+  const reason = options.forceReason.trim();
+  if (reason === '' || reason.length > 2000) {
+    throw new CrawlerError('--force-reason needs a reason of 1 to 2000 characters', {
+      exitCode: ExitCode.USAGE,
+    });
+  }
+  return reason;
 }
 
 /** Rethrows a failure as the interrupt when the signal caused it (an aborted registry read). */

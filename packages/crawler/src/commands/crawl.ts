@@ -1,6 +1,7 @@
 // `aide-crawler crawl`: inspect the database while the registry's view of the system is read (a few
-// bulk requests, after the run record), diff, report. It writes nothing to the registry but the
-// crawl-run audit record; `apply` publishes a reviewed report.
+// bulk requests, after the run record), diff, ask the registry whether each changed dataset's level
+// would accept its proposed version (one request per 500 datasets), report. It writes nothing to the
+// registry but the crawl-run audit record; `apply` publishes a reviewed report.
 import { diffSystem, type DatasetDiff } from '../diff/diff.js';
 import { ExitCode, throwIfInterrupted } from '../errors.js';
 import { VERSION } from '../version.js';
@@ -11,8 +12,9 @@ import { createProgress } from '../progress.js';
 import { openSource, SOURCES, type SourceList } from '../sources/registry.js';
 import { connectRegistry, CrawlRunRecord, resolveSystem, type RegistryFlags } from '../registry/client.js';
 import type { DatasetRef, RegistryDataset } from '../registry/model.js';
+import { checkLevels, type LevelChecks } from '../registry/compatibility.js';
 import { readChanged, readRegistrySide } from '../registry/snapshot.js';
-import { buildReport, hasDifferences, type CrawlReport } from '../report/report.js';
+import { buildReport, hasDifferences, refusedByLevel, type CrawlReport } from '../report/report.js';
 import { renderReportText } from '../report/text.js';
 import {
   connectionUrlOf,
@@ -62,6 +64,14 @@ function diffPayload(report: CrawlReport): Record<string, unknown> {
     dataset_id: d.dataset_id,
     base_version_num: d.base_version_num,
     compatibility: d.compatibility,
+    level_check:
+      d.level_check === undefined
+        ? null
+        : {
+            level: d.level_check.level,
+            accepted: d.level_check.accepted,
+            violations: d.level_check.violations.length,
+          },
     changes: d.changes.map((c) => ({ category: c.category, name: c.name, compatibility: c.compatibility })),
   }));
   const payload = { format: report.format, format_version: report.format_version, datasets };
@@ -183,15 +193,26 @@ export async function crawl(
       const compared = performance.now();
       progress.phase('comparing', 1);
       const diffs: DatasetDiff[] = diffSystem(db.tables, registered, inScope);
+      const diffed = performance.now();
+      throwIfInterrupted(signal);
+      const levelChecks = await checkChanged(client, diffs, signal);
       const timings = {
         inspect: inspected - started,
         registry: read - started,
         fetch: compared - fetchStarted,
-        diff: performance.now() - compared,
+        diff: diffed - compared,
+        check: performance.now() - diffed,
       };
       progress.stop();
       throwIfInterrupted(signal);
-      const report = buildReport({ db, system, crawlRunId: run.id, diffs, crawlerVersion: VERSION });
+      const report = buildReport({
+        db,
+        system,
+        crawlRunId: run.id,
+        diffs,
+        crawlerVersion: VERSION,
+        levelChecks,
+      });
       if (options.format === 'json') await writeJsonOutput(options.output, report, 'Report', io);
       else await writeOutput(options.output, renderReportText(report), 'Report', io);
       // Counted before the run's own update, so a re-run with the same count is comparable.
@@ -206,7 +227,7 @@ export async function crawl(
       );
       return {
         report,
-        exitCode: options.check === true && hasDifferences(report) ? ExitCode.DIFFERENCES : ExitCode.OK,
+        exitCode: checkExitCode(options, report),
         catalogQueries: db.summary.catalog_queries,
         registryRequests,
         versionsRead,
@@ -220,6 +241,30 @@ export async function crawl(
   } finally {
     await registry.close();
   }
+}
+
+/**
+ * The registry's verdict on each changed dataset's proposed version: new datasets (nothing to be
+ * compatible with) and removed ones (never deleted) are not asked about.
+ */
+function checkChanged(
+  client: Parameters<typeof checkLevels>[0],
+  diffs: readonly DatasetDiff[],
+  signal: AbortSignal | undefined,
+): Promise<LevelChecks> {
+  const items = diffs.flatMap((d) =>
+    d.status === 'changed' && d.dataset_id !== null && d.target !== null
+      ? [{ dataset_id: d.dataset_id, version: d.target }]
+      : [],
+  );
+  return checkLevels(client, items, signal);
+}
+
+/** `--check`: 4 when a level refuses a change, else 3 when there are differences; without it, 0. */
+function checkExitCode(options: CrawlCommandOptions, report: CrawlReport): ExitCode {
+  if (options.check !== true) return ExitCode.OK;
+  if (refusedByLevel(report)) return ExitCode.INCOMPATIBLE;
+  return hasDifferences(report) ? ExitCode.DIFFERENCES : ExitCode.OK;
 }
 
 export async function runCrawl(

@@ -8,8 +8,11 @@ import type { AideClient } from '@aide/sdk';
 import type { ApplyItem } from '../commands/apply.js';
 import type { DatasetDiff } from '../diff/diff.js';
 import type { CrawlReport } from '../report/report.js';
-import { throwIfInterrupted } from '../errors.js';
-import { registryCall } from './client.js';
+import type { CompatibilityCheck } from '@aide/schemas';
+import { AideApiError } from '@aide/sdk';
+import { CrawlerError, throwIfInterrupted } from '../errors.js';
+import { levelCheckOf } from './compatibility.js';
+import { registryCall, registryFailure } from './client.js';
 import type { TableVersion } from './model.js';
 
 export interface PublishOutcome {
@@ -134,7 +137,9 @@ async function placementFlavors(
  * a version the registry refuses leaves no dataset behind (ADR 0037). An item the report calls
  * compatible is sent with `refuse_breaking`: the registry classifies the change itself and refuses it
  * when it is breaking, so a report whose labels were edited cannot publish a breaking change that its
- * reviewer was shown as compatible.
+ * reviewer was shown as compatible. A version its dataset's compatibility level refuses fails with
+ * the registry's violations in the item's `level_check`; with `forceReason` (superusers) every item
+ * carries it and such a version is published, the reason kept in its history.
  */
 export async function applyItems(
   client: AideClient,
@@ -143,6 +148,7 @@ export async function applyItems(
   items: ApplyItem[],
   failures = new Map<string, string>(),
   signal?: AbortSignal,
+  forceReason?: string,
 ): Promise<PublishOutcome> {
   const diffs = new Map(report.datasets.map((d) => [d.object_name, d]));
   const diffOf = (item: ApplyItem) => diffs.get(item.object_name) as DatasetDiff;
@@ -163,7 +169,7 @@ export async function applyItems(
   while (round.length > 0) {
     const sent = round;
     round = [];
-    const published = await registryCall('publish the new versions', () =>
+    const published = await publishCall(forceReason, () =>
       client.datasets.bulkPublish(
         sent.map((item): BulkPublishItem => {
           const diff = diffOf(item);
@@ -175,6 +181,7 @@ export async function applyItems(
             // Only a change the report shows as breaking may be one: never looser than the label.
             refuse_breaking: diff.compatibility !== 'breaking',
             ...publishBody(diff.target as TableVersion),
+            ...(forceReason === undefined ? {} : { force_reason: forceReason }),
           };
         }),
       ),
@@ -207,6 +214,18 @@ export async function applyItems(
           `${r.error.error_code}: ${r.error.detail} The report calls the change ` +
             `${diffOf(item).compatibility ?? 'unclassified'}: crawl again and review it`,
         );
+      } else if (r.error?.error_code === 'DATASET_SCHEMA_INCOMPATIBLE') {
+        // `details` is the check's verdict: the level and every violation.
+        const check = r.error.details as CompatibilityCheck | undefined;
+        if (check !== undefined && Array.isArray(check.violations)) {
+          item.level_check = levelCheckOf(check);
+          // The level and each violation are shown from `level_check`.
+          failures.set(item.object_name, r.error.error_code);
+        } else {
+          failures.set(item.object_name, `${r.error.error_code}: ${r.error.detail}`);
+        }
+      } else if (r.error?.status === 403 && forceReason !== undefined) {
+        failures.set(item.object_name, `${r.error.error_code}: ${r.error.detail} ${FORCE_REFUSED}`);
       } else {
         failures.set(item.object_name, `${r.error?.error_code ?? 'FAILED'}: ${r.error?.detail ?? ''}`);
       }
@@ -216,4 +235,21 @@ export async function applyItems(
     throwIfInterrupted(signal);
   }
   return { failures };
+}
+
+const FORCE_REFUSED = '(--force-reason is for superusers only: apply as one, or fix the change)';
+
+/** The publish request; a 403 to a forced publish says that forcing is for superusers. */
+async function publishCall<T>(forceReason: string | undefined, call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (error) {
+    const failure = registryFailure('publish the new versions', error);
+    const cause = (error as { cause?: unknown }).cause ?? error;
+    const forbidden = (e: unknown) => e instanceof AideApiError && e.status === 403;
+    if (forceReason !== undefined && (forbidden(error) || forbidden(cause))) {
+      throw new CrawlerError(`${failure.message} ${FORCE_REFUSED}`, { cause: error });
+    }
+    throw failure;
+  }
 }

@@ -1,6 +1,9 @@
 // The crawl report: what `crawl` prints (`--format json`) and what `apply` reads. A versioned format
 // (REPORT_FORMAT_VERSION; bump it on an incompatible change) holding, per dataset, the base version the
 // changes were computed from and the version to publish, so `apply` needs nothing but the registry.
+// Since the compatibility levels (ADR 0048), a changed dataset also carries its level's verdict
+// (`level_check`) and the report the outcome of the check (`compatibility_check`): both optional
+// additions that readers of version 1 ignore, so the format version stays 1.
 import { CHANGE_CATEGORIES, type ChangeCategory, type DatasetDiff } from '../diff/diff.js';
 import type {
   ApproximateType,
@@ -9,6 +12,7 @@ import type {
   SourceProblem,
   UnmappedType,
 } from '../model.js';
+import type { LevelCheck, LevelChecks } from '../registry/compatibility.js';
 
 export const REPORT_FORMAT = 'aide-crawler.report';
 export const REPORT_FORMAT_VERSION = 1;
@@ -28,6 +32,23 @@ export interface ReportSummary {
   unmapped_columns: number;
 }
 
+/** A dataset of the report: its diff and, for a changed one, what its compatibility level makes of it. */
+export interface ReportDataset extends DatasetDiff {
+  /** The registry's verdict on the proposed version; absent for new and removed datasets, or when not checked. */
+  level_check?: LevelCheck;
+}
+
+/** Whether the registry checked the changed datasets against their compatibility levels, and what it said. */
+export interface CompatibilityCheckSummary {
+  /** `not_checked`: the registry has no check route (an older registry); `reason` says so. */
+  status: 'checked' | 'not_checked';
+  reason: string | null;
+  /** Changed datasets a publish would pass, would be refused by their level, or that could not be checked. */
+  accepted: number;
+  refused: number;
+  failed: number;
+}
+
 export interface CrawlReport {
   format: typeof REPORT_FORMAT;
   format_version: typeof REPORT_FORMAT_VERSION;
@@ -44,7 +65,9 @@ export interface CrawlReport {
     filters: InspectionFilters;
   };
   /** Datasets with differences (new, changed, removed), sorted by schema then table. */
-  datasets: DatasetDiff[];
+  datasets: ReportDataset[];
+  /** The compatibility check of the changed datasets (absent from reports of older crawlers). */
+  compatibility_check?: CompatibilityCheckSummary;
   unmapped_types: UnmappedType[];
   approximate_types: ApproximateType[];
   /** What the source could not read (a corrupt file), as the inspection reported it; absent when none. */
@@ -81,11 +104,40 @@ export interface BuildReportInput {
   crawlRunId: string | null;
   diffs: readonly DatasetDiff[];
   crawlerVersion: string;
+  /** The registry's verdicts on the changed datasets (none asked: the field is left out). */
+  levelChecks?: LevelChecks;
   now?: Date;
 }
 
+/** The check's outcome over the report's datasets. */
+function checkSummary(checks: LevelChecks): CompatibilityCheckSummary {
+  if (checks.status === 'not_checked') {
+    return { status: 'not_checked', reason: checks.reason, accepted: 0, refused: 0, failed: 0 };
+  }
+  const summary: CompatibilityCheckSummary = {
+    status: 'checked',
+    reason: null,
+    accepted: 0,
+    refused: 0,
+    failed: 0,
+  };
+  for (const check of checks.checks.values()) {
+    if (check.accepted === null) summary.failed++;
+    else if (check.accepted) summary.accepted++;
+    else summary.refused++;
+  }
+  return summary;
+}
+
 export function buildReport(input: BuildReportInput): CrawlReport {
-  const { db } = input;
+  const { db, levelChecks } = input;
+  const verdicts = levelChecks?.status === 'checked' ? levelChecks.checks : undefined;
+  const datasets = input.diffs
+    .filter((d) => d.status !== 'unchanged')
+    .map((d): ReportDataset => {
+      const check = d.dataset_id === null ? undefined : verdicts?.get(d.dataset_id);
+      return check === undefined ? d : { ...d, level_check: check };
+    });
   return {
     format: REPORT_FORMAT,
     format_version: REPORT_FORMAT_VERSION,
@@ -94,7 +146,8 @@ export function buildReport(input: BuildReportInput): CrawlReport {
     crawl_run_id: input.crawlRunId,
     system: input.system,
     source: { dialect: db.dialect, server: db.server, database: db.database, filters: db.filters },
-    datasets: input.diffs.filter((d) => d.status !== 'unchanged'),
+    datasets,
+    ...(levelChecks === undefined ? {} : { compatibility_check: checkSummary(levelChecks) }),
     unmapped_types: db.unmapped_types,
     approximate_types: db.approximate_types,
     ...(db.problems === undefined || db.problems.length === 0 ? {} : { problems: db.problems }),
@@ -105,4 +158,9 @@ export function buildReport(input: BuildReportInput): CrawlReport {
 /** Whether the report has anything for `--check` to fail on. */
 export function hasDifferences(report: CrawlReport): boolean {
   return report.datasets.length > 0;
+}
+
+/** Whether a changed dataset's proposed version would be refused by its compatibility level. */
+export function refusedByLevel(report: CrawlReport): boolean {
+  return report.datasets.some((d) => d.level_check?.accepted === false);
 }

@@ -1,10 +1,12 @@
 // The text form of a crawl report, for people: one block per dataset with differences (new, changed,
-// removed), one line per change marked compatible or BREAKING, then a summary.
+// removed), one line per change marked compatible or BREAKING, the verdict of the dataset's
+// compatibility level and its violations, then a summary.
 import type { Change, DatasetDiff } from '../diff/diff.js';
 import type { CheckConstraint, KeyConstraint } from '../model.js';
 import { displayName, problemLines, quoteName, renderTypeNode } from '../output/text.js';
 import type { VersionColumn, VersionForeignKey, VersionIndex } from '../registry/model.js';
-import type { CrawlReport } from './report.js';
+import { levelCheckText, violationText } from '../registry/compatibility.js';
+import type { CrawlReport, ReportDataset } from './report.js';
 
 type Scalar = string | number | boolean | null | undefined;
 const show = (value: unknown): string => {
@@ -134,6 +136,16 @@ function datasetHeader(diff: DatasetDiff): string {
   }
 }
 
+/** The verdict of a changed dataset's level, and each violation on a line of its own. */
+function levelLines(diff: ReportDataset): string[] {
+  const check = diff.level_check;
+  if (check === undefined) return [];
+  return [
+    `    level     ${levelCheckText(check)}`,
+    ...check.violations.map((v) => `      violation  ${violationText(v)}`),
+  ];
+}
+
 export function renderReportText(report: CrawlReport): string {
   const { summary, system, source } = report;
   const lines: string[] = [];
@@ -149,8 +161,11 @@ export function renderReportText(report: CrawlReport): string {
       const mark = change.compatibility === 'breaking' ? 'BREAKING  ' : 'compatible';
       lines.push(`    ${mark}  ${describeChange(change)}  — ${change.reason}`);
     }
+    lines.push(...levelLines(diff));
   }
   if (report.datasets.length === 0) lines.push('', 'No differences: the registry matches the database.');
+  const check = report.compatibility_check;
+  if (check?.status === 'not_checked') lines.push('', `Compatibility not checked: ${check.reason ?? ''}`);
   if (report.problems !== undefined) lines.push('', ...problemLines(report.problems));
   lines.push('', 'Summary');
   const d = summary.datasets;
@@ -161,6 +176,11 @@ export function renderReportText(report: CrawlReport): string {
   lines.push(`  changes: ${c.total} (${c.compatible} compatible, ${c.breaking} breaking)`);
   const categories = Object.entries(summary.by_category).map(([category, n]) => `${category} ${n}`);
   if (categories.length > 0) lines.push(`  by category: ${categories.join(', ')}`);
+  if (check?.status === 'checked' && check.accepted + check.refused + check.failed > 0) {
+    lines.push(
+      `  compatibility levels: ${check.accepted} accepted, ${check.refused} refused, ${check.failed} not checked`,
+    );
+  }
   if (report.unmapped_types.length > 0) {
     const types = report.unmapped_types.map((t) => `${t.native_type} (${t.columns})`).join(', ');
     lines.push(`  unmapped types (${summary.unmapped_columns} columns): ${types}`);
