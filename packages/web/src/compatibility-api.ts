@@ -17,15 +17,15 @@ interface Calls {
 const calls = (client: AideClient) => client.datasets as unknown as Calls;
 
 /** `GET /datasets/{id}/compatibility`. */
-export const datasetCompatibility = (client: AideClient, datasetId: string) =>
+export const datasetCompatibility = async (client: AideClient, datasetId: string) =>
   calls(client).compatibility(datasetId);
 
 /** `POST /datasets/{id}/schema-versions/check`: writes nothing. */
-export const checkSchemaVersion = (client: AideClient, datasetId: string, body: PublishSchemaVersion) =>
+export const checkSchemaVersion = async (client: AideClient, datasetId: string, body: PublishSchemaVersion) =>
   calls(client).checkSchemaVersion(datasetId, body);
 
 /** `GET /datasets/{id}/versions/{num}/translate`. */
-export const translateSchemaVersion = (
+export const translateSchemaVersion = async (
   client: AideClient,
   datasetId: string,
   versionNum: number,
