@@ -26,6 +26,7 @@ import { FieldBindingsModule } from './modules/field-bindings/field-bindings.mod
 import { FieldClassificationsModule } from './modules/field-classifications/field-classifications.module.js';
 import { FieldsModule } from './modules/fields/fields.module.js';
 import { SchemaVersionsModule } from './modules/schema-versions/schema-versions.module.js';
+import { CompatibilityModule } from './modules/compatibility/compatibility.module.js';
 import { SearchModule } from './modules/search/search.module.js';
 import { TypeInstancesModule } from './modules/type-instances/type-instances.module.js';
 import { HousekeepingModule } from './modules/housekeeping/housekeeping.module.js';
@@ -80,6 +81,7 @@ export class AppModule {
         DatasetSchemasModule,
         FieldBindingsModule,
         SchemaVersionsModule,
+        CompatibilityModule,
         CrawlRunsModule,
         EnginesModule,
         TechFieldTemplatesModule,

@@ -59,6 +59,7 @@ export {
   type UpdateDatasetOf,
 } from './resources/datasets.js';
 export { DatasetLinksResource, type CompatParams } from './resources/dataset-links.js';
+export { CompatibilityResource } from './resources/compatibility.js';
 export { LineageResource, type LineageParams, type Whole } from './resources/lineage.js';
 export { FieldClassificationsResource } from './resources/field-classifications.js';
 export { FieldsResource } from './resources/fields.js';

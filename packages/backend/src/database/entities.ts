@@ -40,10 +40,12 @@ import {
 import { SchemaHintOverrideEntity } from '../modules/datacoolie/schema-hint-override.entity.js';
 import { DataflowEntity } from '../modules/dataflows/dataflow.entity.js';
 import { WatermarkEntity, WatermarkHistoryEntity } from '../modules/watermarks/watermark.entity.js';
+import { RegistrySettingsEntity } from '../modules/compatibility/registry-settings.entity.js';
 import { WorkspaceEntity } from '../modules/workspaces/workspace.entity.js';
 
 /** Every TypeORM entity of the registry. */
 export const ENTITIES = [
+  RegistrySettingsEntity,
   UserEntity,
   RefreshTokenEntity,
   SystemKindEntity,

@@ -61,6 +61,10 @@ export const PUBLISH_ERRORS: ErrorCode[] = [
   'TEMPLATE_RENDER_LIMIT',
   'DATASET_SCHEMA_ALREADY_EXISTS',
   'DATASET_SCHEMA_VERSION_NOT_NEXT',
+  // The dataset's compatibility level refuses the change (ADR 0048); FORBIDDEN: force_reason sent by a
+  // user who is not a superuser.
+  'DATASET_SCHEMA_INCOMPATIBLE',
+  'FORBIDDEN',
 ];
 
 /** The checks a preview shares with a publish (no version number is taken: nothing is written). */

@@ -6,25 +6,29 @@ import {
   COMPATIBILITY_LEVELS,
   type CompatibilityLevel,
 } from '../version-changes/compatibility-rules.js';
+import {
+  CompatibilityLevelSchema,
+  CompatibilityOverrideSchema,
+  CompatibilityViolationSchema,
+  type CompatibilityOverride,
+  type CompatibilityViolation,
+} from './compatibility-override.js';
 import { SchemaVersionImpactSchema } from './compat.js';
 import { checkPublishedVersion, publishVersionShape } from './schema-version.js';
-import { CompatibilityRuleSchema, versionChangeShape } from './version-change.js';
+import { versionChangeShape } from './version-change.js';
 
 // Compatibility levels enforced on publish (ADR 0048): Schema Registry's seven levels, per dataset,
 // with a default per system and one for the registry. The rules a level applies to each change are
 // the table of version-changes/compatibility-rules.ts; the wire shapes are here.
 
-export { COMPATIBILITY_DIRECTIONS, COMPATIBILITY_LEVELS };
-export type { CompatibilityLevel };
-
-export const CompatibilityLevelSchema = z
-  .enum(COMPATIBILITY_LEVELS)
-  .describe(
-    "Schema Registry's levels: BACKWARD — the new version reads data written under the previous one; " +
-      'FORWARD — the previous version reads data written under the new one; FULL — both; _TRANSITIVE — ' +
-      'against every earlier version, not only the latest; NONE — nothing is checked',
-  )
-  .meta({ id: 'CompatibilityLevel' });
+export {
+  COMPATIBILITY_DIRECTIONS,
+  COMPATIBILITY_LEVELS,
+  CompatibilityLevelSchema,
+  CompatibilityOverrideSchema,
+  CompatibilityViolationSchema,
+};
+export type { CompatibilityLevel, CompatibilityOverride, CompatibilityViolation };
 
 /** Where a dataset's level comes from: its own, its system's default, or the registry's. */
 export const COMPATIBILITY_LEVEL_SOURCES = ['dataset', 'system', 'registry'] as const;
@@ -70,20 +74,6 @@ export const DatasetCompatibilitySchema = z
   })
   .meta({ id: 'DatasetCompatibility' });
 export type DatasetCompatibility = z.infer<typeof DatasetCompatibilitySchema>;
-
-export const CompatibilityViolationSchema = z
-  .object({
-    version_num: z.int().describe('The earlier version the new one was compared with'),
-    direction: z
-      .enum(COMPATIBILITY_DIRECTIONS)
-      .describe('backward: the new version cannot read data of that version; forward: the reverse'),
-    rule: CompatibilityRuleSchema,
-    category: z.string().describe('The change category (SchemaChange.category)'),
-    name: z.string().nullable().describe('The column, constraint or index; null for the table itself'),
-    reason: z.string(),
-  })
-  .meta({ id: 'CompatibilityViolation' });
-export type CompatibilityViolation = z.infer<typeof CompatibilityViolationSchema>;
 
 /**
  * What a level makes of a would-be version: the verdict, every violation against every version
@@ -139,14 +129,3 @@ export const BulkCompatibilityCheckResultSchema = z
   })
   .meta({ id: 'BulkCompatibilityCheckResult' });
 export type BulkCompatibilityCheckResult = z.infer<typeof BulkCompatibilityCheckResultSchema>;
-
-/** A forced publish as the version's history keeps it. */
-export const CompatibilityOverrideSchema = z
-  .object({
-    reason: z.string(),
-    forced_by: z.uuid().nullable(),
-    level: CompatibilityLevelSchema,
-    violations: z.array(CompatibilityViolationSchema),
-  })
-  .meta({ id: 'CompatibilityOverride' });
-export type CompatibilityOverride = z.infer<typeof CompatibilityOverrideSchema>;

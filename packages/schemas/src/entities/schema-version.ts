@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { noteShape } from '../common/audit.js';
 import { ItemErrorSchema } from '../common/error-response.js';
 import { jsonObject, longText, positiveInt32, text, wireInt } from '../common/text.js';
+import { CompatibilityOverrideSchema } from './compatibility-override.js';
 import { FieldOriginSchema } from './field.js';
 import {
   columnAttributesReadShape,
@@ -157,6 +158,10 @@ export const SchemaVersionSchema = z
     columns: z.array(SchemaVersionColumnSchema),
     ...tableStructureReadShape,
     read_error: versionReadError('the stored version'),
+    compatibility_override: CompatibilityOverrideSchema.optional().describe(
+      "Present only on a version a superuser published over its dataset's compatibility level (ADR " +
+        '0048): the reason given and the violations it overrode',
+    ),
   })
   .meta({ id: 'SchemaVersion' });
 export type SchemaVersion = z.infer<typeof SchemaVersionSchema>;
@@ -181,6 +186,10 @@ export const SchemaVersionSummarySchema = z
     created_at: z.iso.datetime({ offset: true }),
     created_by: z.uuid().nullable(),
     column_count: z.int(),
+    compatibility_override: CompatibilityOverrideSchema.nullable().describe(
+      "A forced publish over the dataset's compatibility level (ADR 0048): its reason and the " +
+        'violations it overrode; null for a version published within its level',
+    ),
   })
   .meta({ id: 'SchemaVersionSummary' });
 export type SchemaVersionSummary = z.infer<typeof SchemaVersionSummarySchema>;

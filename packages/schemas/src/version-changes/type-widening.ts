@@ -46,6 +46,8 @@ const LADDERS: readonly (readonly string[])[] = [
   ['mediumint_unsigned', 'int', 'integer', 'bigint'],
   ['int_unsigned', 'bigint'],
   ['real', 'float', 'double'],
+  // Avro's exact promotion (its int → float and long → float/double lose digits: not widening here).
+  ['int', 'long'],
   ['tinytext', 'text', 'mediumtext', 'longtext'],
   ['tinyblob', 'blob', 'mediumblob', 'longblob'],
   ['varchar', 'text'],

@@ -30,6 +30,6 @@ import { TypeInstancesModule } from '../type-instances/type-instances.module.js'
     SchemaVersionImpactService,
     RenderSqlService,
   ],
-  exports: [DatasetLinksLookup, DataflowLineage, DatasetLinkBatch],
+  exports: [DatasetLinksLookup, DataflowLineage, DatasetLinkBatch, SchemaVersionImpactService],
 })
 export class DatasetLinksModule {}

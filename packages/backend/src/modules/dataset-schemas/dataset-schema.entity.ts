@@ -1,5 +1,6 @@
 import type {
   CheckConstraint,
+  CompatibilityOverride,
   ForeignKey as ForeignKeyConstraint,
   Index as IndexDefinition,
   PrimaryKey,
@@ -55,4 +56,8 @@ export class DatasetSchemaEntity extends AuditedEntity {
 
   @Column({ type: 'jsonb', default: [] })
   check_constraints: CheckConstraint[];
+
+  /** A forced publish (ADR 0048): its reason, who forced it, the level and the violations overridden. */
+  @Column({ type: 'jsonb', nullable: true })
+  compatibility_override: CompatibilityOverride | null;
 }

@@ -1,4 +1,5 @@
-import type { DatasetKind } from '@aide/schemas';
+import type { CompatibilityLevel, DatasetKind } from '@aide/schemas';
+import { COMPATIBILITY_LEVELS_SQL } from '../../common/crud/compatibility-levels-sql.js';
 import { Check, Column, Entity, ForeignKey, Index, PrimaryColumn } from 'typeorm';
 import { AuditedTable, SoftDeletableEntity } from '../../common/crud/audited-entity.js';
 import type { WithKindRow } from '../../common/crud/polymorphic.js';
@@ -30,6 +31,7 @@ import { SystemEntity } from '../systems/system.entity.js';
 @Index('ix_datasets_kind_active', ['kind', 'id'], { where: 'deleted_at IS NULL' })
 @Index('ix_datasets_layer_active', ['layer', 'id'], { where: 'deleted_at IS NULL' })
 @Index('ix_datasets_updated_active', ['updated_at', 'id'], { where: 'deleted_at IS NULL' })
+@Check('ck_datasets_compatibility', `compatibility IN ${COMPATIBILITY_LEVELS_SQL}`)
 @Check('datasets_kind_check', "kind IN ('rdbms', 'kafka', 'storage', 'sftp', 'hive')")
 export class DatasetEntity extends SoftDeletableEntity {
   /** Search text (ADR 0018), kept by a trigger from the names and note; never read or written here. */
@@ -44,6 +46,10 @@ export class DatasetEntity extends SoftDeletableEntity {
   @Column({ type: 'uuid', nullable: true })
   @ForeignKey(() => SystemFlavorEntity, { name: 'fk_datasets_flavor' })
   flavor_id: string | null;
+
+  /** The dataset's own compatibility level (ADR 0048); null = its system's default, else the registry's. */
+  @Column({ type: 'varchar', length: 30, nullable: true })
+  compatibility: CompatibilityLevel | null;
 
   @Column({ type: 'text' })
   object_name: string;

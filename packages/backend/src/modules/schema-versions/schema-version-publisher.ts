@@ -1,6 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import {
   classifyVersionChange,
+  type CompatibilityCheck,
+  type CompatibilityOverride,
+  type DatasetCompatibility,
+  isTransitive,
   type ComparableColumn,
   type ComparableType,
   type ComparableVersion,
@@ -20,6 +24,8 @@ import type { ItemResult } from '../../common/crud/per-item.js';
 import { AppError } from '../../common/errors/app-error.js';
 import type { DataTypeEntity } from '../data-types/data-type.entity.js';
 import { DataTypesLookup } from '../data-types/data-types.lookup.js';
+import { CompatibilityLevelsService } from '../compatibility/compatibility-levels.service.js';
+import { type LevelVerdict, levelVerdict, violationSummary } from '../compatibility/compatibility-checker.js';
 import type { DatasetSchemaEntity } from '../dataset-schemas/dataset-schema.entity.js';
 import { DatasetSchemasRepository } from '../dataset-schemas/dataset-schemas.repository.js';
 import { DatasetsLookup } from '../datasets/datasets.lookup.js';
@@ -36,6 +42,7 @@ import { buildTypeTrees, toTypeInstanceTree, typeSignature } from '../type-insta
 import { storedTreeLimits } from '../type-instances/type-tree-rules.js';
 import { TypeTreeWriter } from '../type-instances/type-tree.writer.js';
 import { type ResolvedTypeSpec, resolveTypeSpec } from '../type-instances/type-spec-resolver.js';
+import { EarlierVersions } from './earlier-versions.js';
 import { ReadShapesRepository } from './read-shapes.repository.js';
 import { SchemaVersionReader } from './schema-version.reader.js';
 import { VersionColumns } from './version-columns.js';
@@ -126,6 +133,35 @@ interface Pending {
   previous: CurrentColumn[];
   change?: VersionChange;
   versionNum: number;
+  /** The dataset's format, for its evolution rules (null: SQL's). */
+  flavor?: string | null;
+  /** The version being published in the classifier's terms. */
+  target?: ComparableVersion;
+  /** The compatibility level that applies (none for a dataset created with this version). */
+  level?: DatasetCompatibility | undefined;
+  /** What the level makes of the change (none for a first version). */
+  verdict?: LevelVerdict;
+  /** A forced publish's record (ADR 0048), kept on the version. */
+  override?: CompatibilityOverride;
+}
+
+/** Runs a check on the items still pending; an item whose check throws is answered with the error. */
+type Step = <T extends { index: number }>(list: readonly T[], check: (p: T) => void) => T[];
+
+/** An item's compatibility check (ADR 0048), the `details` of DATASET_SCHEMA_INCOMPATIBLE too. */
+function checkOf(p: Pending): CompatibilityCheck {
+  const verdict = p.verdict ?? { compared_versions: [], violations: [] };
+  return {
+    dataset_id: p.id,
+    level: p.level?.effective_level ?? 'NONE',
+    source: p.level?.source ?? 'registry',
+    accepted: verdict.violations.length === 0,
+    base_version_num: p.current?.version_num ?? null,
+    compared_versions: verdict.compared_versions,
+    violations: verdict.violations,
+    impact: null,
+    ...(p.change as VersionChange),
+  };
 }
 
 /**
@@ -152,6 +188,8 @@ export class SchemaVersionPublisher {
     private readonly reader: SchemaVersionReader,
     private readonly readShapes: ReadShapesRepository,
     private readonly flavors: SystemFlavorsLookup,
+    private readonly levels: CompatibilityLevelsService,
+    private readonly earlierVersions: EarlierVersions,
   ) {}
 
   async publishAll(
@@ -159,10 +197,120 @@ export class SchemaVersionPublisher {
     items: readonly PublishItem[],
     actor: AuthUser,
   ): Promise<PublishOutcome[]> {
+    const { outcomes, step, pending: prepared } = await this.prepare(m, items, actor);
+    // The dataset's compatibility level (ADR 0048): a violation refuses the item, unless a superuser
+    // forces it with a reason, kept on the version with the violations it overrode.
+    let pending = step(prepared, (p) => {
+      const violations = p.verdict?.violations ?? [];
+      if (violations.length === 0) return;
+      const level = p.level as DatasetCompatibility;
+      const reason = p.item.input.force_reason;
+      if (reason === undefined) {
+        throw new AppError(
+          'DATASET_SCHEMA_INCOMPATIBLE',
+          `The dataset's compatibility level ${level.effective_level} refuses the change: ` +
+            `${violationSummary(violations)}.`,
+          checkOf(p),
+        );
+      }
+      p.override = { reason, forced_by: actor.id, level: level.effective_level, violations };
+    });
+
+    // Version numbers: the next one, or the one the client named if it is the next.
+    const nextOf = await this.schemas.nextVersionNums(
+      pending.map((p) => p.id),
+      m,
+    );
+    const named = pending.filter(
+      (p) => p.item.input.version_num !== undefined && p.item.input.version_num !== nextOf.get(p.id),
+    );
+    const existing = await this.schemas.existingVersions(
+      named.map((p) => ({ dataset_id: p.id, version_num: p.item.input.version_num as number })),
+      m,
+    );
+    pending = step(pending, (p) => {
+      const next = nextOf.get(p.id) ?? 1;
+      p.versionNum = p.item.input.version_num ?? next;
+      if (p.versionNum === next) return;
+      const details = { version_num: p.versionNum, next_version_num: next };
+      if (existing.has(`${p.id}/${p.versionNum}`)) {
+        throw new AppError('DATASET_SCHEMA_ALREADY_EXISTS', undefined, details);
+      }
+      throw new AppError(
+        'DATASET_SCHEMA_VERSION_NOT_NEXT',
+        `The next version of this dataset is ${next}.`,
+        details,
+      );
+    });
+
+    const headers = await this.write(pending, actor, m);
+    pending.forEach(
+      (p, k) =>
+        (outcomes[p.index] = {
+          ok: true,
+          value: {
+            created: true,
+            header: headers[k],
+            baseVersionNum: p.current?.version_num ?? null,
+            change: p.change as VersionChange,
+          },
+        }),
+    );
+    return outcomes as PublishOutcome[];
+  }
+
+  /**
+   * What publishing the items would come to against their datasets' compatibility levels, writing
+   * nothing (the check routes): each item prepared exactly as a publish prepares it, its error answered
+   * as a publish would, its verdict otherwise. An item equal to its current version is accepted.
+   */
+  async checkAll(m: EntityManager, items: readonly PublishItem[]): Promise<ItemResult<CompatibilityCheck>[]> {
+    const { outcomes, pending, levelsOf } = await this.prepare(m, items, null);
+    const checks = new Map(pending.map((p) => [p.index, checkOf(p)]));
+    return items.map((_, index): ItemResult<CompatibilityCheck> => {
+      const check = checks.get(index);
+      if (check) return { ok: true, value: check };
+      const outcome = outcomes[index] as PublishOutcome;
+      if (!outcome.ok) return outcome;
+      // Equal to its current version: accepted whatever the level, nothing compared.
+      const { header, baseVersionNum, change } = outcome.value;
+      const level = levelsOf.get(header.dataset_id);
+      return {
+        ok: true,
+        value: {
+          dataset_id: header.dataset_id,
+          level: level?.effective_level ?? 'NONE',
+          source: level?.source ?? 'registry',
+          accepted: true,
+          base_version_num: baseVersionNum,
+          compared_versions: [],
+          violations: [],
+          impact: null,
+          ...change,
+        },
+      };
+    });
+  }
+
+  /**
+   * Everything a publish checks before numbering and writing, for a publish (`actor`) or a check
+   * (null: no versioning locks, no force): the items still pending with their classified change and
+   * their level's verdict; the others answered in `outcomes` (an error, or unchanged).
+   */
+  private async prepare(
+    m: EntityManager,
+    items: readonly PublishItem[],
+    actor: AuthUser | null,
+  ): Promise<{
+    outcomes: (PublishOutcome | undefined)[];
+    step: Step;
+    pending: Pending[];
+    levelsOf: Map<string, DatasetCompatibility>;
+  }> {
     const outcomes: (PublishOutcome | undefined)[] = items.map(() => undefined);
     // Each step runs `check` on the items still pending; an item whose check throws is answered with
     // the error and leaves the batch.
-    const step = <T extends { index: number }>(list: readonly T[], check: (p: T) => void): T[] =>
+    const step: Step = (list, check) =>
       list.filter((p) => {
         try {
           check(p);
@@ -195,6 +343,14 @@ export class SchemaVersionPublisher {
     let pending: Pending[] = step(
       items.map((item, index) => ({ index, item })),
       ({ item, index }) => {
+        // Forcing a publish over a compatibility level is a superuser's decision (ADR 0048), asked
+        // for or not: a reason from anyone else is refused even when nothing would need forcing.
+        if (actor !== null && item.input.force_reason !== undefined && !actor.is_superuser) {
+          throw new AppError(
+            'FORBIDDEN',
+            "Only a superuser may publish with force_reason (over the dataset's compatibility level).",
+          );
+        }
         const create = createdAt.get(index);
         if (create?.ok === false) throw create.error;
         if (item.datasetId !== undefined && !found.has(item.datasetId.toLowerCase())) {
@@ -218,10 +374,19 @@ export class SchemaVersionPublisher {
             });
       return { index, item, ...dataset, columns: [], previous: [], versionNum: 0 };
     });
-    await this.schemas.lockVersioning(
-      pending.map((p) => p.id),
+    // A publish numbers versions under the datasets' versioning locks; a check writes nothing.
+    if (actor !== null) {
+      await this.schemas.lockVersioning(
+        pending.map((p) => p.id),
+        m,
+      );
+    }
+    // The levels that apply, read now (never cached: replicas share the database).
+    const levelsOf = await this.levels.ofDatasets(
+      pending.flatMap((p) => (p.create ? [] : [p.id])),
       m,
     );
+    for (const p of pending) p.level = levelsOf.get(p.id);
 
     // Column types resolved against each flavor's data types.
     const flavorIds = [...new Set(pending.map((p) => p.flavor_id))];
@@ -297,9 +462,11 @@ export class SchemaVersionPublisher {
       }
       // The registry's own classification of the change (ADR 0037): never a client's label.
       const flavor = flavorCodes.get(p.flavor_id.toLowerCase());
+      p.flavor = flavor ?? null;
+      p.target = comparableOfPublish(p.columns, p.structure as TableStructure);
       p.change = classifyVersionChange(
         p.current ? comparableOfCurrent(p.current, p.previous) : null,
-        comparableOfPublish(p.columns, p.structure as TableStructure),
+        p.target,
         flavor === undefined ? {} : { flavor },
       );
       if (p.item.refuseBreaking === true && p.change.compatibility === 'breaking') {
@@ -315,47 +482,29 @@ export class SchemaVersionPublisher {
       }
     }).filter((p) => outcomes[p.index] === undefined);
 
-    // Version numbers: the next one, or the one the client named if it is the next.
-    const nextOf = await this.schemas.nextVersionNums(
-      pending.map((p) => p.id),
+    // What each dataset's level makes of its change (a first version: nothing to compare with). A
+    // _TRANSITIVE level compares every earlier version, all read in a fixed number of queries.
+    const history = await this.earlierVersions.of(
+      pending.flatMap((p) => (p.current && p.level && isTransitive(p.level.effective_level) ? [p.id] : [])),
       m,
     );
-    const named = pending.filter(
-      (p) => p.item.input.version_num !== undefined && p.item.input.version_num !== nextOf.get(p.id),
-    );
-    const existing = await this.schemas.existingVersions(
-      named.map((p) => ({ dataset_id: p.id, version_num: p.item.input.version_num as number })),
-      m,
-    );
-    pending = step(pending, (p) => {
-      const next = nextOf.get(p.id) ?? 1;
-      p.versionNum = p.item.input.version_num ?? next;
-      if (p.versionNum === next) return;
-      const details = { version_num: p.versionNum, next_version_num: next };
-      if (existing.has(`${p.id}/${p.versionNum}`)) {
-        throw new AppError('DATASET_SCHEMA_ALREADY_EXISTS', undefined, details);
-      }
-      throw new AppError(
-        'DATASET_SCHEMA_VERSION_NOT_NEXT',
-        `The next version of this dataset is ${next}.`,
-        details,
+    for (const p of pending) {
+      if (!p.current || !p.level) continue;
+      const versions = history.get(p.id) ?? [];
+      const currentNum = p.current.version_num;
+      p.verdict = levelVerdict(
+        p.level.effective_level,
+        p.target as ComparableVersion,
+        {
+          version_num: currentNum,
+          fingerprint: versions.find((v) => v.version_num === currentNum)?.fingerprint ?? null,
+          changes: (p.change as VersionChange).changes,
+        },
+        versions,
+        p.flavor ?? null,
       );
-    });
-
-    const headers = await this.write(pending, actor, m);
-    pending.forEach(
-      (p, k) =>
-        (outcomes[p.index] = {
-          ok: true,
-          value: {
-            created: true,
-            header: headers[k],
-            baseVersionNum: p.current?.version_num ?? null,
-            change: p.change as VersionChange,
-          },
-        }),
-    );
-    return outcomes as PublishOutcome[];
+    }
+    return { outcomes, step, pending, levelsOf };
   }
 
   /**
@@ -381,6 +530,7 @@ export class SchemaVersionPublisher {
         schema_: p.item.input.schema ?? null,
         extra: p.item.input.extra ?? null,
         note: p.item.input.note ?? null,
+        compatibility_override: p.override ?? null,
         ...p.structure,
       })),
       actor.id,

@@ -140,6 +140,9 @@ export class SchemaVersionReader {
         }),
         ...tableStructureOfEntity(schema),
         ...(error ? { read_error: toItemError(error) } : {}),
+        // Written with the version and never changed: a stored shape keeps it (ADR 0048). Shapes stored
+        // before overrides existed lack it, as every version published before them was not forced.
+        ...(schema.compatibility_override ? { compatibility_override: schema.compatibility_override } : {}),
       };
       const dataTypes: Record<string, number> = {};
       for (const id of [...typeIds].sort()) dataTypes[id] = typeVersions.get(id) as number;

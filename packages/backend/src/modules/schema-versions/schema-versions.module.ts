@@ -1,4 +1,6 @@
 import { Module } from '@nestjs/common';
+import { CompatibilityModule } from '../compatibility/compatibility.module.js';
+import { DatasetLinksModule } from '../dataset-links/dataset-links.module.js';
 import { DataTypesModule } from '../data-types/data-types.module.js';
 import { DatasetSchemasModule } from '../dataset-schemas/dataset-schemas.module.js';
 import { DatasetsModule } from '../datasets/datasets.module.js';
@@ -8,7 +10,10 @@ import { SystemFlavorsModule } from '../system-flavors/system-flavors.module.js'
 import { SystemsModule } from '../systems/systems.module.js';
 import { TypeInstancesModule } from '../type-instances/type-instances.module.js';
 import { SchemaVersionPublisher } from './schema-version-publisher.js';
+import { EarlierVersions } from './earlier-versions.js';
 import { ReadShapesRepository } from './read-shapes.repository.js';
+import { SchemaVersionCheckController } from './schema-version-check.controller.js';
+import { SchemaVersionCheckService } from './schema-version-check.service.js';
 import { SchemaVersionReader } from './schema-version.reader.js';
 import { VersionColumns } from './version-columns.js';
 import { SchemaVersionsBulkController } from './schema-versions-bulk.controller.js';
@@ -27,8 +32,15 @@ import { SystemSnapshotService } from './system-snapshot.service.js';
     FieldsModule,
     DatasetSchemasModule,
     FieldBindingsModule,
+    CompatibilityModule,
+    DatasetLinksModule,
   ],
-  controllers: [SchemaVersionsController, SchemaVersionsBulkController, SystemSnapshotController],
+  controllers: [
+    SchemaVersionsController,
+    SchemaVersionsBulkController,
+    SchemaVersionCheckController,
+    SystemSnapshotController,
+  ],
   providers: [
     SchemaVersionsService,
     SchemaVersionPublisher,
@@ -36,6 +48,8 @@ import { SystemSnapshotService } from './system-snapshot.service.js';
     SchemaVersionReader,
     VersionColumns,
     ReadShapesRepository,
+    EarlierVersions,
+    SchemaVersionCheckService,
   ],
   exports: [SchemaVersionPublisher],
 })

@@ -19,6 +19,7 @@ import { DatasetSchemasRepository } from '../dataset-schemas/dataset-schemas.rep
 import { DatasetsLookup } from '../datasets/datasets.lookup.js';
 import { diffVersions } from './schema-version-diff.js';
 import { type PublishItem, type Published, SchemaVersionPublisher } from './schema-version-publisher.js';
+import { SchemaVersionCheckService } from './schema-version-check.service.js';
 import { SchemaVersionReader } from './schema-version.reader.js';
 
 type PublishInput = z.output<typeof PublishSchemaVersionSchema>;
@@ -40,9 +41,17 @@ export class SchemaVersionsService {
     private readonly publisher: SchemaVersionPublisher,
     private readonly reader: SchemaVersionReader,
     private readonly tx: Transactions,
+    private readonly checks: SchemaVersionCheckService,
   ) {}
 
-  publish(datasetId: string, input: PublishInput, actor: AuthUser): Promise<PublishResult> {
+  async publish(datasetId: string, input: PublishInput, actor: AuthUser): Promise<PublishResult> {
+    return this.publishInTx(datasetId, input, actor).catch(async (error: unknown) => {
+      // A version refused by the dataset's compatibility level: its impact, read after the rollback.
+      throw await this.checks.withImpact(error, input);
+    });
+  }
+
+  private publishInTx(datasetId: string, input: PublishInput, actor: AuthUser): Promise<PublishResult> {
     return this.tx.run(async (m) => {
       const { created, header, baseVersionNum, change } = await this.publishOne(
         m,
@@ -82,6 +91,11 @@ export class SchemaVersionsService {
     const outcomes = together
       ? together.map((outcome, index) => itemOutcome(index, items[index], outcome, this.logger))
       : await runPerItem(work, (item) => this.tx.run((m) => this.publishOne(m, item, actor)), this.logger);
+    // A version refused by its dataset's compatibility level: its impact, read after the writes.
+    for (const outcome of outcomes) {
+      const { dataset_id, dataset, base_version_num, refuse_breaking, ...input } = items[outcome.index];
+      outcome.error = await this.checks.itemWithImpact(outcome.error, dataset_id ?? null, input);
+    }
     const results: BulkPublishItemResult[] = outcomes.map(({ index, value, error }) => ({
       index,
       dataset_id: items[index].dataset_id ?? value?.header.dataset_id ?? null,
@@ -116,6 +130,7 @@ export class SchemaVersionsService {
       created_at: new Date(s.created_at).toISOString(),
       created_by: s.created_by,
       column_count: s.column_count,
+      compatibility_override: s.compatibility_override ?? null,
     }));
   }
 
