@@ -45,6 +45,10 @@ const SUITES = {
     about:
       'one OpenLineage event of 1,000 × 1,000 unknown and of 150 × 150 known datasets: time, body, /health/live',
   },
+  translate: {
+    file: 'packages/backend/bench/translate.mjs',
+    about: 'translate a 500-column version into each flavor; compatibility check against 100 versions',
+  },
   scale: {
     file: 'packages/backend/bench/scale.mjs',
     about: 'registry operations at 1,000 / 10,000 / 100,000 datasets: p50/p99, SQL statements, plans',

@@ -21,6 +21,7 @@ import { TechFieldTemplatesModule } from './modules/tech-field-templates/tech-fi
 import { DatasetLinksModule } from './modules/dataset-links/dataset-links.module.js';
 import { FieldLinksModule } from './modules/field-links/field-links.module.js';
 import { LakeSyncModule } from './modules/lake-sync/lake-sync.module.js';
+import { TranslationsModule } from './modules/translations/translations.module.js';
 import { LineageModule } from './modules/lineage/lineage.module.js';
 import { FieldBindingsModule } from './modules/field-bindings/field-bindings.module.js';
 import { FieldClassificationsModule } from './modules/field-classifications/field-classifications.module.js';
@@ -89,6 +90,7 @@ export class AppModule {
         FieldLinksModule,
         LineageModule,
         LakeSyncModule,
+        TranslationsModule,
         SearchModule,
         WorkspacesModule,
         ConnectionProfilesModule,

@@ -7,6 +7,8 @@ export const ExitCode = {
   USAGE: 2,
   /** `--check` found differences between the database and the registry. */
   DIFFERENCES: 3,
+  /** `translate --strict`: the translation would lose something (listed on stderr); nothing written. */
+  LOSSY: 3,
   /** Interrupted by SIGINT (128 + 2, the shell's convention). */
   SIGINT: 130,
   /** Interrupted by SIGTERM (128 + 15). */

@@ -13,6 +13,7 @@ import { Command, Option } from 'commander';
 import type { ApplyCommandOptions } from './commands/apply.js';
 import type { CrawlCommandOptions } from './commands/crawl.js';
 import type { InspectCommandOptions } from './commands/inspect.js';
+import type { TranslateCommandOptions } from './commands/translate.js';
 import { CONNECTION_URL_ENV } from './commands/shared.js';
 import { CrawlerError, ExitCode } from './errors.js';
 import { SOURCES, type SourceList } from './sources/registry.js';
@@ -123,6 +124,24 @@ Examples:
   aide-crawler apply shop-report.json
   aide-crawler apply shop-report.json --only 'sales.orders,sales.customers'`;
 
+const TRANSLATE_HELP = `
+Renders a registered version into another flavor through the registry's cast rules
+(GET /datasets/{id}/versions/{n}/translate): CREATE TABLE for postgres14, mysql8, sqlite3 (and
+hive3, spark_sql, iceberg_v2 where the registry renders them), an Avro schema (avro), a JSON Schema
+(json_schema), a Protobuf message (protobuf), a Parquet schema (storage_files, sftp_files). The
+output goes to stdout (or -o); every lossy cast and everything left out (columns without a mapping,
+defaults, keys, comments) is listed on stderr. The DDL creates the table unqualified: run it in the
+schema or database it belongs in. docs/type-system.md ("Translation") has the rules.
+
+${REGISTRY_HELP}
+
+Exit codes: 0 ok (lossy or not: read stderr), 1 runtime failure, 2 usage error, 3 lossy with
+--strict (nothing written; what it would lose on stderr). ${DEBUG_HELP}
+
+Examples:
+  aide-crawler translate 6f56378f-1966-4ce0-bd0e-4725e28f38ac 3 --flavor mysql8 > orders.sql
+  aide-crawler translate 6f56378f-1966-4ce0-bd0e-4725e28f38ac 3 --flavor sqlite3 --strict -o orders.sql`;
+
 function databaseOptions(command: Command): Command {
   return command
     .option('--connection-url <url>', `database URL (env ${CONNECTION_URL_ENV})`)
@@ -210,6 +229,26 @@ export function createProgram(
     .action(async (report: string, options: ApplyCommandOptions) => {
       const { runApply } = await import('./commands/apply.js');
       onExitCode(await runApply(report, options, io));
+    });
+
+  registryOptions(
+    program
+      .command('translate')
+      .description("Render a registered version into another flavor's DDL or schema, with what it loses.")
+      .argument('<dataset-id>', 'the dataset (its registry id)')
+      .argument('<version>', 'the version number'),
+  )
+    .requiredOption('--flavor <code>', 'the target flavor: postgres14, mysql8, sqlite3, avro, … (required)')
+    .option(
+      '--format <format>',
+      "the output: ddl, avro, json_schema, protobuf, parquet (default: the flavor's)",
+    )
+    .option('--strict', 'fail (exit 3, nothing written) when the translation loses anything')
+    .option('-o, --output <file>', 'write to a file instead of stdout')
+    .addHelpText('after', TRANSLATE_HELP)
+    .action(async (datasetId: string, version: string, options: TranslateCommandOptions) => {
+      const { runTranslate } = await import('./commands/translate.js');
+      onExitCode(await runTranslate(datasetId, version, options, io));
     });
 
   // Unknown operands are reported as an unknown command.

@@ -56,6 +56,7 @@ export {
   DatasetsResource,
   type CreateDatasetOf,
   type DatasetOf,
+  type TranslateOptions,
   type UpdateDatasetOf,
 } from './resources/datasets.js';
 export { DatasetLinksResource, type CompatParams } from './resources/dataset-links.js';

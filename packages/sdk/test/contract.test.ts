@@ -96,6 +96,7 @@ async function callEveryOwnMethod(client: AideClient): Promise<void> {
     () => datasets.schemaVersions(MISSING),
     () => datasets.schemaVersion(MISSING, 1),
     () => datasets.diffSchemaVersions(MISSING, 1, 2),
+    () => datasets.translateSchemaVersion(MISSING, 1, { flavor: 'mysql8' }),
     () => datasets.bulkCreate([{}] as never),
     () => datasets.bulkPublish([{}] as never),
     () => client.fields.tree(MISSING),

@@ -6,6 +6,7 @@ import {
   CHANGE_CATEGORIES,
   classifyChanges,
   tableAdded,
+  tableRemoved,
   worstCompatibility,
   type ChangeCategory,
   type Compatibility,
@@ -120,16 +121,7 @@ export function diffSystem(
       dataset_id: dataset.dataset_id,
       base_version_num: dataset.version_num,
       compatibility: 'breaking',
-      changes: [
-        {
-          category: 'table_removed',
-          name: null,
-          before: dataset.version?.table_kind ?? null,
-          after: null,
-          compatibility: 'breaking',
-          reason: 'readers of the dataset fail',
-        },
-      ],
+      changes: [tableRemoved(dataset.version?.table_kind ?? null)],
       target: null,
     });
   }

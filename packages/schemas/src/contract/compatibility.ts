@@ -144,6 +144,7 @@ export const translationRoutes = {
     query: TranslateQuerySchema,
     responses: { 200: TranslationSchema },
     errors: [
+      'DATASET_NOT_FOUND',
       'DATASET_SCHEMA_NOT_FOUND',
       'SYSTEM_FLAVOR_NOT_FOUND',
       'TRANSLATION_FORMAT_UNSUPPORTED',

@@ -49,6 +49,7 @@ export const TranslationOmissionSchema = z
       'default',
       'comment',
       'nullability',
+      'partitioning',
     ]),
     path: z.string().nullable().describe('The column or constraint concerned'),
     reason: z.string(),

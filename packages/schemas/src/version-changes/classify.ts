@@ -414,6 +414,17 @@ export function tableAdded(target: ComparableVersion): Change {
   };
 }
 
+/** A dataset its source no longer has (a crawl reports it; nothing is published): breaking both ways. */
+export function tableRemoved(kind: ComparableVersion['table_kind'] | null): Change {
+  return {
+    category: 'table_removed',
+    name: null,
+    before: kind ?? null,
+    after: null,
+    ...breaking('TABLE_REMOVED', 'readers of the dataset fail'),
+  };
+}
+
 /**
  * The registry's classification of a version published over `base` (null: the dataset's first
  * version): every change, and the worst class among them.

@@ -46,8 +46,12 @@ const LADDERS: readonly (readonly string[])[] = [
   ['mediumint_unsigned', 'int', 'integer', 'bigint'],
   ['int_unsigned', 'bigint'],
   ['real', 'float', 'double'],
-  // Avro's exact promotion (its int → float and long → float/double lose digits: not widening here).
+  // Avro's exact promotions (int → long, float → double; int → float and long → float/double lose
+  // digits: not widening here) and Protobuf's varints (int32 → int64).
   ['int', 'long'],
+  ['int32', 'int64'],
+  ['uint32', 'uint64'],
+  ['sint32', 'sint64'],
   ['tinytext', 'text', 'mediumtext', 'longtext'],
   ['tinyblob', 'blob', 'mediumblob', 'longblob'],
   ['varchar', 'text'],

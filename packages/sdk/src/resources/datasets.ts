@@ -14,6 +14,8 @@ import {
   type SchemaVersionDiff,
   type SchemaVersionImpact,
   type SchemaVersionSummary,
+  type TranslationFormat,
+  type Translation,
   type UpdateDataset,
 } from '@aide/schemas';
 import type { RequestOptions } from '../core/request-options.js';
@@ -21,6 +23,16 @@ import { type BulkOptions, sendInChunks } from '../internal/bulk.js';
 import { CrudResource, type UpdateOptions, type WithRowVersion } from './crud.js';
 
 const versions = contract.schemaVersions;
+
+/** What `translateSchemaVersion` renders: the target flavor, its output format, and strict mode. */
+export interface TranslateOptions {
+  /** The target flavor code: `postgres14`, `mysql8`, `sqlite3`, `hive3`, `spark_sql`, `iceberg_v2`, `avro`… */
+  flavor: string;
+  /** The output; left out, the flavor's own (DDL for SQL flavors, `parquet` for file flavors). */
+  format?: TranslationFormat;
+  /** true: a lossy translation fails with `TRANSLATION_LOSSY` (details list what it would lose). */
+  strict?: boolean;
+}
 
 /** A dataset of one kind: `DatasetOf<'kafka'>` has `topic`, `partitions`, `key_columns`, ... */
 export type DatasetOf<K extends DatasetKind> = Extract<Dataset, { kind: K }>;
@@ -156,6 +168,34 @@ export class DatasetsResource extends CrudResource<Dataset, CreateDataset, Updat
   schemaVersion(datasetId: string, versionNum: number, options?: RequestOptions): Promise<SchemaVersion> {
     return this.api.invoke(versions.get, {
       params: { id: datasetId, num: versionPath(versionNum) },
+      options,
+    });
+  }
+
+  /**
+   * `GET /datasets/{id}/versions/{num}/translate` — a version rendered into another flavor through the
+   * cast rules: `content` (DDL, an Avro schema, a JSON Schema, a Protobuf message or a Parquet schema),
+   * each column's source and target type with the cast's fidelity and loss, and the `omissions` (columns
+   * without a mapping, defaults, keys, comments the target cannot hold). `lossy` is true when anything
+   * is lost; with `strict: true` such a translation is a `ValidationError` (`TRANSLATION_LOSSY`) instead.
+   *
+   * ```ts
+   * const { content, omissions } = await client.datasets.translateSchemaVersion(id, 3, { flavor: 'mysql8' });
+   * ```
+   */
+  translateSchemaVersion(
+    datasetId: string,
+    versionNum: number,
+    translate: TranslateOptions,
+    options?: RequestOptions,
+  ): Promise<Translation> {
+    return this.api.invoke(contract.translations.translate, {
+      params: { id: datasetId, num: versionPath(versionNum) },
+      query: {
+        flavor: translate.flavor,
+        ...(translate.format === undefined ? {} : { format: translate.format }),
+        ...(translate.strict === undefined ? {} : { strict: translate.strict ? 'true' : 'false' }),
+      },
       options,
     });
   }

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { ParentLookup } from '../../common/crud/parent-lookup.js';
-import type { CastCandidate } from './cast-resolver.js';
+import type { CastCandidate, CastGaps } from './cast-resolver.js';
 import type { CastRuleEntity } from './cast-rule.entity.js';
 import { CastRulesRepository } from './cast-rules.repository.js';
 
@@ -19,5 +19,10 @@ export class CastRulesLookup extends ParentLookup<CastRuleEntity> {
     m?: EntityManager,
   ): Promise<CastCandidate[]> {
     return this.castRules.candidates(sourceIds, targetFlavorId, m);
+  }
+
+  /** The "no mapping" reasons from the given source data types into the target flavor (one query). */
+  gaps(sourceIds: readonly string[], targetFlavorId: string, m?: EntityManager): Promise<CastGaps> {
+    return this.castRules.gaps(sourceIds, targetFlavorId, m);
   }
 }

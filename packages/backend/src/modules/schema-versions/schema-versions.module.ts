@@ -51,6 +51,6 @@ import { SystemSnapshotService } from './system-snapshot.service.js';
     EarlierVersions,
     SchemaVersionCheckService,
   ],
-  exports: [SchemaVersionPublisher],
+  exports: [SchemaVersionPublisher, SchemaVersionReader],
 })
 export class SchemaVersionsModule {}
