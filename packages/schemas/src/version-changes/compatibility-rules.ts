@@ -45,6 +45,11 @@ const rule = (backward: boolean, forward: boolean, description: string): RuleVer
  */
 export const COMPATIBILITY_RULES = {
   TABLE_ADDED: rule(true, true, 'a new dataset: nothing to be compatible with'),
+  TABLE_REMOVED: rule(
+    false,
+    false,
+    'a dataset no longer in its source (a crawl reports it, never publishes it)',
+  ),
   TABLE_KIND_STORED: rule(true, true, 'a table became a partitioned table or back: rows read the same way'),
   TABLE_KIND_CHANGED: rule(false, false, 'a table became a view (or another kind): writes or reads change'),
   DOCUMENTATION_CHANGED: rule(true, true, 'a comment changed'),
