@@ -14,7 +14,6 @@ import {
 } from '@aide/schemas';
 import type { SchemaVersionSummary } from '@aide/sdk';
 import { type FormEvent, useEffect, useId, useState } from 'react';
-import { checkSchemaVersion, datasetCompatibility } from '../compatibility-api';
 import { useSession } from '../session';
 import { useAsync } from '../use-async';
 import { ErrorMessage, Loaded, when } from './common';
@@ -96,7 +95,10 @@ export function LevelGlossary() {
 /** The level the dataset's next publish must pass, where it comes from, and the chain it was taken from. */
 export function DatasetLevel({ datasetId }: { datasetId: string }) {
   const { client } = useSession();
-  const [level] = useAsync(() => datasetCompatibility(client, datasetId), [datasetId, client]);
+  const [level] = useAsync(
+    () => client.compatibility.getDatasetCompatibility(datasetId),
+    [datasetId, client],
+  );
   return (
     <Loaded value={level}>
       {(c) => (
@@ -155,11 +157,6 @@ const DIRECTION_TEXT: Record<CompatibilityViolation['direction'], string> = {
   forward: 'that version cannot read data written under the new one',
 };
 
-/** A version summary's forced publish, once the history carries it (null or absent: a plain publish). */
-export const overrideOf = (v: SchemaVersionSummary): CompatibilityOverride | null =>
-  (v as SchemaVersionSummary & { compatibility_override?: CompatibilityOverride | null })
-    .compatibility_override ?? null;
-
 /** The versions, newest first, each forced publish with its reason and the violations it overrode. */
 export function VersionHistory({
   versions,
@@ -187,7 +184,7 @@ export function VersionHistory({
         </thead>
         <tbody>
           {versions.map((v) => {
-            const forced = overrideOf(v);
+            const forced = v.compatibility_override;
             return (
               <tr key={v.version_num} className={forced ? 'forced' : undefined}>
                 <th scope="row">v{v.version_num}</th>
@@ -309,7 +306,7 @@ export function CheckCompatibility(props: {
     setResult({ busy: true });
     try {
       setResult({
-        check: await checkSchemaVersion(client, datasetId, parsed as PublishSchemaVersion),
+        check: await client.compatibility.checkSchemaVersion(datasetId, parsed as PublishSchemaVersion),
         busy: false,
       });
     } catch (error) {

@@ -9,7 +9,6 @@ import {
 } from '@aide/schemas';
 import { AideApiError, type SchemaVersionSummary } from '@aide/sdk';
 import { type FormEvent, useEffect, useId, useMemo, useState } from 'react';
-import { translateSchemaVersion } from '../compatibility-api';
 import { useSession } from '../session';
 import { useAsync } from '../use-async';
 import { ErrorMessage, Loaded } from './common';
@@ -101,10 +100,10 @@ export function TranslateVersion(props: {
     if (!flavor || props.versionNum === undefined) return;
     setResult({ busy: true });
     try {
-      const translation = await translateSchemaVersion(client, props.datasetId, props.versionNum, {
+      const translation = await client.datasets.translateSchemaVersion(props.datasetId, props.versionNum, {
         flavor,
         ...(format ? { format } : {}),
-        ...(strict ? { strict: 'true' } : {}),
+        ...(strict ? { strict: true } : {}),
       });
       setResult({ translation, busy: false });
     } catch (error) {
