@@ -45,7 +45,12 @@ export function downloadName(
 export const lossyColumns = (columns: readonly TranslatedColumn[]) =>
   columns.filter((c) => c.fidelity === 'lossy' || c.fidelity === null || c.loss.length > 0);
 
-/** Lists under `details` of a TRANSLATION_LOSSY error, kept to the shapes the loss report shows. */
+/**
+ * What a TRANSLATION_LOSSY error's `details` list, in the loss report's shapes: `lossy_columns` (the
+ * translation model's columns: `name`, `source_type`, the cast `type` with its `rendered` text,
+ * `fidelity`, `loss`; a wire `TranslatedColumn` is read too) and `omissions`. What is not an object
+ * is skipped.
+ */
 export function lossOfError(error: AideApiError): {
   columns: TranslatedColumn[];
   omissions: TranslationOmission[];
@@ -53,24 +58,36 @@ export function lossOfError(error: AideApiError): {
   const details = error.details ?? {};
   const list = (key: string) => (Array.isArray(details[key]) ? (details[key] as unknown[]) : []);
   const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null;
+  const text = (v: unknown) => (typeof v === 'string' ? v : null);
+  const targetOf = (c: Record<string, unknown>) => {
+    if (typeof c['target_type'] === 'string') return c['target_type'];
+    const type = c['type'];
+    return isObject(type) ? (text(type['rendered']) ?? text(type['code'])) : null;
+  };
   return {
-    columns: list('columns')
-      .filter(isObject)
-      .map((c) => ({
-        path: String(c['path'] ?? ''),
-        source_type: typeof c['source_type'] === 'string' ? c['source_type'] : null,
-        target_type: typeof c['target_type'] === 'string' ? c['target_type'] : null,
-        fidelity: (c['fidelity'] as TranslatedColumn['fidelity']) ?? null,
-        loss: Array.isArray(c['loss']) ? c['loss'].map(String) : [],
-      })),
+    columns: [...list('lossy_columns'), ...list('columns')].filter(isObject).map((c) => ({
+      path: String(c['path'] ?? c['name'] ?? ''),
+      source_type: text(c['source_type']),
+      target_type: targetOf(c),
+      fidelity: (c['fidelity'] as TranslatedColumn['fidelity']) ?? null,
+      loss: Array.isArray(c['loss']) ? c['loss'].map(String) : [],
+    })),
     omissions: list('omissions')
       .filter(isObject)
       .map((o) => ({
         kind: o['kind'] as TranslationOmission['kind'],
-        path: typeof o['path'] === 'string' ? o['path'] : null,
+        path: text(o['path']),
         reason: String(o['reason'] ?? ''),
       })),
   };
+}
+
+/** "2 columns lose information, 1 thing is left out." */
+export function lossSentence(columns: number, omissions: number): string {
+  const cast = columns === 1 ? '1 column loses information' : `${columns} columns lose information`;
+  const left =
+    omissions === 0 ? '' : omissions === 1 ? ', 1 thing is left out' : `, ${omissions} things are left out`;
+  return `${cast}${left}.`;
 }
 
 /** Pick a version, a target flavor, a format and strictness; show the loss report, then the output. */
@@ -288,8 +305,7 @@ function TranslationView({ translation: t, objectName }: { translation: Translat
       <div className={`loss-summary ${t.lossy ? 'lossy' : 'exact'}`} role="status">
         {t.lossy ? (
           <p>
-            <strong>Lossy:</strong> {lossy.length} column{lossy.length === 1 ? '' : 's'} lose information,{' '}
-            {t.omissions.length} thing{t.omissions.length === 1 ? '' : 's'} left out.
+            <strong>Lossy:</strong> {lossSentence(lossy.length, t.omissions.length)}
           </p>
         ) : (
           <p>

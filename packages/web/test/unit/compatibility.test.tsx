@@ -14,7 +14,13 @@ import {
   publishBodyOf,
   ruleMeaning,
 } from '../../src/components/Compatibility';
-import { downloadName, LossReport, lossOfError, lossyColumns } from '../../src/components/Translate';
+import {
+  downloadName,
+  LossReport,
+  lossOfError,
+  lossSentence,
+  lossyColumns,
+} from '../../src/components/Translate';
 
 describe('level meanings (cut out of the contract description of CompatibilityLevel)', () => {
   it('gives every level its own words, a _TRANSITIVE one its base level and the transitive part', () => {
@@ -200,17 +206,51 @@ describe('the loss report', () => {
     expect(container.querySelector('ul.omissions')?.textContent).toBe('checkchk_total: no checks');
   });
 
-  it("reads a TRANSLATION_LOSSY error's details, ignoring what is not a list of objects", () => {
+  it("reads a TRANSLATION_LOSSY error's details (model columns or wire columns), skipping the rest", () => {
     const error = new AideApiError({
       status: 422,
       errorCode: 'TRANSLATION_LOSSY',
       detail: 'lossy',
       requestId: undefined,
-      details: { columns: [columns[1], 'junk'], omissions: 'not a list' },
+      details: {
+        lossy_columns: [
+          {
+            name: 'total',
+            nullable: false,
+            source_type: 'numeric(12,2)',
+            type: { code: 'decimal', params: {}, rendered: 'decimal(12,2)', children: [] },
+            fidelity: 'lossy',
+            loss: ['precision above 10 when unset'],
+          },
+          'junk',
+        ],
+        columns: [columns[1]],
+        omissions: [{ kind: 'check', path: null, reason: 'no checks' }, 3],
+      },
       headers: {},
       route: 'GET /x',
     });
-    expect(lossOfError(error)).toEqual({ columns: [columns[1]], omissions: [] });
+    expect(lossOfError(error)).toEqual({
+      columns: [
+        {
+          path: 'total',
+          source_type: 'numeric(12,2)',
+          target_type: 'decimal(12,2)',
+          fidelity: 'lossy',
+          loss: ['precision above 10 when unset'],
+        },
+        columns[1],
+      ],
+      omissions: [{ kind: 'check', path: null, reason: 'no checks' }],
+    });
+    const empty = new AideApiError({ ...error, errorCode: 'TRANSLATION_LOSSY', details: { omissions: 'x' } });
+    expect(lossOfError(empty)).toEqual({ columns: [], omissions: [] });
+  });
+
+  it('says how much is lost', () => {
+    expect(lossSentence(1, 0)).toBe('1 column loses information.');
+    expect(lossSentence(2, 1)).toBe('2 columns lose information, 1 thing is left out.');
+    expect(lossSentence(0, 3)).toBe('0 columns lose information, 3 things are left out.');
   });
 
   it('names a download after the dataset, version, flavor and format', () => {
