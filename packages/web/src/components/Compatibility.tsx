@@ -6,6 +6,7 @@ import {
   CompatibilityLevelSchema,
   type CompatibilityOverride,
   type CompatibilityViolation,
+  contract,
   type DatasetCompatibility,
   type PublishSchemaVersion,
   type SchemaVersion,
@@ -14,7 +15,7 @@ import {
 } from '@aide/schemas';
 import type { SchemaVersionSummary } from '@aide/sdk';
 import { type FormEvent, useEffect, useId, useState } from 'react';
-import { useSession } from '../session';
+import { useCan, useSession } from '../session';
 import { useAsync } from '../use-async';
 import { ErrorMessage, Loaded, when } from './common';
 
@@ -92,30 +93,81 @@ export function LevelGlossary() {
   );
 }
 
-/** The level the dataset's next publish must pass, where it comes from, and the chain it was taken from. */
+/**
+ * The level the dataset's next publish must pass, where it comes from, and the chain it was taken from;
+ * superusers (whom the API lets set it) may set the dataset's own level or clear it.
+ */
 export function DatasetLevel({ datasetId }: { datasetId: string }) {
   const { client } = useSession();
-  const [level] = useAsync(
+  const maySet = useCan()(contract.compatibility.setDataset);
+  const [loaded] = useAsync(
     () => client.compatibility.getDatasetCompatibility(datasetId),
     [datasetId, client],
   );
+  const [saved, setSaved] = useState<DatasetCompatibility | null>(null);
   return (
-    <Loaded value={level}>
-      {(c) => (
-        <div className="compatibility-level" data-testid="compatibility-level">
-          <p>
-            Compatibility level: <LevelName level={c.effective_level} />{' '}
-            <span className="muted">({SOURCE_TEXT[c.source]})</span>
-          </p>
-          <p className="small muted">{LEVEL_MEANINGS[c.effective_level]}.</p>
-          <p className="small muted">
-            Dataset: {c.level ?? 'inherited'} · System default: {c.system_level ?? 'inherited'} · Registry
-            default: {c.registry_level}
-          </p>
-          <LevelGlossary />
-        </div>
-      )}
+    <Loaded value={loaded}>
+      {(fetched) => {
+        const c = saved ?? fetched;
+        return (
+          <div className="compatibility-level" data-testid="compatibility-level">
+            <p>
+              Compatibility level: <LevelName level={c.effective_level} />{' '}
+              <span className="muted">({SOURCE_TEXT[c.source]})</span>
+            </p>
+            <p className="small muted">{LEVEL_MEANINGS[c.effective_level]}.</p>
+            <p className="small muted">
+              Dataset: {c.level ?? 'inherited'} · System default: {c.system_level ?? 'inherited'} · Registry
+              default: {c.registry_level}
+            </p>
+            {maySet && <SetLevel current={c} onSaved={setSaved} />}
+            <LevelGlossary />
+          </div>
+        );
+      }}
     </Loaded>
+  );
+}
+
+/** `PUT /datasets/{id}/compatibility`: the dataset's own level, or none (inherit). */
+function SetLevel({
+  current,
+  onSaved,
+}: {
+  current: DatasetCompatibility;
+  onSaved: (c: DatasetCompatibility) => void;
+}) {
+  const { client } = useSession();
+  const [choice, setChoice] = useState<CompatibilityLevel | ''>(current.level ?? '');
+  const [state, setState] = useState<{ busy: boolean; error?: unknown }>({ busy: false });
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    setState({ busy: true });
+    try {
+      onSaved(await client.compatibility.setDatasetCompatibility(current.dataset_id, choice || null));
+      setState({ busy: false });
+    } catch (error) {
+      setState({ busy: false, error });
+    }
+  };
+  return (
+    <form className="inline" onSubmit={(e) => void submit(e)}>
+      <label>
+        Dataset&apos;s own level{' '}
+        <select value={choice} onChange={(e) => setChoice(e.target.value as CompatibilityLevel | '')}>
+          <option value="">inherit (system, then registry)</option>
+          {COMPATIBILITY_LEVELS.map((l) => (
+            <option key={l} value={l} title={LEVEL_MEANINGS[l]}>
+              {l}
+            </option>
+          ))}
+        </select>
+      </label>
+      <button type="submit" disabled={state.busy || choice === (current.level ?? '')}>
+        Save level
+      </button>
+      {state.error !== undefined && <ErrorMessage error={state.error} />}
+    </form>
   );
 }
 

@@ -96,6 +96,8 @@ describe('a regular user on a dataset with a compatibility level', () => {
     expect(await level.textContent()).toContain(
       `Dataset: FULL · System default: inherited · Registry default: ${registry}`,
     );
+    // Setting a level is for superusers, as the API has it.
+    expect(await level.getByRole('button', { name: 'Save level' }).count()).toBe(0);
     await level.getByText('What the levels mean').click();
     await level.getByText(LEVEL_MEANINGS.BACKWARD_TRANSITIVE).waitFor();
   });
@@ -218,5 +220,36 @@ describe('a regular user on a dataset with a compatibility level', () => {
     await page.setViewportSize(PHONE);
     expect(await sidewaysOverflow(page)).toEqual([]);
     await shot(page, 'translation-phone');
+  });
+});
+
+describe('a superuser', () => {
+  let page: Page;
+  beforeAll(async () => {
+    page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    await signIn(page, baseUrl, admin);
+    await openInvoices(page);
+  });
+  afterAll(async () => {
+    await page?.close();
+  });
+
+  it("sets the dataset's own level, then clears it to inherit the registry's", async () => {
+    const level = page.getByTestId('compatibility-level');
+    await level.getByText('Compatibility level: FULL (set on this dataset)').waitFor();
+    await level.getByLabel("Dataset's own level").selectOption('BACKWARD_TRANSITIVE');
+    await level.getByRole('button', { name: 'Save level' }).click();
+    await level.getByText('Compatibility level: BACKWARD_TRANSITIVE (set on this dataset)').waitFor();
+    expect((await api.compatibility.getDatasetCompatibility(datasetId)).level).toBe('BACKWARD_TRANSITIVE');
+    await level.getByLabel("Dataset's own level").selectOption('');
+    await level.getByRole('button', { name: 'Save level' }).click();
+    const registry = (await api.compatibility.getRegistryCompatibility()).level;
+    await level.getByText(`Compatibility level: ${registry} (the registry's default)`).waitFor();
+    expect(await api.compatibility.getDatasetCompatibility(datasetId)).toMatchObject({
+      level: null,
+      source: 'registry',
+      effective_level: registry,
+    });
+    expect(await axeViolations(page)).toEqual([]);
   });
 });
