@@ -193,6 +193,19 @@ describe('translate a PostgreSQL version', () => {
     });
   });
 
+  it('into avro, json_schema and protobuf: their own format by default, with their media types', async () => {
+    const avro = ok(await translate('flavor=avro'));
+    expect(avro).toMatchObject({ format: 'avro', media_type: 'application/json' });
+    expect(JSON.parse(avro.content)).toMatchObject({ type: 'record', name: 'orders' });
+    const jsonSchema = ok(await translate('flavor=json_schema'));
+    expect(jsonSchema).toMatchObject({ format: 'json_schema', media_type: 'application/json' });
+    expect(JSON.parse(jsonSchema.content)).toMatchObject({ type: 'object' });
+    const proto = ok(await translate('flavor=protobuf&format=protobuf'));
+    expect(proto).toMatchObject({ format: 'protobuf', media_type: 'text/x-protobuf' });
+    expect(proto.content).toContain('message ');
+    expectEnvelope(await translate('flavor=avro&format=ddl'), 422, 'TRANSLATION_FORMAT_UNSUPPORTED');
+  });
+
   it('strict: TRANSLATION_LOSSY with the lossy columns and the omissions', async () => {
     const body = expectEnvelope(await translate('flavor=mysql8&strict=true'), 422, 'TRANSLATION_LOSSY');
     expect(body.details.lossy_columns.map((c: Row) => c.path)).toEqual(['total', 'placed_at']);

@@ -3,6 +3,9 @@
 // TRANSLATION_FORMAT_UNSUPPORTED (details.formats lists the flavor's).
 import type { TranslationFormat } from '@aide/schemas';
 import type { Renderer } from '../translated-table.js';
+import { renderAvro } from './avro.js';
+import { renderJsonSchema } from './json-schema.js';
+import { renderProtobuf } from './protobuf.js';
 import { renderSqlDdl } from './sql-ddl.js';
 
 export interface FlavorOutputs {
@@ -17,6 +20,9 @@ export const FLAVOR_OUTPUTS: Readonly<Record<string, FlavorOutputs>> = {
   postgres14: ddl(renderSqlDdl('postgres14')),
   mysql8: ddl(renderSqlDdl('mysql8')),
   sqlite3: ddl(renderSqlDdl('sqlite3')),
+  avro: { default: 'avro', formats: { avro: renderAvro } },
+  json_schema: { default: 'json_schema', formats: { json_schema: renderJsonSchema } },
+  protobuf: { default: 'protobuf', formats: { protobuf: renderProtobuf } },
 };
 
 export const MEDIA_TYPES: Readonly<Record<TranslationFormat, string>> = {
