@@ -214,6 +214,18 @@ describe('a regular user on a dataset with a compatibility level', () => {
     expect(await form.getByLabel('Format').inputValue()).toBe('ddl');
     await form.getByRole('button', { name: 'Translate' }).click();
     await form.locator('pre.translation-content').waitFor();
+    // Another flavor, in its own format: an Avro schema.
+    await form.getByLabel('Format').selectOption('');
+    await form.getByLabel('Target flavor').selectOption('avro');
+    await form.getByRole('button', { name: 'Translate' }).click();
+    await form.getByRole('heading', { name: 'v1 in avro (Avro schema)' }).waitFor();
+    const schema = JSON.parse((await form.locator('pre.translation-content').textContent()) ?? '') as {
+      type: string;
+    };
+    expect(schema.type).toBe('record');
+    expect(await form.getByRole('link', { name: 'Download' }).getAttribute('download')).toBe(
+      'public.invoices.v1.avro.avsc',
+    );
   });
 
   it('stays readable on a phone', async () => {
