@@ -164,7 +164,7 @@ function SetLevel({
         </select>
       </label>
       <button type="submit" disabled={state.busy || choice === (current.level ?? '')}>
-        Save level
+        Set level
       </button>
       {state.error !== undefined && <ErrorMessage error={state.error} />}
     </form>

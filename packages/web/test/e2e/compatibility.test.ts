@@ -97,7 +97,7 @@ describe('a regular user on a dataset with a compatibility level', () => {
       `Dataset: FULL · System default: inherited · Registry default: ${registry}`,
     );
     // Setting a level is for superusers, as the API has it.
-    expect(await level.getByRole('button', { name: 'Save level' }).count()).toBe(0);
+    expect(await level.getByRole('button', { name: 'Set level' }).count()).toBe(0);
     await level.getByText('What the levels mean').click();
     await level.getByText(LEVEL_MEANINGS.BACKWARD_TRANSITIVE).waitFor();
   });
@@ -250,11 +250,11 @@ describe('a superuser', () => {
     const level = page.getByTestId('compatibility-level');
     await level.getByText('Compatibility level: FULL (set on this dataset)').waitFor();
     await level.getByLabel("Dataset's own level").selectOption('BACKWARD_TRANSITIVE');
-    await level.getByRole('button', { name: 'Save level' }).click();
+    await level.getByRole('button', { name: 'Set level' }).click();
     await level.getByText('Compatibility level: BACKWARD_TRANSITIVE (set on this dataset)').waitFor();
     expect((await api.compatibility.getDatasetCompatibility(datasetId)).level).toBe('BACKWARD_TRANSITIVE');
     await level.getByLabel("Dataset's own level").selectOption('');
-    await level.getByRole('button', { name: 'Save level' }).click();
+    await level.getByRole('button', { name: 'Set level' }).click();
     const registry = (await api.compatibility.getRegistryCompatibility()).level;
     await level.getByText(`Compatibility level: ${registry} (the registry's default)`).waitFor();
     expect(await api.compatibility.getDatasetCompatibility(datasetId)).toMatchObject({
