@@ -46,7 +46,8 @@ const LADDERS: readonly (readonly string[])[] = [
   ['mediumint_unsigned', 'int', 'integer', 'bigint'],
   ['int_unsigned', 'bigint'],
   ['real', 'float', 'double'],
-  // Avro's promotions (int → long, float → double) and Protobuf's varints (int32 → int64).
+  // Avro's exact promotions (int → long, float → double; int → float and long → float/double lose
+  // digits: not widening here) and Protobuf's varints (int32 → int64).
   ['int', 'long'],
   ['int32', 'int64'],
   ['uint32', 'uint64'],

@@ -2,13 +2,19 @@ import { contract, MAX_IN_LIST, MAX_PAGE_SIZE } from '@aide/schemas';
 import type { FieldClassification, SchemaVersion } from '@aide/sdk';
 import { type FormEvent, useState } from 'react';
 import { ErrorMessage, Loaded, when } from '../components/common';
+import { CheckCompatibility, DatasetLevel, VersionHistory } from '../components/Compatibility';
 import { FieldLineage, Lineage } from '../components/Lineage';
+import { TranslateVersion } from '../components/Translate';
 import { VersionDiff } from '../components/VersionDiff';
 import { Link } from '../router';
 import { useCan, useSession } from '../session';
 import { useAsync } from '../use-async';
 
-/** A dataset: current schema, version history with a side-by-side diff, PII, crawl runs, lineage. */
+/**
+ * A dataset: its compatibility level, current schema, version history (forced publishes with their
+ * reasons) with a side-by-side diff, a compatibility check and translation of a version, PII, crawl
+ * runs, lineage.
+ */
 export function DatasetPage({ id }: { id: string }) {
   const { client } = useSession();
   const [dataset] = useAsync(() => client.datasets.get(id), [id, client]);
@@ -24,6 +30,13 @@ export function DatasetPage({ id }: { id: string }) {
   );
   const columns = schema.state === 'done' && schema.value ? schema.value.columns : [];
   const fieldName = columns.find((c) => c.field_id === field)?.name ?? 'the field';
+  // The versions the check and the translation work on: the current one until another is picked.
+  const [checkNum, setCheckNum] = useState<number | undefined>();
+  const [translateNum, setTranslateNum] = useState<number | undefined>();
+  const pick = (set: (n: number) => void, section: string) => (num: number) => {
+    set(num);
+    document.getElementById(section)?.scrollIntoView({ block: 'start' });
+  };
   return (
     <section>
       <Loaded value={dataset}>
@@ -38,6 +51,7 @@ export function DatasetPage({ id }: { id: string }) {
           </>
         )}
       </Loaded>
+      <DatasetLevel datasetId={id} />
       <h2>Current schema</h2>
       <Loaded value={schema}>
         {(v) =>
@@ -49,7 +63,45 @@ export function DatasetPage({ id }: { id: string }) {
         }
       </Loaded>
       <h2>Version history</h2>
-      <Loaded value={versions}>{(list) => <VersionDiff datasetId={id} versions={list} />}</Loaded>
+      <Loaded value={versions}>
+        {(list) => (
+          <>
+            <VersionHistory
+              versions={list}
+              onCheck={pick(setCheckNum, 'check-compatibility')}
+              onTranslate={pick(setTranslateNum, 'translate')}
+            />
+            <VersionDiff datasetId={id} versions={list} />
+          </>
+        )}
+      </Loaded>
+      <h2 id="check-compatibility">Check compatibility</h2>
+      <p className="muted small">
+        Would a version be accepted now? Pick one (and edit it if you like) to see what the dataset&apos;s
+        level makes of it, as a publish would.
+      </p>
+      <Loaded value={versions}>
+        {(list) => (
+          <CheckCompatibility
+            datasetId={id}
+            versions={list}
+            versionNum={checkNum ?? current?.version_num}
+            onVersion={setCheckNum}
+          />
+        )}
+      </Loaded>
+      <h2 id="translate">Translate to another flavor</h2>
+      <Loaded value={versions}>
+        {(list) => (
+          <TranslateVersion
+            datasetId={id}
+            objectName={dataset.state === 'done' ? dataset.value.object_name : 'dataset'}
+            versions={list}
+            versionNum={translateNum ?? current?.version_num}
+            onVersion={setTranslateNum}
+          />
+        )}
+      </Loaded>
       <h2>PII classification history</h2>
       <Loaded value={schema}>{(v) => (v ? <PiiHistory version={v} /> : <p>No fields yet.</p>)}</Loaded>
       <h2>Crawl runs of its system</h2>
