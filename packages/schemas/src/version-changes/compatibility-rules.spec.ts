@@ -24,7 +24,10 @@ const column = (name: string, over: Partial<ComparableColumn> = {}): ComparableC
   collation: null,
   ...over,
 });
-const version = (columns: readonly ComparableColumn[], over: Partial<ComparableVersion> = {}): ComparableVersion => ({
+const version = (
+  columns: readonly ComparableColumn[],
+  over: Partial<ComparableVersion> = {},
+): ComparableVersion => ({
   table_kind: 'table',
   table_comment: null,
   view_definition: null,
