@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { noteShape } from '../common/audit.js';
 import { ItemErrorSchema } from '../common/error-response.js';
 import { jsonObject, longText, positiveInt32, text, wireInt } from '../common/text.js';
+import { SchemaVersionImpactSchema } from './compat.js';
 import { CompatibilityOverrideSchema } from './compatibility-override.js';
 import { FieldOriginSchema } from './field.js';
 import {
@@ -175,6 +176,12 @@ export const PublishResultSchema = z
       .nullable()
       .describe('The version the change was classified against: the current one at publish (null: none)'),
     ...versionChangeShape,
+    impact: SchemaVersionImpactSchema.nullable()
+      .optional()
+      .describe(
+        'Present on a forced publish that overrode its compatibility level (ADR 0048): the downstream ' +
+          'links, field links and dataflows the change touches, as the check route answers them',
+      ),
   })
   .meta({ id: 'PublishResult' });
 export type PublishResult = z.infer<typeof PublishResultSchema>;

@@ -79,6 +79,11 @@ export class SchemaVersionCheckService {
     return check ? new AppError(error.code, error.message, check) : error;
   }
 
+  /** The impact of publishing `input` (null when it cannot be computed: the publish answers why). */
+  impactOf(datasetId: string, input: PublishInput, viewer: AuthUser) {
+    return this.impact.preview(datasetId, input, viewer).catch(() => null);
+  }
+
   /** A bulk publish item's DATASET_SCHEMA_INCOMPATIBLE with the impact in its details. */
   async itemWithImpact(
     error: ItemError | null,

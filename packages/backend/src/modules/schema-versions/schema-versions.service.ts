@@ -45,10 +45,16 @@ export class SchemaVersionsService {
   ) {}
 
   async publish(datasetId: string, input: PublishInput, actor: AuthUser): Promise<PublishResult> {
-    return this.publishInTx(datasetId, input, actor).catch(async (error: unknown) => {
+    // A forced publish answers the impact of what it overrides: read before the version is current.
+    const forcedImpact =
+      input.force_reason !== undefined && actor.is_superuser
+        ? await this.checks.impactOf(datasetId, input, actor)
+        : null;
+    const result = await this.publishInTx(datasetId, input, actor).catch(async (error: unknown) => {
       // A version refused by the dataset's compatibility level: its impact, read after the rollback.
       throw await this.checks.withImpact(error, input, actor);
     });
+    return result.version.compatibility_override ? { ...result, impact: forcedImpact } : result;
   }
 
   private publishInTx(datasetId: string, input: PublishInput, actor: AuthUser): Promise<PublishResult> {

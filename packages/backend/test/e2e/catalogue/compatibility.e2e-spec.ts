@@ -533,6 +533,8 @@ describe('forcing a refused publish', () => {
       ],
     };
     expect(forced.version.compatibility_override).toEqual(override);
+    // The impact of what was overridden, read before the forced version became current.
+    expect(forced.impact).toMatchObject({ dataset_id: dataset.id, current_version_num: 1 });
     const [v2, v1] = await history(dataset.id);
     expect(v2.compatibility_override).toEqual(override);
     expect(v1.compatibility_override).toBeNull();
@@ -548,6 +550,7 @@ describe('forcing a refused publish', () => {
       201,
     );
     expect(published.version.compatibility_override).toBeUndefined();
+    expect(published.impact).toBeUndefined();
     expect((await history(dataset.id))[0].compatibility_override).toBeNull();
   });
 
