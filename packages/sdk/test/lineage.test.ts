@@ -142,7 +142,13 @@ describe('impact analysis', () => {
     const impact = await client.datasets.previewSchemaVersionImpact(source.dataset.id, {
       columns: [{ name: 'id', nullable: false, type: { data_type: 'integer' } }],
     });
-    expect(impact.summary).toEqual({ links: 1, breaking_links: 1, breaking_field_links: 1 });
+    expect(impact.summary).toEqual({
+      links: 1,
+      breaking_links: 1,
+      breaking_field_links: 1,
+      dataflows: 0,
+      breaking_dataflows: 0,
+    });
     expect(impact.links[0]).toMatchObject({ dataset_link_id: link.id, side: 'source', breaks: true });
     const name = impact.links[0]!.field_links.find((f) => f.source_field.name === 'name');
     expect(name).toMatchObject({ severity_now: 'ok', issues_after: ['source_unbound'], breaks: true });
