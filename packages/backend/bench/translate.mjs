@@ -247,10 +247,11 @@ export async function run(argv = process.argv.slice(2)) {
         `${c.accepted_p50_ms.toFixed(1)} ms ${ratio(c.accepted_p50_ms, none)} / ${c.refused_p50_ms.toFixed(1)} ms (${c.violations_when_refused} violations)`,
       );
     }
-    const worst = Math.max(checks.FULL_TRANSITIVE.accepted_p50_ms, checks.FULL_TRANSITIVE.refused_p50_ms);
+    const transitive = checks.FULL_TRANSITIVE;
+    const verdict = (ms) => `${ms.toFixed(1)} ms ${ms <= CHECK_TARGET_MS ? 'met' : 'MISSED'}`;
     line(
-      '  FULL_TRANSITIVE target',
-      `≤ ${CHECK_TARGET_MS} ms p50: ${worst <= CHECK_TARGET_MS ? 'met' : 'MISSED'}`,
+      `  FULL_TRANSITIVE ≤ ${CHECK_TARGET_MS} ms p50: accepted / refused`,
+      `${verdict(transitive.accepted_p50_ms)} / ${verdict(transitive.refused_p50_ms)} (a refusal adds the impact analysis)`,
     );
     mkdirSync(dirname(RESULTS), { recursive: true });
     writeFileSync(RESULTS, `${JSON.stringify(result, null, 2)}\n`);

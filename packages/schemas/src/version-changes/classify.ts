@@ -242,12 +242,43 @@ function columnChanges(before: VersionColumn, after: VersionColumn, flavor: stri
 }
 
 /**
+ * A version's columns by name, built once per version object: a transitive compatibility check
+ * (ADR 0048) compares one target with a hundred earlier versions, each kept parsed across requests.
+ */
+const columnsByName = new WeakMap<TableVersion, ReadonlyMap<string, VersionColumn>>();
+function byName(version: TableVersion): ReadonlyMap<string, VersionColumn> {
+  let names = columnsByName.get(version);
+  if (names === undefined) {
+    names = new Map(version.columns.map((c) => [c.name, c]));
+    columnsByName.set(version, names);
+  }
+  return names;
+}
+
+/** A version's column positions by name, built once per version object (as `byName`). */
+const columnPositions = new WeakMap<TableVersion, ReadonlyMap<string, number>>();
+function positionsOf(version: TableVersion): ReadonlyMap<string, number> {
+  let positions = columnPositions.get(version);
+  if (positions === undefined) {
+    positions = new Map(version.columns.map((c, i) => [c.name, i]));
+    columnPositions.set(version, positions);
+  }
+  return positions;
+}
+
+/**
  * The columns present on both sides whose relative order changed: those outside a longest common
  * ordering (a column added or removed elsewhere does not move the others).
  */
-function movedColumns(base: readonly string[], target: readonly string[]): Set<string> {
-  const targetIndex = new Map(target.map((name, i) => [name, i]));
-  const sequence = base.map((name) => targetIndex.get(name)).filter((i): i is number => i !== undefined);
+function movedColumns(base: TableVersion, target: TableVersion): Set<string> {
+  const targetIndex = positionsOf(target);
+  const sequence: number[] = [];
+  for (const column of base.columns) {
+    const i = targetIndex.get(column.name);
+    if (i !== undefined) sequence.push(i);
+  }
+  // The common case: nothing moved (every column keeps its relative order).
+  if (sequence.every((value, i) => i === 0 || (sequence[i - 1] as number) < value)) return new Set();
   // Longest increasing subsequence (patience sorting), keeping predecessors to rebuild it.
   const tails: number[] = [];
   const tailAt: number[] = [];
@@ -268,7 +299,7 @@ function movedColumns(base: readonly string[], target: readonly string[]): Set<s
   for (let i = tailAt[tails.length - 1] ?? -1; i >= 0; i = previous[i]) {
     kept.add(sequence[i]);
   }
-  return new Set(sequence.filter((value) => !kept.has(value)).map((value) => target[value]));
+  return new Set(sequence.filter((value) => !kept.has(value)).map((value) => target.columns[value].name));
 }
 
 /** Every change from one version (`base`) to the next (`target`), each classified. */
@@ -329,8 +360,8 @@ function tableChanges(base: TableVersion, target: TableVersion): Change[] {
  */
 function columnSetChanges(base: TableVersion, target: TableVersion, flavor: string | null): Change[] {
   const changes: Change[] = [];
-  const baseByName = new Map(base.columns.map((c) => [c.name, c]));
-  const targetByName = new Map(target.columns.map((c) => [c.name, c]));
+  const baseByName = byName(base);
+  const targetByName = byName(target);
   const removed = base.columns.filter((c) => !targetByName.has(c.name));
   const added = target.columns.filter((c) => !baseByName.has(c.name));
   const renames = new Map<string, string>();
@@ -339,7 +370,7 @@ function columnSetChanges(base: TableVersion, target: TableVersion, flavor: stri
     const candidate = target.columns[position];
     if (
       candidate !== undefined &&
-      added.includes(candidate) &&
+      !baseByName.has(candidate.name) &&
       gone.native_type === candidate.native_type &&
       sameType(gone.type, candidate.type)
     ) {
@@ -371,11 +402,8 @@ function columnSetChanges(base: TableVersion, target: TableVersion, flavor: stri
 /** The columns on both sides: moved (relative order), then each one's own changes, in target order. */
 function columnEdits(base: TableVersion, target: TableVersion, flavor: string | null): Change[] {
   const changes: Change[] = [];
-  const baseByName = new Map(base.columns.map((c) => [c.name, c]));
-  const moved = movedColumns(
-    base.columns.map((c) => c.name),
-    target.columns.map((c) => c.name),
-  );
+  const baseByName = byName(base);
+  const moved = movedColumns(base, target);
   target.columns.forEach((column, index) => {
     const before = baseByName.get(column.name);
     if (before === undefined) return;
