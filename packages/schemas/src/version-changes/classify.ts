@@ -278,7 +278,7 @@ function movedColumns(base: TableVersion, target: TableVersion): Set<string> {
     if (i !== undefined) sequence.push(i);
   }
   // The common case: nothing moved (every column keeps its relative order).
-  if (sequence.every((value, i) => i === 0 || (sequence[i - 1]) < value)) return new Set();
+  if (sequence.every((value, i) => i === 0 || sequence[i - 1] < value)) return new Set();
   // Longest increasing subsequence (patience sorting), keeping predecessors to rebuild it.
   const tails: number[] = [];
   const tailAt: number[] = [];
