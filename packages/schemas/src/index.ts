@@ -40,6 +40,7 @@ export * from './entities/watermark.js';
 export * from './entities/api-key.js';
 export * from './entities/datacoolie-snapshot.js';
 export * from './entities/datacoolie-api.js';
+export * from './entities/datacoolie-import.js';
 export * from './entities/schema-hint-override.js';
 export * from './entities/version-change.js';
 export * from './entities/translation.js';

@@ -38,6 +38,10 @@ import {
   ConnectionProfileSecretEntity,
 } from '../modules/connection-profiles/connection-profile.entity.js';
 import { SchemaHintOverrideEntity } from '../modules/datacoolie/schema-hint-override.entity.js';
+import {
+  SchemaHintColumnEntity,
+  SchemaHintGroupEntity,
+} from '../modules/datacoolie/schema-hint-group.entity.js';
 import { DataflowEntity } from '../modules/dataflows/dataflow.entity.js';
 import { WatermarkEntity, WatermarkHistoryEntity } from '../modules/watermarks/watermark.entity.js';
 import { RegistrySettingsEntity } from '../modules/compatibility/registry-settings.entity.js';
@@ -81,6 +85,8 @@ export const ENTITIES = [
   WatermarkEntity,
   WatermarkHistoryEntity,
   SchemaHintOverrideEntity,
+  SchemaHintGroupEntity,
+  SchemaHintColumnEntity,
   ApiKeyEntity,
   OpenLineageEventEntity,
   SchemaVersionReadShapeEntity,

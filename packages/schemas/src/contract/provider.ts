@@ -18,6 +18,7 @@ import {
   DataCoolieSnapshotQuerySchema,
 } from '../entities/datacoolie-snapshot.js';
 import { dataflowResource } from '../entities/dataflow.js';
+import { DataCoolieImportPlanSchema, DataCoolieImportRequestSchema } from '../entities/datacoolie-import.js';
 import { PutSchemaHintOverridesSchema, SchemaHintOverridesSchema } from '../entities/schema-hint-override.js';
 import {
   PutWatermarkSchema,
@@ -140,6 +141,23 @@ export const datacoolieRoutes = {
       'Connections, dataflows (active and inactive) and schema hints as of one revision. `ETag` is the ' +
       'revision (`If-None-Match` → 304); gzip when accepted; past `page_size` items, `next_cursor` pages ' +
       'through the same revision.',
+    tag: DATACOOLIE,
+  }),
+  import: defineRoute({
+    method: 'POST',
+    path: '/api/v1/workspaces/:workspace_id/datacoolie/import',
+    pathParams: workspaceParams,
+    body: DataCoolieImportRequestSchema,
+    responses: { 200: DataCoolieImportPlanSchema },
+    errors: [...compatErrors, 'DATACOOLIE_IMPORT_INVALID'],
+    auth: 'user',
+    keys: 'workspace',
+    summary: 'Import a DataCoolie document into a workspace: one plan, applied in one transaction',
+    description:
+      'Declarative: every connection, dataflow and hint group of the document is created, updated or ' +
+      'left unchanged (and with `prune`, what the workspace has beyond the document is deleted), all or ' +
+      'nothing. `dry_run` checks the same plan inside a transaction that is rolled back, so its answer ' +
+      'is the answer the real run would give. A workspace code that names no workspace creates it.',
     tag: DATACOOLIE,
   }),
   connections: defineRoute({

@@ -54,6 +54,12 @@ export const ConnectionProfileSchema = z
     ...softDeleteShape,
     workspace_id: z.uuid(),
     system_id: z.uuid(),
+    datacoolie_id: z
+      .string()
+      .describe(
+        "The connection_id DataCoolie sees, unique in the workspace: the profile's id unless a document " +
+          'gave another (any string, or a name-derived id another workspace already uses)',
+      ),
     name: z.string(),
     description: z.string().nullable(),
     connection_type: ProfileConnectionTypeSchema,
@@ -63,6 +69,14 @@ export const ConnectionProfileSchema = z
     configure: z.record(z.string(), z.unknown()),
     use_schema_hint: z.boolean(),
     is_active: z.boolean(),
+    as_written: z
+      .boolean()
+      .describe(
+        'True for a connection imported from a DataCoolie document: it is served exactly as written ' +
+          "(configure's keys in their order, secret fields in their places, nothing derived from the " +
+          'system) with only the hints the document declared; false: the configure is derived from the ' +
+          'system and overridden by `configure`, and hints come from schema versions',
+      ),
     secrets: z.array(ProfileSecretSchema),
   })
   .meta({ id: 'ConnectionProfile' });
@@ -70,14 +84,12 @@ export type ConnectionProfile = z.infer<typeof ConnectionProfileSchema>;
 
 export const CreateConnectionProfileSchema = z
   .strictObject({
-    id: z
-      .uuid()
-      .optional()
-      .describe(
-        'The connection_id to keep (a DataCoolie document moved into the registry); generated when absent',
-      ),
+    id: z.uuid().optional().describe('The registry id to keep; generated when absent'),
     workspace_id: z.uuid(),
     system_id: z.uuid(),
+    datacoolie_id: text(255)
+      .optional()
+      .describe('The connection_id DataCoolie sees (unique in the workspace); the profile id when absent'),
     name: text(255),
     description: longText().nullable().optional(),
     connection_type: ProfileConnectionTypeSchema,
@@ -88,6 +100,7 @@ export const CreateConnectionProfileSchema = z
     use_schema_hint: z.boolean().optional(),
     is_active: z.boolean().optional(),
     secrets: secrets.optional(),
+    as_written: z.boolean().optional().describe('Default false (see ConnectionProfile.as_written)'),
     ...noteShape,
   })
   .meta({ id: 'CreateConnectionProfile' });
@@ -98,6 +111,7 @@ export const UpdateConnectionProfileSchema = CreateConnectionProfileSchema.omit(
   id: true,
   workspace_id: true,
   system_id: true,
+  datacoolie_id: true,
 })
   .partial()
   .extend(rowVersionShape)
@@ -115,6 +129,7 @@ export const connectionProfileResource = defineResource({
     filters: {
       workspace_id: { type: 'uuid', ops: ['eq', 'in'] },
       system_id: { type: 'uuid', ops: ['eq', 'in'] },
+      datacoolie_id: { type: 'string', ops: ['eq', 'in'] },
       name: { type: 'string', ops: ['eq', 'like', 'in'] },
       connection_type: { type: 'string', ops: ['eq', 'in'], values: PROFILE_CONNECTION_TYPES },
       format: { type: 'string', ops: ['eq', 'in'], values: FORMATS },

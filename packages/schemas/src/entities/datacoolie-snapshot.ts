@@ -16,6 +16,14 @@ export const DataCoolieConnectionSchema = z
     configure: json,
     secrets_ref: z.record(z.string(), z.array(z.string())).nullable(),
     is_active: z.boolean(),
+    description: z
+      .string()
+      .nullable()
+      .optional()
+      .describe(
+        "The profile's description, present when it has one (DataCoolie's models ignore the key; " +
+          'an exported document keeps it)',
+      ),
   })
   .meta({ id: 'DataCoolieConnection' });
 export type DataCoolieConnection = z.infer<typeof DataCoolieConnectionSchema>;

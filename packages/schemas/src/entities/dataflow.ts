@@ -36,6 +36,12 @@ export const DataflowSchema = z
     ...auditShape,
     ...softDeleteShape,
     workspace_id: z.uuid(),
+    datacoolie_id: z
+      .string()
+      .describe(
+        "The dataflow_id DataCoolie sees (its watermark key), unique in the workspace: the dataflow's id " +
+          'unless a document gave another',
+      ),
     name: z.string(),
     description: z.string().nullable(),
     stage: z.string().nullable(),
@@ -105,10 +111,10 @@ const writable = {
 /** Exactly one of `source_dataset_id`, `source_query`, `source_python_function` says what is read. */
 export const CreateDataflowSchema = z
   .strictObject({
-    id: z
-      .uuid()
+    id: z.uuid().optional().describe('The registry id to keep; generated when absent'),
+    datacoolie_id: text(255)
       .optional()
-      .describe('The dataflow_id to keep (watermarks are keyed by it); generated when absent'),
+      .describe('The dataflow_id DataCoolie sees (unique in the workspace); the dataflow id when absent'),
     workspace_id: z.uuid(),
     name: text(255),
     source_connection_id: z.uuid(),
@@ -146,6 +152,7 @@ export const dataflowResource = defineResource({
   list: {
     filters: {
       workspace_id: { type: 'uuid', ops: ['eq', 'in'] },
+      datacoolie_id: { type: 'string', ops: ['eq', 'in'] },
       name: { type: 'string', ops: ['eq', 'like', 'in'] },
       stage: { type: 'string', ops: ['eq', 'in', 'like'] },
       is_active: { type: 'boolean', ops: ['eq'] },

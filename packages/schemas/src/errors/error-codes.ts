@@ -346,6 +346,11 @@ export const ERROR_CATALOGUE = {
     detail: 'Another source table of the workspace would share or blur this schema-hint key.',
   },
   DATAFLOW_INVALID: { status: 422, detail: 'The dataflow does not make a valid DataCoolie dataflow.' },
+  DATACOOLIE_IMPORT_INVALID: {
+    status: 422,
+    detail:
+      'The DataCoolie document cannot be imported as it is; nothing was written. details.plan lists every problem.',
+  },
   API_KEY_NOT_FOUND: { status: 404, detail: 'The requested API key was not found.' },
   API_KEY_REVOKED: { status: 409, detail: 'The API key is already revoked.' },
   API_KEY_FORBIDDEN: {

@@ -22,6 +22,7 @@ import { DropFieldsSearchIndex1766270000000 } from './1766270000000-DropFieldsSe
 import { ApiKeyScopes1766310000000 } from './1766310000000-ApiKeyScopes.js';
 import { CastMatrix1766320000000 } from './1766320000000-CastMatrix.js';
 import { DatasetFlavors1766330000000 } from './1766330000000-DatasetFlavors.js';
+import { DataCoolieFidelity1766500000000 } from './1766500000000-DataCoolieFidelity.js';
 import { CompatibilityLevels1766400000000 } from './1766400000000-CompatibilityLevels.js';
 
 /** Every migration in order. Listed explicitly: ESM builds cannot rely on TypeORM's glob loading. */
@@ -51,4 +52,5 @@ export const MIGRATIONS = [
   CastMatrix1766320000000,
   DatasetFlavors1766330000000,
   CompatibilityLevels1766400000000,
+  DataCoolieFidelity1766500000000,
 ];

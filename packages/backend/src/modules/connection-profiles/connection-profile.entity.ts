@@ -11,6 +11,10 @@ import { WorkspaceEntity } from '../workspaces/workspace.entity.js';
   unique: true,
   where: 'deleted_at IS NULL',
 })
+@Index('uq_connection_profiles_workspace_datacoolie_id', ['workspace_id', 'datacoolie_id'], {
+  unique: true,
+  where: 'deleted_at IS NULL',
+})
 @Index('ix_connection_profiles_system', ['system_id'])
 @Check(
   'ck_connection_profiles_type_format',
@@ -28,6 +32,10 @@ export class ConnectionProfileEntity extends SoftDeletableEntity {
   @Column({ type: 'uuid' })
   @ForeignKey(() => SystemEntity, { name: 'fk_connection_profiles_system' })
   system_id: string;
+
+  /** The connection_id DataCoolie sees, unique in the workspace (ADR 0050). */
+  @Column({ type: 'varchar', length: 255 })
+  datacoolie_id: string;
 
   @Column({ type: 'varchar', length: 255 })
   name: string;
@@ -47,7 +55,8 @@ export class ConnectionProfileEntity extends SoftDeletableEntity {
   @Column({ type: 'varchar', length: 255, nullable: true })
   database: string | null;
 
-  @Column({ type: 'jsonb', default: {} })
+  /** `json`, not `jsonb`: the key order a document wrote is served back. */
+  @Column({ type: 'json', default: {} })
   configure: Record<string, unknown>;
 
   @Column({ type: 'boolean', default: true })
@@ -55,6 +64,14 @@ export class ConnectionProfileEntity extends SoftDeletableEntity {
 
   @Column({ type: 'boolean', default: true })
   is_active: boolean;
+
+  /** Served exactly as a document wrote it: nothing derived, only declared hints (ADR 0050). */
+  @Column({ type: 'boolean', default: false })
+  as_written: boolean;
+
+  /** For `as_written`: every configure key in the document's order, secret fields included. */
+  @Column({ type: 'text', array: true, nullable: true })
+  configure_keys: string[] | null;
 }
 
 /** One configure field of a profile filled, at export, with a secret's name from a credential reference. */

@@ -6,6 +6,7 @@ export function toConnectionProfile(e: ConnectionProfileEntity, secrets: Profile
   return withSoftDelete<ConnectionProfile>(e, {
     workspace_id: e.workspace_id,
     system_id: e.system_id,
+    datacoolie_id: e.datacoolie_id,
     name: e.name,
     description: e.description,
     connection_type: e.connection_type,
@@ -15,6 +16,7 @@ export function toConnectionProfile(e: ConnectionProfileEntity, secrets: Profile
     configure: e.configure,
     use_schema_hint: e.use_schema_hint,
     is_active: e.is_active,
+    as_written: e.as_written,
     secrets,
   });
 }

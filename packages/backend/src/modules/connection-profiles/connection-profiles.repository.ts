@@ -7,6 +7,7 @@ import { ConnectionProfileEntity, ConnectionProfileSecretEntity } from './connec
 
 registerConstraintCodes({
   uq_connection_profiles_workspace_name_active: 'CONNECTION_PROFILE_ALREADY_EXISTS',
+  uq_connection_profiles_workspace_datacoolie_id: 'CONNECTION_PROFILE_ALREADY_EXISTS',
   fk_connection_profile_secrets_profile: 'CONNECTION_PROFILE_NOT_FOUND',
   fk_connection_profiles_workspace: 'WORKSPACE_NOT_FOUND',
   fk_connection_profiles_system: 'SYSTEM_NOT_FOUND',

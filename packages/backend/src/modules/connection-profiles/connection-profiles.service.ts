@@ -6,6 +6,7 @@ import type {
   ProfileSecret,
   UpdateConnectionProfile,
 } from '@aide/schemas';
+import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import type { AuthUser } from '../../common/auth/current-user.js';
@@ -155,7 +156,19 @@ export class ConnectionProfilesService implements CrudService<
         );
       }
       await this.assertValid(columns.id ?? '00000000-0000-4000-8000-000000000000', columns, secrets, m);
-      const row = await this.profiles.crud.insert(columns, actor.id, m);
+      const id = columns.id ?? randomUUID();
+      const row = await this.profiles.crud.insert(
+        {
+          ...columns,
+          id,
+          datacoolie_id: columns.datacoolie_id ?? id,
+          configure_keys: columns.as_written
+            ? [...Object.keys(columns.configure ?? {}), ...secrets.map((s) => s.configure_field)]
+            : null,
+        },
+        actor.id,
+        m,
+      );
       await this.profiles.replaceSecrets(row.id, secrets, m);
       return (await this.read([row], m))[0];
     });

@@ -13,6 +13,10 @@ import { WorkspaceEntity } from '../workspaces/workspace.entity.js';
   unique: true,
   where: 'deleted_at IS NULL',
 })
+@Index('uq_dataflows_workspace_datacoolie_id', ['workspace_id', 'datacoolie_id'], {
+  unique: true,
+  where: 'deleted_at IS NULL',
+})
 @Index('ix_dataflows_source_connection', ['source_connection_id'])
 @Index('ix_dataflows_destination_connection', ['destination_connection_id'])
 @Index('ix_dataflows_source_dataset', ['source_dataset_id'])
@@ -35,6 +39,10 @@ export class DataflowEntity extends SoftDeletableEntity {
   @Column({ type: 'uuid' })
   @ForeignKey(() => WorkspaceEntity, { name: 'fk_dataflows_workspace' })
   workspace_id: string;
+
+  /** The dataflow_id DataCoolie sees (its watermark key), unique in the workspace (ADR 0050). */
+  @Column({ type: 'varchar', length: 255 })
+  datacoolie_id: string;
 
   @Column({ type: 'varchar', length: 255 })
   name: string;
@@ -80,7 +88,7 @@ export class DataflowEntity extends SoftDeletableEntity {
   @Column({ type: 'text', nullable: true })
   source_filter_expression: string | null;
 
-  @Column({ type: 'jsonb', default: {} })
+  @Column({ type: 'json', default: {} })
   source_configure: Record<string, unknown>;
 
   @Column({ type: 'uuid' })
@@ -100,13 +108,13 @@ export class DataflowEntity extends SoftDeletableEntity {
   @Column({ type: 'jsonb', default: [] })
   partition_columns: { column: string; expression: string | null }[];
 
-  @Column({ type: 'jsonb', default: {} })
+  @Column({ type: 'json', default: {} })
   destination_configure: Record<string, unknown>;
 
-  @Column({ type: 'jsonb', default: {} })
+  @Column({ type: 'json', default: {} })
   transform: Record<string, unknown>;
 
-  @Column({ type: 'jsonb', default: {} })
+  @Column({ type: 'json', default: {} })
   configure: Record<string, unknown>;
 
   @Column({ type: 'uuid', nullable: true })

@@ -5,6 +5,7 @@ import type { DataflowEntity } from './dataflow.entity.js';
 export function toDataflow(e: DataflowEntity): Dataflow {
   return withSoftDelete<Dataflow>(e, {
     workspace_id: e.workspace_id,
+    datacoolie_id: e.datacoolie_id,
     name: e.name,
     description: e.description,
     stage: e.stage,

@@ -6,6 +6,7 @@ import { DataflowEntity } from './dataflow.entity.js';
 
 registerConstraintCodes({
   uq_dataflows_workspace_name_active: 'DATAFLOW_ALREADY_EXISTS',
+  uq_dataflows_workspace_datacoolie_id: 'DATAFLOW_ALREADY_EXISTS',
   fk_dataflows_dataset_link: 'DATASET_LINK_NOT_FOUND',
   fk_dataflows_workspace: 'WORKSPACE_NOT_FOUND',
   fk_dataflows_source_connection: 'CONNECTION_PROFILE_NOT_FOUND',

@@ -1,4 +1,5 @@
 import type { CreateDataflow, Dataflow, ListQuery, Page, UpdateDataflow } from '@aide/schemas';
+import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import type { AuthUser } from '../../common/auth/current-user.js';
@@ -108,7 +109,7 @@ export class DataflowsService implements CrudService<Dataflow, CreateDataflow, U
   }
 
   create(input: CreateDataflow, actor: AuthUser): Promise<Dataflow> {
-    const { note, id, ...rest } = input;
+    const { note, id, datacoolie_id, ...rest } = input;
     const draft = draftOf(rest);
     assertWorkspaceInScope(actor, draft.workspace_id);
     return this.tx.run(async (m) => {
@@ -118,7 +119,14 @@ export class DataflowsService implements CrudService<Dataflow, CreateDataflow, U
         throw new AppError('DATAFLOW_ALREADY_EXISTS', 'A dataflow with this id already exists.', { id });
       }
       const derived = await this.prepare(id ?? null, draft, actor, m);
-      const values = { ...draft, ...derived, note: note ?? null, ...(id ? { id } : {}) };
+      const rowId = id ?? randomUUID();
+      const values = {
+        ...draft,
+        ...derived,
+        note: note ?? null,
+        id: rowId,
+        datacoolie_id: datacoolie_id ?? rowId,
+      };
       return toDataflow(await this.dataflows.crud.insert(values, actor.id, m));
     });
   }
