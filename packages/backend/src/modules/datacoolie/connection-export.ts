@@ -113,7 +113,7 @@ function asWrittenConfigure(profile: ProfileRow, secrets: readonly ProfileSecret
     else if (Object.hasOwn(stored, key)) entries.push([key, stored[key]]);
   }
   // fromEntries defines own properties: any key a document wrote (even `__proto__`) stays a key.
-  return Object.fromEntries(entries) as JsonObject;
+  return Object.fromEntries<unknown>(entries);
 }
 
 /** The configure of a profile made in AIDE: derived from its system, overridden by its own. */
