@@ -138,8 +138,9 @@ export class DataflowChecker {
   /**
    * The active dataflows through a connection profile, checked again after the profile changed for
    * what the profile determines: its format, type or configure may no longer reach their datasets or
-   * satisfy DataCoolie's rules. Their columns are the datasets' business, not the profile's, and an
-   * edit changing nothing a connection export reads changes no dataflow: neither is re-checked.
+   * satisfy DataCoolie's rules, and the hint keys of the sources it reads are addressed through it.
+   * Their columns are the datasets' business, not the profile's, and an edit changing nothing a
+   * connection export reads changes no dataflow: neither is re-checked.
    * The first that fails is DATAFLOW_INVALID, its own error as the cause.
    */
   async recheckProfileDataflows(
@@ -151,7 +152,8 @@ export class DataflowChecker {
     if (sameExport(before, after)) return;
     for (const row of await this.scope.profileDataflows(profileId, m)) {
       try {
-        await this.checkEnds(row, m);
+        const checked = await this.checkEnds(row, m);
+        if (row.source_connection_id === profileId) await this.checkSourceKey(row.id, row, checked, m);
       } catch (error) {
         if (!(error instanceof AppError)) throw error;
         throw new AppError(

@@ -248,7 +248,8 @@ describe('a dataflow stays editable when the schema moves under its columns', ()
   });
 
   it('still refuses a profile edit that would break its dataflows', async () => {
-    const { lakehouse, dataflow } = await accounting();
+    const { f, lakehouse, dataflow } = await accounting();
+    const base = lakehouse.configure.base_path as string;
     // The tables are delta: an iceberg profile no longer reaches them.
     const format = expectEnvelope(
       await patch(`connection-profiles/${lakehouse.id}`, {
@@ -272,6 +273,37 @@ describe('a dataflow stays editable when the schema moves under its columns', ()
       'DATAFLOW_INVALID',
     );
     expect(moved.details.cause.error_code).toBe('DATAFLOW_DATASET_MISMATCH');
+    // Nor one whose base_path would make two source tables' hint keys ambiguous.
+    const raw = await createProfile(ctx, f.workspace.id, f.lakeSystem.id, {
+      name: 'acc_raw',
+      connection_type: 'lakehouse',
+      format: 'delta',
+      configure: { base_path: `${base}/raw` },
+    });
+    const all = await ordersTable(f.lakeSystem.id, `${base}/raw/erp/orders_all`);
+    for (const path of [`${base}/raw/erp/orders`, `${base}/raw/erp/eu/orders`]) {
+      const source = await ordersTable(f.lakeSystem.id, path);
+      ok(
+        await createDataflowRequest(ctx, {
+          workspace_id: f.workspace.id,
+          name: unique('acc_orders_raw'),
+          source_connection_id: raw.id,
+          source_dataset_id: source.id,
+          destination_connection_id: raw.id,
+          destination_dataset_id: all.id,
+        }),
+        201,
+      );
+    }
+    const keys = expectEnvelope(
+      await patch(`connection-profiles/${raw.id}`, {
+        configure: { base_path: `${base}/raw/erp` },
+        row_version: raw.row_version,
+      }),
+      422,
+      'DATAFLOW_INVALID',
+    );
+    expect(keys.details.cause.error_code).toBe('DATAFLOW_SOURCE_KEY_CONFLICT');
     // DataCoolie's own rules still apply to the profile itself.
     expectEnvelope(
       await patch(`connection-profiles/${lakehouse.id}`, {
