@@ -193,7 +193,7 @@ export class ConnectionProfilesService implements CrudService<
       await this.assertValid(id, { ...current, ...columnChanges }, secrets, m);
       const row = await this.profiles.crud.update(id, columnChanges, version, actor.id, m);
       if (newSecrets !== undefined) await this.profiles.replaceSecrets(id, newSecrets, m);
-      await this.checker.recheckProfileDataflows(id, m);
+      await this.checker.recheckProfileDataflows(id, current, row, m);
       return (await this.read([row], m))[0];
     });
   }

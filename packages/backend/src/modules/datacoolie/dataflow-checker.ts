@@ -36,6 +36,48 @@ export interface CheckedDataflow {
 
 type Role = 'source' | 'destination';
 
+/**
+ * What a dataflow names in its datasets' schemas, as stored before a write: the column checks look
+ * only at names a write introduces (null: a new dataflow, every name is introduced).
+ */
+export type DataflowColumnsBefore = Pick<
+  DataflowDraft,
+  | 'source_dataset_id'
+  | 'destination_dataset_id'
+  | 'source_watermark_columns'
+  | 'merge_keys'
+  | 'partition_columns'
+>;
+
+/** The profile columns a connection export reads: a profile edit changing none of them changes no dataflow. */
+const PROFILE_EXPORT_COLUMNS = [
+  'name',
+  'connection_type',
+  'format',
+  'catalog',
+  'database',
+  'configure',
+  'use_schema_hint',
+  'is_active',
+  'as_written',
+  'configure_keys',
+] as const;
+
+type ProfileExportColumns = Partial<Record<(typeof PROFILE_EXPORT_COLUMNS)[number], unknown>>;
+
+/** JSON with object keys sorted: equal values compare equal whatever their key order. */
+function canonical(value: unknown): string {
+  return JSON.stringify(value ?? null, (_key, v: unknown) =>
+    v !== null && typeof v === 'object' && !Array.isArray(v)
+      ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      : v,
+  );
+}
+
+function sameExport(before: ProfileExportColumns, after: ProfileExportColumns): boolean {
+  return PROFILE_EXPORT_COLUMNS.every((c) => canonical(before[c]) === canonical(after[c]));
+}
+
 /** What a dataflow's source reads: exactly one of a dataset, a query and a function. */
 export function sourceKindOf(
   draft: Pick<DataflowDraft, 'source_dataset_id' | 'source_query' | 'source_python_function'>,
@@ -62,6 +104,23 @@ function missingColumns(wanted: readonly string[], columns: readonly string[] | 
 }
 
 /**
+ * The names of `now` a write introduces: all of them for another dataset (or a new dataflow), else
+ * those `before` did not name. A kept name is not re-checked: the schema may have moved under it.
+ */
+function introduced(
+  now: readonly string[],
+  before: readonly string[] | undefined,
+  sameDataset: boolean,
+): string[] {
+  if (before === undefined || !sameDataset) return [...now];
+  const kept = new Set(before.map(casefold));
+  return now.filter((name) => !kept.has(casefold(name)));
+}
+
+const plainPartitions = (partitions: DataflowDraft['partition_columns']) =>
+  partitions.filter((p) => !p.expression).map((p) => p.column);
+
+/**
  * The write-time invariants of a dataflow (reference §8.7), checked against the rows it names, which
  * stay share-locked until the caller's transaction ends: profiles of the dataflow's workspace, a source
  * of one kind through a fitting profile, datasets on the profiles' systems and addressable through
@@ -77,14 +136,24 @@ export class DataflowChecker {
   }
 
   /**
-   * The active dataflows through a connection profile, each checked again (after the profile changed:
-   * its format, type or configure may no longer reach their datasets or satisfy DataCoolie's rules).
+   * The active dataflows through a connection profile, checked again after the profile changed for
+   * what the profile determines: its format, type or configure may no longer reach their datasets or
+   * satisfy DataCoolie's rules, and the hint keys of the sources it reads are addressed through it.
+   * Their columns are the datasets' business, not the profile's, and an edit changing nothing a
+   * connection export reads changes no dataflow: neither is re-checked.
    * The first that fails is DATAFLOW_INVALID, its own error as the cause.
    */
-  async recheckProfileDataflows(profileId: string, m: EntityManager): Promise<void> {
+  async recheckProfileDataflows(
+    profileId: string,
+    before: ProfileExportColumns,
+    after: ProfileExportColumns,
+    m: EntityManager,
+  ): Promise<void> {
+    if (sameExport(before, after)) return;
     for (const row of await this.scope.profileDataflows(profileId, m)) {
       try {
-        await this.check(row, m);
+        const checked = await this.checkEnds(row, m);
+        if (row.source_connection_id === profileId) await this.checkSourceKey(row.id, row, checked, m);
       } catch (error) {
         if (!(error instanceof AppError)) throw error;
         throw new AppError(
@@ -99,7 +168,26 @@ export class DataflowChecker {
     }
   }
 
-  async check(draft: DataflowDraft, m: EntityManager): Promise<CheckedDataflow> {
+  /**
+   * Every invariant of a dataflow write. `before` is the stored dataflow an update or a restore starts
+   * from: only the column names the write introduces are checked against the current versions.
+   */
+  async check(
+    draft: DataflowDraft,
+    m: EntityManager,
+    before: DataflowColumnsBefore | null = null,
+  ): Promise<CheckedDataflow> {
+    const checked = await this.checkEnds(draft, m);
+    await this.checkColumns(draft, before, m);
+    await this.checkPinnedHintVersion(draft, checked.exported, m);
+    return checked;
+  }
+
+  /**
+   * What the profiles determine: a source of one kind through a fitting profile, datasets on the
+   * profiles' systems and addressable through them, and DataCoolie's model rules on the export.
+   */
+  private async checkEnds(draft: DataflowDraft, m: EntityManager): Promise<CheckedDataflow> {
     const sourceKind = sourceKindOf(draft);
     const profiles = await this.scope.profiles(
       [draft.source_connection_id, draft.destination_connection_id],
@@ -133,8 +221,6 @@ export class DataflowChecker {
         destinationAddress: destination.address!,
       }),
     );
-    await this.checkColumns(draft, m);
-    await this.checkPinnedHintVersion(draft, exported, m);
     return {
       sourceKind,
       source,
@@ -284,24 +370,38 @@ export class DataflowChecker {
 
   /**
    * Watermark columns are the source's, merge keys and partition columns (those without an expression)
-   * the destination's. A dataset without a current version has nothing to check against yet.
+   * the destination's (a registry-only check, reference §8.7). Only names the write introduces are
+   * checked, and a dataset without a current version has nothing to check them against.
    */
-  private async checkColumns(draft: DataflowDraft, m: EntityManager): Promise<void> {
+  private async checkColumns(
+    draft: DataflowDraft,
+    before: DataflowColumnsBefore | null,
+    m: EntityManager,
+  ): Promise<void> {
+    const sameSource = before?.source_dataset_id === draft.source_dataset_id;
+    const sameDestination = before?.destination_dataset_id === draft.destination_dataset_id;
+    const watermarks = draft.source_dataset_id
+      ? introduced(draft.source_watermark_columns, before?.source_watermark_columns, sameSource)
+      : [];
+    const mergeKeys = introduced(draft.merge_keys, before?.merge_keys, sameDestination);
+    const partitions = introduced(
+      plainPartitions(draft.partition_columns),
+      before ? plainPartitions(before.partition_columns) : undefined,
+      sameDestination,
+    );
+    if (watermarks.length + mergeKeys.length + partitions.length === 0) return;
     const ids = [draft.destination_dataset_id, ...(draft.source_dataset_id ? [draft.source_dataset_id] : [])];
     const columns = await this.scope.currentColumns(ids, m);
-    const missing: Record<string, string[]> = {};
-    if (draft.source_dataset_id) {
-      const unknown = missingColumns(draft.source_watermark_columns, columns.get(draft.source_dataset_id));
-      if (unknown.length > 0) missing['source_watermark_columns'] = unknown;
-    }
     const destination = columns.get(draft.destination_dataset_id);
-    const mergeKeys = missingColumns(draft.merge_keys, destination);
-    if (mergeKeys.length > 0) missing['merge_keys'] = mergeKeys;
-    const partitions = missingColumns(
-      draft.partition_columns.filter((p) => !p.expression).map((p) => p.column),
-      destination,
-    );
-    if (partitions.length > 0) missing['partition_columns'] = partitions;
+    const missing: Record<string, string[]> = {};
+    const unknownWatermarks = draft.source_dataset_id
+      ? missingColumns(watermarks, columns.get(draft.source_dataset_id))
+      : [];
+    if (unknownWatermarks.length > 0) missing['source_watermark_columns'] = unknownWatermarks;
+    const unknownKeys = missingColumns(mergeKeys, destination);
+    if (unknownKeys.length > 0) missing['merge_keys'] = unknownKeys;
+    const unknownPartitions = missingColumns(partitions, destination);
+    if (unknownPartitions.length > 0) missing['partition_columns'] = unknownPartitions;
     if (Object.keys(missing).length > 0) throw new AppError('DATAFLOW_UNKNOWN_COLUMNS', undefined, missing);
   }
 }

@@ -9,7 +9,11 @@ import { mapPage } from '../../common/crud/list.js';
 import { splitUpdate } from '../../common/crud/update-input.js';
 import { AppError } from '../../common/errors/app-error.js';
 import { Transactions } from '../../database/transactions.js';
-import { DataflowChecker, type DataflowDraft } from '../datacoolie/dataflow-checker.js';
+import {
+  DataflowChecker,
+  type DataflowColumnsBefore,
+  type DataflowDraft,
+} from '../datacoolie/dataflow-checker.js';
 import { WorkspacesLookup } from '../workspaces/workspaces.lookup.js';
 import type { DataflowEntity } from './dataflow.entity.js';
 import { DataflowLineage } from '../dataset-links/dataflow-lineage.js';
@@ -97,10 +101,17 @@ export class DataflowsService implements CrudService<Dataflow, CreateDataflow, U
 
   /**
    * Every write checks the whole dataflow (reference §8.7, see DataflowChecker) and keeps its lineage
-   * hop: the dataset link of its source and destination datasets.
+   * hop: the dataset link of its source and destination datasets. `before` is the stored row an update
+   * or a restore starts from: column names it already had are not checked again.
    */
-  private async prepare(id: string | null, draft: DraftColumns, actor: AuthUser, m: EntityManager) {
-    const checked = await this.checker.check({ ...draft, id: id ?? PENDING_ID }, m);
+  private async prepare(
+    id: string | null,
+    draft: DraftColumns,
+    actor: AuthUser,
+    m: EntityManager,
+    before: DataflowColumnsBefore | null = null,
+  ) {
+    const checked = await this.checker.check({ ...draft, id: id ?? PENDING_ID }, m, before);
     await this.checker.checkSourceKey(id, { ...draft, id: id ?? PENDING_ID }, checked, m);
     const link = draft.source_dataset_id
       ? await this.lineage.linkFor(draft.source_dataset_id, draft.destination_dataset_id, actor.id, m)
@@ -146,7 +157,7 @@ export class DataflowsService implements CrudService<Dataflow, CreateDataflow, U
         ...mergedSource(current, changes),
         ...(partition ? { partition_columns: partition } : {}),
       } as DraftColumns;
-      const derived = await this.prepare(id, draft, actor, m);
+      const derived = await this.prepare(id, draft, actor, m, current);
       const { workspace_id: _fixed, ...columns } = draft;
       const row = await this.dataflows.crud.update(
         id,
@@ -166,14 +177,17 @@ export class DataflowsService implements CrudService<Dataflow, CreateDataflow, U
     });
   }
 
-  /** Restore checks the dataflow again: its profiles or datasets may be gone, its key taken. */
+  /**
+   * Restore checks the dataflow again: its profiles or datasets may be gone, its key taken (its columns
+   * are the ones it had: not checked again against versions published since).
+   */
   restore(id: string, actor: AuthUser): Promise<Dataflow> {
     return this.tx.run(async (m) => {
       const row = await this.dataflows.crud.findAny(id, m);
       if (row) assertWorkspaceInScope(actor, row.workspace_id);
       if (row?.deleted_at) {
         await this.workspaces.lockActive(row.workspace_id, m);
-        const derived = await this.prepare(id, row, actor, m);
+        const derived = await this.prepare(id, row, actor, m, row);
         await this.dataflows.crud.repo(m).update({ id }, derived);
       }
       return toDataflow(await this.dataflows.crud.restore(id, actor.id, m));
