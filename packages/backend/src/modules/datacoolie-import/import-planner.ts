@@ -1,0 +1,610 @@
+// The plan of one import (ADR 0050): every object of the document matched with what the workspace holds
+// — connections and dataflows by `datacoolie_id`, hint groups by DataCoolie's key, datasets by system and
+// object name, credential references by store and path — as create / update (every changed field) /
+// unchanged, and with `prune` delete; each item with the step that writes it through the services the
+// REST routes use, so their rules run.
+import {
+  type CreateConnectionProfile,
+  type CreateDataflow,
+  type DataCoolieImportChange,
+  type DataCoolieImportProblem,
+} from '@aide/schemas';
+import {
+  type Connection,
+  casefold,
+  LOAD_TYPES,
+  PROCESSING_MODES,
+  usesSchemaHint,
+} from '@aide/schemas/datacoolie';
+import type { EntityManager } from 'typeorm';
+import type { AuthUser } from '../../common/auth/current-user.js';
+import type { ConnectionProfilesService } from '../connection-profiles/connection-profiles.service.js';
+import type { CredentialRefsService } from '../credential-refs/credential-refs.service.js';
+import type { DataflowsService } from '../dataflows/dataflows.service.js';
+import type { DatasetsService } from '../datasets/datasets.service.js';
+import type {
+  DatacoolieImportRepository,
+  ImportDataflowRow,
+  ImportDataType,
+  ImportHintGroupRow,
+  ImportProfileRow,
+  ImportSystem,
+  StoredHintColumn,
+} from './datacoolie-import.repository.js';
+import { datasetBodyFor, tableLabel } from './dataset-addressing.js';
+import { hintFlavorOf, hintTypeSystemOf, mapHintType } from './hint-types.js';
+import type { DocumentConnection, DocumentDataflow, DocumentHintGroup, ImportDocument } from './import-document.js';
+import { type PlanStep, planItem, written } from './import-plan.js';
+import { fieldChange, objectChanges } from './plan-changes.js';
+import { matchSystem } from './system-matching.js';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export interface PlannerServices {
+  repository: DatacoolieImportRepository;
+  credentialRefs: CredentialRefsService;
+  datasets: DatasetsService;
+  profiles: ConnectionProfilesService;
+  dataflows: DataflowsService;
+}
+
+export interface PlanOptions {
+  /** The workspace's id; null while the plan creates it (then `workspaceId` gives it when applied). */
+  workspaceId: string | null;
+  resolveWorkspaceId: () => string;
+  systems: Readonly<Record<string, string>>;
+  prune: boolean;
+}
+
+/** A connection as the plan resolved it: its system, and its profile when the workspace has one. */
+interface PlannedConnection {
+  doc: DocumentConnection;
+  system: ImportSystem;
+  profile: ImportProfileRow | undefined;
+}
+
+interface SecretField {
+  configure_field: string;
+  provider: string;
+  path: string;
+}
+
+const refKey = (provider: string, path: string) => JSON.stringify([provider, path]);
+const datasetKey = (systemId: string, objectName: string) => JSON.stringify([systemId, objectName]);
+
+/** The document view of a stored profile: its configure with the secret fields back in their places. */
+function storedConfigure(profile: ImportProfileRow): Record<string, unknown> {
+  const secrets = new Map(profile.secrets.map((s) => [s.configure_field, s.path]));
+  const keys = profile.configure_keys ?? [...Object.keys(profile.configure), ...secrets.keys()];
+  const out: Record<string, unknown> = {};
+  for (const key of keys) out[key] = secrets.has(key) ? secrets.get(key) : profile.configure[key];
+  for (const [key, value] of Object.entries(profile.configure)) if (!(key in out)) out[key] = value;
+  return out;
+}
+
+function secretsRefOf(secrets: readonly { configure_field: string; provider: string }[]) {
+  const out: Record<string, string[]> = {};
+  for (const s of secrets) (out[s.provider] ??= []).push(s.configure_field);
+  return Object.keys(out).length === 0 ? null : out;
+}
+
+/** Plans one import in the caller's transaction; `steps` then write it. */
+export class ImportPlanner {
+  readonly steps: PlanStep[] = [];
+  readonly problems: DataCoolieImportProblem[] = [];
+  private readonly refIds = new Map<string, string>();
+  private readonly datasetIds = new Map<string, string>();
+  /** Connection datacoolie_id → profile id (found now, or created by its step). */
+  private readonly profileIds = new Map<string, string>();
+  private readonly plannedRefs = new Set<string>();
+  private readonly plannedDatasets = new Map<string, string>();
+  private readonly typesByFlavor = new Map<string, ImportDataType[]>();
+  private connections = new Map<string, PlannedConnection>();
+
+  constructor(
+    private readonly services: PlannerServices,
+    private readonly actor: AuthUser,
+    private readonly m: EntityManager,
+    private readonly options: PlanOptions,
+  ) {}
+
+  private problem(kind: DataCoolieImportProblem['kind'], name: string, reason: string): void {
+    this.problems.push({ kind, name, reason, code: null });
+  }
+
+  async plan(doc: ImportDocument): Promise<void> {
+    const { repository } = this.services;
+    const ws = this.options.workspaceId;
+    const [systems, profiles, dataflows, groups] = await Promise.all([
+      repository.systems(this.m),
+      ws ? repository.profiles(ws, this.m) : [],
+      ws ? repository.dataflows(ws, this.m) : [],
+      ws ? repository.hintGroups(ws, this.m) : [],
+    ]);
+    const credentialSteps: PlanStep[] = [];
+    const datasetSteps: PlanStep[] = [];
+    const profileSteps: PlanStep[] = [];
+    this.resolveConnections(doc, systems, profiles);
+    for (const c of this.connections.values()) {
+      const secrets = this.secretFields(c.doc);
+      if (secrets === null) continue;
+      for (const s of secrets) credentialSteps.push(...(await this.credentialRef(s.provider, s.path)));
+      profileSteps.push(await this.profile(c, secrets));
+    }
+    const dataflowSteps: PlanStep[] = [];
+    for (const d of doc.dataflows) {
+      const step = await this.dataflow(d, dataflows, datasetSteps);
+      if (step) dataflowSteps.push(step);
+    }
+    const groupSteps: PlanStep[] = [];
+    for (const [position, group] of doc.hintGroups.entries()) {
+      const step = await this.hintGroup(group, position, groups, datasetSteps);
+      if (step) groupSteps.push(step);
+    }
+    this.steps.push(...credentialSteps, ...datasetSteps, ...profileSteps, ...dataflowSteps, ...groupSteps);
+    if (this.options.prune) this.steps.push(...this.deletions(doc, profiles, dataflows, groups));
+  }
+
+  private resolveConnections(
+    doc: ImportDocument,
+    systems: readonly ImportSystem[],
+    profiles: readonly ImportProfileRow[],
+  ): void {
+    for (const c of doc.connections) {
+      const profile = profiles.find((p) => p.datacoolie_id === c.built.connection_id);
+      let system: ImportSystem | string;
+      if (profile) {
+        system = systems.find((s) => s.id === profile.system_id) ?? 'its system was deleted';
+        const named = this.options.systems[c.built.name];
+        if (typeof system !== 'string' && named !== undefined && named !== system.code && named !== system.id) {
+          system = `its profile is over system '${system.code}', not '${named}': a profile's system cannot change`;
+        }
+      } else {
+        system = matchSystem(c.built, systems, this.options.systems);
+      }
+      if (typeof system === 'string') {
+        this.problem('connection', c.built.name, system);
+        continue;
+      }
+      if (profile) this.profileIds.set(c.built.connection_id, profile.id);
+      this.connections.set(c.built.connection_id, { doc: c, system, profile });
+    }
+  }
+
+  /** The secret fields of `secrets_ref` flattened (stores in order, their fields in order). */
+  private secretFields(c: DocumentConnection): SecretField[] | null {
+    const out: SecretField[] = [];
+    for (const [provider, fields] of Object.entries(c.built.secrets_ref ?? {})) {
+      for (const field of fields) {
+        const path = c.written.configure[field];
+        if (typeof path !== 'string' || path === '') {
+          this.problem('connection', c.built.name, `secret field '${field}' names no secret in configure`);
+          return null;
+        }
+        out.push({ configure_field: field, provider, path });
+      }
+    }
+    return out;
+  }
+
+  private async credentialRef(provider: string, path: string): Promise<PlanStep[]> {
+    const key = refKey(provider, path);
+    if (this.plannedRefs.has(key)) return [];
+    this.plannedRefs.add(key);
+    const name = `${provider} ${path}`;
+    const id = await this.services.repository.credentialRefId(provider, path, this.m);
+    if (id !== null) {
+      this.refIds.set(key, id);
+      return [{ item: planItem('credential_ref', name, null, { id, changes: [] }) }];
+    }
+    const apply = async (m: EntityManager) => {
+      const created = await this.services.credentialRefs.createIn({ provider, path }, this.actor, m);
+      this.refIds.set(key, created.id);
+      return created.id;
+    };
+    return [{ item: planItem('credential_ref', name, null, null), apply }];
+  }
+
+  private async profile(c: PlannedConnection, secrets: SecretField[]): Promise<PlanStep> {
+    const { built, written: doc } = c.doc;
+    const secretNames = new Set(secrets.map((s) => s.configure_field));
+    const configure = Object.fromEntries(Object.entries(doc.configure).filter(([k]) => !secretNames.has(k)));
+    const configureKeys = Object.keys(doc.configure);
+    const columns = {
+      name: built.name,
+      description: doc.description ?? null,
+      connection_type: built.connection_type as CreateConnectionProfile['connection_type'],
+      format: built.format as CreateConnectionProfile['format'],
+      catalog: built.catalog,
+      database: built.database,
+      configure,
+      use_schema_hint: usesSchemaHint(built),
+      is_active: built.is_active,
+      as_written: true,
+    };
+    const secretRows = () =>
+      secrets.map((s) => ({
+        configure_field: s.configure_field,
+        credential_ref_id: written(this.refIds, refKey(s.provider, s.path)),
+      }));
+    const dcId = built.connection_id;
+    const current = c.profile;
+    if (current) {
+      const changes = this.profileChanges(current, c.doc, secrets, columns.use_schema_hint);
+      const apply = async (m: EntityManager) => {
+        const body = { ...columns, secrets: secretRows(), row_version: current.row_version };
+        await this.services.profiles.updateIn(current.id, body, undefined, this.actor, m, configureKeys);
+        return current.id;
+      };
+      const item = planItem('connection', built.name, dcId, { id: current.id, changes });
+      return changes.length > 0 ? { item, apply } : { item };
+    }
+    const keep = UUID.test(dcId) && !(await this.services.repository.idTaken('connection_profiles', dcId, this.m));
+    const apply = async (m: EntityManager) => {
+      const body: CreateConnectionProfile = {
+        ...columns,
+        ...(keep ? { id: dcId.toLowerCase() } : {}),
+        datacoolie_id: dcId,
+        workspace_id: this.options.resolveWorkspaceId(),
+        system_id: c.system.id,
+        secrets: secretRows(),
+      };
+      const created = await this.services.profiles.createIn(body, this.actor, m, configureKeys);
+      this.profileIds.set(dcId, created.id);
+      return created.id;
+    };
+    return { item: planItem('connection', built.name, dcId, null), apply };
+  }
+
+  private profileChanges(
+    current: ImportProfileRow,
+    doc: DocumentConnection,
+    secrets: readonly SecretField[],
+    useSchemaHint: boolean,
+  ): DataCoolieImportChange[] {
+    const { built, written: w } = doc;
+    return [
+      ...fieldChange('name', current.name, built.name),
+      ...fieldChange('description', current.description, w.description ?? null),
+      ...fieldChange('connection_type', current.connection_type, built.connection_type),
+      ...fieldChange('format', current.format, built.format),
+      ...fieldChange('catalog', current.catalog, built.catalog),
+      ...fieldChange('database', current.database, built.database),
+      ...objectChanges('configure', storedConfigure(current), w.configure),
+      ...fieldChange('secrets_ref', secretsRefOf(current.secrets), secretsRefOf(secrets)),
+      ...fieldChange('use_schema_hint', current.use_schema_hint, useSchemaHint),
+      ...fieldChange('is_active', current.is_active, built.is_active),
+      ...fieldChange('as_written', current.as_written, true),
+    ];
+  }
+
+  /**
+   * The dataset of a table a connection reaches (found, or planned once with its create step), by its
+   * object name; null with a problem when the table cannot be addressed (`problemKind`), or silently
+   * when `problemKind` is null.
+   */
+  private async dataset(
+    c: PlannedConnection,
+    schema: string | null,
+    table: string,
+    steps: PlanStep[],
+    problemKind: 'dataset' | null,
+  ): Promise<{ key: string; objectName: string } | null> {
+    const label = tableLabel(c.doc.built.name, schema, table);
+    const body = datasetBodyFor(c.doc.built, c.system, schema, table);
+    if (typeof body === 'string') {
+      if (problemKind) this.problem(problemKind, label, body);
+      return null;
+    }
+    const key = datasetKey(c.system.id, body.object_name);
+    if (this.plannedDatasets.has(key)) return { key, objectName: body.object_name };
+    this.plannedDatasets.set(key, label);
+    const id = await this.services.repository.datasetId(c.system.id, body.object_name, this.m);
+    if (id !== null) {
+      this.datasetIds.set(key, id);
+      steps.push({ item: planItem('dataset', label, null, { id, changes: [] }) });
+    } else {
+      const apply = async (m: EntityManager) => {
+        const created = await this.services.datasets.createIn(body, this.actor, m);
+        this.datasetIds.set(key, created.id);
+        return created.id;
+      };
+      steps.push({ item: planItem('dataset', label, null, null), apply });
+    }
+    return { key, objectName: body.object_name };
+  }
+
+  private async dataflow(
+    d: DocumentDataflow,
+    current: readonly ImportDataflowRow[],
+    datasetSteps: PlanStep[],
+  ): Promise<PlanStep | null> {
+    const { built, written: w } = d;
+    const source = this.connections.get(built.source.connection.connection_id);
+    const destination = this.connections.get(built.destination.connection.connection_id);
+    if (!source || !destination) return null; // the connection's own problem says why
+    if (!(PROCESSING_MODES as readonly string[]).includes(built.processing_mode)) {
+      this.problem('dataflow', d.name, `processing_mode '${built.processing_mode}' is not one of ${PROCESSING_MODES.join(', ')}`);
+      return null;
+    }
+    if (!(LOAD_TYPES as readonly string[]).includes(built.destination.load_type)) {
+      this.problem('dataflow', d.name, `load_type '${built.destination.load_type}' is not one of ${LOAD_TYPES.join(', ')}`);
+      return null;
+    }
+    const src = built.source;
+    const query = src.query !== null && src.query.trim() !== '' ? src.query : null;
+    const fn = query === null && src.python_function !== null && src.python_function.trim() !== '' ? src.python_function : null;
+    let sourceTable: { key: string; objectName: string } | null = null;
+    if (query === null && fn === null) {
+      if (src.table === null) {
+        this.problem('dataflow', d.name, 'its source has no table, query or function');
+        return null;
+      }
+      sourceTable = await this.dataset(source, src.schema_name, src.table, datasetSteps, 'dataset');
+      if (sourceTable === null) return null;
+    }
+    const dst = built.destination;
+    const destinationTable = await this.dataset(destination, dst.schema_name, dst.table, datasetSteps, 'dataset');
+    if (destinationTable === null) return null;
+    const view = {
+      name: d.name,
+      description: built.description,
+      stage: built.stage,
+      group_number: built.group_number,
+      execution_order: built.execution_order,
+      processing_mode: built.processing_mode as CreateDataflow['processing_mode'] & string,
+      is_active: built.is_active,
+      source_query: query,
+      source_python_function: fn,
+      source_watermark_columns: src.watermark_columns,
+      source_filter_expression: src.filter_expression,
+      source_configure: w.source.configure,
+      load_type: dst.load_type as CreateDataflow['load_type'] & string,
+      merge_keys: dst.merge_keys,
+      partition_columns: dst.partition_columns,
+      destination_configure: w.destination.configure,
+      transform: w.transform,
+      configure: w.configure,
+    };
+    const ends = () => ({
+      source_connection_id: written(this.profileIds, source.doc.built.connection_id),
+      source_dataset_id: sourceTable ? written(this.datasetIds, sourceTable.key) : null,
+      destination_connection_id: written(this.profileIds, destination.doc.built.connection_id),
+      destination_dataset_id: written(this.datasetIds, destinationTable.key),
+    });
+    const row = current.find((r) => r.datacoolie_id === d.datacoolie_id);
+    if (row) {
+      const changes = [
+        ...fieldChange('name', row.name, view.name),
+        ...fieldChange('description', row.description, view.description),
+        ...fieldChange('stage', row.stage, view.stage),
+        ...fieldChange('group_number', row.group_number, view.group_number),
+        ...fieldChange('execution_order', row.execution_order, view.execution_order),
+        ...fieldChange('processing_mode', row.processing_mode, view.processing_mode),
+        ...fieldChange('is_active', row.is_active, view.is_active),
+        ...fieldChange('source.connection_id', row.source_connection, source.doc.built.connection_id),
+        ...fieldChange('source.dataset', row.source_dataset, sourceTable?.objectName ?? null),
+        ...fieldChange('source.query', row.source_query, view.source_query),
+        ...fieldChange('source.python_function', row.source_python_function, view.source_python_function),
+        ...fieldChange('source.watermark_columns', row.source_watermark_columns, view.source_watermark_columns),
+        ...fieldChange('source.filter_expression', row.source_filter_expression, view.source_filter_expression),
+        ...objectChanges('source.configure', row.source_configure, view.source_configure),
+        ...fieldChange('destination.connection_id', row.destination_connection, destination.doc.built.connection_id),
+        ...fieldChange('destination.dataset', row.destination_dataset, destinationTable.objectName),
+        ...fieldChange('destination.load_type', row.load_type, view.load_type),
+        ...fieldChange('destination.merge_keys', row.merge_keys, view.merge_keys),
+        ...fieldChange('destination.partition_columns', row.partition_columns, view.partition_columns),
+        ...objectChanges('destination.configure', row.destination_configure, view.destination_configure),
+        ...objectChanges('transform', row.transform, view.transform),
+        ...objectChanges('configure', row.configure, view.configure),
+      ];
+      const item = planItem('dataflow', d.name, d.datacoolie_id, { id: row.id, changes });
+      if (changes.length === 0) return { item };
+      const apply = async (m: EntityManager) => {
+        const body = { ...view, ...ends(), row_version: row.row_version };
+        await this.services.dataflows.updateIn(row.id, body, undefined, this.actor, m);
+        return row.id;
+      };
+      return { item, apply };
+    }
+    const keep = UUID.test(d.datacoolie_id) && !(await this.services.repository.idTaken('dataflows', d.datacoolie_id, this.m));
+    const apply = async (m: EntityManager) => {
+      const { source_dataset_id, ...rest } = ends();
+      const body: CreateDataflow = {
+        ...view,
+        ...rest,
+        ...(source_dataset_id === null ? {} : { source_dataset_id }),
+        ...(keep ? { id: d.datacoolie_id.toLowerCase() } : {}),
+        datacoolie_id: d.datacoolie_id,
+        workspace_id: this.options.resolveWorkspaceId(),
+      };
+      return (await this.services.dataflows.createIn(body, this.actor, m)).id;
+    };
+    return { item: planItem('dataflow', d.name, d.datacoolie_id, null), apply };
+  }
+
+  /** The flavor types hints of this type system are checked with; null: unchecked (no flavor). */
+  private async hintTypes(connection: Connection): Promise<ImportDataType[] | null> {
+    const flavor = hintFlavorOf(hintTypeSystemOf(connection.configure));
+    if (flavor === null) return null;
+    let types = this.typesByFlavor.get(flavor);
+    if (!types) {
+      types = await this.services.repository.dataTypes(flavor, this.m);
+      this.typesByFlavor.set(flavor, types);
+    }
+    return types.length > 0 ? types : null;
+  }
+
+  private async hintGroup(
+    group: DocumentHintGroup,
+    position: number,
+    current: readonly ImportHintGroupRow[],
+    datasetSteps: PlanStep[],
+  ): Promise<PlanStep | null> {
+    const c = this.connections.get(group.connection_id);
+    if (!c) return null; // the connection's own problem says why
+    const label = tableLabel(c.doc.built.name, group.schema_name, group.table_name);
+    const types = await this.hintTypes(c.doc.built);
+    const columns: StoredHintColumn[] = [];
+    for (const hint of group.hints) {
+      const mapped = types === null ? null : mapHintType(hint, types);
+      if (typeof mapped === 'string') {
+        this.problem('schema_hint', `${label}.${hint.column_name}`, mapped);
+        continue;
+      }
+      columns.push({
+        column_name: hint.column_name,
+        data_type: hint.data_type,
+        format: hint.format,
+        precision: hint.precision,
+        scale: hint.scale,
+        default_value: hint.default_value,
+        ordinal_position: hint.ordinal_position,
+        is_active: hint.is_active,
+        data_type_id: mapped?.data_type_id ?? null,
+        type_params: mapped?.type_params ?? null,
+      });
+    }
+    const table = await this.dataset(c, group.schema_name, group.table_name, datasetSteps, null);
+    const schemaKey = casefold(group.schema_name ?? '');
+    const row = c.profile
+      ? current.find(
+          (g) =>
+            g.connection_profile_id === c.profile!.id &&
+            casefold(g.schema_name ?? '') === schemaKey &&
+            casefold(g.table_name) === casefold(group.table_name),
+        )
+      : undefined;
+    const values = () => ({
+      schema_name: group.schema_name,
+      table_name: group.table_name,
+      dataset_id: table ? written(this.datasetIds, table.key) : null,
+      position,
+      updated_by: this.actor.id,
+    });
+    if (row) {
+      const changes = [
+        ...fieldChange('schema_name', row.schema_name, group.schema_name),
+        ...fieldChange('table_name', row.table_name, group.table_name),
+        ...fieldChange('dataset', row.dataset, table?.objectName ?? null),
+        ...fieldChange('position', row.position, position),
+        ...hintChanges(row.columns, columns),
+      ];
+      const item = planItem('schema_hint_group', label, null, { id: row.id, changes });
+      if (changes.length === 0) return { item };
+      const apply = async (m: EntityManager) => {
+        await this.services.repository.replaceHintGroup(row.id, values(), columns, m);
+        return row.id;
+      };
+      return { item, apply };
+    }
+    const apply = async (m: EntityManager) =>
+      this.services.repository.insertHintGroup(
+        {
+          ...values(),
+          workspace_id: this.options.resolveWorkspaceId(),
+          connection_profile_id: written(this.profileIds, group.connection_id),
+          created_by: this.actor.id,
+        },
+        columns,
+        m,
+      );
+    return { item: planItem('schema_hint_group', label, null, null), apply };
+  }
+
+  /** `prune`: what the workspace has beyond the document; dataflows and hint groups first. */
+  private deletions(
+    doc: ImportDocument,
+    profiles: readonly ImportProfileRow[],
+    dataflows: readonly ImportDataflowRow[],
+    groups: readonly ImportHintGroupRow[],
+  ): PlanStep[] {
+    const steps: PlanStep[] = [];
+    const named = new Set(doc.dataflows.map((d) => d.datacoolie_id));
+    for (const row of dataflows.filter((r) => !named.has(r.datacoolie_id))) {
+      steps.push({
+        item: planItem('dataflow', row.name, row.datacoolie_id, { id: row.id, changes: [] }, 'delete'),
+        apply: async (m) => (await this.services.dataflows.removeIn(row.id, this.actor, m)).id,
+      });
+    }
+    const groupKeys = new Set(
+      doc.hintGroups.map((g) => {
+        const profile = this.connections.get(g.connection_id)?.profile;
+        return JSON.stringify([profile?.id, casefold(g.schema_name ?? ''), casefold(g.table_name)]);
+      }),
+    );
+    for (const g of groups) {
+      const key = JSON.stringify([g.connection_profile_id, casefold(g.schema_name ?? ''), casefold(g.table_name)]);
+      if (groupKeys.has(key)) continue;
+      const profile = profiles.find((p) => p.id === g.connection_profile_id);
+      const label = tableLabel(profile?.name ?? g.connection_profile_id, g.schema_name, g.table_name);
+      steps.push({
+        item: planItem('schema_hint_group', label, null, { id: g.id, changes: [] }, 'delete'),
+        apply: async (m) => {
+          await this.services.repository.deleteHintGroup(g.id, m);
+          return g.id;
+        },
+      });
+    }
+    const connections = new Set(doc.connections.map((c) => c.built.connection_id));
+    for (const p of profiles.filter((r) => !connections.has(r.datacoolie_id))) {
+      steps.push({
+        item: planItem('connection', p.name, p.datacoolie_id, { id: p.id, changes: [] }, 'delete'),
+        apply: async (m) => (await this.services.profiles.removeIn(p.id, this.actor, m)).id,
+      });
+    }
+    return steps;
+  }
+}
+
+const HINT_FIELDS = [
+  'data_type',
+  'format',
+  'precision',
+  'scale',
+  'default_value',
+  'ordinal_position',
+  'is_active',
+] as const;
+
+/** What differs between a group's stored hints and the document's: per column, then their order. */
+function hintChanges(
+  before: readonly StoredHintColumnLike[],
+  after: readonly StoredHintColumnLike[],
+): DataCoolieImportChange[] {
+  const find = (list: readonly StoredHintColumnLike[], name: string) =>
+    list.find((h) => casefold(h.column_name) === casefold(name));
+  const changes: DataCoolieImportChange[] = [];
+  for (const hint of after) {
+    const old = find(before, hint.column_name);
+    if (!old) {
+      changes.push({ field: `hints.${hint.column_name}`, before: null, after: hintOf(hint) });
+      continue;
+    }
+    changes.push(...fieldChange(`hints.${hint.column_name}.column_name`, old.column_name, hint.column_name));
+    for (const f of HINT_FIELDS) changes.push(...fieldChange(`hints.${hint.column_name}.${f}`, old[f], hint[f]));
+  }
+  for (const old of before) {
+    if (!find(after, old.column_name)) {
+      changes.push({ field: `hints.${old.column_name}`, before: hintOf(old), after: null });
+    }
+  }
+  const names = (list: readonly StoredHintColumnLike[]) => list.map((h) => casefold(h.column_name));
+  if (changes.length === 0) changes.push(...fieldChange('hints', names(before), names(after)));
+  return changes;
+}
+
+type StoredHintColumnLike = Pick<StoredHintColumn, 'column_name' | (typeof HINT_FIELDS)[number]>;
+
+function hintOf(h: StoredHintColumnLike) {
+  return {
+    column_name: h.column_name,
+    data_type: h.data_type,
+    format: h.format,
+    precision: h.precision,
+    scale: h.scale,
+    default_value: h.default_value,
+    ordinal_position: h.ordinal_position,
+    is_active: h.is_active,
+  };
+}
