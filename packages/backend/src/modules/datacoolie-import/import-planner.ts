@@ -18,6 +18,7 @@ import {
 } from '@aide/schemas/datacoolie';
 import type { EntityManager } from 'typeorm';
 import type { AuthUser } from '../../common/auth/current-user.js';
+import { AppError } from '../../common/errors/app-error.js';
 import type { ConnectionProfilesService } from '../connection-profiles/connection-profiles.service.js';
 import type { CredentialRefsService } from '../credential-refs/credential-refs.service.js';
 import type { DataflowsService } from '../dataflows/dataflows.service.js';
@@ -115,12 +116,11 @@ export class ImportPlanner {
   async plan(doc: ImportDocument): Promise<void> {
     const { repository } = this.services;
     const ws = this.options.workspaceId;
-    const [systems, profiles, dataflows, groups] = await Promise.all([
-      repository.systems(this.m),
-      ws ? repository.profiles(ws, this.m) : [],
-      ws ? repository.dataflows(ws, this.m) : [],
-      ws ? repository.hintGroups(ws, this.m) : [],
-    ]);
+    // One after another: the transaction's connection runs one query at a time.
+    const systems = await repository.systems(this.m);
+    const profiles = ws ? await repository.profiles(ws, this.m) : [];
+    const dataflows = ws ? await repository.dataflows(ws, this.m) : [];
+    const groups = ws ? await repository.hintGroups(ws, this.m) : [];
     const credentialSteps: PlanStep[] = [];
     const datasetSteps: PlanStep[] = [];
     const profileSteps: PlanStep[] = [];
@@ -198,6 +198,10 @@ export class ImportPlanner {
       return [{ item: planItem('credential_ref', name, null, { id, changes: [] }) }];
     }
     const apply = async (m: EntityManager) => {
+      // The REST route's rule: pointers to secrets are reference data, written by superusers only.
+      if (!this.actor.is_superuser) {
+        throw new AppError('FORBIDDEN', 'Only superusers create credential references.');
+      }
       const created = await this.services.credentialRefs.createIn({ provider, path }, this.actor, m);
       this.refIds.set(key, created.id);
       return created.id;
