@@ -176,7 +176,12 @@ export class ConnectionProfilesService implements CrudService<
         id,
         datacoolie_id: columns.datacoolie_id ?? id,
         configure_keys: columns.as_written
-          ? [...(configureKeys ?? [...Object.keys(columns.configure ?? {}), ...secrets.map((s) => s.configure_field)])]
+          ? [
+              ...(configureKeys ?? [
+                ...Object.keys(columns.configure ?? {}),
+                ...secrets.map((s) => s.configure_field),
+              ]),
+            ]
           : null,
       },
       actor.id,

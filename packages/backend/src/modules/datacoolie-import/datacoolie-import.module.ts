@@ -13,7 +13,13 @@ import { DatacoolieImportService } from './datacoolie-import.service.js';
  * dataset, connection-profile and dataflow services, and owns the declared hint groups' writes.
  */
 @Module({
-  imports: [WorkspacesModule, CredentialRefsModule, DatasetsModule, ConnectionProfilesModule, DataflowsModule],
+  imports: [
+    WorkspacesModule,
+    CredentialRefsModule,
+    DatasetsModule,
+    ConnectionProfilesModule,
+    DataflowsModule,
+  ],
   controllers: [DatacoolieImportController],
   providers: [DatacoolieImportRepository, DatacoolieImportService],
 })

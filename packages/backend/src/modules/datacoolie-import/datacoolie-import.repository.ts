@@ -215,7 +215,10 @@ export class DatacoolieImportRepository {
   /** The group's own columns changed and its hints replaced. */
   async replaceHintGroup(
     id: string,
-    values: Pick<SchemaHintGroupEntity, 'schema_name' | 'table_name' | 'dataset_id' | 'position' | 'updated_by'>,
+    values: Pick<
+      SchemaHintGroupEntity,
+      'schema_name' | 'table_name' | 'dataset_id' | 'position' | 'updated_by'
+    >,
     columns: readonly StoredHintColumn[],
     m: EntityManager,
   ): Promise<void> {

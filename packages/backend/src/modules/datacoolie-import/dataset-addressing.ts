@@ -20,7 +20,13 @@ export function datasetBodyFor(
   const common = { system_id: system.id };
   if (connection.connection_type === 'database') {
     if (schema === null) return 'a database table needs its schema_name';
-    return { kind: 'rdbms', ...common, object_name: `${schema}.${table}`, schema_name: schema, table_name: table };
+    return {
+      kind: 'rdbms',
+      ...common,
+      object_name: `${schema}.${table}`,
+      schema_name: schema,
+      table_name: table,
+    };
   }
   if (system.kind_code === 'hive') {
     if (schema === null) return 'a hive table needs its database (schema_name)';
@@ -34,7 +40,7 @@ export function datasetBodyFor(
       db_name: schema,
       table_name: table,
       file_format: connection.format,
-    } as CreateDataset;
+    };
   }
   if (system.kind_code === 'storage' || system.kind_code === 'sftp') {
     const base = connection.configure['base_path'];
@@ -48,7 +54,7 @@ export function datasetBodyFor(
       object_name: path,
       path,
       file_format: connection.format,
-    } as CreateDataset;
+    };
   }
   return `a ${system.kind_code} system holds no tables DataCoolie reads or writes`;
 }

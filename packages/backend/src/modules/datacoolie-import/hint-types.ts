@@ -20,7 +20,7 @@ export function hintTypeSystemOf(configure: Record<string, unknown>): TypeSystem
     if (typeof value !== 'string' || value.trim() === '') continue;
     const name = value.trim().toLowerCase();
     const system = TYPE_SYSTEM_ALIASES[name] ?? name;
-    return (TYPE_SYSTEMS as readonly string[]).includes(system) ? (system as TypeSystem) : null;
+    return (TYPE_SYSTEMS as readonly string[]).includes(system) ? system : null;
   }
   return 'spark_sql';
 }

@@ -147,7 +147,12 @@ function readHintGroups(
     const connection = connections.get(written.connection_id);
     const label = `${connection?.built.name ?? written.connection_id}: ${schema === null ? '' : `${schema}.`}${table}`;
     if (table === '') {
-      problems.push({ kind: 'schema_hint_group', name: label, reason: 'table_name must be a non-empty string', code: null });
+      problems.push({
+        kind: 'schema_hint_group',
+        name: label,
+        reason: 'table_name must be a non-empty string',
+        code: null,
+      });
       continue;
     }
     if (!connection) {
@@ -159,7 +164,12 @@ function readHintGroups(
     }
     const connectionId = connection.built.connection_id;
     const key = JSON.stringify([connectionId, schema === null ? null : casefold(schema), casefold(table)]);
-    const group = groups.get(key) ?? { connection_id: connectionId, schema_name: schema, table_name: table, hints: [] };
+    const group = groups.get(key) ?? {
+      connection_id: connectionId,
+      schema_name: schema,
+      table_name: table,
+      hints: [],
+    };
     groups.set(key, group);
     for (const hint of written.hints) {
       const built = underDataCoolie(problems, 'schema_hint', `${label}.${hint.column_name}`, () =>

@@ -32,9 +32,17 @@ export function planItem(
   found: { id: string; changes: DataCoolieImportChange[] } | null,
   action?: 'delete',
 ): DataCoolieImportItem {
-  if (found === null) return { kind, name, datacoolie_id: datacoolieId, id: null, action: 'create', changes: [] };
+  if (found === null)
+    return { kind, name, datacoolie_id: datacoolieId, id: null, action: 'create', changes: [] };
   const changed = found.changes.length > 0 ? 'update' : 'unchanged';
-  return { kind, name, datacoolie_id: datacoolieId, id: found.id, action: action ?? changed, changes: found.changes };
+  return {
+    kind,
+    name,
+    datacoolie_id: datacoolieId,
+    id: found.id,
+    action: action ?? changed,
+    changes: found.changes,
+  };
 }
 
 /**

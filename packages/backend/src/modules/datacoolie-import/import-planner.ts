@@ -34,7 +34,12 @@ import type {
 } from './datacoolie-import.repository.js';
 import { datasetBodyFor, tableLabel } from './dataset-addressing.js';
 import { hintFlavorOf, hintTypeSystemOf, mapHintType } from './hint-types.js';
-import type { DocumentConnection, DocumentDataflow, DocumentHintGroup, ImportDocument } from './import-document.js';
+import type {
+  DocumentConnection,
+  DocumentDataflow,
+  DocumentHintGroup,
+  ImportDocument,
+} from './import-document.js';
 import { type PlanStep, planItem, written } from './import-plan.js';
 import { fieldChange, objectChanges } from './plan-changes.js';
 import { matchSystem } from './system-matching.js';
@@ -156,7 +161,12 @@ export class ImportPlanner {
       if (profile) {
         system = systems.find((s) => s.id === profile.system_id) ?? 'its system was deleted';
         const named = this.options.systems[c.built.name];
-        if (typeof system !== 'string' && named !== undefined && named !== system.code && named !== system.id) {
+        if (
+          typeof system !== 'string' &&
+          named !== undefined &&
+          named !== system.code &&
+          named !== system.id
+        ) {
           system = `its profile is over system '${system.code}', not '${named}': a profile's system cannot change`;
         }
       } else {
@@ -243,7 +253,8 @@ export class ImportPlanner {
       const item = planItem('connection', built.name, dcId, { id: current.id, changes });
       return changes.length > 0 ? { item, apply } : { item };
     }
-    const keep = UUID.test(dcId) && !(await this.services.repository.idTaken('connection_profiles', dcId, this.m));
+    const keep =
+      UUID.test(dcId) && !(await this.services.repository.idTaken('connection_profiles', dcId, this.m));
     const apply = async (m: EntityManager) => {
       const body: CreateConnectionProfile = {
         ...columns,
@@ -328,16 +339,27 @@ export class ImportPlanner {
     const destination = this.connections.get(built.destination.connection.connection_id);
     if (!source || !destination) return null; // the connection's own problem says why
     if (!(PROCESSING_MODES as readonly string[]).includes(built.processing_mode)) {
-      this.problem('dataflow', d.name, `processing_mode '${built.processing_mode}' is not one of ${PROCESSING_MODES.join(', ')}`);
+      this.problem(
+        'dataflow',
+        d.name,
+        `processing_mode '${built.processing_mode}' is not one of ${PROCESSING_MODES.join(', ')}`,
+      );
       return null;
     }
     if (!(LOAD_TYPES as readonly string[]).includes(built.destination.load_type)) {
-      this.problem('dataflow', d.name, `load_type '${built.destination.load_type}' is not one of ${LOAD_TYPES.join(', ')}`);
+      this.problem(
+        'dataflow',
+        d.name,
+        `load_type '${built.destination.load_type}' is not one of ${LOAD_TYPES.join(', ')}`,
+      );
       return null;
     }
     const src = built.source;
     const query = src.query !== null && src.query.trim() !== '' ? src.query : null;
-    const fn = query === null && src.python_function !== null && src.python_function.trim() !== '' ? src.python_function : null;
+    const fn =
+      query === null && src.python_function !== null && src.python_function.trim() !== ''
+        ? src.python_function
+        : null;
     let sourceTable: { key: string; objectName: string } | null = null;
     if (query === null && fn === null) {
       if (src.table === null) {
@@ -348,7 +370,13 @@ export class ImportPlanner {
       if (sourceTable === null) return null;
     }
     const dst = built.destination;
-    const destinationTable = await this.dataset(destination, dst.schema_name, dst.table, datasetSteps, 'dataset');
+    const destinationTable = await this.dataset(
+      destination,
+      dst.schema_name,
+      dst.table,
+      datasetSteps,
+      'dataset',
+    );
     if (destinationTable === null) return null;
     const view = {
       name: d.name,
@@ -390,10 +418,22 @@ export class ImportPlanner {
         ...fieldChange('source.dataset', row.source_dataset, sourceTable?.objectName ?? null),
         ...fieldChange('source.query', row.source_query, view.source_query),
         ...fieldChange('source.python_function', row.source_python_function, view.source_python_function),
-        ...fieldChange('source.watermark_columns', row.source_watermark_columns, view.source_watermark_columns),
-        ...fieldChange('source.filter_expression', row.source_filter_expression, view.source_filter_expression),
+        ...fieldChange(
+          'source.watermark_columns',
+          row.source_watermark_columns,
+          view.source_watermark_columns,
+        ),
+        ...fieldChange(
+          'source.filter_expression',
+          row.source_filter_expression,
+          view.source_filter_expression,
+        ),
         ...objectChanges('source.configure', row.source_configure, view.source_configure),
-        ...fieldChange('destination.connection_id', row.destination_connection, destination.doc.built.connection_id),
+        ...fieldChange(
+          'destination.connection_id',
+          row.destination_connection,
+          destination.doc.built.connection_id,
+        ),
         ...fieldChange('destination.dataset', row.destination_dataset, destinationTable.objectName),
         ...fieldChange('destination.load_type', row.load_type, view.load_type),
         ...fieldChange('destination.merge_keys', row.merge_keys, view.merge_keys),
@@ -411,7 +451,9 @@ export class ImportPlanner {
       };
       return { item, apply };
     }
-    const keep = UUID.test(d.datacoolie_id) && !(await this.services.repository.idTaken('dataflows', d.datacoolie_id, this.m));
+    const keep =
+      UUID.test(d.datacoolie_id) &&
+      !(await this.services.repository.idTaken('dataflows', d.datacoolie_id, this.m));
     const apply = async (m: EntityManager) => {
       const { source_dataset_id, ...rest } = ends();
       const body: CreateDataflow = {
@@ -538,7 +580,11 @@ export class ImportPlanner {
       }),
     );
     for (const g of groups) {
-      const key = JSON.stringify([g.connection_profile_id, casefold(g.schema_name ?? ''), casefold(g.table_name)]);
+      const key = JSON.stringify([
+        g.connection_profile_id,
+        casefold(g.schema_name ?? ''),
+        casefold(g.table_name),
+      ]);
       if (groupKeys.has(key)) continue;
       const profile = profiles.find((p) => p.id === g.connection_profile_id);
       const label = tableLabel(profile?.name ?? g.connection_profile_id, g.schema_name, g.table_name);
@@ -586,7 +632,8 @@ function hintChanges(
       continue;
     }
     changes.push(...fieldChange(`hints.${hint.column_name}.column_name`, old.column_name, hint.column_name));
-    for (const f of HINT_FIELDS) changes.push(...fieldChange(`hints.${hint.column_name}.${f}`, old[f], hint[f]));
+    for (const f of HINT_FIELDS)
+      changes.push(...fieldChange(`hints.${hint.column_name}.${f}`, old[f], hint[f]));
   }
   for (const old of before) {
     if (!find(after, old.column_name)) {

@@ -22,9 +22,7 @@ function endpointCandidates(connection: Connection, systems: readonly ImportSyst
   const base = typeof c['base_path'] === 'string' ? c['base_path'].replace(/\/+$/, '') : null;
   return systems.filter((s) => {
     const root = extra(s)['base_path'];
-    return (
-      typeof root === 'string' && base !== null && `${base}/`.startsWith(`${root.replace(/\/+$/, '')}/`)
-    );
+    return typeof root === 'string' && base !== null && `${base}/`.startsWith(`${root.replace(/\/+$/, '')}/`);
   });
 }
 
@@ -41,7 +39,7 @@ export function matchSystem(
   }
   let candidates = endpointCandidates(connection, systems);
   if (candidates.length === 0) candidates = systems.filter((s) => s.code === connection.name);
-  if (candidates.length === 1) return candidates[0]!;
+  if (candidates.length === 1) return candidates[0];
   const how = `name its system in the request's systems ({"${connection.name}": "<system code>"}; CLI: --system ${connection.name}=<system code>)`;
   return candidates.length === 0
     ? `no system matches the connection: ${how}`

@@ -144,11 +144,15 @@ describe('DataCoolie document import', () => {
 
   const etag = async (workspace: string) =>
     (
-      await ctx.request('GET', `${API}/workspaces/${workspace}/datacoolie/snapshot`, { token: ctx.adminToken })
+      await ctx.request('GET', `${API}/workspaces/${workspace}/datacoolie/snapshot`, {
+        token: ctx.adminToken,
+      })
     ).headers.get('etag');
 
   const actions = (plan: Doc) =>
-    plan.items.map((i: Doc) => `${i.kind} ${i.name} ${i.action}`).sort((a: string, b: string) => a.localeCompare(b));
+    plan.items
+      .map((i: Doc) => `${i.kind} ${i.name} ${i.action}`)
+      .sort((a: string, b: string) => a.localeCompare(b));
 
   it('creates every object of a document, as written, in a workspace its code creates', async () => {
     const code = unique('imp').replace(/_/g, '-');
@@ -173,8 +177,9 @@ describe('DataCoolie document import', () => {
     expect(plan.summary).toEqual({ create: 8, update: 0, unchanged: 0, delete: 0 });
     for (const item of plan.items) expect(item.id).toEqual(expect.any(String));
 
-    const workspace = ok(await ctx.request('GET', `${API}/workspaces?code=${code}`, { token: ctx.adminToken }))
-      .items[0];
+    const workspace = ok(
+      await ctx.request('GET', `${API}/workspaces?code=${code}`, { token: ctx.adminToken }),
+    ).items[0];
     expect(workspace.id).toBe(plan.workspace.id);
     const profiles = ok(
       await ctx.request('GET', `${API}/connection-profiles?workspace_id=${workspace.id}&sort=name`, {
@@ -198,9 +203,10 @@ describe('DataCoolie document import', () => {
     expect(erp.secrets[0].configure_field).toBe('password');
     expect(lakehouse).toMatchObject({ datacoolie_id: ids.lake, system_id: lake.id, use_schema_hint: false });
     expect(lakehouse.id).not.toBe(ids.lake);
-    const [keys] = await ctx.dataSource.query(`SELECT configure_keys FROM connection_profiles WHERE id = $1`, [
-      erp.id,
-    ]);
+    const [keys] = await ctx.dataSource.query(
+      `SELECT configure_keys FROM connection_profiles WHERE id = $1`,
+      [erp.id],
+    );
     expect(keys.configure_keys).toEqual(['host', 'port', 'database_type', 'username', 'password']);
 
     const flow = ok(
@@ -263,7 +269,9 @@ describe('DataCoolie document import', () => {
     changed.schema_hints[1].hints[0].format = 'dd/MM/yyyy';
     const plan = ok(await post(workspace.code, changed));
     const updates = Object.fromEntries(
-      plan.items.filter((i: Doc) => i.action === 'update').map((i: Doc) => [`${i.kind} ${i.name}`, i.changes]),
+      plan.items
+        .filter((i: Doc) => i.action === 'update')
+        .map((i: Doc) => [`${i.kind} ${i.name}`, i.changes]),
     );
     expect(updates).toEqual({
       'connection acc_erp': [
@@ -311,14 +319,18 @@ describe('DataCoolie document import', () => {
     const kept = ok(await post(workspace.code, smaller));
     expect(kept.summary.delete).toBe(0);
     const plan = ok(await post(workspace.code, { ...smaller, prune: true }));
-    const deletions = plan.items.filter((i: Doc) => i.action === 'delete').map((i: Doc) => `${i.kind} ${i.name}`);
+    const deletions = plan.items
+      .filter((i: Doc) => i.action === 'delete')
+      .map((i: Doc) => `${i.kind} ${i.name}`);
     expect(deletions).toEqual([
       'dataflow acc_orders_source2bronze',
       'schema_hint_group acc_lakehouse: erp.orders',
       'connection acc_lakehouse',
     ]);
     const profiles = ok(
-      await ctx.request('GET', `${API}/connection-profiles?workspace_id=${workspace.id}`, { token: ctx.adminToken }),
+      await ctx.request('GET', `${API}/connection-profiles?workspace_id=${workspace.id}`, {
+        token: ctx.adminToken,
+      }),
     ).items;
     expect(profiles.map((p: Row) => p.name)).toEqual(['acc_erp']);
     const flows = ok(
@@ -382,7 +394,11 @@ describe('DataCoolie document import', () => {
     // A code naming no workspace is not created by a failing import either.
     const code = unique('never').replace(/_/g, '-');
     expectEnvelope(await post(code, unmatched), 422, 'DATACOOLIE_IMPORT_INVALID');
-    expectEnvelope(await ctx.request('GET', `${API}/workspaces/${code}/datacoolie/snapshot`, { token: ctx.adminToken }), 404, 'WORKSPACE_NOT_FOUND');
+    expectEnvelope(
+      await ctx.request('GET', `${API}/workspaces/${code}/datacoolie/snapshot`, { token: ctx.adminToken }),
+      404,
+      'WORKSPACE_NOT_FOUND',
+    );
   });
 
   it('a dry run plans and checks what the real run does, refusals of the apply step included', async () => {
@@ -413,7 +429,16 @@ describe('DataCoolie document import', () => {
     expect(realRefused.details.plan.problems).toEqual(refused.details.plan.problems);
     // Every refusal is reported, each with its code (one savepoint per item).
     expect(refused.details.plan.problems).toEqual([
-      expect.objectContaining({ kind: 'connection', name: 'acc_erp', code: 'CONNECTION_PROFILE_SYSTEM_MISMATCH' }),
+      expect.objectContaining({
+        kind: 'dataset',
+        name: 'acc_erp: sales.orders',
+        code: 'DATASET_SYSTEM_KIND_MISMATCH',
+      }),
+      expect.objectContaining({
+        kind: 'connection',
+        name: 'acc_erp',
+        code: 'CONNECTION_PROFILE_SYSTEM_MISMATCH',
+      }),
       expect.objectContaining({
         kind: 'connection',
         name: 'acc_lakehouse',
