@@ -449,6 +449,68 @@ describe('DataCoolie document import', () => {
     expect(await counts()).toEqual(counted);
   });
 
+  it('reports a refusal a database constraint makes (a name taken), dry run and real run alike', async () => {
+    const workspace = await createWorkspace(ctx);
+    // The workspace already has a profile named acc_lakehouse under another datacoolie_id.
+    ok(
+      await ctx.request('POST', `${API}/connection-profiles`, {
+        token: ctx.adminToken,
+        body: {
+          workspace_id: workspace.id,
+          system_id: lake.id,
+          name: 'acc_lakehouse',
+          connection_type: 'lakehouse',
+          format: 'delta',
+          configure: { base_path: `${lakeRoot}/other` },
+        },
+      }),
+      201,
+    );
+    const doc = document(freshIds());
+    const before = await counts();
+    const dry = expectEnvelope(
+      await post(workspace.code, { ...doc, dry_run: true }),
+      422,
+      'DATACOOLIE_IMPORT_INVALID',
+    );
+    const real = expectEnvelope(await post(workspace.code, doc), 422, 'DATACOOLIE_IMPORT_INVALID');
+    expect(real.details.plan.problems).toEqual([
+      expect.objectContaining({
+        kind: 'connection',
+        name: 'acc_lakehouse',
+        code: 'CONNECTION_PROFILE_ALREADY_EXISTS',
+      }),
+    ]);
+    expect(dry.details.plan.problems).toEqual(real.details.plan.problems);
+    expect(actions(dry.details.plan)).toEqual(actions(real.details.plan));
+    expect(await counts()).toEqual(before);
+  });
+
+  it('a dry run into a code naming no workspace plans its creation and creates nothing', async () => {
+    const code = unique('dry').replace(/_/g, '-');
+    const before = await counts();
+    const plan = ok(await post(code, { ...document(freshIds()), dry_run: true }));
+    expect(plan.workspace).toEqual({ id: null, code, action: 'create' });
+    // Datasets are shared across workspaces: earlier tests may have made these two.
+    expect(plan.summary.create + plan.summary.unchanged).toBe(8);
+    expect(plan.items.filter((i: Doc) => i.kind !== 'dataset').every((i: Doc) => i.action === 'create')).toBe(
+      true,
+    );
+    expect(await counts()).toEqual(before);
+  });
+
+  it('creating credential references stays a superuser right', async () => {
+    const workspace = await createWorkspace(ctx);
+    const refused = expectEnvelope(
+      await post(workspace.code, document(freshIds()), ctx.userToken),
+      422,
+      'DATACOOLIE_IMPORT_INVALID',
+    );
+    expect(refused.details.plan.problems).toEqual([
+      expect.objectContaining({ kind: 'credential_ref', code: 'FORBIDDEN' }),
+    ]);
+  });
+
   it('imports one document with name-derived ids into two workspaces, each serving its ids', async () => {
     const ids = {
       erp: nameToUuid('acc_erp'),
