@@ -6,7 +6,6 @@
 import {
   type CreateConnectionProfile,
   type CreateDataflow,
-  type DataCoolieImportChange,
   type DataCoolieImportProblem,
 } from '@aide/schemas';
 import {
@@ -41,7 +40,10 @@ import type {
   ImportDocument,
 } from './import-document.js';
 import { type PlanStep, planItem, written } from './import-plan.js';
-import { fieldChange, objectChanges } from './plan-changes.js';
+import { dataflowChanges, dataflowView } from './dataflow-changes.js';
+import { hintChanges } from './hint-changes.js';
+import { profileChanges, type SecretField } from './profile-changes.js';
+import { fieldChange } from './plan-changes.js';
 import { matchSystem } from './system-matching.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -69,30 +71,8 @@ interface PlannedConnection {
   profile: ImportProfileRow | undefined;
 }
 
-interface SecretField {
-  configure_field: string;
-  provider: string;
-  path: string;
-}
-
 const refKey = (provider: string, path: string) => JSON.stringify([provider, path]);
 const datasetKey = (systemId: string, objectName: string) => JSON.stringify([systemId, objectName]);
-
-/** The document view of a stored profile: its configure with the secret fields back in their places. */
-function storedConfigure(profile: ImportProfileRow): Record<string, unknown> {
-  const secrets = new Map(profile.secrets.map((s) => [s.configure_field, s.path]));
-  const keys = profile.configure_keys ?? [...Object.keys(profile.configure), ...secrets.keys()];
-  const out: Record<string, unknown> = {};
-  for (const key of keys) out[key] = secrets.has(key) ? secrets.get(key) : profile.configure[key];
-  for (const [key, value] of Object.entries(profile.configure)) if (!(key in out)) out[key] = value;
-  return out;
-}
-
-function secretsRefOf(secrets: readonly { configure_field: string; provider: string }[]) {
-  const out: Record<string, string[]> = {};
-  for (const s of secrets) (out[s.provider] ??= []).push(s.configure_field);
-  return Object.keys(out).length === 0 ? null : out;
-}
 
 /** Plans one import in the caller's transaction; `steps` then write it. */
 export class ImportPlanner {
@@ -244,7 +224,7 @@ export class ImportPlanner {
     const dcId = built.connection_id;
     const current = c.profile;
     if (current) {
-      const changes = this.profileChanges(current, c.doc, secrets, columns.use_schema_hint);
+      const changes = profileChanges(current, c.doc, secrets, columns.use_schema_hint);
       const apply = async (m: EntityManager) => {
         const body = { ...columns, secrets: secretRows(), row_version: current.row_version };
         await this.services.profiles.updateIn(current.id, body, undefined, this.actor, m, configureKeys);
@@ -269,28 +249,6 @@ export class ImportPlanner {
       return created.id;
     };
     return { item: planItem('connection', built.name, dcId, null), apply };
-  }
-
-  private profileChanges(
-    current: ImportProfileRow,
-    doc: DocumentConnection,
-    secrets: readonly SecretField[],
-    useSchemaHint: boolean,
-  ): DataCoolieImportChange[] {
-    const { built, written: w } = doc;
-    return [
-      ...fieldChange('name', current.name, built.name),
-      ...fieldChange('description', current.description, w.description ?? null),
-      ...fieldChange('connection_type', current.connection_type, built.connection_type),
-      ...fieldChange('format', current.format, built.format),
-      ...fieldChange('catalog', current.catalog, built.catalog),
-      ...fieldChange('database', current.database, built.database),
-      ...objectChanges('configure', storedConfigure(current), w.configure),
-      ...fieldChange('secrets_ref', secretsRefOf(current.secrets), secretsRefOf(secrets)),
-      ...fieldChange('use_schema_hint', current.use_schema_hint, useSchemaHint),
-      ...fieldChange('is_active', current.is_active, built.is_active),
-      ...fieldChange('as_written', current.as_written, true),
-    ];
   }
 
   /**
@@ -334,7 +292,7 @@ export class ImportPlanner {
     current: readonly ImportDataflowRow[],
     datasetSteps: PlanStep[],
   ): Promise<PlanStep | null> {
-    const { built, written: w } = d;
+    const { built } = d;
     const source = this.connections.get(built.source.connection.connection_id);
     const destination = this.connections.get(built.destination.connection.connection_id);
     if (!source || !destination) return null; // the connection's own problem says why
@@ -378,26 +336,7 @@ export class ImportPlanner {
       'dataset',
     );
     if (destinationTable === null) return null;
-    const view = {
-      name: d.name,
-      description: built.description,
-      stage: built.stage,
-      group_number: built.group_number,
-      execution_order: built.execution_order,
-      processing_mode: built.processing_mode as CreateDataflow['processing_mode'] & string,
-      is_active: built.is_active,
-      source_query: query,
-      source_python_function: fn,
-      source_watermark_columns: src.watermark_columns,
-      source_filter_expression: src.filter_expression,
-      source_configure: w.source.configure,
-      load_type: dst.load_type as CreateDataflow['load_type'] & string,
-      merge_keys: dst.merge_keys,
-      partition_columns: dst.partition_columns,
-      destination_configure: w.destination.configure,
-      transform: w.transform,
-      configure: w.configure,
-    };
+    const view = dataflowView(d, query, fn);
     const ends = () => ({
       source_connection_id: written(this.profileIds, source.doc.built.connection_id),
       source_dataset_id: sourceTable ? written(this.datasetIds, sourceTable.key) : null,
@@ -406,42 +345,12 @@ export class ImportPlanner {
     });
     const row = current.find((r) => r.datacoolie_id === d.datacoolie_id);
     if (row) {
-      const changes = [
-        ...fieldChange('name', row.name, view.name),
-        ...fieldChange('description', row.description, view.description),
-        ...fieldChange('stage', row.stage, view.stage),
-        ...fieldChange('group_number', row.group_number, view.group_number),
-        ...fieldChange('execution_order', row.execution_order, view.execution_order),
-        ...fieldChange('processing_mode', row.processing_mode, view.processing_mode),
-        ...fieldChange('is_active', row.is_active, view.is_active),
-        ...fieldChange('source.connection_id', row.source_connection, source.doc.built.connection_id),
-        ...fieldChange('source.dataset', row.source_dataset, sourceTable?.objectName ?? null),
-        ...fieldChange('source.query', row.source_query, view.source_query),
-        ...fieldChange('source.python_function', row.source_python_function, view.source_python_function),
-        ...fieldChange(
-          'source.watermark_columns',
-          row.source_watermark_columns,
-          view.source_watermark_columns,
-        ),
-        ...fieldChange(
-          'source.filter_expression',
-          row.source_filter_expression,
-          view.source_filter_expression,
-        ),
-        ...objectChanges('source.configure', row.source_configure, view.source_configure),
-        ...fieldChange(
-          'destination.connection_id',
-          row.destination_connection,
-          destination.doc.built.connection_id,
-        ),
-        ...fieldChange('destination.dataset', row.destination_dataset, destinationTable.objectName),
-        ...fieldChange('destination.load_type', row.load_type, view.load_type),
-        ...fieldChange('destination.merge_keys', row.merge_keys, view.merge_keys),
-        ...fieldChange('destination.partition_columns', row.partition_columns, view.partition_columns),
-        ...objectChanges('destination.configure', row.destination_configure, view.destination_configure),
-        ...objectChanges('transform', row.transform, view.transform),
-        ...objectChanges('configure', row.configure, view.configure),
-      ];
+      const changes = dataflowChanges(row, view, {
+        source: source.doc.built.connection_id,
+        sourceDataset: sourceTable?.objectName ?? null,
+        destination: destination.doc.built.connection_id,
+        destinationDataset: destinationTable.objectName,
+      });
       const item = planItem('dataflow', d.name, d.datacoolie_id, { id: row.id, changes });
       if (changes.length === 0) return { item };
       const apply = async (m: EntityManager) => {
@@ -605,57 +514,4 @@ export class ImportPlanner {
     }
     return steps;
   }
-}
-
-const HINT_FIELDS = [
-  'data_type',
-  'format',
-  'precision',
-  'scale',
-  'default_value',
-  'ordinal_position',
-  'is_active',
-] as const;
-
-/** What differs between a group's stored hints and the document's: per column, then their order. */
-function hintChanges(
-  before: readonly StoredHintColumnLike[],
-  after: readonly StoredHintColumnLike[],
-): DataCoolieImportChange[] {
-  const find = (list: readonly StoredHintColumnLike[], name: string) =>
-    list.find((h) => casefold(h.column_name) === casefold(name));
-  const changes: DataCoolieImportChange[] = [];
-  for (const hint of after) {
-    const old = find(before, hint.column_name);
-    if (!old) {
-      changes.push({ field: `hints.${hint.column_name}`, before: null, after: hintOf(hint) });
-      continue;
-    }
-    changes.push(...fieldChange(`hints.${hint.column_name}.column_name`, old.column_name, hint.column_name));
-    for (const f of HINT_FIELDS)
-      changes.push(...fieldChange(`hints.${hint.column_name}.${f}`, old[f], hint[f]));
-  }
-  for (const old of before) {
-    if (!find(after, old.column_name)) {
-      changes.push({ field: `hints.${old.column_name}`, before: hintOf(old), after: null });
-    }
-  }
-  const names = (list: readonly StoredHintColumnLike[]) => list.map((h) => casefold(h.column_name));
-  if (changes.length === 0) changes.push(...fieldChange('hints', names(before), names(after)));
-  return changes;
-}
-
-type StoredHintColumnLike = Pick<StoredHintColumn, 'column_name' | (typeof HINT_FIELDS)[number]>;
-
-function hintOf(h: StoredHintColumnLike) {
-  return {
-    column_name: h.column_name,
-    data_type: h.data_type,
-    format: h.format,
-    precision: h.precision,
-    scale: h.scale,
-    default_value: h.default_value,
-    ordinal_position: h.ordinal_position,
-    is_active: h.is_active,
-  };
 }
