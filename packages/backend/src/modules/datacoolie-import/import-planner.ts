@@ -44,6 +44,7 @@ import { dataflowChanges, dataflowView } from './dataflow-changes.js';
 import { hintChanges } from './hint-changes.js';
 import { profileChanges, type SecretField } from './profile-changes.js';
 import { fieldChange } from './plan-changes.js';
+import { pruneSteps } from './prune-plan.js';
 import { matchSystem } from './system-matching.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -127,7 +128,21 @@ export class ImportPlanner {
       if (step) groupSteps.push(step);
     }
     this.steps.push(...credentialSteps, ...datasetSteps, ...profileSteps, ...dataflowSteps, ...groupSteps);
-    if (this.options.prune) this.steps.push(...this.deletions(doc, profiles, dataflows, groups));
+    if (this.options.prune) {
+      const { dataflows: flows, repository: repo, profiles: profileService } = this.services;
+      const profileOf = (connectionId: string) => this.connections.get(connectionId)?.profile?.id;
+      const current = { profiles, dataflows, groups };
+      this.steps.push(
+        ...pruneSteps(doc, profileOf, current, {
+          dataflow: async (id, m) => (await flows.removeIn(id, this.actor, m)).id,
+          hintGroup: async (id, m) => {
+            await repo.deleteHintGroup(id, m);
+            return id;
+          },
+          connection: async (id, m) => (await profileService.removeIn(id, this.actor, m)).id,
+        }),
+      );
+    }
   }
 
   private resolveConnections(
@@ -465,53 +480,5 @@ export class ImportPlanner {
         m,
       );
     return { item: planItem('schema_hint_group', label, null, null), apply };
-  }
-
-  /** `prune`: what the workspace has beyond the document; dataflows and hint groups first. */
-  private deletions(
-    doc: ImportDocument,
-    profiles: readonly ImportProfileRow[],
-    dataflows: readonly ImportDataflowRow[],
-    groups: readonly ImportHintGroupRow[],
-  ): PlanStep[] {
-    const steps: PlanStep[] = [];
-    const named = new Set(doc.dataflows.map((d) => d.datacoolie_id));
-    for (const row of dataflows.filter((r) => !named.has(r.datacoolie_id))) {
-      steps.push({
-        item: planItem('dataflow', row.name, row.datacoolie_id, { id: row.id, changes: [] }, 'delete'),
-        apply: async (m) => (await this.services.dataflows.removeIn(row.id, this.actor, m)).id,
-      });
-    }
-    const groupKeys = new Set(
-      doc.hintGroups.map((g) => {
-        const profile = this.connections.get(g.connection_id)?.profile;
-        return JSON.stringify([profile?.id, casefold(g.schema_name ?? ''), casefold(g.table_name)]);
-      }),
-    );
-    for (const g of groups) {
-      const key = JSON.stringify([
-        g.connection_profile_id,
-        casefold(g.schema_name ?? ''),
-        casefold(g.table_name),
-      ]);
-      if (groupKeys.has(key)) continue;
-      const profile = profiles.find((p) => p.id === g.connection_profile_id);
-      const label = tableLabel(profile?.name ?? g.connection_profile_id, g.schema_name, g.table_name);
-      steps.push({
-        item: planItem('schema_hint_group', label, null, { id: g.id, changes: [] }, 'delete'),
-        apply: async (m) => {
-          await this.services.repository.deleteHintGroup(g.id, m);
-          return g.id;
-        },
-      });
-    }
-    const connections = new Set(doc.connections.map((c) => c.built.connection_id));
-    for (const p of profiles.filter((r) => !connections.has(r.datacoolie_id))) {
-      steps.push({
-        item: planItem('connection', p.name, p.datacoolie_id, { id: p.id, changes: [] }, 'delete'),
-        apply: async (m) => (await this.services.profiles.removeIn(p.id, this.actor, m)).id,
-      });
-    }
-    return steps;
   }
 }
