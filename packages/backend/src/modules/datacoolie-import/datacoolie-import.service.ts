@@ -54,8 +54,8 @@ export class DatacoolieImportService {
       if (!(error instanceof RollBack)) throw error;
     }
     const answer = plan!;
-    if (answer.dry_run) {
-      // Rows a dry run made were rolled back: it names none of them.
+    if (!answer.applied) {
+      // Rows made by a run that was rolled back (a dry run, or problems) do not exist: none is named.
       for (const item of answer.items) if (item.action === 'create') item.id = null;
       if (answer.workspace.action === 'create') answer.workspace.id = null;
     }

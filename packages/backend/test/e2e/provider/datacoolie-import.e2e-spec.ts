@@ -426,7 +426,8 @@ describe('DataCoolie document import', () => {
       'DATACOOLIE_IMPORT_INVALID',
     );
     const realRefused = expectEnvelope(await post(other.code, mismatch), 422, 'DATACOOLIE_IMPORT_INVALID');
-    expect(realRefused.details.plan.problems).toEqual(refused.details.plan.problems);
+    // Nothing was written: the answers are equal, ids of planned creations included (null).
+    expect(realRefused.details.plan).toEqual({ ...refused.details.plan, dry_run: false });
     // Every refusal is reported, each with its code (one savepoint per item).
     expect(refused.details.plan.problems).toEqual([
       expect.objectContaining({
@@ -497,6 +498,25 @@ describe('DataCoolie document import', () => {
       true,
     );
     expect(await counts()).toEqual(before);
+  });
+
+  it('keeps hints of a type system with no seeded flavor unchecked (mssql)', async () => {
+    const workspace = await createWorkspace(ctx);
+    const doc = document(freshIds());
+    doc.connections[0].configure.schema_hint_type_system = 'mssql';
+    doc.schema_hints[0].hints.push(hint('remarks', 'NVARCHAR(MAX)'));
+    ok(await post(workspace.code, doc));
+    const rows = await ctx.dataSource.query(
+      `SELECT c.column_name, c.data_type, c.data_type_id FROM schema_hint_columns c
+       JOIN schema_hint_groups g ON g.id = c.group_id
+       WHERE g.workspace_id = $1 AND g.table_name = 'orders' AND g.schema_name = 'sales' ORDER BY c.position`,
+      [workspace.id],
+    );
+    expect(rows).toEqual([
+      { column_name: 'amount', data_type: 'DECIMAL', data_type_id: null },
+      { column_name: 'order_id', data_type: 'INTEGER', data_type_id: null },
+      { column_name: 'remarks', data_type: 'NVARCHAR(MAX)', data_type_id: null },
+    ]);
   });
 
   it('creating credential references stays a superuser right', async () => {
