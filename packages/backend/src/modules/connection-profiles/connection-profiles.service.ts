@@ -204,15 +204,20 @@ export class ConnectionProfilesService implements CrudService<
     return this.tx.run((m) => this.updateIn(id, input, ifMatch, actor, m));
   }
 
-  /** `update` in the caller's transaction; `configureKeys` as in `createIn` (given: stored as is). */
+  /**
+   * `update` in the caller's transaction. `configureKeys` as in `createIn` (given: stored as is).
+   * `recheckDataflows: false` leaves the recheck of the profile's dataflows to the caller, which changes
+   * them in the same transaction first (a DataCoolie import moving a lakehouse and its tables).
+   */
   async updateIn(
     id: string,
     input: UpdateConnectionProfile,
     ifMatch: number | undefined,
     actor: AuthUser,
     m: EntityManager,
-    configureKeys?: readonly string[] | null,
+    options: { configureKeys?: readonly string[] | null; recheckDataflows?: boolean } = {},
   ): Promise<ConnectionProfile> {
+    const { configureKeys, recheckDataflows = true } = options;
     const { changes, version } = splitUpdate(input, ifMatch);
     const { secrets: newSecrets, ...columnChanges } = changes;
     const current = await this.profiles.crud.getActive(id, m, 'update');
@@ -222,7 +227,7 @@ export class ConnectionProfilesService implements CrudService<
     const keys = configureKeys === undefined ? {} : { configure_keys: configureKeys && [...configureKeys] };
     const row = await this.profiles.crud.update(id, { ...columnChanges, ...keys }, version, actor.id, m);
     if (newSecrets !== undefined) await this.profiles.replaceSecrets(id, newSecrets, m);
-    await this.checker.recheckProfileDataflows(id, m);
+    if (recheckDataflows) await this.checker.recheckProfileDataflows(id, m);
     return (await this.read([row], m))[0];
   }
 

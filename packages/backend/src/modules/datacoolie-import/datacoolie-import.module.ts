@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { ConnectionProfilesModule } from '../connection-profiles/connection-profiles.module.js';
 import { CredentialRefsModule } from '../credential-refs/credential-refs.module.js';
+import { DatacoolieModule } from '../datacoolie/datacoolie.module.js';
 import { DataflowsModule } from '../dataflows/dataflows.module.js';
 import { DatasetsModule } from '../datasets/datasets.module.js';
 import { WorkspacesModule } from '../workspaces/workspaces.module.js';
@@ -19,6 +20,7 @@ import { DatacoolieImportService } from './datacoolie-import.service.js';
     DatasetsModule,
     ConnectionProfilesModule,
     DataflowsModule,
+    DatacoolieModule,
   ],
   controllers: [DatacoolieImportController],
   providers: [DatacoolieImportRepository, DatacoolieImportService],

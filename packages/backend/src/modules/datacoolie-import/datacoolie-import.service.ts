@@ -7,6 +7,7 @@ import { AppError } from '../../common/errors/app-error.js';
 import { Transactions } from '../../database/transactions.js';
 import { ConnectionProfilesService } from '../connection-profiles/connection-profiles.service.js';
 import { CredentialRefsService } from '../credential-refs/credential-refs.service.js';
+import { DataflowChecker } from '../datacoolie/dataflow-checker.js';
 import { DataflowsService } from '../dataflows/dataflows.service.js';
 import { DatasetsService } from '../datasets/datasets.service.js';
 import { WorkspacesLookup } from '../workspaces/workspaces.lookup.js';
@@ -40,6 +41,7 @@ export class DatacoolieImportService {
     private readonly datasets: DatasetsService,
     private readonly profiles: ConnectionProfilesService,
     private readonly dataflows: DataflowsService,
+    private readonly checker: DataflowChecker,
     private readonly tx: Transactions,
   ) {}
 
@@ -89,6 +91,7 @@ export class DatacoolieImportService {
         datasets: this.datasets,
         profiles: this.profiles,
         dataflows: this.dataflows,
+        checker: this.checker,
       },
       actor,
       m,
@@ -112,6 +115,7 @@ export class DatacoolieImportService {
         workspace.id = created.id;
       }
       await applySteps(planner.steps, problems, m);
+      await applySteps(planner.rechecks, problems, m);
     }
     const items = planner.steps.map((s) => s.item);
     const count = (action: string) => items.filter((i) => i.action === action).length;

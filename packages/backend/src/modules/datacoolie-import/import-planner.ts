@@ -20,6 +20,7 @@ import type { AuthUser } from '../../common/auth/current-user.js';
 import { AppError } from '../../common/errors/app-error.js';
 import type { ConnectionProfilesService } from '../connection-profiles/connection-profiles.service.js';
 import type { CredentialRefsService } from '../credential-refs/credential-refs.service.js';
+import type { DataflowChecker } from '../datacoolie/dataflow-checker.js';
 import type { DataflowsService } from '../dataflows/dataflows.service.js';
 import type { DatasetsService } from '../datasets/datasets.service.js';
 import type {
@@ -39,7 +40,7 @@ import type {
   DocumentHintGroup,
   ImportDocument,
 } from './import-document.js';
-import { type PlanStep, planItem, written } from './import-plan.js';
+import { DependencyFailed, type PlanStep, planItem, written } from './import-plan.js';
 import { dataflowChanges, dataflowView } from './dataflow-changes.js';
 import { hintChanges } from './hint-changes.js';
 import { profileChanges, type SecretField } from './profile-changes.js';
@@ -55,6 +56,7 @@ export interface PlannerServices {
   datasets: DatasetsService;
   profiles: ConnectionProfilesService;
   dataflows: DataflowsService;
+  checker: DataflowChecker;
 }
 
 export interface PlanOptions {
@@ -78,6 +80,8 @@ const datasetKey = (systemId: string, objectName: string) => JSON.stringify([sys
 /** Plans one import in the caller's transaction; `steps` then write it. */
 export class ImportPlanner {
   readonly steps: PlanStep[] = [];
+  /** Checks run after the steps (their items are the steps' own, reported once). */
+  readonly rechecks: PlanStep[] = [];
   readonly problems: DataCoolieImportProblem[] = [];
   private readonly refIds = new Map<string, string>();
   private readonly datasetIds = new Map<string, string>();
@@ -240,13 +244,28 @@ export class ImportPlanner {
     const current = c.profile;
     if (current) {
       const changes = profileChanges(current, c.doc, secrets, columns.use_schema_hint);
+      let updated = false;
       const apply = async (m: EntityManager) => {
         const body = { ...columns, secrets: secretRows(), row_version: current.row_version };
-        await this.services.profiles.updateIn(current.id, body, undefined, this.actor, m, configureKeys);
+        await this.services.profiles.updateIn(current.id, body, undefined, this.actor, m, {
+          configureKeys,
+          recheckDataflows: false,
+        });
+        updated = true;
         return current.id;
       };
       const item = planItem('connection', built.name, dcId, { id: current.id, changes });
-      return changes.length > 0 ? { item, apply } : { item };
+      if (changes.length === 0) return { item };
+      // Its dataflows are checked against it once the document's dataflows are written too.
+      this.rechecks.push({
+        item: { ...item },
+        apply: async (m: EntityManager) => {
+          if (!updated) throw new DependencyFailed();
+          await this.services.checker.recheckProfileDataflows(current.id, m);
+          return current.id;
+        },
+      });
+      return { item, apply };
     }
     const keep =
       UUID.test(dcId) && !(await this.services.repository.idTaken('connection_profiles', dcId, this.m));

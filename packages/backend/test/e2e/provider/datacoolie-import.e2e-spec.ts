@@ -306,6 +306,29 @@ describe('DataCoolie document import', () => {
     expect(again.items.every((i: Doc) => i.action === 'unchanged')).toBe(true);
   });
 
+  it('moves a lakehouse with its tables: dataflows are checked against the profile once they moved too', async () => {
+    const workspace = await createWorkspace(ctx);
+    const doc = document(freshIds());
+    ok(await post(workspace.code, doc));
+    const moved = structuredClone(doc);
+    moved.connections[1].configure.base_path = `${lakeRoot}/bronze_v2`;
+    const plan = ok(await post(workspace.code, moved));
+    const changed = plan.items
+      .filter((i: Doc) => i.action !== 'unchanged')
+      .map((i: Doc) => [i.kind, i.name, i.action, i.changes.map((c: Doc) => c.field)]);
+    expect(changed).toEqual([
+      ['dataset', 'acc_lakehouse: erp.orders', 'create', []],
+      ['connection', 'acc_lakehouse', 'update', ['configure.base_path']],
+      ['dataflow', 'acc_orders_source2bronze', 'update', ['destination.dataset']],
+      ['schema_hint_group', 'acc_lakehouse: erp.orders', 'update', ['dataset']],
+    ]);
+    const flow = ok(
+      await ctx.request('GET', `${API}/dataflows?workspace_id=${workspace.id}`, { token: ctx.adminToken }),
+    ).items[0];
+    const dataset = plan.items.find((i: Doc) => i.kind === 'dataset' && i.action === 'create');
+    expect(flow.destination_dataset_id).toBe(dataset.id);
+  });
+
   it('prune deletes what the document no longer names (dataflows and hint groups before profiles)', async () => {
     const workspace = await createWorkspace(ctx);
     const ids = freshIds();
