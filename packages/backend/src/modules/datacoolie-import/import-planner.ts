@@ -312,6 +312,10 @@ export class ImportPlanner {
       steps.push({ item: planItem('dataset', label, null, { id, changes: [] }) });
     } else {
       const apply = async (m: EntityManager) => {
+        // The REST route's rule: an API key writes the catalogue with the scope that allows it.
+        if (this.actor.key_scopes && !this.actor.key_scopes.includes('catalogue:write')) {
+          throw new AppError('FORBIDDEN', 'The API key may not write the catalogue (catalogue:write).');
+        }
         const created = await this.services.datasets.createIn(body, this.actor, m);
         this.datasetIds.set(key, created.id);
         return created.id;

@@ -599,5 +599,22 @@ describe('DataCoolie document import', () => {
       });
     expectEnvelope(await asKey(other.code), 403, 'FORBIDDEN');
     expect(ok(await asKey(mine.code))).toMatchObject({ applied: false, items: [], problems: [] });
+    // A key writes the catalogue (datasets) only with catalogue:write, as on the REST routes.
+    const noSecrets = document(freshIds());
+    noSecrets.connections[0].secrets_ref = null;
+    delete noSecrets.connections[0].configure.password;
+    noSecrets.dataflows[0].destination.table = unique('orders');
+    const refused = expectEnvelope(
+      await ctx.request('POST', `${API}/workspaces/${mine.code}/datacoolie/import`, {
+        token: null,
+        headers: { 'x-api-key': key },
+        body: noSecrets,
+      }),
+      422,
+      'DATACOOLIE_IMPORT_INVALID',
+    );
+    expect(refused.details.plan.problems).toEqual([
+      expect.objectContaining({ kind: 'dataset', code: 'FORBIDDEN' }),
+    ]);
   });
 });
