@@ -241,6 +241,30 @@ describe('DataCoolie document import', () => {
       expect.objectContaining({ column_name: 'order_id', data_type: 'INTEGER', registry_code: 'integer' }),
       expect.objectContaining({ column_name: 'created_on', data_type: 'date', registry_code: 'date' }),
     ]);
+    // Served on DataCoolie's routes: the connections by name, the dataflow with its ends.
+    const served = (path: string) =>
+      ctx.request('GET', `${API}/workspaces/${code}${path}`, { token: ctx.adminToken });
+    const connections = ok(await served('/connections?active_only=false')).data;
+    expect(connections.map((c: Doc) => c.name).sort()).toEqual(['acc_erp', 'acc_lakehouse']);
+    expect(connections.find((c: Doc) => c.name === 'acc_erp')).toMatchObject({
+      connection_type: 'database',
+      format: 'sql',
+      database: 'erp',
+      configure: { host, username: 'loader', password: secret },
+      secrets_ref: { vault: ['password'] },
+    });
+    const servedFlows = ok(await served('/dataflows?active_only=false')).data;
+    expect(servedFlows).toHaveLength(1);
+    expect(servedFlows[0]).toMatchObject({
+      name: 'acc_orders_source2bronze',
+      source: { schema_name: 'sales', table: 'orders', watermark_columns: ['modified_at'] },
+      destination: {
+        schema_name: 'erp',
+        table: 'orders',
+        merge_keys: ['order_id'],
+        load_type: 'merge_upsert',
+      },
+    });
     const [versions] = await ctx.dataSource.query(
       `SELECT count(*)::int AS n FROM dataset_schemas s JOIN datasets d ON d.id = s.dataset_id
        WHERE d.system_id = ANY($1::uuid[])`,
