@@ -154,8 +154,9 @@ export class ConnectionProfilesService implements CrudService<
     input: CreateConnectionProfile,
     actor: AuthUser,
     m: EntityManager,
-    configureKeys?: readonly string[],
+    options: { configureKeys?: readonly string[] } = {},
   ): Promise<ConnectionProfile> {
+    const { configureKeys } = options;
     const { secrets = [], ...columns } = input;
     assertWorkspaceInScope(actor, columns.workspace_id);
     // The id is the exported connection_id; any valid one will do for the checks.

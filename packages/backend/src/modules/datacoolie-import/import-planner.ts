@@ -278,7 +278,7 @@ export class ImportPlanner {
         system_id: c.system.id,
         secrets: secretRows(),
       };
-      const created = await this.services.profiles.createIn(body, this.actor, m, configureKeys);
+      const created = await this.services.profiles.createIn(body, this.actor, m, { configureKeys });
       this.profileIds.set(dcId, created.id);
       return created.id;
     };

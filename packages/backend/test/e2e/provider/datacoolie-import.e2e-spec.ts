@@ -279,10 +279,17 @@ describe('DataCoolie document import', () => {
     const doc = document(ids);
     ok(await post(workspace.code, doc));
     const before = await etag(workspace.code);
+    const [last] = await ctx.dataSource.query(`SELECT max(xid)::text AS xid FROM provider_changes`);
     const same = ok(await post(workspace.code, doc));
     expect(same.items.every((i: Doc) => i.action === 'unchanged')).toBe(true);
     expect(same.summary).toMatchObject({ create: 0, update: 0, delete: 0 });
     expect(await etag(workspace.code)).toBe(before);
+    // No write at all: no transaction touched a table the snapshot reads.
+    const [writes] = await ctx.dataSource.query(
+      `SELECT count(*)::int AS n FROM provider_changes WHERE xid > $1::xid8`,
+      [last.xid],
+    );
+    expect(writes.n).toBe(0);
 
     const changed = structuredClone(doc);
     changed.connections[0].description = 'ERP, read replica';
