@@ -95,6 +95,17 @@ export interface ImportDataType {
   params_schema: Record<string, unknown>;
 }
 
+/** Rows by a key, each list in the rows' order. */
+function groupBy<T>(rows: readonly T[], key: (row: T) => string): Map<string, T[]> {
+  const out = new Map<string, T[]>();
+  for (const row of rows) {
+    const list = out.get(key(row));
+    if (list) list.push(row);
+    else out.set(key(row), [row]);
+  }
+  return out;
+}
+
 /** The reads a DataCoolie import plans with, and the writes of the hint groups it owns. */
 @Injectable()
 export class DatacoolieImportRepository {
@@ -121,11 +132,14 @@ export class DatacoolieImportRepository {
          WHERE ps.profile_id = ANY($1::uuid[]) ORDER BY ps.profile_id, ps.position`,
         [rows.map((r) => r.id)],
       );
+    const byProfile = groupBy(secrets, (s) => s.profile_id);
     return rows.map((row) => ({
       ...row,
-      secrets: secrets
-        .filter((s) => s.profile_id === row.id)
-        .map(({ configure_field, provider, path }) => ({ configure_field, provider, path })),
+      secrets: (byProfile.get(row.id) ?? []).map(({ configure_field, provider, path }) => ({
+        configure_field,
+        provider,
+        path,
+      })),
     }));
   }
 
@@ -162,9 +176,10 @@ export class DatacoolieImportRepository {
        FROM schema_hint_columns WHERE group_id = ANY($1::uuid[]) ORDER BY group_id, position`,
       [groups.map((g) => g.id)],
     );
+    const byGroup = groupBy(columns, (c) => c.group_id);
     return groups.map((group) => ({
       ...group,
-      columns: columns.filter((c) => c.group_id === group.id).map(({ group_id: _g, ...c }) => c),
+      columns: (byGroup.get(group.id) ?? []).map(({ group_id: _g, ...c }) => c),
     }));
   }
 

@@ -6,6 +6,7 @@ import type {
   DataCoolieImportKind,
   DataCoolieImportProblem,
 } from '@aide/schemas';
+import { casefold } from '@aide/schemas/datacoolie';
 import type { EntityManager } from 'typeorm';
 import { toAppError } from '../../common/errors/error-response.js';
 
@@ -17,6 +18,11 @@ export function written<K, V>(map: ReadonlyMap<K, V>, key: K): V {
   const value = map.get(key);
   if (value === undefined) throw new DependencyFailed();
   return value;
+}
+
+/** DataCoolie's hint key on a profile: the connection exactly, schema and table case-insensitively. */
+export function hintGroupKey(profileId: string | undefined, schema: string | null, table: string): string {
+  return JSON.stringify([profileId, casefold(schema ?? ''), casefold(table)]);
 }
 
 export interface PlanStep {

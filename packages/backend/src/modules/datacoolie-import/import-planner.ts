@@ -8,13 +8,7 @@ import {
   type CreateDataflow,
   type DataCoolieImportProblem,
 } from '@aide/schemas';
-import {
-  type Connection,
-  casefold,
-  LOAD_TYPES,
-  PROCESSING_MODES,
-  usesSchemaHint,
-} from '@aide/schemas/datacoolie';
+import { type Connection, LOAD_TYPES, PROCESSING_MODES, usesSchemaHint } from '@aide/schemas/datacoolie';
 import type { EntityManager } from 'typeorm';
 import type { AuthUser } from '../../common/auth/current-user.js';
 import { AppError } from '../../common/errors/app-error.js';
@@ -40,7 +34,7 @@ import type {
   DocumentHintGroup,
   ImportDocument,
 } from './import-document.js';
-import { DependencyFailed, type PlanStep, planItem, written } from './import-plan.js';
+import { DependencyFailed, hintGroupKey, type PlanStep, planItem, written } from './import-plan.js';
 import { dataflowChanges, dataflowView } from './dataflow-changes.js';
 import { hintChanges } from './hint-changes.js';
 import { profileChanges, type SecretField } from './profile-changes.js';
@@ -122,13 +116,19 @@ export class ImportPlanner {
       profileSteps.push(await this.profile(c, secrets));
     }
     const dataflowSteps: PlanStep[] = [];
+    const dataflowsById = new Map(dataflows.map((r) => [r.datacoolie_id, r]));
     for (const d of doc.dataflows) {
-      const step = await this.dataflow(d, dataflows, datasetSteps);
+      const step = await this.dataflow(d, dataflowsById.get(d.datacoolie_id), datasetSteps);
       if (step) dataflowSteps.push(step);
     }
     const groupSteps: PlanStep[] = [];
+    const groupsByKey = new Map(
+      groups.map((g) => [hintGroupKey(g.connection_profile_id, g.schema_name, g.table_name), g]),
+    );
     for (const [position, group] of doc.hintGroups.entries()) {
-      const step = await this.hintGroup(group, position, groups, datasetSteps);
+      const profileId = this.connections.get(group.connection_id)?.profile?.id;
+      const row = profileId && groupsByKey.get(hintGroupKey(profileId, group.schema_name, group.table_name));
+      const step = await this.hintGroup(group, position, row || undefined, datasetSteps);
       if (step) groupSteps.push(step);
     }
     this.steps.push(...credentialSteps, ...datasetSteps, ...profileSteps, ...dataflowSteps, ...groupSteps);
@@ -154,11 +154,13 @@ export class ImportPlanner {
     systems: readonly ImportSystem[],
     profiles: readonly ImportProfileRow[],
   ): void {
+    const byId = new Map(profiles.map((p) => [p.datacoolie_id, p]));
+    const systemsById = new Map(systems.map((s) => [s.id, s]));
     for (const c of doc.connections) {
-      const profile = profiles.find((p) => p.datacoolie_id === c.built.connection_id);
+      const profile = byId.get(c.built.connection_id);
       let system: ImportSystem | string;
       if (profile) {
-        system = systems.find((s) => s.id === profile.system_id) ?? 'its system was deleted';
+        system = systemsById.get(profile.system_id) ?? 'its system was deleted';
         const named = this.options.systems[c.built.name];
         if (
           typeof system !== 'string' &&
@@ -327,7 +329,7 @@ export class ImportPlanner {
 
   private async dataflow(
     d: DocumentDataflow,
-    current: readonly ImportDataflowRow[],
+    row: ImportDataflowRow | undefined,
     datasetSteps: PlanStep[],
   ): Promise<PlanStep | null> {
     const { built } = d;
@@ -381,7 +383,6 @@ export class ImportPlanner {
       destination_connection_id: written(this.profileIds, destination.doc.built.connection_id),
       destination_dataset_id: written(this.datasetIds, destinationTable.key),
     });
-    const row = current.find((r) => r.datacoolie_id === d.datacoolie_id);
     if (row) {
       const changes = dataflowChanges(row, view, {
         source: source.doc.built.connection_id,
@@ -431,7 +432,7 @@ export class ImportPlanner {
   private async hintGroup(
     group: DocumentHintGroup,
     position: number,
-    current: readonly ImportHintGroupRow[],
+    row: ImportHintGroupRow | undefined,
     datasetSteps: PlanStep[],
   ): Promise<PlanStep | null> {
     const c = this.connections.get(group.connection_id);
@@ -459,15 +460,6 @@ export class ImportPlanner {
       });
     }
     const table = await this.dataset(c, group.schema_name, group.table_name, datasetSteps, null);
-    const schemaKey = casefold(group.schema_name ?? '');
-    const row = c.profile
-      ? current.find(
-          (g) =>
-            g.connection_profile_id === c.profile!.id &&
-            casefold(g.schema_name ?? '') === schemaKey &&
-            casefold(g.table_name) === casefold(group.table_name),
-        )
-      : undefined;
     const values = () => ({
       schema_name: group.schema_name,
       table_name: group.table_name,

@@ -1,6 +1,5 @@
 // `prune`: what the workspace has beyond the document, deleted — dataflows and hint groups before the
 // connections they use. Datasets are never deleted (the catalogue and lineage keep them).
-import { casefold } from '@aide/schemas/datacoolie';
 import type { EntityManager } from 'typeorm';
 import type {
   ImportDataflowRow,
@@ -9,12 +8,9 @@ import type {
 } from './datacoolie-import.repository.js';
 import { tableLabel } from './dataset-addressing.js';
 import type { ImportDocument } from './import-document.js';
-import { type PlanStep, planItem } from './import-plan.js';
+import { hintGroupKey, type PlanStep, planItem } from './import-plan.js';
 
 type Remove = (id: string, m: EntityManager) => Promise<string>;
-
-const groupKey = (profileId: string | undefined, schema: string | null, table: string) =>
-  JSON.stringify([profileId, casefold(schema ?? ''), casefold(table)]);
 
 /** The delete steps of a pruning import; `profileOf` gives a document connection's stored profile. */
 export function pruneSteps(
@@ -37,10 +33,10 @@ export function pruneSteps(
     });
   }
   const groups = new Set(
-    doc.hintGroups.map((g) => groupKey(profileOf(g.connection_id), g.schema_name, g.table_name)),
+    doc.hintGroups.map((g) => hintGroupKey(profileOf(g.connection_id), g.schema_name, g.table_name)),
   );
   for (const g of current.groups) {
-    if (groups.has(groupKey(g.connection_profile_id, g.schema_name, g.table_name))) continue;
+    if (groups.has(hintGroupKey(g.connection_profile_id, g.schema_name, g.table_name))) continue;
     const profile = current.profiles.find((p) => p.id === g.connection_profile_id);
     const label = tableLabel(profile?.name ?? g.connection_profile_id, g.schema_name, g.table_name);
     steps.push({
