@@ -145,11 +145,12 @@ export class DataflowChecker {
    */
   async recheckProfileDataflows(
     profileId: string,
-    before: ProfileExportColumns,
-    after: ProfileExportColumns,
+    before: ProfileExportColumns | null,
+    after: ProfileExportColumns | null,
     m: EntityManager,
   ): Promise<void> {
-    if (sameExport(before, after)) return;
+    // Without both sides (an import's re-check after its own writes) every dataflow is checked.
+    if (before && after && sameExport(before, after)) return;
     for (const row of await this.scope.profileDataflows(profileId, m)) {
       try {
         const checked = await this.checkEnds(row, m);
