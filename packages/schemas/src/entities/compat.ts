@@ -188,9 +188,14 @@ export const SchemaVersionImpactSchema = z
   .meta({ id: 'SchemaVersionImpact' });
 export type SchemaVersionImpact = z.infer<typeof SchemaVersionImpactSchema>;
 
-/** Why a column of a rendered statement is left out or left uncast. */
+/**
+ * Why a column of a rendered statement is left out or left uncast. `FIELD_NOT_RENDERABLE`: the target
+ * column is not `SELECT source AS target` — several direct sources, or a direct transformation other than
+ * IDENTITY (ADR 0052); one warning per field link of that column.
+ */
 export const RENDER_SQL_WARNINGS = [
   'FIELD_LINK_BROKEN',
+  'FIELD_NOT_RENDERABLE',
   'TYPE_NOT_CASTABLE',
   'NO_CDC_ENGINE',
   'CDC_ENGINE_AMBIGUOUS',

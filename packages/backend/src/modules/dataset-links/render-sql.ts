@@ -87,6 +87,58 @@ export interface Projection {
   sourceBound: boolean;
 }
 
+/** A field link as render-sql reads it: its target field and its transformations. */
+export interface RenderableLink {
+  fieldLinkId: string;
+  targetFieldId: string;
+  targetColumn: string;
+  transformations: readonly { type: string; subtype?: string | null }[];
+}
+
+/** A link feeds its target's value: it has a DIRECT transformation, or none is known (older links). */
+const isDirect = (l: RenderableLink) =>
+  l.transformations.length === 0 || l.transformations.some((t) => t.type === 'DIRECT');
+
+/** Its direct transformations are all IDENTITY (or none is known): `SELECT source AS target` holds. */
+const isIdentity = (l: RenderableLink) =>
+  l.transformations.every((t) => t.type !== 'DIRECT' || t.subtype === 'IDENTITY');
+
+/**
+ * The one-source rule of `SELECT source AS target` (ADR 0052): a target column is rendered from its one
+ * direct source when that source is an identity; INDIRECT-only links (a filter, a join key) feed no
+ * value and are left out silently. A column with several direct sources, or a direct transformation
+ * other than IDENTITY (an aggregate), is not renderable: one `FIELD_NOT_RENDERABLE` warning per link.
+ * Answers the ids of the links to render.
+ */
+export function renderableLinks(links: readonly RenderableLink[], warnings: Warning[]): Set<string> {
+  const byTarget = new Map<string, RenderableLink[]>();
+  for (const l of links.filter(isDirect)) {
+    const same = byTarget.get(l.targetFieldId);
+    if (same) same.push(l);
+    else byTarget.set(l.targetFieldId, [l]);
+  }
+  const rendered = new Set<string>();
+  for (const direct of byTarget.values()) {
+    const [only] = direct;
+    if (direct.length === 1 && isIdentity(only)) {
+      rendered.add(only.fieldLinkId);
+      continue;
+    }
+    for (const l of direct) {
+      warnings.push({
+        code: 'FIELD_NOT_RENDERABLE',
+        field_link_id: l.fieldLinkId,
+        field_name: l.targetColumn,
+        detail:
+          direct.length > 1
+            ? `The column has ${direct.length} direct sources: SELECT source AS target takes one.`
+            : `The column is a ${l.transformations.find((t) => t.type === 'DIRECT')?.subtype ?? 'transformation'} of its source, not a copy.`,
+      });
+    }
+  }
+  return rendered;
+}
+
 /**
  * `INSERT INTO <target> (<columns>)` / `SELECT` / one `CAST(<source> AS <type>) AS <column>` per
  * projection / `FROM <source>;`. Projections that cannot be rendered are left out with a warning.
