@@ -47,7 +47,12 @@ export const FieldCompatRowSchema = z
       .describe('Rendered type in the pinned source version; null when unbound'),
     target_type: z.string().nullable(),
     cast_rule_id: z.uuid().nullable(),
-    issues: z.array(z.enum(FIELD_COMPAT_ISSUES)),
+    issues: z
+      .array(z.enum(FIELD_COMPAT_ISSUES))
+      .describe(
+        'Types are compared for links that copy the value only (no transformation known, or DIRECT ' +
+          'IDENTITY); an aggregate or a filter column is checked for its bindings only (ADR 0052)',
+      ),
     severity: z.enum(COMPAT_SEVERITIES),
   })
   .meta({ id: 'FieldCompatRow' });

@@ -146,6 +146,20 @@ export const KNOWN_FIELD_TRANSFORMATION_SUBTYPES = [
   'CONDITIONAL',
 ] as const;
 
+/**
+ * What a field link's transformations make of it (ADR 0052): `copy` — the target takes the source's value
+ * (no transformation known, or every DIRECT one is IDENTITY); `derived` — computed from it (a DIRECT
+ * AGGREGATION, TRANSFORMATION, …); `indirect` — it only influences the target (INDIRECT only: a filter,
+ * a join key). render-sql projects copies only; compat compares types of copies only.
+ */
+export function fieldLinkRole(
+  transformations: readonly { type: string; subtype?: string | null }[],
+): 'copy' | 'derived' | 'indirect' {
+  const direct = transformations.filter((t) => t.type === 'DIRECT');
+  if (transformations.length > 0 && direct.length === 0) return 'indirect';
+  return direct.every((t) => t.subtype === 'IDENTITY') ? 'copy' : 'derived';
+}
+
 /** At most this many transformations on one field link. */
 export const MAX_FIELD_TRANSFORMATIONS = 20;
 

@@ -90,7 +90,9 @@ export const FieldLineageEdgeSchema = z
     target_id: z.uuid(),
     transformations: z
       .array(FieldTransformationSchema)
-      .describe('How the source feeds the target; a target with several sources has one edge each (ADR 0052)'),
+      .describe(
+        'How the source feeds the target; a target with several sources has one edge each (ADR 0052)',
+      ),
   })
   .meta({ id: 'FieldLineageEdge' });
 

@@ -1,6 +1,6 @@
 // The SQL text of a hop (AIDE v2 §9.5) in each compute engine's dialect: identifiers quoted, types
 // written as the engine spells them. Pure functions: the same input always gives the same text.
-import type { RenderSqlResult } from '@aide/schemas';
+import { fieldLinkRole, type RenderSqlResult } from '@aide/schemas';
 
 export type Dialect = 'spark' | 'impala';
 type Warning = RenderSqlResult['warnings'][number];
@@ -95,13 +95,9 @@ export interface RenderableLink {
   transformations: readonly { type: string; subtype?: string | null }[];
 }
 
-/** A link feeds its target's value: it has a DIRECT transformation, or none is known (older links). */
-const isDirect = (l: RenderableLink) =>
-  l.transformations.length === 0 || l.transformations.some((t) => t.type === 'DIRECT');
-
-/** Its direct transformations are all IDENTITY (or none is known): `SELECT source AS target` holds. */
-const isIdentity = (l: RenderableLink) =>
-  l.transformations.every((t) => t.type !== 'DIRECT' || t.subtype === 'IDENTITY');
+/** The subtype that makes a link `derived` (its first DIRECT transformation other than IDENTITY). */
+const derivedBy = (l: RenderableLink) =>
+  l.transformations.find((t) => t.type === 'DIRECT' && t.subtype !== 'IDENTITY')?.subtype ?? 'transformation';
 
 /**
  * The one-source rule of `SELECT source AS target` (ADR 0052): a target column is rendered from its one
@@ -112,7 +108,7 @@ const isIdentity = (l: RenderableLink) =>
  */
 export function renderableLinks(links: readonly RenderableLink[], warnings: Warning[]): Set<string> {
   const byTarget = new Map<string, RenderableLink[]>();
-  for (const l of links.filter(isDirect)) {
+  for (const l of links.filter((x) => fieldLinkRole(x.transformations) !== 'indirect')) {
     const same = byTarget.get(l.targetFieldId);
     if (same) same.push(l);
     else byTarget.set(l.targetFieldId, [l]);
@@ -120,7 +116,7 @@ export function renderableLinks(links: readonly RenderableLink[], warnings: Warn
   const rendered = new Set<string>();
   for (const direct of byTarget.values()) {
     const [only] = direct;
-    if (direct.length === 1 && isIdentity(only)) {
+    if (direct.length === 1 && fieldLinkRole(only.transformations) === 'copy') {
       rendered.add(only.fieldLinkId);
       continue;
     }
@@ -132,7 +128,7 @@ export function renderableLinks(links: readonly RenderableLink[], warnings: Warn
         detail:
           direct.length > 1
             ? `The column has ${direct.length} direct sources: SELECT source AS target takes one.`
-            : `The column is a ${l.transformations.find((t) => t.type === 'DIRECT')?.subtype ?? 'transformation'} of its source, not a copy.`,
+            : `The column is a ${derivedBy(l)} of its source, not a copy.`,
       });
     }
   }
