@@ -116,6 +116,7 @@ export const OPENLINEAGE_MATCH_STATUSES = ['matched', 'unknown', 'ambiguous'] as
 
 /**
  * Why an intake left a link out (the catalogue code a create through the API would answer, mostly).
+ * `FIELD_LINK_TARGET_OCCUPIED` is no longer given either (a target may have several sources, ADR 0052).
  * `DATASET_UNKNOWN` and `DATASET_AMBIGUOUS` are no longer given (an unmatched dataset is reported once, in
  * `datasets` and `unknown_datasets`, not once per pair): they remain for answers stored before, which a
  * replayed event gets back.
