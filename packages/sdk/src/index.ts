@@ -118,6 +118,7 @@ export type {
   FieldClassification,
   FieldLineageGraph,
   FieldLink,
+  FieldTransformation,
   FieldOrigin,
   FieldTree,
   PublishColumn,

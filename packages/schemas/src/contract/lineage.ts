@@ -143,7 +143,11 @@ export const datasetLinkRoutes = {
     safe: true,
     summary: "Render the hop's INSERT … SELECT for its compute engine (Spark or Impala); nothing is stored",
     description:
-      'One projection per field link, ordered by the target column position in the pinned target version: ' +
+      'One projection per target column fed by exactly one direct source (field links with no ' +
+      'transformations, or whose DIRECT transformations are all IDENTITY; INDIRECT-only sources do not ' +
+      'count), ordered by the target column position in the pinned target version; a column with several ' +
+      'direct sources or another direct transformation (AGGREGATION, …) is left out with a ' +
+      '`FIELD_NOT_RENDERABLE` warning per field link (ADR 0052). Each projection is ' +
       "the source column (read through the upstream CDC engine's envelope when the source is a Kafka " +
       "topic) cast to the target column's type, rendered from the pinned binding's type tree with the " +
       "target flavor's sandboxed templates and written in the engine's dialect.",
@@ -186,7 +190,8 @@ export const datasetLinkRoutes = {
     auth: 'user',
     keys: 'catalogue:write',
     idempotent: true,
-    summary: 'Add many field links at once (all or nothing; duplicates inside the array are refused)',
+    summary:
+      'Add many field links at once (all or nothing; duplicates inside the array are refused); a target may have several sources',
     tag: fieldLinksTag,
   }),
 };

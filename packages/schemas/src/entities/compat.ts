@@ -47,7 +47,12 @@ export const FieldCompatRowSchema = z
       .describe('Rendered type in the pinned source version; null when unbound'),
     target_type: z.string().nullable(),
     cast_rule_id: z.uuid().nullable(),
-    issues: z.array(z.enum(FIELD_COMPAT_ISSUES)),
+    issues: z
+      .array(z.enum(FIELD_COMPAT_ISSUES))
+      .describe(
+        'Types are compared for links that copy the value only (no transformation known, or DIRECT ' +
+          'IDENTITY); an aggregate or a filter column is checked for its bindings only (ADR 0052)',
+      ),
     severity: z.enum(COMPAT_SEVERITIES),
   })
   .meta({ id: 'FieldCompatRow' });
@@ -188,9 +193,14 @@ export const SchemaVersionImpactSchema = z
   .meta({ id: 'SchemaVersionImpact' });
 export type SchemaVersionImpact = z.infer<typeof SchemaVersionImpactSchema>;
 
-/** Why a column of a rendered statement is left out or left uncast. */
+/**
+ * Why a column of a rendered statement is left out or left uncast. `FIELD_NOT_RENDERABLE`: the target
+ * column is not `SELECT source AS target` — several direct sources, or a direct transformation other than
+ * IDENTITY (ADR 0052); one warning per field link of that column.
+ */
 export const RENDER_SQL_WARNINGS = [
   'FIELD_LINK_BROKEN',
+  'FIELD_NOT_RENDERABLE',
   'TYPE_NOT_CASTABLE',
   'NO_CDC_ENGINE',
   'CDC_ENGINE_AMBIGUOUS',

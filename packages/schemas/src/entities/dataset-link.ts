@@ -126,18 +126,90 @@ export const datasetLinkResource = defineResource({
   ],
 });
 
-/** Column lineage at identity level: a source field feeds a target field inside one dataset link. */
+/** How an input field feeds an output field: OpenLineage's `columnLineage` facet 1-2-0 vocabulary. */
+export const FIELD_TRANSFORMATION_TYPES = ['DIRECT', 'INDIRECT'] as const;
+
+/**
+ * Subtypes the facet names (`IDENTITY`, `TRANSFORMATION`, `AGGREGATION`, `FILTER`, `JOIN`, `GROUP_BY`,
+ * `SORT`, `WINDOW`, `CONDITIONAL`): documentation only, any text of the shape is kept (integrations add
+ * their own).
+ */
+export const KNOWN_FIELD_TRANSFORMATION_SUBTYPES = [
+  'IDENTITY',
+  'TRANSFORMATION',
+  'AGGREGATION',
+  'FILTER',
+  'JOIN',
+  'GROUP_BY',
+  'SORT',
+  'WINDOW',
+  'CONDITIONAL',
+] as const;
+
+/**
+ * What a field link's transformations make of it (ADR 0052): `copy` — the target takes the source's value
+ * (no transformation known, or every DIRECT one is IDENTITY); `derived` — computed from it (a DIRECT
+ * AGGREGATION, TRANSFORMATION, …); `indirect` — it only influences the target (INDIRECT only: a filter,
+ * a join key). render-sql projects copies only; compat compares types of copies only.
+ */
+export function fieldLinkRole(
+  transformations: readonly { type: string; subtype?: string | null }[],
+): 'copy' | 'derived' | 'indirect' {
+  const direct = transformations.filter((t) => t.type === 'DIRECT');
+  if (transformations.length > 0 && direct.length === 0) return 'indirect';
+  return direct.every((t) => t.subtype === 'IDENTITY') ? 'copy' : 'derived';
+}
+
+/** At most this many transformations on one field link. */
+export const MAX_FIELD_TRANSFORMATIONS = 20;
+
+/** One transformation of a source field into its target field (ADR 0052). */
+export const FieldTransformationSchema = z
+  .strictObject({
+    type: z.enum(FIELD_TRANSFORMATION_TYPES),
+    subtype: z
+      .string()
+      .trim()
+      .min(1)
+      .max(100)
+      .regex(/^[A-Za-z][A-Za-z0-9_]*$/, 'letters, digits and underscores, e.g. AGGREGATION')
+      .nullable()
+      .optional(),
+    description: z.string().max(2000).nullable().optional(),
+    masking: z.boolean().nullable().optional(),
+  })
+  .meta({ id: 'FieldTransformation' });
+export type FieldTransformation = z.infer<typeof FieldTransformationSchema>;
+
+const transformationsShape = z
+  .array(FieldTransformationSchema)
+  .max(MAX_FIELD_TRANSFORMATIONS)
+  .describe(
+    'How the source feeds the target (columnLineage facet 1-2-0): empty when unknown. A target may have ' +
+      'several sources in a link, each its own field link with its transformations (ADR 0052)',
+  );
+
+/**
+ * Column lineage at identity level: a source field feeds a target field inside one dataset link. A
+ * target field may have several sources in a link (`agg = f(a, b)`), one field link each (ADR 0052).
+ */
 export const FieldLinkSchema = z
   .object({
     ...auditShape,
     dataset_link_id: z.uuid(),
     source_field_id: z.uuid(),
     target_field_id: z.uuid(),
+    transformations: transformationsShape,
   })
   .meta({ id: 'FieldLink' });
 export type FieldLink = z.infer<typeof FieldLinkSchema>;
 
-const fieldLinkEnds = { source_field_id: z.uuid(), target_field_id: z.uuid(), ...noteShape };
+const fieldLinkEnds = {
+  source_field_id: z.uuid(),
+  target_field_id: z.uuid(),
+  transformations: transformationsShape.optional(),
+  ...noteShape,
+};
 
 export const CreateFieldLinkSchema = z
   .strictObject({ dataset_link_id: z.uuid(), ...fieldLinkEnds })
@@ -153,8 +225,9 @@ export type CreateLinkFieldLink = z.input<typeof CreateLinkFieldLinkSchema>;
 /** `/dataset-links/{id}/field-links/bulk`: a JSON array, all or nothing, at most MAX_BATCH_SIZE items. */
 export const BulkFieldLinksSchema = z.array(CreateLinkFieldLinkSchema).min(1).meta({ id: 'BulkFieldLinks' });
 
+/** The ends of a field link are its identity: only the note and the transformations change. */
 export const UpdateFieldLinkSchema = z
-  .strictObject({ ...noteShape, ...rowVersionShape })
+  .strictObject({ transformations: transformationsShape.optional(), ...noteShape, ...rowVersionShape })
   .meta({ id: 'UpdateFieldLink' });
 export type UpdateFieldLink = z.input<typeof UpdateFieldLinkSchema>;
 
@@ -165,7 +238,6 @@ export const FIELD_LINK_CREATE_ERRORS = [
   'FIELD_LINK_ALREADY_EXISTS',
   'FIELD_LINK_SOURCE_DATASET_MISMATCH',
   'FIELD_LINK_TARGET_DATASET_MISMATCH',
-  'FIELD_LINK_TARGET_OCCUPIED',
   'FIELD_ORIGIN_CONFLICT',
   'FIELD_BINDING_MISSING',
 ] as const;

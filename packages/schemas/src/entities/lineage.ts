@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { FieldTransformationSchema } from './dataset-link.js';
 
 export const LINEAGE_DIRECTIONS = ['upstream', 'downstream', 'both'] as const;
 export type LineageDirection = (typeof LINEAGE_DIRECTIONS)[number];
@@ -87,6 +88,11 @@ export const FieldLineageEdgeSchema = z
     dataset_link_id: z.uuid(),
     source_id: z.uuid(),
     target_id: z.uuid(),
+    transformations: z
+      .array(FieldTransformationSchema)
+      .describe(
+        'How the source feeds the target; a target with several sources has one edge each (ADR 0052)',
+      ),
   })
   .meta({ id: 'FieldLineageEdge' });
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { FieldTransformationSchema } from './dataset-link.js';
 
 /**
  * OpenLineage `RunEvent` (https://openlineage.io/spec/2-0-2/OpenLineage.json), as integrations send it
@@ -34,7 +35,11 @@ export const OpenLineageSchemaFacetSchema = z.looseObject({
     .optional(),
 });
 
-/** One input field of a column-lineage entry. */
+/**
+ * One input field of a column-lineage entry. `transformations` (facet 1-2-0: `type`, `subtype`,
+ * `description`, `masking`) are read leniently by the intake: an entry of another shape is left out, not
+ * refused (ADR 0052).
+ */
 export const OpenLineageInputFieldSchema = z.looseObject({
   namespace: name,
   name,
@@ -111,6 +116,7 @@ export const OPENLINEAGE_MATCH_STATUSES = ['matched', 'unknown', 'ambiguous'] as
 
 /**
  * Why an intake left a link out (the catalogue code a create through the API would answer, mostly).
+ * `FIELD_LINK_TARGET_OCCUPIED` is no longer given either (a target may have several sources, ADR 0052).
  * `DATASET_UNKNOWN` and `DATASET_AMBIGUOUS` are no longer given (an unmatched dataset is reported once, in
  * `datasets` and `unknown_datasets`, not once per pair): they remain for answers stored before, which a
  * replayed event gets back.
@@ -164,9 +170,25 @@ export const OpenLineageIntakeResultSchema = z
         dataset_link_id: z.uuid(),
         source_field: z.string(),
         target_field: z.string(),
-        status: z.enum(['created', 'confirmed']),
+        status: z
+          .enum(['created', 'confirmed', 'updated'])
+          .describe('`updated`: the edge existed and its transformations changed to the ones of this event'),
+        transformations: z.array(FieldTransformationSchema),
       }),
     ),
+    dataset_field_inputs: z
+      .array(
+        z.object({
+          source: olRef.extend({ field: z.string() }),
+          target: olRef,
+          transformations: z.array(FieldTransformationSchema),
+        }),
+      )
+      .optional()
+      .describe(
+        'Input fields that affect the whole output dataset (the `dataset` array of the columnLineage facet ' +
+          '1-2-0, e.g. a FILTER or JOIN column): reported here, not stored as field links (ADR 0052)',
+      ),
     skipped: z
       .array(
         z.object({

@@ -137,6 +137,8 @@ export const ERROR_CATALOGUE = {
     status: 400,
     detail: 'Target field does not belong to the target dataset.',
   },
+  // No longer answered by a write (several sources per target, ADR 0052): kept for OpenLineage answers
+  // stored before, which a replayed event gets back.
   FIELD_LINK_TARGET_OCCUPIED: {
     status: 409,
     detail: 'Target field already has a source mapping in this dataset link.',

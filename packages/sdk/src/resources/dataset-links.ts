@@ -50,8 +50,9 @@ export class DatasetLinksResource extends CrudResource<DatasetLink, CreateDatase
 
   /**
    * `POST /dataset-links/{id}/field-links` — one field link: the source field of the link's source
-   * dataset feeds a `mapped` target field; both bound in the pinned versions. `ConflictError`
-   * (`FIELD_LINK_TARGET_OCCUPIED`, `FIELD_ORIGIN_CONFLICT`), `ValidationError` (`FIELD_BINDING_MISSING`).
+   * dataset feeds a `mapped` target field; both bound in the pinned versions. A target may have several
+   * sources, each with its `transformations` (ADR 0052). `ConflictError` (`FIELD_LINK_ALREADY_EXISTS`,
+   * `FIELD_ORIGIN_CONFLICT`), `ValidationError` (`FIELD_BINDING_MISSING`).
    */
   addFieldLink(linkId: string, body: CreateLinkFieldLink, options?: RequestOptions): Promise<FieldLink> {
     return this.api.invoke(routes.createFieldLink, { params: { id: linkId }, body, options });
@@ -83,7 +84,8 @@ export class DatasetLinksResource extends CrudResource<DatasetLink, CreateDatase
 
   /**
    * `POST /dataset-links/{id}/field-links/bulk` — many field links, all or nothing (at most 500); two
-   * items with the same target are refused before anything is written, `details.indexes` naming them.
+   * items with the same source and target are refused before anything is written, `details.indexes`
+   * naming them (several sources of one target are not duplicates).
    */
   addFieldLinks(
     linkId: string,

@@ -24,6 +24,7 @@ import { CastMatrix1766320000000 } from './1766320000000-CastMatrix.js';
 import { DatasetFlavors1766330000000 } from './1766330000000-DatasetFlavors.js';
 import { DataCoolieFidelity1766500000000 } from './1766500000000-DataCoolieFidelity.js';
 import { CompatibilityLevels1766400000000 } from './1766400000000-CompatibilityLevels.js';
+import { ColumnLineageManyToOne1766600000000 } from './1766600000000-ColumnLineageManyToOne.js';
 
 /** Every migration in order. Listed explicitly: ESM builds cannot rely on TypeORM's glob loading. */
 export const MIGRATIONS = [
@@ -53,4 +54,5 @@ export const MIGRATIONS = [
   DatasetFlavors1766330000000,
   CompatibilityLevels1766400000000,
   DataCoolieFidelity1766500000000,
+  ColumnLineageManyToOne1766600000000,
 ];

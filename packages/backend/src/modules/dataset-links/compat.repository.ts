@@ -1,3 +1,4 @@
+import { fieldLinkRole } from '@aide/schemas';
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import type { CastCandidate } from '../cast-rules/cast-resolver.js';
@@ -28,6 +29,11 @@ export interface CompatFieldRow {
   target_field_id: string;
   target_field_name: string;
   target_origin: string;
+  /**
+   * The target takes the source's value (`fieldLinkRole` copy, ADR 0052): only then are the two types
+   * compared; an aggregate or a filter column is not cast into the target.
+   */
+  copies: boolean;
   source_type_id: string | null;
   source_nullable: boolean | null;
   target_type_id: string | null;
@@ -142,6 +148,7 @@ export class CompatRepository {
       `SELECT fl.id, fl.dataset_link_id,
               sf.id AS source_field_id, sf.name AS source_field_name,
               tf.id AS target_field_id, tf.name AS target_field_name, tf.origin AS target_origin,
+              fl.transformations,
               sb.type_instance_id AS source_type_id, sb.is_nullable AS source_nullable,
               tb.type_instance_id AS target_type_id, tb.is_nullable AS target_nullable,
               st.data_type_id AS s_dt, st.type_params AS s_params, sdt.code AS s_code,
@@ -189,7 +196,8 @@ export class CompatRepository {
   }
 }
 
-interface RawFieldRow extends Omit<CompatFieldRow, 'source_root' | 'target_root'> {
+interface RawFieldRow extends Omit<CompatFieldRow, 'source_root' | 'target_root' | 'copies'> {
+  transformations: { type: string; subtype?: string | null }[];
   s_dt: string | null;
   s_params: Record<string, unknown> | null;
   s_code: string | null;
@@ -222,6 +230,7 @@ function toFieldRow(r: RawFieldRow): CompatFieldRow {
     target_field_id: r.target_field_id,
     target_field_name: r.target_field_name,
     target_origin: r.target_origin,
+    copies: fieldLinkRole(r.transformations) === 'copy',
     source_type_id: r.source_type_id,
     source_nullable: r.source_nullable,
     target_type_id: r.target_type_id,

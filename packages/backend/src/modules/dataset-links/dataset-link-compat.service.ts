@@ -122,6 +122,7 @@ export class DatasetLinkCompatService {
     const dataTypeIds = new Set<string>();
     const pairs = new Map<string, [string, string]>();
     for (const r of fieldRows) {
+      if (!r.copies) continue;
       const s = r.source_type_id ? trees.get(r.source_type_id) : undefined;
       const t = r.target_type_id ? trees.get(r.target_type_id) : undefined;
       if (!s || !t) continue;
@@ -231,11 +232,13 @@ export class DatasetLinkCompatService {
     const target = r.target_type_id ? trees.get(r.target_type_id) : undefined;
     const issues: FieldCompatIssue[] = [];
     let castRuleId: string | null = null;
-    // A target that is no longer mapped (tech, deprecated) is not fed by the hop: nothing to check.
+    // A target that is no longer mapped (tech, deprecated) is not fed by the hop: nothing to check. A
+    // link that does not copy the value (an aggregate, a filter column: ADR 0052) needs both columns
+    // but casts nothing: its types are not compared.
     if (r.target_origin === 'mapped') {
       if (!source) issues.push('source_unbound');
       else if (!target) issues.push('target_unbound');
-      else {
+      else if (r.copies) {
         const outcome = compare(source, target);
         castRuleId = outcome.castRuleId;
         if (outcome.issue) issues.push(outcome.issue);

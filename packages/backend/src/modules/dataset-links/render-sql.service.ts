@@ -9,6 +9,7 @@ import {
   type Dialect,
   type Projection,
   quoteName,
+  renderableLinks,
   renderStatement,
   type SourceReader,
 } from './render-sql.js';
@@ -105,7 +106,7 @@ export class RenderSqlService {
     }
     const warnings: RenderSqlResult['warnings'] = [];
     const reader = await this.readerOf(source, warnings);
-    const projections = await this.projections(linkId);
+    const projections = await this.projections(linkId, warnings);
     const dialect = row['engine_kind'] as Dialect;
     const sql = renderStatement(
       dialect,
@@ -160,17 +161,22 @@ export class RenderSqlService {
     return { afterPath: path.split('.').filter((p) => p !== ''), json };
   }
 
-  /** The field links in target column order, each with its target column's rendered type. */
-  private async projections(linkId: string): Promise<Projection[]> {
-    const rows: {
+  /**
+   * The renderable field links (`renderableLinks`: one direct identity source per target column) in
+   * target column order, each with its target column's rendered type.
+   */
+  private async projections(linkId: string, warnings: RenderSqlResult['warnings']): Promise<Projection[]> {
+    const all: {
       id: string;
+      target_field_id: string;
       source_name: string;
       target_name: string;
       source_bound: boolean;
       target_type_id: string | null;
+      transformations: { type: string; subtype?: string | null }[];
     }[] = await this.dataSource.query(
-      `SELECT fl.id, sf.name AS source_name, tf.name AS target_name, sb.id IS NOT NULL AS source_bound,
-              tb.type_instance_id AS target_type_id
+      `SELECT fl.id, fl.target_field_id, fl.transformations, sf.name AS source_name, tf.name AS target_name,
+              sb.id IS NOT NULL AS source_bound, tb.type_instance_id AS target_type_id
        FROM field_links fl
        JOIN dataset_links l ON l.id = fl.dataset_link_id
        JOIN fields sf ON sf.id = fl.source_field_id
@@ -181,6 +187,16 @@ export class RenderSqlService {
        ORDER BY tb.position NULLS LAST, tf.name, fl.id`,
       [linkId],
     );
+    const renderable = renderableLinks(
+      all.map((r) => ({
+        fieldLinkId: r.id,
+        targetFieldId: r.target_field_id,
+        targetColumn: r.target_name,
+        transformations: r.transformations,
+      })),
+      warnings,
+    );
+    const rows = all.filter((r) => renderable.has(r.id));
     const roots = [...new Set(rows.flatMap((r) => (r.target_type_id ? [r.target_type_id] : [])))];
     const trees = buildTypeTrees(await this.typeInstances.subtrees(roots));
     const budget = new RenderBudget();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { dialectType, quoteName, renderStatement, sourceExpression } from './render-sql.js';
+import { dialectType, quoteName, renderableLinks, renderStatement, sourceExpression } from './render-sql.js';
 
 describe('render-sql dialects', () => {
   it.each([
@@ -34,5 +34,39 @@ describe('render-sql dialects', () => {
     expect(renderStatement('spark', '`t`', '`s`', { afterPath: null, json: false }, [], warnings)).toBe(
       'INSERT INTO `t`\nSELECT\n  *\nFROM `s`;',
     );
+  });
+});
+
+describe('render-sql: one direct identity source per column (ADR 0052)', () => {
+  const link = (id: string, target: string, transformations: { type: string; subtype?: string }[] = []) => ({
+    fieldLinkId: id,
+    targetFieldId: target,
+    targetColumn: target,
+    transformations,
+  });
+
+  it('renders a copy, leaves INDIRECT-only links out silently, names several or derived sources', () => {
+    const warnings: Parameters<typeof renderableLinks>[1] = [];
+    const rendered = renderableLinks(
+      [
+        link('1', 'id'),
+        link('2', 'name', [{ type: 'DIRECT', subtype: 'IDENTITY' }]),
+        link('3', 'name', [{ type: 'INDIRECT', subtype: 'FILTER' }]),
+        link('4', 'agg', [{ type: 'DIRECT', subtype: 'AGGREGATION' }]),
+        link('5', 'agg', [{ type: 'DIRECT', subtype: 'AGGREGATION' }]),
+        link('6', 'upper', [
+          { type: 'DIRECT', subtype: 'IDENTITY' },
+          { type: 'DIRECT', subtype: 'TRANSFORMATION' },
+        ]),
+      ],
+      warnings,
+    );
+    expect([...rendered].sort()).toEqual(['1', '2']);
+    expect(warnings.map((w) => [w.code, w.field_link_id, w.field_name])).toEqual([
+      ['FIELD_NOT_RENDERABLE', '4', 'agg'],
+      ['FIELD_NOT_RENDERABLE', '5', 'agg'],
+      ['FIELD_NOT_RENDERABLE', '6', 'upper'],
+    ]);
+    expect(warnings[2].detail).toContain('TRANSFORMATION');
   });
 });

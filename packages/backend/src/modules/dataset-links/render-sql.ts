@@ -1,6 +1,6 @@
 // The SQL text of a hop (AIDE v2 §9.5) in each compute engine's dialect: identifiers quoted, types
 // written as the engine spells them. Pure functions: the same input always gives the same text.
-import type { RenderSqlResult } from '@aide/schemas';
+import { fieldLinkRole, type RenderSqlResult } from '@aide/schemas';
 
 export type Dialect = 'spark' | 'impala';
 type Warning = RenderSqlResult['warnings'][number];
@@ -85,6 +85,54 @@ export interface Projection {
   /** The target column's rendered type (target flavor's templates); null when unbound. */
   targetType: string | null;
   sourceBound: boolean;
+}
+
+/** A field link as render-sql reads it: its target field and its transformations. */
+export interface RenderableLink {
+  fieldLinkId: string;
+  targetFieldId: string;
+  targetColumn: string;
+  transformations: readonly { type: string; subtype?: string | null }[];
+}
+
+/** The subtype that makes a link `derived` (its first DIRECT transformation other than IDENTITY). */
+const derivedBy = (l: RenderableLink) =>
+  l.transformations.find((t) => t.type === 'DIRECT' && t.subtype !== 'IDENTITY')?.subtype ?? 'transformation';
+
+/**
+ * The one-source rule of `SELECT source AS target` (ADR 0052): a target column is rendered from its one
+ * direct source when that source is an identity; INDIRECT-only links (a filter, a join key) feed no
+ * value and are left out silently. A column with several direct sources, or a direct transformation
+ * other than IDENTITY (an aggregate), is not renderable: one `FIELD_NOT_RENDERABLE` warning per link.
+ * Answers the ids of the links to render.
+ */
+export function renderableLinks(links: readonly RenderableLink[], warnings: Warning[]): Set<string> {
+  const byTarget = new Map<string, RenderableLink[]>();
+  for (const l of links.filter((x) => fieldLinkRole(x.transformations) !== 'indirect')) {
+    const same = byTarget.get(l.targetFieldId);
+    if (same) same.push(l);
+    else byTarget.set(l.targetFieldId, [l]);
+  }
+  const rendered = new Set<string>();
+  for (const direct of byTarget.values()) {
+    const [only] = direct;
+    if (direct.length === 1 && fieldLinkRole(only.transformations) === 'copy') {
+      rendered.add(only.fieldLinkId);
+      continue;
+    }
+    for (const l of direct) {
+      warnings.push({
+        code: 'FIELD_NOT_RENDERABLE',
+        field_link_id: l.fieldLinkId,
+        field_name: l.targetColumn,
+        detail:
+          direct.length > 1
+            ? `The column has ${direct.length} direct sources: SELECT source AS target takes one.`
+            : `The column is a ${derivedBy(l)} of its source, not a copy.`,
+      });
+    }
+  }
+  return rendered;
 }
 
 /**

@@ -7,5 +7,6 @@ export function toFieldLink(e: FieldLinkEntity): FieldLink {
     dataset_link_id: e.dataset_link_id,
     source_field_id: e.source_field_id,
     target_field_id: e.target_field_id,
+    transformations: e.transformations ?? [],
   });
 }

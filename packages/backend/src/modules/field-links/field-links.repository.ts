@@ -5,7 +5,7 @@ import { registerConstraintCodes } from '../../common/errors/db-error.js';
 import { FieldLinkEntity } from './field-link.entity.js';
 
 registerConstraintCodes({
-  uq_field_links_target_in_link: 'FIELD_LINK_TARGET_OCCUPIED',
+  uq_field_links_edge_in_link: 'FIELD_LINK_ALREADY_EXISTS',
   fk_field_links_dataset_link: 'DATASET_LINK_NOT_FOUND',
   fk_field_links_source_field: 'FIELD_NOT_FOUND',
   fk_field_links_target_field: 'FIELD_NOT_FOUND',
@@ -35,13 +35,18 @@ export class FieldLinksRepository {
       .getMany();
   }
 
-  /** The existing links of a dataset link into these target fields. */
-  findByTargets(linkId: string, targetIds: readonly string[], manager: EntityManager) {
-    return this.crud
-      .repo(manager)
-      .createQueryBuilder('l')
-      .where('l.dataset_link_id = :linkId AND l.target_field_id IN (:...targetIds)', { linkId, targetIds })
-      .getMany();
+  /** The existing links of a dataset link among these (source, target) edges. */
+  findEdges(
+    linkId: string,
+    edges: readonly { source_field_id: string; target_field_id: string }[],
+    manager: EntityManager,
+  ): Promise<{ id: string; source_field_id: string; target_field_id: string }[]> {
+    return manager.query(
+      `SELECT l.id, l.source_field_id, l.target_field_id FROM field_links l
+       JOIN unnest($2::uuid[], $3::uuid[]) AS e(s, t) ON l.source_field_id = e.s AND l.target_field_id = e.t
+       WHERE l.dataset_link_id = $1`,
+      [linkId, edges.map((e) => e.source_field_id), edges.map((e) => e.target_field_id)],
+    );
   }
 
   /** Which of (field, schema) pairs have a binding: `fieldId:schemaId` keys. */

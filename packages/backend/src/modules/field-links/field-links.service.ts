@@ -18,9 +18,10 @@ import { Transactions } from '../../database/transactions.js';
 import { DatasetLinksLookup } from '../dataset-links/dataset-links.lookup.js';
 import { FieldsLookup } from '../fields/fields.lookup.js';
 import { toFieldLink } from './field-link.mapper.js';
+import { canonicalTransformations } from './field-transformations.js';
 import { FieldLinksRepository } from './field-links.repository.js';
 
-type Ends = Pick<CreateFieldLink, 'source_field_id' | 'target_field_id' | 'note'>;
+type Ends = Pick<CreateFieldLink, 'source_field_id' | 'target_field_id' | 'transformations' | 'note'>;
 
 /** Which item of a request an error is about (bulk requests name the index). */
 function at(index: number, count: number, details: Record<string, unknown>): Record<string, unknown> {
@@ -76,7 +77,7 @@ export class FieldLinksService implements CrudService<FieldLink, CreateFieldLink
       (i) => `${i.source_field_id}>${i.target_field_id}`,
       'FIELD_LINK_ALREADY_EXISTS',
     );
-    assertUniqueInBatch(items, (i) => i.target_field_id, 'FIELD_LINK_TARGET_OCCUPIED');
+    // A target may have several sources in a link (ADR 0052): only the same edge twice is a duplicate.
     const n = items.length;
     return this.tx.run(async (m) => {
       const link = await this.links.lockActive(linkId, m);
@@ -131,18 +132,19 @@ export class FieldLinksService implements CrudService<FieldLink, CreateFieldLink
           }
         }
       });
-      const existing = await this.fieldLinks.findByTargets(
-        linkId,
-        items.map((i) => i.target_field_id),
-        m,
-      );
+      const existing = await this.fieldLinks.findEdges(linkId, items, m);
       for (const row of existing) {
-        const index = items.findIndex((i) => i.target_field_id === row.target_field_id);
-        const same = items[index]?.source_field_id === row.source_field_id;
+        const index = items.findIndex(
+          (i) => i.source_field_id === row.source_field_id && i.target_field_id === row.target_field_id,
+        );
         throw new AppError(
-          same ? 'FIELD_LINK_ALREADY_EXISTS' : 'FIELD_LINK_TARGET_OCCUPIED',
+          'FIELD_LINK_ALREADY_EXISTS',
           undefined,
-          at(index, n, { field_link_id: row.id, target_field_id: row.target_field_id }),
+          at(index, n, {
+            field_link_id: row.id,
+            source_field_id: row.source_field_id,
+            target_field_id: row.target_field_id,
+          }),
         );
       }
       const rows = await this.fieldLinks.crud.insertMany(
@@ -150,6 +152,7 @@ export class FieldLinksService implements CrudService<FieldLink, CreateFieldLink
           dataset_link_id: linkId,
           source_field_id: i.source_field_id,
           target_field_id: i.target_field_id,
+          transformations: canonicalTransformations(i.transformations),
           note: i.note ?? null,
         })),
         actor.id,
@@ -159,7 +162,7 @@ export class FieldLinksService implements CrudService<FieldLink, CreateFieldLink
     });
   }
 
-  /** Only the note changes: the ends of a field link are its identity. */
+  /** The note and the transformations change: the ends of a field link are its identity. */
   update(
     id: string,
     input: UpdateFieldLink,
@@ -167,6 +170,9 @@ export class FieldLinksService implements CrudService<FieldLink, CreateFieldLink
     actor: AuthUser,
   ): Promise<FieldLink> {
     const { changes, version } = splitUpdate(input, ifMatch);
+    if (changes.transformations !== undefined) {
+      changes.transformations = canonicalTransformations(changes.transformations);
+    }
     return this.tx.run(async (m) =>
       toFieldLink(await this.fieldLinks.crud.update(id, changes, version, actor.id, m)),
     );

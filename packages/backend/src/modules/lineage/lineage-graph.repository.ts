@@ -43,7 +43,8 @@ const FIELDS: GraphShape = {
        WHERE fl.target_field_id = w.node`,
   edges: `SELECT fl.id, fl.source_field_id AS s, fl.target_field_id AS t,
                  jsonb_build_object('id', fl.id, 'dataset_link_id', fl.dataset_link_id,
-                                   'source_id', fl.source_field_id, 'target_id', fl.target_field_id) AS json
+                                   'source_id', fl.source_field_id, 'target_id', fl.target_field_id,
+                                   'transformations', fl.transformations) AS json
           FROM field_links fl JOIN dataset_links dl ON dl.id = fl.dataset_link_id AND dl.deleted_at IS NULL`,
   nodeJson: `json_build_object('id', r.node, 'dataset_id', n.dataset_id, 'name', n.name, 'origin', n.origin,
                                'upstream_depth', r.up, 'downstream_depth', r.down)`,

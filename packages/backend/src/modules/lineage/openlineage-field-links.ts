@@ -1,11 +1,14 @@
+import type { FieldTransformation } from '@aide/schemas';
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import type { AuthUser } from '../../common/auth/current-user.js';
 import type { ActiveLink } from '../dataset-links/dataset-link-batch.js';
 import { FieldLinkBatch, type LinkedField } from '../field-links/field-link-batch.js';
+import { sameTransformations } from '../field-links/field-transformations.js';
 import { FieldsLookup } from '../fields/fields.lookup.js';
 import { type Entry, key, ref, type Result, type Skip } from './openlineage-entries.js';
 import { type NamedField, OpenLineageRepository } from './openlineage.repository.js';
+import { datasetInputTransformations, transformationsOf } from './openlineage-transformations.js';
 
 /** One field of an event's dataset, as the answer names it. */
 interface FieldRef {
@@ -21,6 +24,9 @@ interface Wanted {
   target: Entry;
   sourceField: string;
   targetField: string;
+  /** As the facet gives them (canonical); `given` false: the event says nothing about them. */
+  transformations: FieldTransformation[];
+  given: boolean;
 }
 
 /** The same with its two root fields, where they exist. */
@@ -34,23 +40,33 @@ interface Plan {
   dataset_link_id: string;
   source_field_id: string;
   target_field_id: string;
+  transformations: FieldTransformation[];
   source: FieldRef;
   target: FieldRef;
 }
 
+/** An existing field link whose transformations the event changes. */
+interface Change {
+  id: string;
+  transformations: FieldTransformation[];
+}
+
 const refOf = (e: Entry, field: string): FieldRef => ({ ...ref(e), field });
 
-/** A field link's place: its dataset link and target field (one source per target in a link). */
-const slotOf = (l: { dataset_link_id: string; target_field_id: string }) =>
-  `${l.dataset_link_id}/${l.target_field_id}`;
+/** A field link's identity: its dataset link, source field and target field (ADR 0052). */
+const edgeOf = (l: { dataset_link_id: string; source_field_id: string; target_field_id: string }) =>
+  `${l.dataset_link_id}/${l.source_field_id}/${l.target_field_id}`;
 
-const bySlot = (links: readonly LinkedField[]) => new Map(links.map((l) => [slotOf(l), l]));
+const byEdge = (links: readonly LinkedField[]) => new Map(links.map((l) => [edgeOf(l), l]));
 
 /**
  * `columnLineage` facets of the outputs: each output field ← input field inside the link of their two
  * datasets becomes a field link under the original's rules (both fields exist as root fields, both
- * bound in the link's pinned versions, the target `mapped`, one source per target in a link). What is
- * not linked is reported in `result.skipped`, with the reason.
+ * bound in the link's pinned versions, the target `mapped`), with its transformations. Every input
+ * field of an output field is kept — a target may have several sources (ADR 0052). An edge already
+ * stored is confirmed, or updated when the event gives other transformations; the intake never removes
+ * an edge. What is not linked is reported in `result.skipped`, with the reason; the facet's
+ * dataset-level inputs are reported in `result.dataset_field_inputs`.
  */
 @Injectable()
 export class OpenLineageFieldLinks {
@@ -67,6 +83,7 @@ export class OpenLineageFieldLinks {
     m: EntityManager,
     result: Result,
   ): Promise<void> {
+    reportDatasetInputs(entries, result);
     const wanted = wantedFieldLinks(entries, links, result);
     if (wanted.length === 0) return;
     const resolved = await this.resolveFields(wanted, m);
@@ -77,10 +94,11 @@ export class OpenLineageFieldLinks {
       ]),
       m,
     );
-    const existing = bySlot(
+    const existing = byEdge(
       await this.fieldLinkBatch.ofLinks([...new Set(resolved.map((r) => r.link.id))], m),
     );
-    const plans = planFieldLinks(resolved, bound, existing, result);
+    const { plans, changes } = planFieldLinks(resolved, bound, existing, result);
+    await this.fieldLinkBatch.setTransformations(changes, actor.id, m);
     await this.insert(plans, actor, m, result);
   }
 
@@ -116,8 +134,8 @@ export class OpenLineageFieldLinks {
   }
 
   /**
-   * Inserts the planned field links and answers each: created, confirmed (a concurrent writer linked
-   * the same source meanwhile), or skipped (it linked another source to the target).
+   * Inserts the planned field links and answers each: created, or confirmed (a concurrent writer linked
+   * the same edge meanwhile: its transformations are kept).
    */
   private async insert(
     plans: readonly Plan[],
@@ -125,40 +143,52 @@ export class OpenLineageFieldLinks {
     m: EntityManager,
     result: Result,
   ): Promise<void> {
-    const inserted = bySlot(
+    const inserted = byEdge(
       await this.fieldLinkBatch.insertMany(
-        plans.map(({ dataset_link_id, source_field_id, target_field_id }) => ({
+        plans.map(({ dataset_link_id, source_field_id, target_field_id, transformations }) => ({
           dataset_link_id,
           source_field_id,
           target_field_id,
+          transformations,
         })),
         actor.id,
         m,
       ),
     );
-    const raced = plans.some((p) => !inserted.has(slotOf(p)))
-      ? bySlot(await this.fieldLinkBatch.ofLinks([...new Set(plans.map((p) => p.dataset_link_id))], m))
+    const raced = plans.some((p) => !inserted.has(edgeOf(p)))
+      ? byEdge(await this.fieldLinkBatch.ofLinks([...new Set(plans.map((p) => p.dataset_link_id))], m))
       : new Map<string, LinkedField>();
     for (const p of plans) {
-      const slot = slotOf(p);
-      const row = inserted.get(slot) ?? raced.get(slot);
-      const same = row && row.source_field_id === p.source_field_id;
-      if (!row || !same) {
-        result.skipped.push({
-          kind: 'field_link',
-          reason: 'FIELD_LINK_TARGET_OCCUPIED',
-          detail: 'The target field was linked to another source field meanwhile.',
-          source: p.source,
-          target: p.target,
-        });
-        continue;
-      }
+      const edge = edgeOf(p);
+      const row = inserted.get(edge) ?? raced.get(edge);
+      if (!row) throw new Error('openlineage: a field link was neither inserted nor found');
       result.field_links.push({
         field_link_id: row.id,
         dataset_link_id: p.dataset_link_id,
         source_field: p.source.field,
         target_field: p.target.field,
-        status: inserted.has(slot) ? 'created' : 'confirmed',
+        status: inserted.has(edge) ? 'created' : 'confirmed',
+        transformations: row.transformations,
+      });
+    }
+  }
+}
+
+/**
+ * The facet's dataset-level inputs (1-2-0 `dataset`: fields that affect the whole output, e.g. a FILTER
+ * or JOIN column), reported as sent: a field link needs a target field, so they are not stored.
+ */
+function reportDatasetInputs(entries: readonly Entry[], result: Result): void {
+  for (const output of entries.filter((e) => e.role === 'output')) {
+    const facet = output.dataset?.facets?.columnLineage;
+    if (!facet || facet._deleted || !facet.dataset) continue;
+    for (const raw of facet.dataset) {
+      const { namespace, name, field } = raw;
+      if (typeof namespace !== 'string' || typeof name !== 'string' || typeof field !== 'string') continue;
+      (result.dataset_field_inputs ??= []).push({
+        source: { namespace, name, field },
+        target: ref(output),
+        transformations: datasetInputTransformations(raw),
       });
     }
   }
@@ -181,8 +211,8 @@ function wantedFieldLinks(
   for (const output of entries.filter((e) => e.role === 'output')) {
     const facet = output.dataset?.facets?.columnLineage;
     if (!facet || facet._deleted || !facet.fields) continue;
-    for (const [targetField, { inputFields }] of Object.entries(facet.fields)) {
-      for (const input of inputFields) {
+    for (const [targetField, fieldEntry] of Object.entries(facet.fields)) {
+      for (const input of fieldEntry.inputFields) {
         const source = entryOf.get(key(input.namespace, input.name)) as Entry;
         const s = source.answer.dataset_id;
         const t = output.answer.dataset_id;
@@ -198,7 +228,16 @@ function wantedFieldLinks(
           });
           continue;
         }
-        wanted.push({ link, source, target: output, sourceField: input.field, targetField });
+        const { given, list } = transformationsOf(input, fieldEntry);
+        wanted.push({
+          link,
+          source,
+          target: output,
+          sourceField: input.field,
+          targetField,
+          transformations: list,
+          given,
+        });
       }
     }
   }
@@ -238,66 +277,58 @@ function checkRules(
 }
 
 /**
- * The field links to create, one per target field and link (the first source kept); an edge already
- * linked is answered `confirmed` once, and one that breaks a rule is skipped with the reason.
+ * The field links to create, one per (link, source, target) edge — every source of a target is kept; an
+ * edge already stored is answered once, `confirmed`, or `updated` when the event gives other
+ * transformations; one that breaks a rule is skipped with the reason. An edge listed twice in the event
+ * is taken once (its first listing).
  */
 function planFieldLinks(
   resolved: readonly Resolved[],
   bound: ReadonlySet<string>,
   existing: ReadonlyMap<string, LinkedField>,
   result: Result,
-): Plan[] {
+): { plans: Plan[]; changes: Change[] } {
   const toCreate = new Map<string, Plan>();
+  const changes: Change[] = [];
   const answered = new Set<string>();
   for (const r of resolved) {
-    const fail = (reason: Skip['reason'], detail: string) =>
+    const checked = checkRules(r, bound);
+    if (!checked.ok) {
       result.skipped.push({
         kind: 'field_link',
-        reason,
-        detail,
+        reason: checked.reason,
+        detail: checked.detail,
         source: refOf(r.source, r.sourceField),
         target: refOf(r.target, r.targetField),
       });
-    const checked = checkRules(r, bound);
-    if (!checked.ok) {
-      fail(checked.reason, checked.detail);
       continue;
     }
     const { sf, tf } = checked;
-    const slot = `${r.link.id}/${tf.id}`;
-    const present = existing.get(slot);
+    const edge = edgeOf({ dataset_link_id: r.link.id, source_field_id: sf.id, target_field_id: tf.id });
+    if (answered.has(edge) || toCreate.has(edge)) continue;
+    const present = existing.get(edge);
     if (present) {
-      if (present.source_field_id === sf.id) {
-        if (!answered.has(slot)) {
-          answered.add(slot);
-          result.field_links.push({
-            field_link_id: present.id,
-            dataset_link_id: r.link.id,
-            source_field: sf.name,
-            target_field: tf.name,
-            status: 'confirmed',
-          });
-        }
-      } else {
-        fail('FIELD_LINK_TARGET_OCCUPIED', 'The target field is fed by another source field in this link.');
-      }
+      answered.add(edge);
+      const changed = r.given && !sameTransformations(present.transformations, r.transformations);
+      if (changed) changes.push({ id: present.id, transformations: r.transformations });
+      result.field_links.push({
+        field_link_id: present.id,
+        dataset_link_id: r.link.id,
+        source_field: sf.name,
+        target_field: tf.name,
+        status: changed ? 'updated' : 'confirmed',
+        transformations: changed ? r.transformations : present.transformations,
+      });
       continue;
     }
-    const planned = toCreate.get(slot);
-    if (planned && planned.source_field_id !== sf.id) {
-      fail(
-        'FIELD_LINK_TARGET_OCCUPIED',
-        'The target field has another input field in this link: one source per target is kept (the first).',
-      );
-      continue;
-    }
-    toCreate.set(slot, {
+    toCreate.set(edge, {
       dataset_link_id: r.link.id,
       source_field_id: sf.id,
       target_field_id: tf.id,
+      transformations: r.transformations,
       source: refOf(r.source, sf.name),
       target: refOf(r.target, tf.name),
     });
   }
-  return [...toCreate.values()];
+  return { plans: [...toCreate.values()], changes };
 }

@@ -1,6 +1,6 @@
-// Field links: column lineage inside a dataset link with the original's checks (AIDE v2 §4.9), the
-// nested routes, an all-or-nothing bulk that refuses duplicates inside the batch (409, not 500), and
-// the flat /field-links collection.
+// Field links: column lineage inside a dataset link with the original's checks (AIDE v2 §4.9), several
+// sources per target (ADR 0052), the nested routes, an all-or-nothing bulk that refuses duplicates inside
+// the batch (409, not 500), and the flat /field-links collection.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { API, createField, createPgSystem, type Row, seedReference } from '../../helpers/catalogue.js';
 import { ok, UNKNOWN_ID } from '../../helpers/factories.js';
@@ -129,11 +129,16 @@ describe('field links', () => {
     });
   });
 
-  it('refuses a target already fed in the link (409 TARGET_OCCUPIED) and the same pair (409 ALREADY_EXISTS)', async () => {
+  it('adds a second source to a fed target (ADR 0052) and refuses the same pair (409 ALREADY_EXISTS)', async () => {
     const h = await hop();
     ok(await post(h, ends(h, 'name', 'name')), 201);
-    expectEnvelope(await post(h, ends(h, 'email', 'name')), 409, 'FIELD_LINK_TARGET_OCCUPIED');
-    expectEnvelope(await post(h, ends(h, 'name', 'name')), 409, 'FIELD_LINK_ALREADY_EXISTS');
+    // Once 409 FIELD_LINK_TARGET_OCCUPIED: a target may now have several sources in a link.
+    ok(await post(h, ends(h, 'email', 'name')), 201);
+    const again = await post(h, ends(h, 'name', 'name'));
+    expect(expectEnvelope(again, 409, 'FIELD_LINK_ALREADY_EXISTS').details).toMatchObject(
+      ends(h, 'name', 'name'),
+    );
+    expect(await count(h)).toBe(2);
   });
 
   it('bulk-creates all items in order, in one transaction', async () => {
@@ -160,11 +165,10 @@ describe('field links', () => {
     const h = await hop();
     const same = await post(h, [ends(h, 'id', 'id'), ends(h, 'name', 'name'), ends(h, 'id', 'id')], '/bulk');
     expect(expectEnvelope(same, 409, 'FIELD_LINK_ALREADY_EXISTS').details).toMatchObject({ indexes: [0, 2] });
-    const fanIn = await post(h, [ends(h, 'id', 'id'), ends(h, 'name', 'id')], '/bulk');
-    expect(expectEnvelope(fanIn, 409, 'FIELD_LINK_TARGET_OCCUPIED').details).toMatchObject({
-      indexes: [0, 1],
-    });
     expect(await count(h)).toBe(0);
+    // Two sources of one target are not duplicates (once 409 FIELD_LINK_TARGET_OCCUPIED).
+    ok(await post(h, [ends(h, 'id', 'id'), ends(h, 'name', 'id')], '/bulk'), 201);
+    expect(await count(h)).toBe(2);
   });
 
   it('bulk refuses an empty array, a non-array and unknown keys with 422', async () => {
@@ -174,7 +178,7 @@ describe('field links', () => {
     }
   });
 
-  it('updates only the note (row_version), deletes for good (superusers)', async () => {
+  it('updates the note and the transformations (row_version), not the ends; deletes for good (superusers)', async () => {
     const h = await hop();
     const link = ok(await post(h, ends(h, 'id', 'id')), 201);
     const item = `${API}/field-links/${link.id}`;
@@ -182,9 +186,20 @@ describe('field links', () => {
       await ctx.request('PATCH', item, { token: ctx.userToken, body: { note: 'checked', row_version: 1 } }),
     );
     expect(updated).toMatchObject({ note: 'checked', row_version: 2, target_field_id: link.target_field_id });
+    const transformed = ok(
+      await ctx.request('PATCH', item, {
+        token: ctx.userToken,
+        body: { transformations: [{ type: 'DIRECT', subtype: 'TRANSFORMATION' }], row_version: 2 },
+      }),
+    );
+    expect(transformed).toMatchObject({
+      note: 'checked',
+      row_version: 3,
+      transformations: [{ type: 'DIRECT', subtype: 'TRANSFORMATION', description: null, masking: null }],
+    });
     const ends2 = await ctx.request('PATCH', item, {
       token: ctx.userToken,
-      body: { target_field_id: h.target.fields.get('name'), row_version: 2 },
+      body: { target_field_id: h.target.fields.get('name'), row_version: 3 },
     });
     expectEnvelope(ends2, 422, 'VALIDATION_ERROR');
     expectEnvelope(

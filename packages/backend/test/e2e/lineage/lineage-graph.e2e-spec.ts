@@ -224,8 +224,20 @@ describe('field lineage', () => {
       [c.fields.get('id'), 2, c.dataset.id],
     ]);
     expect(down.edges).toEqual([
-      { id: fab.id, dataset_link_id: ab.id, source_id: a.fields.get('id'), target_id: b.fields.get('id') },
-      { id: fbc.id, dataset_link_id: bc.id, source_id: b.fields.get('id'), target_id: c.fields.get('id') },
+      {
+        id: fab.id,
+        dataset_link_id: ab.id,
+        source_id: a.fields.get('id'),
+        target_id: b.fields.get('id'),
+        transformations: [],
+      },
+      {
+        id: fbc.id,
+        dataset_link_id: bc.id,
+        source_id: b.fields.get('id'),
+        target_id: c.fields.get('id'),
+        transformations: [],
+      },
     ]);
     const fromMiddle = await read(b.fields.get('id') as string, 'direction=both&depth=1');
     expect(fromMiddle.total_nodes).toBe(3);

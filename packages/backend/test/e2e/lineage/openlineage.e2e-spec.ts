@@ -221,6 +221,11 @@ describe('OpenLineage intake: Airflow', () => {
       }),
       expect.objectContaining({ source_field: 'amount', target_field: 'amount', status: 'created' }),
     ]);
+    // Facet 1-2-0 transformations as sent; the older field-level `transformationType` read as DIRECT.
+    expect(complete.body.field_links.map((f: Row) => f.transformations)).toEqual([
+      [{ type: 'DIRECT', subtype: 'IDENTITY', description: null, masking: false }],
+      [{ type: 'DIRECT', subtype: 'IDENTITY', description: null, masking: null }],
+    ]);
     const fieldLinks = ok(
       await ctx.request('GET', `${API}/dataset-links/${linkId}/field-links`, { token: ctx.userToken }),
     );
@@ -402,6 +407,14 @@ describe('OpenLineage intake: Spark', () => {
       ['id', 'id', 'created'],
       ['customer', 'customer', 'created'],
     ]);
+    // The facet's dataset-level input (1-2-0 `dataset`) is reported, not stored as a field link.
+    expect(body.dataset_field_inputs).toEqual([
+      {
+        source: { namespace: PG, name: 'shop.public.orders', field: 'customer' },
+        target: { namespace: BUCKET, name: 'warehouse/raw.db/orders' },
+        transformations: [{ type: 'INDIRECT', subtype: 'FILTER', description: null, masking: null }],
+      },
+    ]);
     // Without the location, the symlink finds the table.
     const viaSymlink = structuredClone(event);
     viaSymlink.run.runId = randomUUID();
@@ -558,11 +571,14 @@ describe('OpenLineage intake: the field-link rules and what cannot be linked', (
       dataset_id: bare.id,
     });
     expect(body.dataset_links).toHaveLength(1);
-    expect(body.field_links.map((f: Row) => [f.source_field, f.target_field])).toEqual([['a', 'x']]);
+    // Both inputs of x are kept: a target may have several sources (ADR 0052; once one per target).
+    expect(body.field_links.map((f: Row) => [f.source_field, f.target_field])).toEqual([
+      ['a', 'x'],
+      ['b', 'x'],
+    ]);
     expect(body.skipped.map((s: Row) => [s.kind, s.reason])).toEqual([
       ['dataset_link', 'SELF_LINK'],
       ['dataset_link', 'NO_SCHEMA_VERSION'],
-      ['field_link', 'FIELD_LINK_TARGET_OCCUPIED'],
       ['field_link', 'FIELD_NOT_FOUND'],
       ['field_link', 'FIELD_ORIGIN_CONFLICT'],
     ]);
