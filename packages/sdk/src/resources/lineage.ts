@@ -4,7 +4,7 @@ import {
   type FieldLineageGraph,
   type LineageDirection,
   type OpenLineageIntakeResult,
-  type OpenLineageRunEvent,
+  type OpenLineageEvent,
 } from '@aide/schemas';
 import type { RequestOptions } from '../core/request-options.js';
 import type { ApiClient } from '../internal/api.js';
@@ -42,14 +42,14 @@ export class LineageResource {
   /** The contract routes this client calls. */
 
   /**
-   * `POST /lineage/openlineage` — sends an OpenLineage `RunEvent` (as an OpenLineage integration emits
-   * it): its inputs and outputs are matched to registered datasets by namespace and name, dataset links
+   * `POST /lineage/openlineage` — sends an OpenLineage `RunEvent`, `JobEvent` or `DatasetEvent` (as an
+   * OpenLineage integration emits it; integrations themselves post to `POST /lineage`, the same intake): its inputs and outputs are matched to registered datasets by namespace and name, dataset links
    * created or confirmed, `columnLineage` facets turned into field links. The answer lists what was
    * matched, linked and skipped (with the reason) and the datasets no registered one answers to. The
    * same run id and event type sent again is answered with the first result (`duplicate: true`).
    */
   sendOpenLineageEvent(
-    event: OpenLineageRunEvent,
+    event: OpenLineageEvent,
     options?: RequestOptions,
   ): Promise<OpenLineageIntakeResult> {
     return this.#api.invoke(contract.lineage.openLineage, { body: event, options });

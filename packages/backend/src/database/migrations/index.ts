@@ -23,6 +23,7 @@ import { ApiKeyScopes1766310000000 } from './1766310000000-ApiKeyScopes.js';
 import { CastMatrix1766320000000 } from './1766320000000-CastMatrix.js';
 import { DatasetFlavors1766330000000 } from './1766330000000-DatasetFlavors.js';
 import { CompatibilityLevels1766400000000 } from './1766400000000-CompatibilityLevels.js';
+import { OpenLineageEventKinds1766610000000 } from './1766610000000-OpenLineageEventKinds.js';
 
 /** Every migration in order. Listed explicitly: ESM builds cannot rely on TypeORM's glob loading. */
 export const MIGRATIONS = [
@@ -51,4 +52,5 @@ export const MIGRATIONS = [
   CastMatrix1766320000000,
   DatasetFlavors1766330000000,
   CompatibilityLevels1766400000000,
+  OpenLineageEventKinds1766610000000,
 ];
