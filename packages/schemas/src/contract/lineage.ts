@@ -207,7 +207,12 @@ function openLineageIntake<P extends string>(path: P) {
       201: 'Received: datasets matched, links created or confirmed (or, for FAIL and ABORT, reported only)',
       200: 'Received before (same run id and event type; same content for a JobEvent or DatasetEvent): the first answer, nothing done again',
     },
-    errors: ['OPENLINEAGE_EVENT_TOO_LARGE', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE', 'UNSUPPORTED_CONTENT_ENCODING'],
+    errors: [
+      'OPENLINEAGE_EVENT_TOO_LARGE',
+      'PAYLOAD_TOO_LARGE',
+      'UNSUPPORTED_MEDIA_TYPE',
+      'UNSUPPORTED_CONTENT_ENCODING',
+    ],
     auth: 'user',
     keys: 'catalogue:write',
     summary:
@@ -224,7 +229,7 @@ function openLineageIntake<P extends string>(path: P) {
       'RunEvent is processed once per run id and event type, a JobEvent or DatasetEvent once per content ' +
       '(ADR 0022, ADR 0051). `Content-Encoding: gzip` bodies are decoded first, the body limit applying to ' +
       'the decoded size. Authentication: an API key with the `catalogue:write` scope, as `Authorization: ' +
-      'Bearer <key>` (the transport\'s `api_key` auth) or `X-API-Key`, or an access token. The work of one ' +
+      "Bearer <key>` (the transport's `api_key` auth) or `X-API-Key`, or an access token. The work of one " +
       'event is bounded: more registered input × output pairs than `AIDE_OPENLINEAGE_MAX_DATASET_PAIRS` or ' +
       'column-lineage edges than `AIDE_OPENLINEAGE_MAX_FIELD_EDGES` (10,000 each by default) is 413 ' +
       '`OPENLINEAGE_EVENT_TOO_LARGE`, nothing recorded (ADR 0022, amendment).',

@@ -155,11 +155,15 @@ export function openLineageEventKind(body: unknown): OpenLineageEventKind {
  * (`openLineageEventKind`), so that an error names the paths of that event rather than a union's
  * alternatives; the union then types (and documents) the three.
  */
-const anyEvent = z.union([OpenLineageRunEventSchema, OpenLineageJobEventSchema, OpenLineageDatasetEventSchema]);
+const anyEvent = z.union([
+  OpenLineageRunEventSchema,
+  OpenLineageJobEventSchema,
+  OpenLineageDatasetEventSchema,
+]);
 export const OpenLineageEventSchema = z
   .preprocess((body, ctx) => {
     const checked = KIND_SCHEMAS[openLineageEventKind(body)].safeParse(body);
-    if (!checked.success) for (const issue of checked.error.issues) ctx.addIssue({ ...issue } as never);
+    if (!checked.success) for (const issue of checked.error.issues) ctx.addIssue({ ...issue });
     return body;
   }, anyEvent)
   .meta({ id: 'OpenLineageEvent' }) as unknown as typeof anyEvent;
@@ -225,7 +229,10 @@ export const OpenLineageIntakeResultSchema = z
           '`run_aborted`: recorded and matched only (FAIL, ABORT); `observed`: a DatasetEvent, matched and ' +
           'its schema compared',
       ),
-    reason: z.string().nullable().describe('Why the event wrote no link (FAIL, ABORT, DatasetEvent); else null'),
+    reason: z
+      .string()
+      .nullable()
+      .describe('Why the event wrote no link (FAIL, ABORT, DatasetEvent); else null'),
     datasets: z.array(
       olRef.extend({
         role: z.enum(['input', 'output']),

@@ -48,10 +48,7 @@ export class LineageResource {
    * matched, linked and skipped (with the reason) and the datasets no registered one answers to. The
    * same run id and event type sent again is answered with the first result (`duplicate: true`).
    */
-  sendOpenLineageEvent(
-    event: OpenLineageEvent,
-    options?: RequestOptions,
-  ): Promise<OpenLineageIntakeResult> {
+  sendOpenLineageEvent(event: OpenLineageEvent, options?: RequestOptions): Promise<OpenLineageIntakeResult> {
     return this.#api.invoke(contract.lineage.openLineage, { body: event, options });
   }
 

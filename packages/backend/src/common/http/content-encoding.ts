@@ -45,7 +45,7 @@ export function decodeContentEncoding(
     );
     return;
   }
-  const decoded = Object.assign(new PassThrough(), { receivedEncodedLength: 0 }) as DecodedBody;
+  const decoded: DecodedBody = Object.assign(new PassThrough(), { receivedEncodedLength: 0 });
   const decode = decoder();
   payload.on('data', (chunk: Buffer) => (decoded.receivedEncodedLength += chunk.length));
   payload.on('error', (error) => decoded.destroy(error));

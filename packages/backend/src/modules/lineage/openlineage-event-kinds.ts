@@ -39,7 +39,15 @@ export function receivedEventOf(event: ParsedOpenLineageEvent): ReceivedEvent {
     }
     case 'job': {
       const job = event as ParsedOpenLineageJobEvent;
-      return { ...common, kind: 'job', key: `job:${contentHash(job)}`, runId: null, eventType: null, job: ref(job.job), dataset: null };
+      return {
+        ...common,
+        kind: 'job',
+        key: `job:${contentHash(job)}`,
+        runId: null,
+        eventType: null,
+        job: ref(job.job),
+        dataset: null,
+      };
     }
     case 'dataset': {
       const dataset = event as ParsedOpenLineageDatasetEvent;
@@ -79,7 +87,8 @@ const OUTCOMES: Record<Exclude<OpenLineageOutcome, 'linked'>, Outcome> = {
   run_aborted: {
     applied: false,
     outcome: 'run_aborted',
-    reason: 'The run was aborted (ABORT): its datasets are matched and reported, no link is written (ADR 0022).',
+    reason:
+      'The run was aborted (ABORT): its datasets are matched and reported, no link is written (ADR 0022).',
   },
   observed: {
     applied: true,
@@ -119,5 +128,9 @@ function contentHash(value: unknown): string {
 function sortedKeys(_key: string, value: unknown): unknown {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) return value;
   const record = value as Record<string, unknown>;
-  return Object.fromEntries(Object.keys(record).sort().map((k) => [k, record[k]]));
+  return Object.fromEntries(
+    Object.keys(record)
+      .sort()
+      .map((k) => [k, record[k]]),
+  );
 }

@@ -329,8 +329,8 @@ describe('DatasetEvent and JobEvent (spec 2-0-2)', () => {
   it('tells the events apart by shape without a schemaURL, and names the paths of the event it is', async () => {
     const { schemaURL: _s, ...bare } = datasetEvent('src.static_in', ['id'], '2026-12-07T12:00:00.000Z');
     expect(ok(await post('lineage', bare), 201).event_kind).toBe('dataset');
-    const noName = datasetEvent('src.static_in', ['id']) as Row;
-    delete noName.dataset.name;
+    const noName = datasetEvent('src.static_in', ['id']);
+    delete (noName.dataset as { name?: string }).name;
     const refused = expectEnvelope(await post('lineage', noName), 422, 'VALIDATION_ERROR');
     expect(refused.details.issues.map((i: Row) => i.path)).toEqual([['dataset', 'name']]);
     const jobWithoutName = {
