@@ -43,10 +43,12 @@ export class LineageResource {
 
   /**
    * `POST /lineage/openlineage` — sends an OpenLineage `RunEvent`, `JobEvent` or `DatasetEvent` (as an
-   * OpenLineage integration emits it; integrations themselves post to `POST /lineage`, the same intake): its inputs and outputs are matched to registered datasets by namespace and name, dataset links
-   * created or confirmed, `columnLineage` facets turned into field links. The answer lists what was
-   * matched, linked and skipped (with the reason) and the datasets no registered one answers to. The
-   * same run id and event type sent again is answered with the first result (`duplicate: true`).
+   * OpenLineage integration emits it; integrations post to `POST /lineage`, the same intake): its inputs
+   * and outputs are matched to registered datasets by namespace and name, dataset links created or
+   * confirmed, `columnLineage` facets turned into field links. The answer lists what was matched, linked
+   * and skipped (with the reason), the datasets no registered one answers to, and what the event's type
+   * did (`outcome`). The same event sent again (a RunEvent's run id and event type; a JobEvent's or
+   * DatasetEvent's content) is answered with the first result (`duplicate: true`).
    */
   sendOpenLineageEvent(event: OpenLineageEvent, options?: RequestOptions): Promise<OpenLineageIntakeResult> {
     return this.#api.invoke(contract.lineage.openLineage, { body: event, options });
