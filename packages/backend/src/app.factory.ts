@@ -10,6 +10,7 @@ import { AllExceptionsFilter, sendError } from './common/errors/all-exceptions.f
 import { AppError } from './common/errors/app-error.js';
 import { toAppError } from './common/errors/error-response.js';
 import { cacheControlNoStore, isAuthenticatedRoute } from './common/http/cache-control.js';
+import { decodeContentEncoding } from './common/http/content-encoding.js';
 import { useJsonBodyParser } from './common/http/json-body.js';
 import { lazyChildLogger, NestPinoLogger, RequestLogController } from './common/http/logger.js';
 import { RouteTable } from './common/http/route-table.js';
@@ -184,6 +185,8 @@ export async function createApp(
     }
     done(null, payload);
   });
+  // After the media type is accepted: gzip bodies are decoded, the body limit applying to what they decode to.
+  fastify.addHook('preParsing', decodeContentEncoding);
 
   const app = await NestFactory.create<NestFastifyApplication>(
     AppModule.create(config, dataSource, metrics),

@@ -14,7 +14,13 @@ const baseline = JSON.parse(
 /** `where: change` (as `changeKey` names it) → why the break is intended. Empty after a refresh. */
 const KAFKA_UNKNOWN =
   "Issue 24, ADR 0045: a schema registry cannot know a topic's partitions or retention; null until filled in";
+const OL_STATIC_EVENTS =
+  'Issue 27, ADR 0051: a JobEvent or DatasetEvent (refused before) has no run; a DatasetEvent no job. ' +
+  'A RunEvent still answers all three';
 const ACKNOWLEDGED: Record<string, string> = {
+  'OpenLineageIntakeResult.event_type: may now be null': OL_STATIC_EVENTS,
+  'OpenLineageIntakeResult.job: may now be null': OL_STATIC_EVENTS,
+  'OpenLineageIntakeResult.run_id: may now be null': OL_STATIC_EVENTS,
   'BulkCreateItemResult.dataset(kind=kafka).partitions: may now be null': KAFKA_UNKNOWN,
   'BulkCreateItemResult.dataset(kind=kafka).retention_ms: may now be null': KAFKA_UNKNOWN,
   'Dataset(kind=kafka).partitions: may now be null': KAFKA_UNKNOWN,

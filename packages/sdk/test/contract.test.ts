@@ -20,7 +20,12 @@ const isPutAlias = (route: RouteDef) => route.method === 'PUT' && patched.has(ro
  * The DataCoolie metadata-provider routes (the contract's `datacoolie` group) are the provider client's
  * to call, not the registry client's: allowed here, not required.
  */
-const providerRoutes = new Set(Object.values(contract.datacoolie).map(routeKey));
+const providerRoutes = new Set([
+  ...Object.values(contract.datacoolie).map(routeKey),
+  // The OpenLineage transport's default endpoint: the integrations' path to the intake the SDK reaches
+  // at `/lineage/openlineage` (ADR 0051).
+  routeKey(contract.lineage.openLineageDefaultEndpoint),
+]);
 
 const pathPatterns = contractRoutes().map((route) => ({
   key: routeKey(route),

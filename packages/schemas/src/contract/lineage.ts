@@ -26,7 +26,7 @@ import {
   LineageQuerySchema,
 } from '../entities/lineage.js';
 import { LakeSyncRequestSchema, LakeSyncResultSchema } from '../entities/lake-sync.js';
-import { OpenLineageIntakeResultSchema, OpenLineageRunEventSchema } from '../entities/openlineage.js';
+import { OpenLineageEventSchema, OpenLineageIntakeResultSchema } from '../entities/openlineage.js';
 import { crudRoutes } from './crud.js';
 import { defineRoute, idParams } from './route.js';
 
@@ -197,6 +197,51 @@ export const datasetLinkRoutes = {
 };
 
 /** The lineage graph (ADR 0014): upstream / downstream / both, depth-limited, paged. */
+/**
+ * The OpenLineage intake, served at two paths (ADR 0051): its own, and the default endpoint of
+ * OpenLineage's HTTP transport, so that an integration given only the registry's URL and an API key lands
+ * its events. Both take the same events and give the same answers.
+ */
+function openLineageIntake<P extends string>(path: P) {
+  return {
+    method: 'POST',
+    path,
+    body: OpenLineageEventSchema,
+    responses: { 201: OpenLineageIntakeResultSchema, 200: OpenLineageIntakeResultSchema },
+    responseDescriptions: {
+      201: 'Received: datasets matched, links created or confirmed (or, for FAIL and ABORT, reported only)',
+      200: 'Received before (same run id and event type; same content for a JobEvent or DatasetEvent): the first answer, nothing done again',
+    },
+    errors: [
+      'OPENLINEAGE_EVENT_TOO_LARGE',
+      'PAYLOAD_TOO_LARGE',
+      'UNSUPPORTED_MEDIA_TYPE',
+      'UNSUPPORTED_CONTENT_ENCODING',
+    ],
+    auth: 'user',
+    keys: 'catalogue:write',
+    summary:
+      'Take an OpenLineage RunEvent, JobEvent or DatasetEvent: match its datasets, create or confirm dataset and field links',
+    description:
+      'Inputs and outputs are matched to registered datasets by namespace and name (docs/openlineage.md: a ' +
+      "system declares its namespaces in `extra.openlineage_namespaces`; names follow OpenLineage's naming " +
+      'conventions per kind, symlinks facets are tried next). Each matched input → output pair becomes a ' +
+      'dataset link pinned to both current versions, or confirms the active one; `columnLineage` facets ' +
+      'become field links. Unmatched datasets are listed once each (never once per pair), links left out ' +
+      'with the reason. START, RUNNING, COMPLETE and OTHER (or no `eventType`) link; FAIL and ABORT events ' +
+      'are recorded and matched but write no link (`outcome` says which). A JobEvent links its inputs to its ' +
+      "outputs like a completed run; a DatasetEvent's dataset is matched and its schema facet compared. A " +
+      'RunEvent is processed once per run id and event type, a JobEvent or DatasetEvent once per content ' +
+      '(ADR 0022, ADR 0051). `Content-Encoding: gzip` bodies are decoded first, the body limit applying to ' +
+      'the decoded size. Authentication: an API key with the `catalogue:write` scope, as `Authorization: ' +
+      "Bearer <key>` (the transport's `api_key` auth) or `X-API-Key`, or an access token. The work of one " +
+      'event is bounded: more registered input × output pairs than `AIDE_OPENLINEAGE_MAX_DATASET_PAIRS` or ' +
+      'column-lineage edges than `AIDE_OPENLINEAGE_MAX_FIELD_EDGES` (10,000 each by default) is 413 ' +
+      '`OPENLINEAGE_EVENT_TOO_LARGE`, nothing recorded (ADR 0022, amendment).',
+    tag: 'Lineage',
+  } as const;
+}
+
 export const lineageRoutes = {
   datasets: defineRoute({
     method: 'GET',
@@ -212,32 +257,9 @@ export const lineageRoutes = {
       'The lineage graph around a dataset: reachable datasets and links, depth-limited, cycle-safe, paged',
     tag: 'Lineage',
   }),
-  openLineage: defineRoute({
-    method: 'POST',
-    path: '/api/v1/lineage/openlineage',
-    body: OpenLineageRunEventSchema,
-    responses: { 201: OpenLineageIntakeResultSchema, 200: OpenLineageIntakeResultSchema },
-    responseDescriptions: {
-      201: 'Received: datasets matched, links created or confirmed',
-      200: 'Received before (same run id and event type): the first answer, nothing done again',
-    },
-    errors: ['OPENLINEAGE_EVENT_TOO_LARGE'],
-    auth: 'user',
-    keys: 'catalogue:write',
-    summary: 'Take an OpenLineage RunEvent: match its datasets, create or confirm dataset and field links',
-    description:
-      'Inputs and outputs are matched to registered datasets by namespace and name (docs/openlineage.md: a ' +
-      "system declares its namespaces in `extra.openlineage_namespaces`; names follow OpenLineage's naming " +
-      'conventions per kind, symlinks facets are tried next). Each matched input → output pair becomes a ' +
-      'dataset link pinned to both current versions, or confirms the active one; `columnLineage` facets ' +
-      'become field links. Unmatched datasets are listed once each (never once per pair), links left out ' +
-      'with the reason. FAIL and ABORT events are recorded and matched but write no link. An event is ' +
-      'processed once per run id and event type (ADR 0022). The work of one event is bounded: more ' +
-      'registered input × output pairs than `AIDE_OPENLINEAGE_MAX_DATASET_PAIRS` or column-lineage edges ' +
-      'than `AIDE_OPENLINEAGE_MAX_FIELD_EDGES` (10,000 each by default) is 413 `OPENLINEAGE_EVENT_TOO_LARGE`, ' +
-      'nothing recorded (ADR 0022, amendment).',
-    tag: 'Lineage',
-  }),
+  openLineage: defineRoute(openLineageIntake('/api/v1/lineage/openlineage')),
+  /** The same intake at the HTTP transport's default endpoint (`url` + `api/v1/lineage`): no configuration. */
+  openLineageDefaultEndpoint: defineRoute(openLineageIntake('/api/v1/lineage')),
   fields: defineRoute({
     method: 'GET',
     path: '/api/v1/lineage/fields/:id',

@@ -89,26 +89,91 @@ export type OpenLineageDataset = z.infer<typeof OpenLineageDatasetSchema>;
 
 const datasets = z.array(OpenLineageDatasetSchema).max(1000).nullish();
 
+const producer = z.string().min(1).max(2000);
+const schemaURL = z.string().max(2000).optional();
+const eventTime = z.iso.datetime({ offset: true, local: true });
+const job = z.looseObject({ namespace: name, name, facets: facets.nullish() });
+
 export const OpenLineageRunEventSchema = z
   .looseObject({
     eventType: z
       .enum(OPENLINEAGE_EVENT_TYPES)
       .optional()
       .describe('The run transition; an event without one is recorded as OTHER'),
-    eventTime: z.iso.datetime({ offset: true, local: true }),
+    eventTime,
     run: z.looseObject({
       runId: z.guid({ error: 'must be a UUID' }),
       facets: facets.nullish(),
     }),
-    job: z.looseObject({ namespace: name, name, facets: facets.nullish() }),
+    job,
     inputs: datasets,
     outputs: datasets,
-    producer: z.string().min(1).max(2000),
-    schemaURL: z.string().max(2000).optional(),
+    producer,
+    schemaURL,
   })
   .meta({ id: 'OpenLineageRunEvent' });
 export type OpenLineageRunEvent = z.input<typeof OpenLineageRunEventSchema>;
 export type ParsedOpenLineageRunEvent = z.output<typeof OpenLineageRunEventSchema>;
+
+/** JobEvent (spec 2-0): a job's static lineage, its inputs and outputs, without a run. */
+export const OpenLineageJobEventSchema = z
+  .looseObject({ eventTime, job, inputs: datasets, outputs: datasets, producer, schemaURL })
+  .meta({ id: 'OpenLineageJobEvent' });
+export type OpenLineageJobEvent = z.input<typeof OpenLineageJobEventSchema>;
+export type ParsedOpenLineageJobEvent = z.output<typeof OpenLineageJobEventSchema>;
+
+/** DatasetEvent (spec 2-0): one dataset's metadata (its facets), without a job or a run. */
+export const OpenLineageDatasetEventSchema = z
+  .looseObject({ eventTime, dataset: OpenLineageDatasetSchema, producer, schemaURL })
+  .meta({ id: 'OpenLineageDatasetEvent' });
+export type OpenLineageDatasetEvent = z.input<typeof OpenLineageDatasetEventSchema>;
+export type ParsedOpenLineageDatasetEvent = z.output<typeof OpenLineageDatasetEventSchema>;
+
+export const OPENLINEAGE_EVENT_KINDS = ['run', 'job', 'dataset'] as const;
+export type OpenLineageEventKind = (typeof OPENLINEAGE_EVENT_KINDS)[number];
+
+const KIND_SCHEMAS = {
+  run: OpenLineageRunEventSchema,
+  job: OpenLineageJobEventSchema,
+  dataset: OpenLineageDatasetEventSchema,
+} as const;
+
+/**
+ * Which of the three events a body is: its `schemaURL` when it names one (`…#/$defs/JobEvent`), else
+ * its shape — a `run` or an `eventType` is a RunEvent, a `dataset` a DatasetEvent, a `job` alone a
+ * JobEvent. A body that fits none is checked as a RunEvent (the usual event), for its errors.
+ */
+export function openLineageEventKind(body: unknown): OpenLineageEventKind {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return 'run';
+  const event = body as Record<string, unknown>;
+  const named = /#\/(?:\$defs|definitions)\/(Run|Job|Dataset)Event$/.exec(
+    typeof event['schemaURL'] === 'string' ? event['schemaURL'] : '',
+  )?.[1];
+  if (named) return named.toLowerCase() as OpenLineageEventKind;
+  if ('run' in event || 'eventType' in event) return 'run';
+  if ('dataset' in event) return 'dataset';
+  return 'job' in event ? 'job' : 'run';
+}
+
+/**
+ * A RunEvent, JobEvent or DatasetEvent. The body is checked against the one event its kind names
+ * (`openLineageEventKind`), so that an error names the paths of that event rather than a union's
+ * alternatives; the union then types (and documents) the three.
+ */
+const anyEvent = z.union([
+  OpenLineageRunEventSchema,
+  OpenLineageJobEventSchema,
+  OpenLineageDatasetEventSchema,
+]);
+export const OpenLineageEventSchema = z
+  .preprocess((body, ctx) => {
+    const checked = KIND_SCHEMAS[openLineageEventKind(body)].safeParse(body);
+    if (!checked.success) for (const issue of checked.error.issues) ctx.addIssue({ ...issue });
+    return body;
+  }, anyEvent)
+  .meta({ id: 'OpenLineageEvent' }) as unknown as typeof anyEvent;
+export type OpenLineageEvent = z.input<typeof OpenLineageEventSchema>;
+export type ParsedOpenLineageEvent = z.output<typeof OpenLineageEventSchema>;
 
 const olRef = z.object({ namespace: z.string(), name: z.string() });
 
@@ -133,15 +198,47 @@ export const OPENLINEAGE_SKIP_REASONS = [
   'NO_DATASET_LINK',
 ] as const;
 
+/** What an event did (docs/openlineage.md, "Event types"). */
+export const OPENLINEAGE_OUTCOMES = ['linked', 'run_failed', 'run_aborted', 'observed'] as const;
+export type OpenLineageOutcome = (typeof OPENLINEAGE_OUTCOMES)[number];
+
 /** What an intake made of an event (stored with it: a repeated event gets the same answer). */
 export const OpenLineageIntakeResultSchema = z
   .object({
-    run_id: z.string(),
-    event_type: z.enum(OPENLINEAGE_EVENT_TYPES),
-    job: olRef,
+    event_kind: z
+      .enum(OPENLINEAGE_EVENT_KINDS)
+      .describe('The event received: a RunEvent, a JobEvent or a DatasetEvent (spec 2-0)'),
+    run_id: z.string().nullable().describe('The run of a RunEvent; null for a JobEvent or a DatasetEvent'),
+    event_type: z
+      .enum(OPENLINEAGE_EVENT_TYPES)
+      .nullable()
+      .describe('The run transition of a RunEvent (absent = OTHER); null for a JobEvent or a DatasetEvent'),
+    job: olRef.nullable().describe('The job of a RunEvent or a JobEvent; null for a DatasetEvent'),
+    dataset: olRef.nullable().describe('The dataset of a DatasetEvent; null for a RunEvent or a JobEvent'),
     event_time: z.string(),
-    duplicate: z.boolean().describe('The run id and event type were received before: nothing was done again'),
-    applied: z.boolean().describe('Links written or confirmed; false for FAIL and ABORT events'),
+    duplicate: z
+      .boolean()
+      .describe(
+        'Received before (the same run id and event type; for a JobEvent or DatasetEvent the same content): ' +
+          'nothing was done again',
+      ),
+    applied: z
+      .boolean()
+      .describe(
+        "The event's meaning was applied: links written or confirmed (RunEvents of every type but FAIL and " +
+          'ABORT, JobEvents), or the dataset observed (DatasetEvents); false for FAIL and ABORT',
+      ),
+    outcome: z
+      .enum(OPENLINEAGE_OUTCOMES)
+      .describe(
+        '`linked`: inputs → outputs linked (START, RUNNING, COMPLETE, OTHER, JobEvent); `run_failed`, ' +
+          '`run_aborted`: recorded and matched only (FAIL, ABORT); `observed`: a DatasetEvent, matched and ' +
+          'its schema compared',
+      ),
+    reason: z
+      .string()
+      .nullable()
+      .describe('Why the event wrote no link (FAIL, ABORT, DatasetEvent); else null'),
     datasets: z.array(
       olRef.extend({
         role: z.enum(['input', 'output']),

@@ -18,6 +18,11 @@ export const ERROR_CATALOGUE = {
       'edges): `details` names the limit. Split the event, or raise the limit (docs/operations.md).',
   },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, detail: 'The request content type is not supported.' },
+  UNSUPPORTED_CONTENT_ENCODING: {
+    status: 415,
+    detail:
+      'The request Content-Encoding is not supported: send the body as is (identity) or gzip-compressed.',
+  },
   TOO_MANY_REQUESTS: { status: 429, detail: 'Too many requests. Retry later.' },
   PRECONDITION_REQUIRED: {
     status: 428,

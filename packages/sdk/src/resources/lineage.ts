@@ -4,7 +4,7 @@ import {
   type FieldLineageGraph,
   type LineageDirection,
   type OpenLineageIntakeResult,
-  type OpenLineageRunEvent,
+  type OpenLineageEvent,
 } from '@aide/schemas';
 import type { RequestOptions } from '../core/request-options.js';
 import type { ApiClient } from '../internal/api.js';
@@ -42,16 +42,15 @@ export class LineageResource {
   /** The contract routes this client calls. */
 
   /**
-   * `POST /lineage/openlineage` — sends an OpenLineage `RunEvent` (as an OpenLineage integration emits
-   * it): its inputs and outputs are matched to registered datasets by namespace and name, dataset links
-   * created or confirmed, `columnLineage` facets turned into field links. The answer lists what was
-   * matched, linked and skipped (with the reason) and the datasets no registered one answers to. The
-   * same run id and event type sent again is answered with the first result (`duplicate: true`).
+   * `POST /lineage/openlineage` — sends an OpenLineage `RunEvent`, `JobEvent` or `DatasetEvent` (as an
+   * OpenLineage integration emits it; integrations post to `POST /lineage`, the same intake): its inputs
+   * and outputs are matched to registered datasets by namespace and name, dataset links created or
+   * confirmed, `columnLineage` facets turned into field links. The answer lists what was matched, linked
+   * and skipped (with the reason), the datasets no registered one answers to, and what the event's type
+   * did (`outcome`). The same event sent again (a RunEvent's run id and event type; a JobEvent's or
+   * DatasetEvent's content) is answered with the first result (`duplicate: true`).
    */
-  sendOpenLineageEvent(
-    event: OpenLineageRunEvent,
-    options?: RequestOptions,
-  ): Promise<OpenLineageIntakeResult> {
+  sendOpenLineageEvent(event: OpenLineageEvent, options?: RequestOptions): Promise<OpenLineageIntakeResult> {
     return this.#api.invoke(contract.lineage.openLineage, { body: event, options });
   }
 

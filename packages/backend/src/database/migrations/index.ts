@@ -25,6 +25,7 @@ import { DatasetFlavors1766330000000 } from './1766330000000-DatasetFlavors.js';
 import { DataCoolieFidelity1766500000000 } from './1766500000000-DataCoolieFidelity.js';
 import { CompatibilityLevels1766400000000 } from './1766400000000-CompatibilityLevels.js';
 import { ColumnLineageManyToOne1766600000000 } from './1766600000000-ColumnLineageManyToOne.js';
+import { OpenLineageEventKinds1766610000000 } from './1766610000000-OpenLineageEventKinds.js';
 
 /** Every migration in order. Listed explicitly: ESM builds cannot rely on TypeORM's glob loading. */
 export const MIGRATIONS = [
@@ -55,4 +56,5 @@ export const MIGRATIONS = [
   CompatibilityLevels1766400000000,
   DataCoolieFidelity1766500000000,
   ColumnLineageManyToOne1766600000000,
+  OpenLineageEventKinds1766610000000,
 ];

@@ -14,11 +14,18 @@ export class LineageController {
     private readonly openLineage: OpenLineageService,
   ) {}
 
-  /** OpenLineage intake: 201 the first time a run id and event type is received, 200 after. */
+  /** OpenLineage intake: 201 the first time an event is received (ADR 0022, ADR 0051), 200 after. */
   @Route(routes.openLineage)
   async intake({ body, user }: RouteInput<typeof routes.openLineage>) {
     const { created, result } = await this.openLineage.intake(body, user);
     return respond(routes.openLineage, created ? 201 : 200, result);
+  }
+
+  /** The same intake at the OpenLineage HTTP transport's default endpoint (`api/v1/lineage`). */
+  @Route(routes.openLineageDefaultEndpoint)
+  async intakeAtDefaultEndpoint({ body, user }: RouteInput<typeof routes.openLineageDefaultEndpoint>) {
+    const { created, result } = await this.openLineage.intake(body, user);
+    return respond(routes.openLineageDefaultEndpoint, created ? 201 : 200, result);
   }
 
   @Route(routes.datasets)

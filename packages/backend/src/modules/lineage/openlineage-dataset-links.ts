@@ -31,7 +31,7 @@ export class OpenLineageDatasetLinks {
   async apply(
     inputs: ReadonlyMap<string, Entry>,
     outputs: ReadonlyMap<string, Entry>,
-    event: ParsedOpenLineageRunEvent,
+    event: Pick<ParsedOpenLineageRunEvent, 'job'>,
     actor: AuthUser,
     m: EntityManager,
     result: Result,

@@ -4,6 +4,8 @@ import type { OpenLineageDataset, OpenLineageIntakeResult, ParsedOpenLineageRunE
 import { normalizeNamespace } from './openlineage-naming.js';
 
 export type Role = 'input' | 'output';
+/** What the intake reads of an event's datasets: a RunEvent's or JobEvent's inputs and outputs. */
+export type EventDatasets = Pick<ParsedOpenLineageRunEvent, 'inputs' | 'outputs'>;
 export type Result = OpenLineageIntakeResult;
 type DatasetEntry = Result['datasets'][number];
 export type Skip = Result['skipped'][number];
@@ -47,7 +49,7 @@ export function matchedOf(entries: readonly Entry[], role: Role): Map<string, En
 }
 
 /** The column-lineage edges of the event's outputs (output field ← input field), as sent. */
-export function fieldEdgesOf(event: ParsedOpenLineageRunEvent): number {
+export function fieldEdgesOf(event: EventDatasets): number {
   let edges = 0;
   for (const output of event.outputs ?? []) {
     const facet = output.facets?.columnLineage;
@@ -61,7 +63,7 @@ export function fieldEdgesOf(event: ParsedOpenLineageRunEvent): number {
  * The event's datasets, once each per role: its inputs, its outputs, and the datasets its column
  * lineage reads that the inputs do not list (the spec allows it).
  */
-export function entriesOf(event: ParsedOpenLineageRunEvent): Entry[] {
+export function entriesOf(event: EventDatasets): Entry[] {
   const entries: Entry[] = [];
   const seen = new Set<string>();
   const add = (role: Role, namespace: string, name: string, dataset: OpenLineageDataset | null) => {

@@ -1,8 +1,20 @@
-import type { OpenLineageEventType } from '@aide/schemas';
+import type { OpenLineageEventKind, OpenLineageEventType } from '@aide/schemas';
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { registerConstraintCodes } from '../../common/errors/db-error.js';
 import type { NameLookup, SystemNaming } from './openlineage-naming.js';
+
+/** An event as recorded: its key (ADR 0051) and what it names. */
+export interface ReceivedEvent {
+  key: string;
+  kind: OpenLineageEventKind;
+  runId: string | null;
+  eventType: OpenLineageEventType | null;
+  eventTime: string;
+  job: { namespace: string; name: string } | null;
+  dataset: { namespace: string; name: string } | null;
+  producer: string;
+}
 
 /** A root field found by name. */
 export interface NamedField {
@@ -39,35 +51,29 @@ export interface PinnedDataset {
 
 /**
  * The reads and writes of the OpenLineage intake (ADR 0022), each one statement whatever the size of the
- * event: the event row (the idempotency claim), systems by namespace, datasets by name, their current
+ * event: the event row (the idempotency claim, by event key), systems by namespace, datasets by name, their current
  * versions and bindings. Links and field links are written by their own modules (`DatasetLinkBatch`,
  * `FieldLinkBatch`, with ON CONFLICT so that a concurrent writer is not an error; ADR 0026).
  */
 @Injectable()
 export class OpenLineageRepository {
-  /** Claims (run id, event type): false when it was received before (the other claim has committed). */
-  async claim(
-    event: {
-      runId: string;
-      eventType: OpenLineageEventType;
-      eventTime: string;
-      jobNamespace: string;
-      jobName: string;
-      producer: string;
-    },
-    actorId: string,
-    m: EntityManager,
-  ): Promise<boolean> {
+  /** Claims the event's key: false when it was received before (the other claim has committed). */
+  async claim(event: ReceivedEvent, actorId: string, m: EntityManager): Promise<boolean> {
     const rows: unknown[] = await m.query(
-      `INSERT INTO openlineage_events (run_id, event_type, event_time, job_namespace, job_name, producer, received_by)
-       VALUES ($1, $2, $3, $4, $5, $6, $7)
-       ON CONFLICT (run_id, event_type) DO NOTHING RETURNING run_id`,
+      `INSERT INTO openlineage_events (event_key, kind, run_id, event_type, event_time, job_namespace, job_name,
+                                       dataset_namespace, dataset_name, producer, received_by)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
+       ON CONFLICT (event_key) DO NOTHING RETURNING event_key`,
       [
+        event.key,
+        event.kind,
         event.runId,
         event.eventType,
         event.eventTime,
-        event.jobNamespace,
-        event.jobName,
+        event.job?.namespace ?? null,
+        event.job?.name ?? null,
+        event.dataset?.namespace ?? null,
+        event.dataset?.name ?? null,
         event.producer,
         actorId,
       ],
@@ -75,27 +81,17 @@ export class OpenLineageRepository {
     return rows.length > 0;
   }
 
-  async storedResult(
-    runId: string,
-    eventType: OpenLineageEventType,
-    m: EntityManager,
-  ): Promise<Record<string, unknown> | null> {
+  async storedResult(key: string, m: EntityManager): Promise<Record<string, unknown> | null> {
     const rows: { result: Record<string, unknown> | null }[] = await m.query(
-      'SELECT result FROM openlineage_events WHERE run_id = $1 AND event_type = $2',
-      [runId, eventType],
+      'SELECT result FROM openlineage_events WHERE event_key = $1',
+      [key],
     );
     return rows[0]?.result ?? null;
   }
 
-  async saveResult(
-    runId: string,
-    eventType: OpenLineageEventType,
-    result: unknown,
-    m: EntityManager,
-  ): Promise<void> {
-    await m.query('UPDATE openlineage_events SET result = $3 WHERE run_id = $1 AND event_type = $2', [
-      runId,
-      eventType,
+  async saveResult(key: string, result: unknown, m: EntityManager): Promise<void> {
+    await m.query('UPDATE openlineage_events SET result = $2 WHERE event_key = $1', [
+      key,
       JSON.stringify(result),
     ]);
   }

@@ -1,4 +1,4 @@
-import type { OpenLineageEventType, OpenLineageIntakeResult, ParsedOpenLineageRunEvent } from '@aide/schemas';
+import type { OpenLineageIntakeResult, ParsedOpenLineageEvent } from '@aide/schemas';
 import { Inject, Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import type { AuthUser } from '../../common/auth/current-user.js';
@@ -6,7 +6,16 @@ import { AppError } from '../../common/errors/app-error.js';
 import { APP_CONFIG, type ResolvedConfig } from '../../config/config.js';
 import { Transactions } from '../../database/transactions.js';
 import { OpenLineageDatasetLinks } from './openlineage-dataset-links.js';
-import { type Entry, entriesOf, fieldEdgesOf, matchedOf, ref, type Result } from './openlineage-entries.js';
+import {
+  type Entry,
+  entriesOf,
+  type EventDatasets,
+  fieldEdgesOf,
+  matchedOf,
+  ref,
+  type Result,
+} from './openlineage-entries.js';
+import { datasetsOf, outcomeOf, receivedEventOf, storedAnswer } from './openlineage-event-kinds.js';
 import { OpenLineageFieldLinks } from './openlineage-field-links.js';
 import {
   databaseFits,
@@ -16,18 +25,16 @@ import {
   normalizeNamespace,
   type SystemNaming,
 } from './openlineage-naming.js';
-import { type DatasetRequest, OpenLineageRepository } from './openlineage.repository.js';
-
-/** Runs that did not complete write nothing: their inputs and outputs are reported only. */
-const NOT_APPLIED: readonly OpenLineageEventType[] = ['FAIL', 'ABORT'];
+import { type DatasetRequest, OpenLineageRepository, type ReceivedEvent } from './openlineage.repository.js';
 
 /**
- * OpenLineage intake (ADR 0022): a RunEvent's inputs and outputs are matched to registered datasets
- * (`openlineage-naming.ts`, docs/openlineage.md), each matched input → output pair becomes a dataset
- * link pinned to both current versions or confirms the active one, and `columnLineage` facets become
- * field links under the original's field-link rules. What cannot be matched or linked is reported, with
- * the reason. One transaction; the event row claimed first makes a repeated event (same run id and event
- * type) answer the stored result instead of applying again.
+ * OpenLineage intake (ADR 0022, ADR 0051): a RunEvent's or JobEvent's inputs and outputs are matched to
+ * registered datasets (`openlineage-naming.ts`, docs/openlineage.md), each matched input → output pair
+ * becomes a dataset link pinned to both current versions or confirms the active one, and `columnLineage`
+ * facets become field links under the original's field-link rules; a DatasetEvent's dataset is matched
+ * and its schema compared. What cannot be matched or linked is reported, with the reason. One
+ * transaction; the event row claimed first (by its key, `openlineage-event-kinds.ts`) makes a repeated
+ * event answer the stored result instead of applying again.
  */
 @Injectable()
 export class OpenLineageService {
@@ -40,48 +47,35 @@ export class OpenLineageService {
   ) {}
 
   intake(
-    event: ParsedOpenLineageRunEvent,
+    event: ParsedOpenLineageEvent,
     actor: AuthUser,
   ): Promise<{ created: boolean; result: OpenLineageIntakeResult }> {
-    const eventType: OpenLineageEventType = event.eventType ?? 'OTHER';
-    const runId = event.run.runId.toLowerCase();
+    const received = receivedEventOf(event);
+    const datasets = datasetsOf(event);
     checkLimit(
       'AIDE_OPENLINEAGE_MAX_FIELD_EDGES',
       'column-lineage edges (output field ← input field)',
-      fieldEdgesOf(event),
+      fieldEdgesOf(datasets),
       this.config.openLineageMaxFieldEdges,
     );
     return this.tx.run(async (m) => {
-      const claimed = await this.repo.claim(
-        {
-          runId,
-          eventType,
-          eventTime: event.eventTime,
-          jobNamespace: event.job.namespace,
-          jobName: event.job.name,
-          producer: event.producer,
-        },
-        actor.id,
-        m,
-      );
-      if (!claimed) {
-        const stored = (await this.repo.storedResult(runId, eventType, m)) as Result | null;
-        if (stored) return { created: false, result: { ...stored, duplicate: true } };
+      if (!(await this.repo.claim(received, actor.id, m))) {
+        const stored = await this.repo.storedResult(received.key, m);
+        if (stored) return { created: false, result: { ...storedAnswer(stored, received), duplicate: true } };
       }
-      const result = await this.apply(event, eventType, runId, actor, m);
-      await this.repo.saveResult(runId, eventType, result, m);
+      const result = await this.apply(received, datasets, actor, m);
+      await this.repo.saveResult(received.key, result, m);
       return { created: true, result };
     });
   }
 
   private async apply(
-    event: ParsedOpenLineageRunEvent,
-    eventType: OpenLineageEventType,
-    runId: string,
+    event: ReceivedEvent,
+    datasets: EventDatasets,
     actor: AuthUser,
     m: EntityManager,
   ): Promise<Result> {
-    const entries = entriesOf(event);
+    const entries = entriesOf(datasets);
     await this.match(entries, m);
     const inputs = matchedOf(entries, 'input');
     const outputs = matchedOf(entries, 'output');
@@ -94,12 +88,14 @@ export class OpenLineageService {
     );
     await this.compareSchemas(entries, m);
     const result: Result = {
-      run_id: runId,
-      event_type: eventType,
-      job: ref(event.job),
+      event_kind: event.kind,
+      run_id: event.runId,
+      event_type: event.eventType,
+      job: event.job,
+      dataset: event.dataset,
       event_time: event.eventTime,
       duplicate: false,
-      applied: !NOT_APPLIED.includes(eventType),
+      ...outcomeOf(event),
       datasets: entries.map((e) => e.answer),
       dataset_links: [],
       field_links: [],
@@ -108,8 +104,8 @@ export class OpenLineageService {
         .filter((e) => e.answer.status === 'unknown')
         .map((e) => ({ role: e.role, ...ref(e) })),
     };
-    if (!result.applied) return result;
-    const links = await this.datasetLinks.apply(inputs, outputs, event, actor, m, result);
+    if (result.outcome !== 'linked' || !event.job) return result;
+    const links = await this.datasetLinks.apply(inputs, outputs, { job: event.job }, actor, m, result);
     await this.fieldLinks.apply(entries, links, actor, m, result);
     return result;
   }
