@@ -29,6 +29,11 @@ import { SystemFlavorEntity } from '../modules/system-flavors/system-flavor.enti
 import { SystemKindEntity } from '../modules/system-kinds/system-kind.entity.js';
 import { SystemEntity } from '../modules/systems/system.entity.js';
 import { TechFieldTemplateEntity } from '../modules/tech-field-templates/tech-field-template.entity.js';
+import { LineageJobVersionEntity } from '../modules/lineage-runs/lineage-job-version.entity.js';
+import { LineageJobEntity } from '../modules/lineage-runs/lineage-job.entity.js';
+import { LineageRunDatasetEntity } from '../modules/lineage-runs/lineage-run-dataset.entity.js';
+import { LineageRunEventEntity } from '../modules/lineage-runs/lineage-run-event.entity.js';
+import { LineageRunEntity } from '../modules/lineage-runs/lineage-run.entity.js';
 import { OpenLineageEventEntity } from '../modules/lineage/openlineage-event.entity.js';
 import { TypeInstanceEntity } from '../modules/type-instances/type-instance.entity.js';
 import { UserEntity } from '../modules/users/user.entity.js';
@@ -89,5 +94,10 @@ export const ENTITIES = [
   SchemaHintColumnEntity,
   ApiKeyEntity,
   OpenLineageEventEntity,
+  LineageJobEntity,
+  LineageJobVersionEntity,
+  LineageRunEntity,
+  LineageRunDatasetEntity,
+  LineageRunEventEntity,
   SchemaVersionReadShapeEntity,
 ];

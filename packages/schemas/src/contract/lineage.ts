@@ -27,6 +27,19 @@ import {
 } from '../entities/lineage.js';
 import { LakeSyncRequestSchema, LakeSyncResultSchema } from '../entities/lake-sync.js';
 import { OpenLineageEventSchema, OpenLineageIntakeResultSchema } from '../entities/openlineage.js';
+import {
+  DatasetRunPageSchema,
+  DatasetRunQuerySchema,
+  LineageJobPageSchema,
+  LineageJobQuerySchema,
+  LineageJobSchema,
+  LineageJobVersionPageSchema,
+  LineageJobVersionQuerySchema,
+  LineageRunEventSchema,
+  LineageRunPageSchema,
+  LineageRunQuerySchema,
+  LineageRunSchema,
+} from '../entities/lineage-run.js';
 import { crudRoutes } from './crud.js';
 import { defineRoute, idParams } from './route.js';
 
@@ -274,4 +287,111 @@ export const lineageRoutes = {
       'The column lineage graph around a field: reachable fields and field links (active dataset links only)',
     tag: 'Lineage',
   }),
+  ...lineageRunRoutes(),
 };
+
+/** Jobs, job versions and runs recorded from OpenLineage events (issue 27 §3, ADR 0053), read-only. */
+function lineageRunRoutes() {
+  const tag = 'Lineage jobs and runs';
+  return {
+    jobs: defineRoute({
+      method: 'GET',
+      path: '/api/v1/lineage/jobs',
+      query: LineageJobQuerySchema,
+      responses: { 200: LineageJobPageSchema },
+      errors: [],
+      auth: 'user',
+      keys: 'catalogue:read',
+      paging: 'page',
+      summary: 'The OpenLineage jobs (filters: namespace, name; `name__like` for contains)',
+      description:
+        'A job is named by its namespace and name. Its facets are the latest of each name sent; its inputs ' +
+        'and outputs are those of its current version (the latest run or JobEvent), each with the ' +
+        'registered dataset the intake matched (or null); `latest_run` is its newest run.',
+      tag,
+    }),
+    job: defineRoute({
+      method: 'GET',
+      path: '/api/v1/lineage/jobs/:id',
+      pathParams: idParams,
+      responses: { 200: LineageJobSchema },
+      errors: ['LINEAGE_JOB_NOT_FOUND'],
+      auth: 'user',
+      keys: 'catalogue:read',
+      summary: 'One OpenLineage job: type, source code location, SQL, current inputs/outputs, latest run',
+      tag,
+    }),
+    jobVersions: defineRoute({
+      method: 'GET',
+      path: '/api/v1/lineage/jobs/:id/versions',
+      pathParams: idParams,
+      query: LineageJobVersionQuerySchema,
+      responses: { 200: LineageJobVersionPageSchema },
+      errors: ['LINEAGE_JOB_NOT_FOUND'],
+      auth: 'user',
+      keys: 'catalogue:read',
+      paging: 'page',
+      summary: "A job's versions, newest first: each set of inputs/outputs, source code location and SQL it ran",
+      description:
+        'A version is content-addressed (ADR 0053): a run that ends, or a JobEvent, with the inputs, ' +
+        'outputs, `sourceCodeLocation` and `sql` of an existing version runs that version; anything else ' +
+        'is a new version, introduced by that run (null for a JobEvent).',
+      tag,
+    }),
+    jobRuns: defineRoute({
+      method: 'GET',
+      path: '/api/v1/lineage/jobs/:id/runs',
+      pathParams: idParams,
+      query: LineageRunQuerySchema,
+      responses: { 200: LineageRunPageSchema },
+      errors: ['LINEAGE_JOB_NOT_FOUND'],
+      auth: 'user',
+      keys: 'catalogue:read',
+      paging: 'page',
+      summary: "A job's runs, newest first (filter: state)",
+      tag,
+    }),
+    run: defineRoute({
+      method: 'GET',
+      path: '/api/v1/lineage/runs/:id',
+      pathParams: idParams,
+      responses: { 200: LineageRunSchema },
+      errors: ['LINEAGE_RUN_NOT_FOUND'],
+      auth: 'user',
+      keys: 'catalogue:read',
+      summary: 'One run, by its id or its OpenLineage runId: state, times, parent, error, facets, datasets',
+      description:
+        'State: START and RUNNING → RUNNING, COMPLETE → COMPLETED, FAIL → FAILED, ABORT → ABORTED, OTHER ' +
+        'keeps it (NEW for a run known only by OTHER events). Events may arrive out of order: a run that ' +
+        'ended stays ended when a late START or RUNNING arrives (ADR 0053).',
+      tag,
+    }),
+    runEvents: defineRoute({
+      method: 'GET',
+      path: '/api/v1/lineage/runs/:id/events',
+      pathParams: idParams,
+      responses: { 200: z.array(LineageRunEventSchema) },
+      errors: ['LINEAGE_RUN_NOT_FOUND'],
+      auth: 'user',
+      keys: 'catalogue:read',
+      summary: 'The events of a run as they were sent, in eventTime order',
+      description:
+        'One per event type (the intake keeps one event per run id and event type, ADR 0022); raw events ' +
+        'older than `AIDE_OPENLINEAGE_EVENT_RETENTION_DAYS` may have been pruned.',
+      tag,
+    }),
+    datasetRuns: defineRoute({
+      method: 'GET',
+      path: '/api/v1/datasets/:id/runs',
+      pathParams: idParams,
+      query: DatasetRunQuerySchema,
+      responses: { 200: DatasetRunPageSchema },
+      errors: ['DATASET_NOT_FOUND'],
+      auth: 'user',
+      keys: 'catalogue:read',
+      paging: 'page',
+      summary: "A dataset's history by run: each run that read (input) or wrote (output) it, newest first",
+      tag,
+    }),
+  };
+}

@@ -257,6 +257,8 @@ export const ERROR_CATALOGUE = {
   },
 
   // Lineage, templates, engines (kept for wire compatibility with the original)
+  LINEAGE_JOB_NOT_FOUND: { status: 404, detail: 'The requested OpenLineage job was not found.' },
+  LINEAGE_RUN_NOT_FOUND: { status: 404, detail: 'The requested OpenLineage run was not found.' },
   TECH_FIELD_TEMPLATE_NOT_FOUND: { status: 404, detail: 'The requested tech-field template was not found.' },
   TECH_FIELD_TEMPLATE_ALREADY_EXISTS: {
     status: 409,

@@ -5,6 +5,7 @@ import type { AuthUser } from '../../common/auth/current-user.js';
 import { AppError } from '../../common/errors/app-error.js';
 import { APP_CONFIG, type ResolvedConfig } from '../../config/config.js';
 import { Transactions } from '../../database/transactions.js';
+import { LineageRunRecorder } from '../lineage-runs/lineage-run-recorder.js';
 import { OpenLineageDatasetLinks } from './openlineage-dataset-links.js';
 import {
   type Entry,
@@ -44,6 +45,7 @@ export class OpenLineageService {
     private readonly repo: OpenLineageRepository,
     private readonly datasetLinks: OpenLineageDatasetLinks,
     private readonly fieldLinks: OpenLineageFieldLinks,
+    private readonly runs: LineageRunRecorder,
   ) {}
 
   intake(
@@ -64,6 +66,7 @@ export class OpenLineageService {
         if (stored) return { created: false, result: { ...storedAnswer(stored, received), duplicate: true } };
       }
       const result = await this.apply(received, datasets, actor, m);
+      await this.runs.record(received, event, result, m); // jobs and runs (ADR 0053)
       await this.repo.saveResult(received.key, result, m);
       return { created: true, result };
     });
