@@ -62,6 +62,13 @@ export {
 export { DatasetLinksResource, type CompatParams } from './resources/dataset-links.js';
 export { CompatibilityResource } from './resources/compatibility.js';
 export { LineageResource, type LineageParams, type Whole } from './resources/lineage.js';
+export {
+  type DatasetRunParams,
+  LineageJobsResource,
+  type LineageJobParams,
+  type LineageRunParams,
+  LineageRunsResource,
+} from './resources/lineage-runs.js';
 export { FieldClassificationsResource } from './resources/field-classifications.js';
 export { FieldsResource } from './resources/fields.js';
 export { SystemsResource, type SnapshotParams } from './resources/systems.js';
@@ -105,6 +112,13 @@ export type {
   DatasetKind,
   DatasetLayer,
   DatasetLineageGraph,
+  DatasetRun,
+  LineageDatasetRef,
+  LineageJob,
+  LineageJobVersion,
+  LineageRun,
+  LineageRunEvent,
+  LineageRunState,
   DatasetLinkCompatReport,
   DatasetLinkCompatSummary,
   DatasetLink,

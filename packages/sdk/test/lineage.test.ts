@@ -360,3 +360,42 @@ describe('techFieldTemplates', () => {
     });
   });
 });
+
+describe('OpenLineage jobs and runs', () => {
+  it('reads the job, its versions and runs, a run and its events, and a dataset history', async () => {
+    const { dataset } = await versioned('source');
+    const job = unique('sdk_job');
+    const runId = randomUUID();
+    const event = (eventType: 'START' | 'COMPLETE', eventTime: string) => ({
+      eventType,
+      eventTime,
+      producer: 'https://example.com/sdk-test',
+      run: { runId },
+      job: { namespace: 'sdk', name: job },
+      inputs: [{ namespace: 'sdk-test', name: 'not_registered' }],
+      outputs: [],
+    });
+    await client.lineage.sendOpenLineageEvent(event('START', '2026-12-07T10:00:00Z'));
+    await client.lineage.sendOpenLineageEvent(event('COMPLETE', '2026-12-07T10:00:30Z'));
+
+    const page = await client.lineage.jobs.list({ namespace: 'sdk', name: job });
+    expect(page.items.map((j) => [j.name, j.current_version, j.latest_run?.state])).toEqual([
+      [job, 1, 'COMPLETED'],
+    ]);
+    const found = page.items[0]!;
+    expect((await client.lineage.jobs.get(found.id)).inputs).toEqual([
+      { namespace: 'sdk-test', name: 'not_registered', dataset_id: null },
+    ]);
+    expect((await client.lineage.jobs.versions(found.id)).items.map((v) => v.version)).toEqual([1]);
+    const runs = [];
+    for await (const run of client.lineage.jobs.runs(found.id, { state: 'COMPLETED' })) runs.push(run);
+    expect(runs.map((r) => [r.run_id, r.duration_ms])).toEqual([[runId, 30_000]]);
+    expect((await client.lineage.runs.get(runId)).state).toBe('COMPLETED');
+    expect((await client.lineage.runs.events(runId)).map((e) => e.event_type)).toEqual(['START', 'COMPLETE']);
+    expect((await client.lineage.runs.ofDataset(dataset.id)).total).toBe(0);
+    await expect(client.lineage.runs.get(randomUUID())).rejects.toMatchObject({
+      status: 404,
+      errorCode: 'LINEAGE_RUN_NOT_FOUND',
+    });
+  });
+});

@@ -8,6 +8,7 @@ import {
 } from '@aide/schemas';
 import type { RequestOptions } from '../core/request-options.js';
 import type { ApiClient } from '../internal/api.js';
+import { LineageJobsResource, LineageRunsResource } from './lineage-runs.js';
 
 /** Parameters of a graph read: direction (default both), depth 1..20 (default 3), page and size (≤ 1000). */
 export interface LineageParams {
@@ -34,9 +35,15 @@ export type Whole<G extends GraphPage> = Omit<G, 'page' | 'size' | 'pages'>;
  */
 export class LineageResource {
   readonly #api: ApiClient;
+  /** OpenLineage jobs with their versions and runs (ADR 0053): `client.lineage.jobs.list()`. */
+  readonly jobs: LineageJobsResource;
+  /** OpenLineage runs and their events, a dataset's runs: `client.lineage.runs.get(runId)`. */
+  readonly runs: LineageRunsResource;
 
   constructor(api: ApiClient) {
     this.#api = api;
+    this.jobs = new LineageJobsResource(api);
+    this.runs = new LineageRunsResource(api);
   }
 
   /** The contract routes this client calls. */

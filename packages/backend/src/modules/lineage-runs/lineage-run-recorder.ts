@@ -188,7 +188,10 @@ export class LineageRunRecorder {
     return { ...run, state: clock.state };
   }
 
-  /** The event's inputs and outputs on the run, their input/output facets merged (newer wins). */
+  /**
+   * The event's inputs and outputs on the run, their input/output facets merged per name (the newer
+   * event's win; `_deleted` removes): one statement whatever the number of datasets (ADR 0022, bounded work).
+   */
   private async datasets(
     runId: string,
     event: ParsedOpenLineageRunEvent,
@@ -196,35 +199,36 @@ export class LineageRunRecorder {
     eventTime: Date,
     m: EntityManager,
   ): Promise<void> {
+    const rows = new Map<string, StoredDatasetRef & { role: Role; facets: Facets }>();
     const sent: [Role, OpenLineageDataset[]][] = [
       ['input', event.inputs ?? []],
       ['output', event.outputs ?? []],
     ];
     for (const [role, datasets] of sent) {
       for (const [i, dataset] of datasets.entries()) {
-        const facets = (role === 'input' ? dataset.inputFacets : dataset.outputFacets) ?? {};
         const ref = refs[role][i] as StoredDatasetRef;
-        const [existing]: { facets: Facets; event_time: Date }[] = await m.query(
-          `SELECT facets, event_time FROM lineage_run_datasets
-           WHERE lineage_run_id = $1 AND role = $2 AND namespace = $3 AND name = $4 FOR UPDATE`,
-          [runId, role, ref.namespace, ref.name],
-        );
-        const merged = mergeFacets(
-          existing?.facets ?? {},
-          facets,
-          !existing || eventTime >= new Date(existing.event_time),
-        );
-        await m.query(
-          `INSERT INTO lineage_run_datasets (lineage_run_id, role, namespace, name, dataset_id, facets, event_time)
-           VALUES ($1, $2, $3, $4, $5, $6, $7)
-           ON CONFLICT (lineage_run_id, role, namespace, name) DO UPDATE SET
-             dataset_id = COALESCE(EXCLUDED.dataset_id, lineage_run_datasets.dataset_id),
-             facets = EXCLUDED.facets,
-             event_time = GREATEST(lineage_run_datasets.event_time, EXCLUDED.event_time)`,
-          [runId, role, ref.namespace, ref.name, ref.dataset_id, merged, eventTime],
-        );
+        const facets = (role === 'input' ? dataset.inputFacets : dataset.outputFacets) ?? {};
+        const k = `${role}\u0000${ref.namespace}\u0000${ref.name}`;
+        // `_deleted` markers are kept here: the statement's merge removes what they name.
+        rows.set(k, { ...ref, role, facets: { ...rows.get(k)?.facets, ...facets } });
       }
     }
+    if (rows.size === 0) return;
+    await m.query(
+      `INSERT INTO lineage_run_datasets (lineage_run_id, role, namespace, name, dataset_id, facets, event_time)
+       SELECT $1, d.role, d.namespace, d.name, d.dataset_id, d.facets, $3
+       FROM jsonb_to_recordset($2::jsonb) AS d(role text, namespace text, name text, dataset_id uuid, facets jsonb)
+       ON CONFLICT (lineage_run_id, role, namespace, name) DO UPDATE SET
+         dataset_id = COALESCE(EXCLUDED.dataset_id, lineage_run_datasets.dataset_id),
+         facets = (
+           SELECT COALESCE(jsonb_object_agg(f.key, f.value), '{}'::jsonb)
+           FROM jsonb_each(CASE WHEN EXCLUDED.event_time >= lineage_run_datasets.event_time
+             THEN lineage_run_datasets.facets || EXCLUDED.facets
+             ELSE EXCLUDED.facets || lineage_run_datasets.facets END) AS f
+           WHERE f.value ->> '_deleted' IS DISTINCT FROM 'true'),
+         event_time = GREATEST(lineage_run_datasets.event_time, EXCLUDED.event_time)`,
+      [runId, JSON.stringify([...rows.values()]), eventTime],
+    );
   }
 }
 

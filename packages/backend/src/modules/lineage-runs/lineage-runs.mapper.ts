@@ -12,6 +12,10 @@ const text = (v: unknown) => (typeof v === 'string' ? v : null);
 const record = (v: unknown): Facets | null =>
   typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Facets) : null;
 
+/** Input/output facets without `_deleted` markers (a first event's is stored as sent: nothing to remove yet). */
+const live = (facets: Facets): Facets =>
+  Object.fromEntries(Object.entries(facets).filter(([, f]) => record(f)?.['_deleted'] !== true));
+
 const ref = (r: StoredDatasetRef) => ({ namespace: r.namespace, name: r.name, dataset_id: r.dataset_id });
 
 export function toRunSummary(r: LineageRunEntity) {
@@ -77,7 +81,7 @@ export function toLineageRun(
   datasets: readonly LineageRunDatasetEntity[],
 ): LineageRun {
   const error = record(r.facets['errorMessage']);
-  const dataset = (d: LineageRunDatasetEntity) => ({ ...ref(d), facets: d.facets });
+  const dataset = (d: LineageRunDatasetEntity) => ({ ...ref(d), facets: live(d.facets) });
   return {
     id: r.id,
     run_id: r.run_id,
@@ -130,6 +134,6 @@ export function toDatasetRun(d: LineageRunDatasetEntity, run: LineageRunEntity, 
     run: toRunSummary(run),
     job: { id: job.id, namespace: job.namespace, name: job.name },
     event_time: d.event_time.toISOString(),
-    facets: d.facets,
+    facets: live(d.facets),
   };
 }
