@@ -115,6 +115,7 @@ export type {
   DatasetRun,
   LineageDatasetRef,
   LineageJob,
+  LineageJobGraph,
   LineageJobVersion,
   LineageRun,
   LineageRunEvent,

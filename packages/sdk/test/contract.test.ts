@@ -120,6 +120,7 @@ async function callEveryOwnMethod(client: AideClient): Promise<void> {
     () => client.lineage.fieldGraph(MISSING),
     () => client.lineage.jobs.list(),
     () => client.lineage.jobs.get(MISSING),
+    () => client.lineage.jobs.graph(`job:${MISSING}`),
     () => client.lineage.jobs.versions(MISSING),
     () => client.lineage.jobs.runs(MISSING),
     () => client.lineage.runs.get(MISSING),

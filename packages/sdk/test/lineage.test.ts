@@ -393,6 +393,8 @@ describe('OpenLineage jobs and runs', () => {
     expect((await client.lineage.runs.get(runId)).state).toBe('COMPLETED');
     expect((await client.lineage.runs.events(runId)).map((e) => e.event_type)).toEqual(['START', 'COMPLETE']);
     expect((await client.lineage.runs.ofDataset(dataset.id)).total).toBe(0);
+    const graph = await client.lineage.jobs.graph(`job:${found.id}`, { direction: 'upstream' });
+    expect(graph.nodes.map((n) => n.key)).toEqual([`job:${found.id}`, 'dataset:sdk-test/not_registered']);
     await expect(client.lineage.runs.get(randomUUID())).rejects.toMatchObject({
       status: 404,
       errorCode: 'LINEAGE_RUN_NOT_FOUND',

@@ -29,6 +29,7 @@ import { SystemFlavorEntity } from '../modules/system-flavors/system-flavor.enti
 import { SystemKindEntity } from '../modules/system-kinds/system-kind.entity.js';
 import { SystemEntity } from '../modules/systems/system.entity.js';
 import { TechFieldTemplateEntity } from '../modules/tech-field-templates/tech-field-template.entity.js';
+import { LineageJobDatasetEntity } from '../modules/lineage-runs/lineage-job-dataset.entity.js';
 import { LineageJobVersionEntity } from '../modules/lineage-runs/lineage-job-version.entity.js';
 import { LineageJobEntity } from '../modules/lineage-runs/lineage-job.entity.js';
 import { LineageRunDatasetEntity } from '../modules/lineage-runs/lineage-run-dataset.entity.js';
@@ -99,5 +100,6 @@ export const ENTITIES = [
   LineageRunEntity,
   LineageRunDatasetEntity,
   LineageRunEventEntity,
+  LineageJobDatasetEntity,
   SchemaVersionReadShapeEntity,
 ];

@@ -32,6 +32,8 @@ import {
   DatasetRunQuerySchema,
   LineageJobPageSchema,
   LineageJobQuerySchema,
+  LineageJobGraphQuerySchema,
+  LineageJobGraphSchema,
   LineageJobSchema,
   LineageJobVersionPageSchema,
   LineageJobVersionQuerySchema,
@@ -391,6 +393,23 @@ function lineageRunRoutes() {
       keys: 'catalogue:read',
       paging: 'page',
       summary: "A dataset's history by run: each run that read (input) or wrote (output) it, newest first",
+      tag,
+    }),
+    graph: defineRoute({
+      method: 'GET',
+      path: '/api/v1/lineage/graph',
+      query: LineageJobGraphQuerySchema,
+      responses: { 200: LineageJobGraphSchema },
+      errors: ['LINEAGE_JOB_NOT_FOUND', 'DATASET_NOT_FOUND'],
+      auth: 'user',
+      keys: 'catalogue:read',
+      paging: 'page',
+      summary: 'The job graph around a job or a dataset: dataset → job → dataset, depth-limited, paged',
+      description:
+        "Edges are the jobs' current inputs (dataset → job) and outputs (job → dataset); each is one hop, so " +
+        'depth 2 from a dataset reaches the datasets its readers write. Unregistered datasets are nodes ' +
+        'too (`dataset:<namespace>/<name>`, `id` null). Walked and paged as the dataset graph is (ADR 0014): ' +
+        'nodes by distance from the root, an edge on the page of its later node (ADR 0053).',
       tag,
     }),
   };

@@ -2,6 +2,7 @@
 // read-only. The intake records them; these are the shapes the read routes answer.
 import { z } from 'zod';
 import { keysetPageOf, type ListSpec, listQuerySchema } from '../common/list-query.js';
+import { LINEAGE_DIRECTIONS, LineageQuerySchema } from './lineage.js';
 
 const timestamp = z.iso.datetime({ offset: true });
 const facets = z.record(z.string(), z.unknown());
@@ -185,3 +186,53 @@ export const LineageJobPageSchema = keysetPageOf(LineageJobSchema);
 export const LineageJobVersionPageSchema = keysetPageOf(LineageJobVersionSchema);
 export const LineageRunPageSchema = keysetPageOf(LineageRunSchema);
 export const DatasetRunPageSchema = keysetPageOf(DatasetRunSchema);
+
+/** A node of the job graph: `job:<id>` or `dataset:<registered id>` (`dataset:<namespace>/<name>` when unregistered). */
+export const JOB_GRAPH_NODE = /^(job|dataset):[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
+
+/** The query of the job graph: its root node, then the direction, depth and paging of every graph read. */
+export const LineageJobGraphQuerySchema = LineageQuerySchema.extend({
+  node: z
+    .string()
+    .regex(JOB_GRAPH_NODE, { message: 'must be job:<id> or dataset:<id>' })
+    .transform((v) => v.toLowerCase())
+    .describe('The root: `job:<job id>` or `dataset:<dataset id>`'),
+}).meta({ id: 'LineageJobGraphQuery' });
+export type LineageJobGraphQuery = z.output<typeof LineageJobGraphQuerySchema>;
+
+export const LineageJobGraphNodeSchema = z
+  .object({
+    key: z.string().describe('`job:<id>`, `dataset:<id>` or `dataset:<namespace>/<name>` (unregistered)'),
+    type: z.enum(['job', 'dataset']),
+    id: z.uuid().nullable().describe('The job, or the registered dataset (null when unregistered)'),
+    namespace: z.string().nullable(),
+    name: z.string().nullable().describe("The job's or the OpenLineage dataset's name"),
+    object_name: z.string().nullable().describe("A registered dataset's object name"),
+    upstream_depth: z.int().nullable(),
+    downstream_depth: z.int().nullable(),
+  })
+  .meta({ id: 'LineageJobGraphNode' });
+
+export const LineageJobGraphEdgeSchema = z
+  .object({
+    source: z.string(),
+    target: z.string(),
+    role: z.enum(LINEAGE_RUN_DATASET_ROLES).describe('input: dataset → job; output: job → dataset'),
+  })
+  .meta({ id: 'LineageJobGraphEdge' });
+
+export const LineageJobGraphSchema = z
+  .object({
+    root: z.string(),
+    direction: z.enum(LINEAGE_DIRECTIONS),
+    depth: z.int(),
+    page: z.int(),
+    size: z.int(),
+    pages: z.int(),
+    total_nodes: z.int(),
+    total_edges: z.int(),
+    nodes: z.array(LineageJobGraphNodeSchema),
+    edges: z.array(LineageJobGraphEdgeSchema),
+  })
+  .meta({ id: 'LineageJobGraph' });
+export type LineageJobGraph = z.infer<typeof LineageJobGraphSchema>;

@@ -2,6 +2,7 @@ import {
   contract,
   type DatasetRun,
   type LineageJob,
+  type LineageJobGraph,
   type LineageJobVersion,
   type LineageRun,
   type LineageRunEvent,
@@ -12,6 +13,7 @@ import type { RequestOptions } from '../core/request-options.js';
 import type { ApiClient } from '../internal/api.js';
 import type { QueryValue } from '../internal/query.js';
 import type { ListParams } from './crud.js';
+import type { LineageParams } from './lineage.js';
 
 const routes = contract.lineage;
 
@@ -79,6 +81,18 @@ export class LineageJobsResource {
   /** `GET /lineage/jobs/{id}/versions` — its versions, newest first, each with the run that introduced it. */
   versions(id: string, params: ListParams = {}, options?: RequestOptions): PagePromise<LineageJobVersion> {
     return paged((query) => this.#api.invoke(routes.jobVersions, { params: { id }, query, options }), params);
+  }
+
+  /**
+   * `GET /lineage/graph` — one page of the job graph around `job:<id>` or `dataset:<id>`: dataset → job →
+   * dataset from the jobs' current inputs and outputs, each edge one hop (direction, depth 1..20, page).
+   */
+  graph(
+    node: `job:${string}` | `dataset:${string}`,
+    params: LineageParams = {},
+    options?: RequestOptions,
+  ): Promise<LineageJobGraph> {
+    return this.#api.invoke(routes.graph, { query: { ...params, node }, options });
   }
 
   /** `GET /lineage/jobs/{id}/runs` — its runs, newest first (filter: state). */

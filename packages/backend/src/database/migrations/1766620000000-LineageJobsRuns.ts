@@ -11,8 +11,10 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  * - `lineage_run_datasets`: each run's inputs and outputs, the registered dataset when matched, with their
  *   input/output facets.
  * - `lineage_run_events`: the run's events as sent (the raw body), one per intake event key.
+ * - `lineage_job_datasets`: each job's current inputs and outputs as graph edges, keyed by
+ *   `dataset_key` (`dataset:<registered id>`, else `dataset:<namespace>/<name>`), for the job graph.
  *
- * `down` drops the five tables.
+ * `down` drops the six tables.
  */
 export class LineageJobsRuns1766620000000 implements MigrationInterface {
   name = 'LineageJobsRuns1766620000000';
@@ -109,9 +111,23 @@ export class LineageJobsRuns1766620000000 implements MigrationInterface {
     )`);
     await q.query(`CREATE INDEX ix_lineage_run_events_run ON lineage_run_events (lineage_run_id, event_time)`);
     await q.query(`CREATE INDEX ix_lineage_run_events_received ON lineage_run_events (received_at)`);
+    await q.query(`CREATE TABLE lineage_job_datasets (
+      job_id uuid NOT NULL,
+      role varchar(8) NOT NULL,
+      dataset_key text NOT NULL,
+      namespace text NOT NULL,
+      name text NOT NULL,
+      dataset_id uuid,
+      CONSTRAINT pk_lineage_job_datasets PRIMARY KEY (job_id, role, dataset_key),
+      CONSTRAINT fk_lineage_job_datasets_job FOREIGN KEY (job_id) REFERENCES lineage_jobs (id) ON DELETE CASCADE,
+      CONSTRAINT fk_lineage_job_datasets_dataset FOREIGN KEY (dataset_id) REFERENCES datasets (id) ON DELETE CASCADE,
+      CONSTRAINT ck_lineage_job_datasets_role CHECK (role IN ('input', 'output'))
+    )`);
+    await q.query(`CREATE INDEX ix_lineage_job_datasets_key ON lineage_job_datasets (dataset_key, role)`);
   }
 
   async down(q: QueryRunner): Promise<void> {
+    await q.query(`DROP TABLE lineage_job_datasets`);
     await q.query(`DROP TABLE lineage_run_events`);
     await q.query(`DROP TABLE lineage_run_datasets`);
     await q.query(`ALTER TABLE lineage_jobs DROP CONSTRAINT fk_lineage_jobs_version`);

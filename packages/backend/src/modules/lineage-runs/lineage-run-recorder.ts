@@ -36,8 +36,7 @@ export class LineageRunRecorder {
     const job = await this.job(received.job, sent.job.facets ?? {}, eventTime, m);
     const refs = refsOf(sent, result);
     if (received.kind === 'job') {
-      const versionId = await this.version(job, refs.input, refs.output, null, m);
-      await m.query(`UPDATE lineage_jobs SET current_version_id = $2 WHERE id = $1`, [job.id, versionId]);
+      await this.makeCurrent(job, await this.version(job, refs.input, refs.output, null, m), m);
       return;
     }
     const run = await this.run(received, sent, job.id, eventTime, m);
@@ -61,7 +60,31 @@ export class LineageRunRecorder {
       m,
     );
     await m.query(`UPDATE lineage_runs SET job_version_id = $2 WHERE id = $1`, [run.id, versionId]);
+    await this.makeCurrent(job, versionId, m);
+  }
+
+  /**
+   * The job's current version (that of the latest run to end or JobEvent recorded), and its inputs and
+   * outputs as the job graph's edges when it changed.
+   */
+  private async makeCurrent(job: LineageJobEntity, versionId: string, m: EntityManager): Promise<void> {
+    if (job.current_version_id === versionId) return;
     await m.query(`UPDATE lineage_jobs SET current_version_id = $2 WHERE id = $1`, [job.id, versionId]);
+    await m.query(`DELETE FROM lineage_job_datasets WHERE job_id = $1`, [job.id]);
+    await m.query(
+      `INSERT INTO lineage_job_datasets (job_id, role, dataset_key, namespace, name, dataset_id)
+       SELECT v.job_id, d.role, 'dataset:' || coalesce(d.dataset_id::text, d.namespace || '/' || d.name),
+              d.namespace, d.name, d.dataset_id
+       FROM lineage_job_versions v
+       CROSS JOIN LATERAL (
+         SELECT 'input' AS role, i.* FROM jsonb_to_recordset(v.inputs) AS i(namespace text, name text, dataset_id uuid)
+         UNION ALL
+         SELECT 'output', o.* FROM jsonb_to_recordset(v.outputs) AS o(namespace text, name text, dataset_id uuid)
+       ) d
+       WHERE v.id = $1
+       ON CONFLICT DO NOTHING`,
+      [versionId],
+    );
   }
 
   /** The job, created on its first event, its facets merged (locked for the rest of the transaction). */

@@ -44,4 +44,9 @@ export class LineageRunsController {
   datasetRuns({ params, query }: RouteInput<typeof routes.datasetRuns>) {
     return this.runs.datasetRuns(params.id, query);
   }
+
+  @Route(routes.graph)
+  graph({ query }: RouteInput<typeof routes.graph>) {
+    return this.runs.graph(query);
+  }
 }

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { LineageJobGraphRepository } from './lineage-job-graph.repository.js';
 import { LineageRunRecorder } from './lineage-run-recorder.js';
 import { LineageRunsController } from './lineage-runs.controller.js';
 import { LineageRunsRepository } from './lineage-runs.repository.js';
@@ -7,7 +8,7 @@ import { LineageRunsService } from './lineage-runs.service.js';
 /** OpenLineage jobs and runs (ADR 0053): recorded by the intake (`LineageRunRecorder`), read here. */
 @Module({
   controllers: [LineageRunsController],
-  providers: [LineageRunsService, LineageRunsRepository, LineageRunRecorder],
+  providers: [LineageRunsService, LineageRunsRepository, LineageJobGraphRepository, LineageRunRecorder],
   exports: [LineageRunRecorder],
 })
 export class LineageRunsModule {}

@@ -1,6 +1,8 @@
 import type {
   DatasetRun,
   LineageJob,
+  LineageJobGraph,
+  LineageJobGraphQuery,
   LineageJobVersion,
   LineageRun,
   LineageRunEvent,
@@ -9,6 +11,7 @@ import type {
 } from '@aide/schemas';
 import { Injectable } from '@nestjs/common';
 import { AppError } from '../../common/errors/app-error.js';
+import { LineageJobGraphRepository } from './lineage-job-graph.repository.js';
 import type { LineageJobEntity } from './lineage-job.entity.js';
 import type { LineageRunEntity } from './lineage-run.entity.js';
 import {
@@ -28,7 +31,33 @@ const byId = <T extends { id: string }>(rows: readonly T[]) => new Map(rows.map(
  */
 @Injectable()
 export class LineageRunsService {
-  constructor(private readonly repo: LineageRunsRepository) {}
+  constructor(
+    private readonly repo: LineageRunsRepository,
+    private readonly graphs: LineageJobGraphRepository,
+  ) {}
+
+  /** The job graph around a job or a dataset (dataset → job → dataset), one statement per page. */
+  async graph(query: LineageJobGraphQuery): Promise<LineageJobGraph> {
+    const rows = await this.graphs.page(query);
+    if (!rows.root_exists) {
+      const id = query.node.slice(query.node.indexOf(':') + 1);
+      throw query.node.startsWith('job:')
+        ? new AppError('LINEAGE_JOB_NOT_FOUND', undefined, { id })
+        : new AppError('DATASET_NOT_FOUND', undefined, { id });
+    }
+    return {
+      root: query.node,
+      direction: query.direction,
+      depth: query.depth,
+      page: query.page,
+      size: query.size,
+      pages: Math.ceil(rows.total_nodes / query.size),
+      total_nodes: rows.total_nodes,
+      total_edges: rows.total_edges,
+      nodes: rows.nodes as LineageJobGraph['nodes'],
+      edges: rows.edges as LineageJobGraph['edges'],
+    };
+  }
 
   async jobs(query: ListQuery): Promise<Page<LineageJob>> {
     const page = await this.repo.jobsPage(query);

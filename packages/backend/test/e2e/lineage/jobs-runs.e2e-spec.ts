@@ -429,3 +429,68 @@ describe('events of a run, dataset history and repeats', () => {
     expectEnvelope(await get('lineage/runs/not-a-uuid'), 422, 'VALIDATION_ERROR');
   });
 });
+
+describe('the job graph', () => {
+  let a: Row;
+  let b: Row;
+  beforeAll(async () => {
+    a = await table('src.graph_a');
+    b = await table('dw.graph_b');
+  });
+
+  it('walks dataset → job → dataset from the current inputs and outputs, depth-limited, cycle-safe', async () => {
+    const load = unique('graph_load');
+    const publish = unique('graph_publish');
+    ok(await post(runEvent('COMPLETE', { job: load, runId: randomUUID(), time: at(0), inputs: ['src.graph_a'], outputs: ['dw.graph_b'] })), 201);
+    ok(await post(runEvent('COMPLETE', { job: publish, runId: randomUUID(), time: at(1), inputs: ['dw.graph_b'], outputs: ['dw.graph_c'] })), 201);
+    const loadJob = ok(await get(`lineage/jobs?namespace=spark&name=${load}`)).items[0];
+    const publishJob = ok(await get(`lineage/jobs?namespace=spark&name=${publish}`)).items[0];
+    const c = `dataset:${NS}/dw.graph_c`;
+
+    const down = ok(await get(`lineage/graph?node=dataset:${a.id}&direction=downstream&depth=4`));
+    expect(down.nodes.map((n: Row) => [n.key, n.type, n.id, n.downstream_depth])).toEqual([
+      [`dataset:${a.id}`, 'dataset', a.id, 0],
+      [`job:${loadJob.id}`, 'job', loadJob.id, 1],
+      [`dataset:${b.id}`, 'dataset', b.id, 2],
+      [`job:${publishJob.id}`, 'job', publishJob.id, 3],
+      [c, 'dataset', null, 4],
+    ]);
+    expect(down.nodes[1]).toMatchObject({ namespace: 'spark', name: load, object_name: null });
+    expect(down.nodes[2]).toMatchObject({ name: 'dw.graph_b', object_name: 'dw.graph_b' });
+    expect(down.edges).toEqual([
+      { source: `dataset:${a.id}`, target: `job:${loadJob.id}`, role: 'input' },
+      { source: `job:${loadJob.id}`, target: `dataset:${b.id}`, role: 'output' },
+      { source: `dataset:${b.id}`, target: `job:${publishJob.id}`, role: 'input' },
+      { source: `job:${publishJob.id}`, target: c, role: 'output' },
+    ]);
+    const near = ok(await get(`lineage/graph?node=dataset:${a.id}&direction=downstream&depth=2`));
+    expect([near.total_nodes, near.total_edges]).toEqual([3, 2]);
+
+    const up = ok(await get(`lineage/graph?node=job:${publishJob.id}&direction=upstream&depth=5`));
+    expect(up.nodes.map((n: Row) => [n.key, n.upstream_depth])).toEqual([
+      [`job:${publishJob.id}`, 0],
+      [`dataset:${b.id}`, 1],
+      [`job:${loadJob.id}`, 2],
+      [`dataset:${a.id}`, 3],
+    ]);
+
+    // A job writing back into the first dataset closes a cycle: the walk still ends, each node once.
+    const back = unique('graph_back');
+    ok(await post(runEvent('COMPLETE', { job: back, runId: randomUUID(), time: at(2), inputs: ['dw.graph_b'], outputs: ['src.graph_a'] })), 201);
+    const cycle = ok(await get(`lineage/graph?node=dataset:${a.id}&depth=20`));
+    expect(cycle.total_nodes).toBe(6);
+    expect(new Set(cycle.nodes.map((n: Row) => n.key)).size).toBe(6);
+
+    // The load job now reads another dataset: the graph follows its current version.
+    ok(await post(runEvent('COMPLETE', { job: load, runId: randomUUID(), time: at(3), inputs: ['src.graph_x'], outputs: ['dw.graph_b'] })), 201);
+    const after = ok(await get(`lineage/graph?node=job:${loadJob.id}&direction=upstream&depth=1`));
+    expect(after.nodes.map((n: Row) => n.key)).toEqual([`job:${loadJob.id}`, `dataset:${NS}/src.graph_x`]);
+  });
+
+  it('answers unknown roots and malformed nodes with their codes', async () => {
+    expectEnvelope(await get(`lineage/graph?node=job:${UNKNOWN_ID}`), 404, 'LINEAGE_JOB_NOT_FOUND');
+    expectEnvelope(await get(`lineage/graph?node=dataset:${UNKNOWN_ID}`), 404, 'DATASET_NOT_FOUND');
+    expectEnvelope(await get('lineage/graph?node=run:x'), 422, 'VALIDATION_ERROR');
+    expectEnvelope(await get('lineage/graph'), 422, 'VALIDATION_ERROR');
+  });
+});
