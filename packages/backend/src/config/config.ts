@@ -66,6 +66,7 @@ const EnvSchema = z.object({
   AIDE_SHUTDOWN_TIMEOUT_MS: int(0, 600000).default(10000),
   AIDE_OPENLINEAGE_MAX_DATASET_PAIRS: int(1, 1_000_000).default(10_000),
   AIDE_OPENLINEAGE_MAX_FIELD_EDGES: int(1, 1_000_000).default(10_000),
+  AIDE_OPENLINEAGE_EVENT_RETENTION_DAYS: int(1, 36_500).optional(),
   AIDE_CORS_ORIGINS: z.string().optional(),
   AIDE_TRUSTED_PROXIES: addressList.optional(),
   AIDE_METRICS_TOKEN: z.string().min(32, { message: 'must be at least 32 characters' }).optional(),
@@ -116,6 +117,8 @@ export interface AppConfig {
    */
   openLineageMaxDatasetPairs: number;
   openLineageMaxFieldEdges: number;
+  /** Days a run's raw events are kept (ADR 0053); undefined: for ever. */
+  openLineageEventRetentionDays: number | undefined;
   corsOrigins: string[];
   /**
    * The load balancers and proxies whose `X-Forwarded-For` is believed (addresses and CIDR ranges). The
@@ -197,6 +200,7 @@ export function loadConfig(
     shutdownTimeoutMs: e.AIDE_SHUTDOWN_TIMEOUT_MS,
     openLineageMaxDatasetPairs: e.AIDE_OPENLINEAGE_MAX_DATASET_PAIRS,
     openLineageMaxFieldEdges: e.AIDE_OPENLINEAGE_MAX_FIELD_EDGES,
+    openLineageEventRetentionDays: e.AIDE_OPENLINEAGE_EVENT_RETENTION_DAYS,
     metricsToken: e.AIDE_METRICS_TOKEN,
     webDir: e.AIDE_WEB_DIR,
     corsOrigins: e.AIDE_CORS_ORIGINS ? e.AIDE_CORS_ORIGINS.split(',').map((o) => o.trim()) : [],

@@ -13,6 +13,8 @@ export interface HousekeepingReport {
   throttle: number;
   idempotency_keys: number;
   refresh_tokens: number;
+  /** Raw OpenLineage run events past `AIDE_OPENLINEAGE_EVENT_RETENTION_DAYS` (0 when unset: kept for ever). */
+  openlineage_run_events: number;
 }
 
 const EVERY_MS = 10 * 60_000;
@@ -21,7 +23,8 @@ const REFRESH_TOKEN_RETENTION_DAYS = 30;
 
 /**
  * Deletes rows that only ever grow: throttle windows long past, idempotency keys past their TTL, refresh
- * tokens expired or revoked a month ago. Idempotent, so every replica may run it.
+ * tokens expired or revoked a month ago, OpenLineage runs' raw events past their retention (ADR 0053: the
+ * runs, jobs and links they made stay). Idempotent, so every replica may run it.
  */
 @Injectable()
 export class Housekeeping implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -63,6 +66,13 @@ export class Housekeeping implements OnApplicationBootstrap, OnApplicationShutdo
          WHERE COALESCE(revoked_at, expires_at) < now() - make_interval(days => $1)`,
         [REFRESH_TOKEN_RETENTION_DAYS],
       ),
+      openlineage_run_events:
+        this.config.openLineageEventRetentionDays === undefined
+          ? 0
+          : await deleted(
+              'DELETE FROM lineage_run_events WHERE received_at < now() - make_interval(days => $1)',
+              [this.config.openLineageEventRetentionDays],
+            ),
     };
   }
 }

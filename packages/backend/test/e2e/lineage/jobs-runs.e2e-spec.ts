@@ -4,6 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { API, createDataset, flavorByCode, type Row, seedReference } from '../../helpers/catalogue.js';
+import { Housekeeping } from '../../../src/modules/housekeeping/housekeeping.service.js';
 import { createSystem, ok, UNKNOWN_ID, unique } from '../../helpers/factories.js';
 import { publishVersion } from '../../helpers/lineage.js';
 import { createTestContext, expectEnvelope, type TestContext } from '../../helpers/test-app.js';
@@ -492,5 +493,30 @@ describe('the job graph', () => {
     expectEnvelope(await get(`lineage/graph?node=dataset:${UNKNOWN_ID}`), 404, 'DATASET_NOT_FOUND');
     expectEnvelope(await get('lineage/graph?node=run:x'), 422, 'VALIDATION_ERROR');
     expectEnvelope(await get('lineage/graph'), 422, 'VALIDATION_ERROR');
+  });
+});
+
+describe('raw event retention', () => {
+  it('prunes raw events older than AIDE_OPENLINEAGE_EVENT_RETENTION_DAYS; the run stays', async () => {
+    const kept = await createTestContext({ AIDE_OPENLINEAGE_EVENT_RETENTION_DAYS: '30' });
+    try {
+      const runId = randomUUID();
+      const o = { job: unique('retained'), runId };
+      for (const [type, minute] of [['START', 0], ['COMPLETE', 1]] as const) {
+        const event = runEvent(type, { ...o, time: at(minute) });
+        ok(await kept.request('POST', `${API}/lineage`, { token: kept.userToken, body: event }), 201);
+      }
+      await kept.dataSource.query(
+        `UPDATE lineage_run_events SET received_at = now() - interval '31 days' WHERE event_key = $1`,
+        [`run:${runId}:START`],
+      );
+      const report = await kept.app.get(Housekeeping).run();
+      expect(report.openlineage_run_events).toBe(1);
+      const read = (path: string) => kept.request('GET', `${API}/${path}`, { token: kept.userToken });
+      expect(ok(await read(`lineage/runs/${runId}/events`)).map((e: Row) => e.event_type)).toEqual(['COMPLETE']);
+      expect(ok(await read(`lineage/runs/${runId}`))).toMatchObject({ state: 'COMPLETED', started_at: at(0) });
+    } finally {
+      await kept.close();
+    }
   });
 });
