@@ -33,7 +33,12 @@ describe('housekeeping', () => {
     );
     const report = await ctx.app.get(Housekeeping).run();
     // Without AIDE_OPENLINEAGE_EVENT_RETENTION_DAYS raw OpenLineage events are kept (jobs-runs e2e prunes them).
-    expect(report).toEqual({ throttle: 1, idempotency_keys: 1, refresh_tokens: 2, openlineage_run_events: 0 });
+    expect(report).toEqual({
+      throttle: 1,
+      idempotency_keys: 1,
+      refresh_tokens: 2,
+      openlineage_run_events: 0,
+    });
     const left = async (sql: string) => (await ctx.dataSource.query<{ n: string }[]>(sql))[0]?.n;
     expect(
       await left(

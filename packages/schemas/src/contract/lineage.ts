@@ -333,7 +333,8 @@ function lineageRunRoutes() {
       auth: 'user',
       keys: 'catalogue:read',
       paging: 'page',
-      summary: "A job's versions, newest first: each set of inputs/outputs, source code location and SQL it ran",
+      summary:
+        "A job's versions, newest first: each set of inputs/outputs, source code location and SQL it ran",
       description:
         'A version is content-addressed (ADR 0053): a run that ends, or a JobEvent, with the inputs, ' +
         'outputs, `sourceCodeLocation` and `sql` of an existing version runs that version; anything else ' +

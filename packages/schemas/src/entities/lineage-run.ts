@@ -28,7 +28,7 @@ export type LineageDatasetRef = z.infer<typeof LineageDatasetRefSchema>;
 export const LineageRunSummarySchema = z
   .object({
     id: z.uuid(),
-    run_id: z.uuid().describe("The OpenLineage runId"),
+    run_id: z.uuid().describe('The OpenLineage runId'),
     state: LineageRunStateSchema,
     started_at: timestamp.nullable(),
     ended_at: timestamp.nullable(),
@@ -188,7 +188,8 @@ export const LineageRunPageSchema = keysetPageOf(LineageRunSchema);
 export const DatasetRunPageSchema = keysetPageOf(DatasetRunSchema);
 
 /** A node of the job graph: `job:<id>` or `dataset:<registered id>` (`dataset:<namespace>/<name>` when unregistered). */
-export const JOB_GRAPH_NODE = /^(job|dataset):[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
+export const JOB_GRAPH_NODE =
+  /^(job|dataset):[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
 
 /** The query of the job graph: its root node, then the direction, depth and paging of every graph read. */
 export const LineageJobGraphQuerySchema = LineageQuerySchema.extend({

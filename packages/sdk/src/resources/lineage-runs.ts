@@ -123,7 +123,11 @@ export class LineageRunsResource {
   }
 
   /** `GET /datasets/{id}/runs` — the runs that read (input) or wrote (output) a dataset, newest first. */
-  ofDataset(datasetId: string, params: DatasetRunParams = {}, options?: RequestOptions): PagePromise<DatasetRun> {
+  ofDataset(
+    datasetId: string,
+    params: DatasetRunParams = {},
+    options?: RequestOptions,
+  ): PagePromise<DatasetRun> {
     return paged(
       (query) => this.#api.invoke(routes.datasetRuns, { params: { id: datasetId }, query, options }),
       params,

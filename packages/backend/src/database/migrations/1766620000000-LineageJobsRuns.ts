@@ -76,8 +76,12 @@ export class LineageJobsRuns1766620000000 implements MigrationInterface {
       CONSTRAINT fk_lineage_job_versions_job FOREIGN KEY (job_id) REFERENCES lineage_jobs (id) ON DELETE CASCADE,
       CONSTRAINT fk_lineage_job_versions_run FOREIGN KEY (introduced_by_run_id) REFERENCES lineage_runs (id) ON DELETE SET NULL
     )`);
-    await q.query(`CREATE UNIQUE INDEX uq_lineage_job_versions_version ON lineage_job_versions (job_id, version)`);
-    await q.query(`CREATE UNIQUE INDEX uq_lineage_job_versions_hash ON lineage_job_versions (job_id, content_hash)`);
+    await q.query(
+      `CREATE UNIQUE INDEX uq_lineage_job_versions_version ON lineage_job_versions (job_id, version)`,
+    );
+    await q.query(
+      `CREATE UNIQUE INDEX uq_lineage_job_versions_hash ON lineage_job_versions (job_id, content_hash)`,
+    );
     await q.query(`ALTER TABLE lineage_jobs ADD CONSTRAINT fk_lineage_jobs_version
       FOREIGN KEY (current_version_id) REFERENCES lineage_job_versions (id) ON DELETE SET NULL`);
     await q.query(`ALTER TABLE lineage_runs ADD CONSTRAINT fk_lineage_runs_version
@@ -98,7 +102,9 @@ export class LineageJobsRuns1766620000000 implements MigrationInterface {
     )`);
     await q.query(`CREATE UNIQUE INDEX uq_lineage_run_datasets_name
       ON lineage_run_datasets (lineage_run_id, role, namespace, name)`);
-    await q.query(`CREATE INDEX ix_lineage_run_datasets_dataset ON lineage_run_datasets (dataset_id, event_time)`);
+    await q.query(
+      `CREATE INDEX ix_lineage_run_datasets_dataset ON lineage_run_datasets (dataset_id, event_time)`,
+    );
     await q.query(`CREATE TABLE lineage_run_events (
       event_key text NOT NULL,
       lineage_run_id uuid NOT NULL,
@@ -109,7 +115,9 @@ export class LineageJobsRuns1766620000000 implements MigrationInterface {
       CONSTRAINT pk_lineage_run_events PRIMARY KEY (event_key),
       CONSTRAINT fk_lineage_run_events_run FOREIGN KEY (lineage_run_id) REFERENCES lineage_runs (id) ON DELETE CASCADE
     )`);
-    await q.query(`CREATE INDEX ix_lineage_run_events_run ON lineage_run_events (lineage_run_id, event_time)`);
+    await q.query(
+      `CREATE INDEX ix_lineage_run_events_run ON lineage_run_events (lineage_run_id, event_time)`,
+    );
     await q.query(`CREATE INDEX ix_lineage_run_events_received ON lineage_run_events (received_at)`);
     await q.query(`CREATE TABLE lineage_job_datasets (
       job_id uuid NOT NULL,

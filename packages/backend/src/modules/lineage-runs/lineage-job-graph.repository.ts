@@ -115,6 +115,6 @@ export class LineageJobGraphRepository {
       type === 'job' ? id : null,
       type === 'dataset' ? id : null,
     ]);
-    return rows[0] as JobGraphRows;
+    return rows[0];
   }
 }

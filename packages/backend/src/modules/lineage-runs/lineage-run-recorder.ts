@@ -99,11 +99,11 @@ export class LineageRunRecorder {
        ON CONFLICT (namespace, name) DO NOTHING`,
       [ref.namespace, ref.name, eventTime],
     );
-    const [job]: LineageJobEntity[] = await m.query(
+    // Just inserted or there before: always one row.
+    const [stored]: LineageJobEntity[] = await m.query(
       `SELECT * FROM lineage_jobs WHERE namespace = $1 AND name = $2 FOR UPDATE`,
       [ref.namespace, ref.name],
     );
-    const stored = job as LineageJobEntity;
     const newer = eventTime >= new Date(stored.facets_time);
     stored.facets = mergeFacets(stored.facets, facets, newer);
     await m.query(
@@ -143,7 +143,7 @@ export class LineageRunRecorder {
        RETURNING id`,
       [job.id, hash, JSON.stringify(sorted(inputs)), JSON.stringify(sorted(outputs)), location, sql, runId],
     );
-    return (created as { id: string }).id;
+    return created.id;
   }
 
   /** The run after this event: its state machine, times, nominal time, parent and facets. */
@@ -160,10 +160,10 @@ export class LineageRunRecorder {
        VALUES ($1, $2, 'NEW', $3, $3, $3) ON CONFLICT (run_id) DO NOTHING`,
       [runId, jobId, eventTime],
     );
-    const [row]: LineageRunEntity[] = await m.query(`SELECT * FROM lineage_runs WHERE run_id = $1 FOR UPDATE`, [
-      runId,
-    ]);
-    const run = row as LineageRunEntity;
+    const [run]: LineageRunEntity[] = await m.query(
+      `SELECT * FROM lineage_runs WHERE run_id = $1 FOR UPDATE`,
+      [runId],
+    );
     const clock = nextClock(
       {
         state: run.state,
@@ -174,7 +174,11 @@ export class LineageRunRecorder {
       received.eventType ?? 'OTHER',
       eventTime,
     );
-    const facets = mergeFacets(run.facets, event.run.facets ?? {}, eventTime >= new Date(run.last_event_time));
+    const facets = mergeFacets(
+      run.facets,
+      event.run.facets ?? {},
+      eventTime >= new Date(run.last_event_time),
+    );
     const nominal = liveFacet(facets['nominalTime']);
     const parent = liveFacet(facets['parent']);
     const parentRun = parent?.['run'] as { runId?: unknown } | undefined;
@@ -229,7 +233,7 @@ export class LineageRunRecorder {
     ];
     for (const [role, datasets] of sent) {
       for (const [i, dataset] of datasets.entries()) {
-        const ref = refs[role][i] as StoredDatasetRef;
+        const ref = refs[role][i];
         const facets = (role === 'input' ? dataset.inputFacets : dataset.outputFacets) ?? {};
         const k = `${role}\u0000${ref.namespace}\u0000${ref.name}`;
         // `_deleted` markers are kept here: the statement's merge removes what they name.
@@ -256,10 +260,14 @@ export class LineageRunRecorder {
 }
 
 /** The event's inputs and outputs (in its order), each with the dataset the intake matched to it. */
-function refsOf(event: ParsedOpenLineageRunEvent, result: OpenLineageIntakeResult): Record<Role, StoredDatasetRef[]> {
+function refsOf(
+  event: ParsedOpenLineageRunEvent,
+  result: OpenLineageIntakeResult,
+): Record<Role, StoredDatasetRef[]> {
   const matched = new Map<string, string>();
   for (const d of result.datasets) {
-    if (d.status === 'matched' && d.dataset_id) matched.set(`${d.role}\u0000${d.namespace}\u0000${d.name}`, d.dataset_id);
+    if (d.status === 'matched' && d.dataset_id)
+      matched.set(`${d.role}\u0000${d.namespace}\u0000${d.name}`, d.dataset_id);
   }
   const of = (role: Role, list: OpenLineageDataset[] | null | undefined) =>
     (list ?? []).map((d) => ({
@@ -309,7 +317,8 @@ function timeOf(value: unknown): Date | null {
   return Number.isNaN(time.getTime()) ? null : time;
 }
 
-const names = (refs: StoredDatasetRef[]) => [...new Set(refs.map((r) => `${r.namespace}\u0000${r.name}`))].sort();
+const names = (refs: StoredDatasetRef[]) =>
+  [...new Set(refs.map((r) => `${r.namespace}\u0000${r.name}`))].sort();
 
 function sorted(refs: StoredDatasetRef[]): StoredDatasetRef[] {
   const seen = new Set<string>();

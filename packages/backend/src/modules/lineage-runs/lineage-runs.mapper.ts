@@ -60,7 +60,10 @@ export function toLineageJob(
   };
 }
 
-export function toLineageJobVersion(v: LineageJobVersionEntity, run: LineageRunEntity | null): LineageJobVersion {
+export function toLineageJobVersion(
+  v: LineageJobVersionEntity,
+  run: LineageRunEntity | null,
+): LineageJobVersion {
   return {
     id: v.id,
     job_id: v.job_id,
@@ -128,7 +131,11 @@ export function toLineageRunEvent(e: LineageRunEventEntity): LineageRunEvent {
   };
 }
 
-export function toDatasetRun(d: LineageRunDatasetEntity, run: LineageRunEntity, job: LineageJobEntity): DatasetRun {
+export function toDatasetRun(
+  d: LineageRunDatasetEntity,
+  run: LineageRunEntity,
+  job: LineageJobEntity,
+): DatasetRun {
   return {
     role: d.role,
     run: toRunSummary(run),

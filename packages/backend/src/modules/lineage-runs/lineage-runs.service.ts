@@ -66,14 +66,16 @@ export class LineageRunsService {
 
   async job(id: string): Promise<LineageJob> {
     const [job] = await this.withJobParts([await this.getJob(id)]);
-    return job as LineageJob;
+    return job;
   }
 
   async versions(jobId: string, query: ListQuery): Promise<Page<LineageJobVersion>> {
     await this.getJob(jobId);
     const page = await this.repo.versionsPage(jobId, query);
     const runs = byId(
-      await this.repo.runs(page.items.flatMap((v) => (v.introduced_by_run_id ? [v.introduced_by_run_id] : []))),
+      await this.repo.runs(
+        page.items.flatMap((v) => (v.introduced_by_run_id ? [v.introduced_by_run_id] : [])),
+      ),
     );
     return {
       ...page,
@@ -91,7 +93,7 @@ export class LineageRunsService {
 
   async run(id: string): Promise<LineageRun> {
     const [run] = await this.withRunParts([await this.getRun(id)]);
-    return run as LineageRun;
+    return run;
   }
 
   async runEvents(id: string): Promise<LineageRunEvent[]> {

@@ -52,7 +52,11 @@ function runEvent(eventType: string, o: EventOptions): Record<string, unknown> {
     producer: PRODUCER,
     schemaURL: `${SPEC}#/$defs/RunEvent`,
     run: { runId: o.runId, ...(o.runFacets ? { facets: o.runFacets } : {}) },
-    job: { namespace: o.jobNamespace ?? 'spark', name: o.job, ...(o.jobFacets ? { facets: o.jobFacets } : {}) },
+    job: {
+      namespace: o.jobNamespace ?? 'spark',
+      name: o.job,
+      ...(o.jobFacets ? { facets: o.jobFacets } : {}),
+    },
     inputs: (o.inputs ?? []).map(datasetOf),
     outputs: (o.outputs ?? []).map(datasetOf),
   };
@@ -219,7 +223,12 @@ describe('runs', () => {
       nominal_start_time: '2026-12-07T00:00:00.000Z',
       nominal_end_time: '2026-12-08T00:00:00.000Z',
     });
-    ok(await post(runEvent('START', { job: parentJob, jobNamespace: 'airflow', runId: parentRunId, time: at(0) })), 201);
+    ok(
+      await post(
+        runEvent('START', { job: parentJob, jobNamespace: 'airflow', runId: parentRunId, time: at(0) }),
+      ),
+      201,
+    );
     const parent = ok(await get(`lineage/runs/${parentRunId}`));
     expect(ok(await get(`lineage/runs/${childRunId}`)).parent.id).toBe(parent.id);
 
@@ -262,10 +271,12 @@ describe('job versions and JobEvents', () => {
 
     const versions = ok(await get(`lineage/jobs/${run2.job.id}/versions`));
     expect(versions.total).toBe(2);
-    expect(versions.items.map((v: Row) => [v.version, v.introduced_by_run?.run_id, v.inputs.length])).toEqual([
-      [2, second, 2],
-      [1, first, 1],
-    ]);
+    expect(versions.items.map((v: Row) => [v.version, v.introduced_by_run?.run_id, v.inputs.length])).toEqual(
+      [
+        [2, second, 2],
+        [1, first, 1],
+      ],
+    );
     expect(ok(await get(`lineage/jobs/${run2.job.id}`))).toMatchObject({ current_version: 2 });
 
     // Back to the first inputs: version 1 again, no version 3.
@@ -281,7 +292,12 @@ describe('job versions and JobEvents', () => {
     const job = unique('sql_job');
     const o = { job, inputs: ['src.versions_a'], outputs: ['dw.versions_out'] };
     const sql = (query: string) => ({ sql: { _producer: PRODUCER, _schemaURL: 'x', query } });
-    ok(await post(runEvent('COMPLETE', { ...o, runId: randomUUID(), time: at(0), jobFacets: sql('SELECT 1') })), 201);
+    ok(
+      await post(
+        runEvent('COMPLETE', { ...o, runId: randomUUID(), time: at(0), jobFacets: sql('SELECT 1') }),
+      ),
+      201,
+    );
     const run = randomUUID();
     ok(await post(runEvent('COMPLETE', { ...o, runId: run, time: at(1), jobFacets: sql('SELECT 2') })), 201);
     const body = ok(await get(`lineage/runs/${run}`));
@@ -293,8 +309,19 @@ describe('job versions and JobEvents', () => {
   it('a JobEvent updates a job and its version without a run; a DatasetEvent makes no job', async () => {
     const name = unique('declared');
     const facets = {
-      jobType: { _producer: PRODUCER, _schemaURL: 'x', processingType: 'BATCH', integration: 'DBT', jobType: 'MODEL' },
-      sourceCodeLocation: { _producer: PRODUCER, _schemaURL: 'x', type: 'git', url: 'https://git.example.com/repo' },
+      jobType: {
+        _producer: PRODUCER,
+        _schemaURL: 'x',
+        processingType: 'BATCH',
+        integration: 'DBT',
+        jobType: 'MODEL',
+      },
+      sourceCodeLocation: {
+        _producer: PRODUCER,
+        _schemaURL: 'x',
+        type: 'git',
+        url: 'https://git.example.com/repo',
+      },
       sql: { _producer: PRODUCER, _schemaURL: 'x', query: 'INSERT INTO out SELECT * FROM a' },
       documentation: { _producer: PRODUCER, _schemaURL: 'x', description: 'Loads the output' },
       ownership: { _producer: PRODUCER, _schemaURL: 'x', owners: [{ name: 'team:data' }] },
@@ -324,12 +351,21 @@ describe('job versions and JobEvents', () => {
     });
     expect(ok(await get(`lineage/jobs/${job.id}/runs`)).total).toBe(0);
     const versions = ok(await get(`lineage/jobs/${job.id}/versions`));
-    expect(versions.items).toMatchObject([{ version: 1, introduced_by_run: null, sql: 'INSERT INTO out SELECT * FROM a' }]);
+    expect(versions.items).toMatchObject([
+      { version: 1, introduced_by_run: null, sql: 'INSERT INTO out SELECT * FROM a' },
+    ]);
 
     // A newer JobEvent's facet replaces the older one's; the others stay.
-    const newer = { ...jobEvent, eventTime: at(5), job: { namespace: 'dbt', name, facets: { documentation: { description: 'v2' } } } };
+    const newer = {
+      ...jobEvent,
+      eventTime: at(5),
+      job: { namespace: 'dbt', name, facets: { documentation: { description: 'v2' } } },
+    };
     ok(await post(newer), 201);
-    expect(ok(await get(`lineage/jobs/${job.id}`))).toMatchObject({ description: 'v2', sql: 'INSERT INTO out SELECT * FROM a' });
+    expect(ok(await get(`lineage/jobs/${job.id}`))).toMatchObject({
+      description: 'v2',
+      sql: 'INSERT INTO out SELECT * FROM a',
+    });
 
     const datasetEvent = {
       eventTime: at(0),
@@ -345,7 +381,10 @@ describe('job versions and JobEvents', () => {
   it('lists jobs by namespace and name, sorted', async () => {
     const ns = unique('ns');
     for (const name of ['b_job', 'a_job', 'c_other']) {
-      ok(await post(runEvent('START', { job: name, jobNamespace: ns, runId: randomUUID(), time: at(0) })), 201);
+      ok(
+        await post(runEvent('START', { job: name, jobNamespace: ns, runId: randomUUID(), time: at(0) })),
+        201,
+      );
     }
     const all = ok(await get(`lineage/jobs?namespace=${ns}`));
     expect(all.items.map((j: Row) => j.name)).toEqual(['a_job', 'b_job', 'c_other']);
@@ -442,8 +481,30 @@ describe('the job graph', () => {
   it('walks dataset → job → dataset from the current inputs and outputs, depth-limited, cycle-safe', async () => {
     const load = unique('graph_load');
     const publish = unique('graph_publish');
-    ok(await post(runEvent('COMPLETE', { job: load, runId: randomUUID(), time: at(0), inputs: ['src.graph_a'], outputs: ['dw.graph_b'] })), 201);
-    ok(await post(runEvent('COMPLETE', { job: publish, runId: randomUUID(), time: at(1), inputs: ['dw.graph_b'], outputs: ['dw.graph_c'] })), 201);
+    ok(
+      await post(
+        runEvent('COMPLETE', {
+          job: load,
+          runId: randomUUID(),
+          time: at(0),
+          inputs: ['src.graph_a'],
+          outputs: ['dw.graph_b'],
+        }),
+      ),
+      201,
+    );
+    ok(
+      await post(
+        runEvent('COMPLETE', {
+          job: publish,
+          runId: randomUUID(),
+          time: at(1),
+          inputs: ['dw.graph_b'],
+          outputs: ['dw.graph_c'],
+        }),
+      ),
+      201,
+    );
     const loadJob = ok(await get(`lineage/jobs?namespace=spark&name=${load}`)).items[0];
     const publishJob = ok(await get(`lineage/jobs?namespace=spark&name=${publish}`)).items[0];
     const c = `dataset:${NS}/dw.graph_c`;
@@ -477,13 +538,35 @@ describe('the job graph', () => {
 
     // A job writing back into the first dataset closes a cycle: the walk still ends, each node once.
     const back = unique('graph_back');
-    ok(await post(runEvent('COMPLETE', { job: back, runId: randomUUID(), time: at(2), inputs: ['dw.graph_b'], outputs: ['src.graph_a'] })), 201);
+    ok(
+      await post(
+        runEvent('COMPLETE', {
+          job: back,
+          runId: randomUUID(),
+          time: at(2),
+          inputs: ['dw.graph_b'],
+          outputs: ['src.graph_a'],
+        }),
+      ),
+      201,
+    );
     const cycle = ok(await get(`lineage/graph?node=dataset:${a.id}&depth=20`));
     expect(cycle.total_nodes).toBe(6);
     expect(new Set(cycle.nodes.map((n: Row) => n.key)).size).toBe(6);
 
     // The load job now reads another dataset: the graph follows its current version.
-    ok(await post(runEvent('COMPLETE', { job: load, runId: randomUUID(), time: at(3), inputs: ['src.graph_x'], outputs: ['dw.graph_b'] })), 201);
+    ok(
+      await post(
+        runEvent('COMPLETE', {
+          job: load,
+          runId: randomUUID(),
+          time: at(3),
+          inputs: ['src.graph_x'],
+          outputs: ['dw.graph_b'],
+        }),
+      ),
+      201,
+    );
     const after = ok(await get(`lineage/graph?node=job:${loadJob.id}&direction=upstream&depth=1`));
     expect(after.nodes.map((n: Row) => n.key)).toEqual([`job:${loadJob.id}`, `dataset:${NS}/src.graph_x`]);
   });
@@ -502,7 +585,10 @@ describe('raw event retention', () => {
     try {
       const runId = randomUUID();
       const o = { job: unique('retained'), runId };
-      for (const [type, minute] of [['START', 0], ['COMPLETE', 1]] as const) {
+      for (const [type, minute] of [
+        ['START', 0],
+        ['COMPLETE', 1],
+      ] as const) {
         const event = runEvent(type, { ...o, time: at(minute) });
         ok(await kept.request('POST', `${API}/lineage`, { token: kept.userToken, body: event }), 201);
       }
@@ -513,8 +599,13 @@ describe('raw event retention', () => {
       const report = await kept.app.get(Housekeeping).run();
       expect(report.openlineage_run_events).toBe(1);
       const read = (path: string) => kept.request('GET', `${API}/${path}`, { token: kept.userToken });
-      expect(ok(await read(`lineage/runs/${runId}/events`)).map((e: Row) => e.event_type)).toEqual(['COMPLETE']);
-      expect(ok(await read(`lineage/runs/${runId}`))).toMatchObject({ state: 'COMPLETED', started_at: at(0) });
+      expect(ok(await read(`lineage/runs/${runId}/events`)).map((e: Row) => e.event_type)).toEqual([
+        'COMPLETE',
+      ]);
+      expect(ok(await read(`lineage/runs/${runId}`))).toMatchObject({
+        state: 'COMPLETED',
+        started_at: at(0),
+      });
     } finally {
       await kept.close();
     }
