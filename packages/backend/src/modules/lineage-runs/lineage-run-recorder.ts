@@ -7,6 +7,7 @@ import type {
 } from '@aide/schemas';
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
+import { registerConstraintCodes } from '../../common/errors/db-error.js';
 import type { ReceivedEvent } from '../lineage/openlineage.repository.js';
 import type { StoredDatasetRef } from './lineage-job-version.entity.js';
 import type { LineageJobEntity } from './lineage-job.entity.js';
@@ -14,6 +15,27 @@ import { isTerminal, nextClock } from './lineage-run-state.js';
 import type { LineageRunEntity } from './lineage-run.entity.js';
 
 type Facets = Record<string, unknown>;
+
+// The writes below upsert (ON CONFLICT) under the job's row lock, so none of these should fire; if one
+// does (a dataset or job removed mid-event, a race past the lock), it answers with its own code.
+registerConstraintCodes({
+  fk_lineage_job_datasets_dataset: 'DATASET_NOT_FOUND',
+  fk_lineage_run_datasets_dataset: 'DATASET_NOT_FOUND',
+  fk_lineage_job_datasets_job: 'LINEAGE_JOB_NOT_FOUND',
+  fk_lineage_job_versions_job: 'LINEAGE_JOB_NOT_FOUND',
+  fk_lineage_runs_job: 'LINEAGE_JOB_NOT_FOUND',
+  fk_lineage_jobs_version: 'LINEAGE_JOB_NOT_FOUND',
+  fk_lineage_runs_version: 'LINEAGE_JOB_NOT_FOUND',
+  fk_lineage_job_versions_run: 'LINEAGE_RUN_NOT_FOUND',
+  fk_lineage_run_datasets_run: 'LINEAGE_RUN_NOT_FOUND',
+  fk_lineage_run_events_run: 'LINEAGE_RUN_NOT_FOUND',
+  fk_lineage_runs_parent: 'LINEAGE_RUN_NOT_FOUND',
+  uq_lineage_jobs_name: 'VERSION_CONFLICT',
+  uq_lineage_runs_run: 'VERSION_CONFLICT',
+  uq_lineage_job_versions_hash: 'VERSION_CONFLICT',
+  uq_lineage_job_versions_version: 'VERSION_CONFLICT',
+  uq_lineage_run_datasets_name: 'VERSION_CONFLICT',
+});
 type Role = 'input' | 'output';
 
 /**
