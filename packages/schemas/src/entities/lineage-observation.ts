@@ -48,7 +48,12 @@ export type UnknownDataset = z.infer<typeof UnknownDatasetSchema>;
 
 export const UnknownDatasetQuerySchema = z
   .strictObject({
-    namespace: z.string().min(1).max(4000).optional().describe('This namespace (normalised: `postgresql://` = `postgres://`)'),
+    namespace: z
+      .string()
+      .min(1)
+      .max(4000)
+      .optional()
+      .describe('This namespace (normalised: `postgresql://` = `postgres://`)'),
     name: z.string().min(1).max(1000).optional().describe('Names containing this text (case-insensitive)'),
     registered: z
       .enum(['true', 'false'])
@@ -59,8 +64,10 @@ export const UnknownDatasetQuerySchema = z
   })
   .meta({ id: 'UnknownDatasetQuery' });
 export type UnknownDatasetQuery = z.output<typeof UnknownDatasetQuerySchema>;
+export type UnknownDatasetQueryInput = z.input<typeof UnknownDatasetQuerySchema>;
 
 export const UnknownDatasetPageSchema = pageOf(UnknownDatasetSchema).meta({ id: 'UnknownDatasetPage' });
+export type UnknownDatasetPage = z.infer<typeof UnknownDatasetPageSchema>;
 
 /** What one replayed event did: its key and its new answer (stored in place of the first one). */
 export const OpenLineageReplayResultSchema = z
@@ -101,10 +108,11 @@ export const RegisterUnknownDatasetResultSchema = z
     replay: OpenLineageReplayResultSchema,
   })
   .meta({ id: 'RegisterUnknownDatasetResult' });
+export type RegisterUnknownDatasetResult = z.infer<typeof RegisterUnknownDatasetResultSchema>;
 
 export const OpenLineageReplaySchema = z
   .strictObject({
-    run_id: z.uuid().optional().describe("Every stored event of this run"),
+    run_id: z.uuid().optional().describe('Every stored event of this run'),
     unknown_dataset_id: z.uuid().optional().describe('Every stored event that named this unknown dataset'),
   })
   .refine((b) => (b.run_id === undefined) !== (b.unknown_dataset_id === undefined), {

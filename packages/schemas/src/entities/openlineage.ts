@@ -220,7 +220,7 @@ export const OpenLineageSchemaDriftSchema = z
     type_comparison: z
       .enum(['names_only'])
       .describe(
-        "`names_only`: OpenLineage types are free text; columns are compared by name, presence and order, " +
+        '`names_only`: OpenLineage types are free text; columns are compared by name, presence and order, ' +
           'not by type (a field seen without a column counts as a nullable addition)',
       ),
     changes: z.array(SchemaChangeSchema),
@@ -338,7 +338,7 @@ export const OpenLineageIntakeResultSchema = z
       .array(OpenLineageSchemaDriftSchema)
       .optional()
       .describe(
-        "Matched datasets whose schema facet differs from their current version (absent from answers stored before it)",
+        'Matched datasets whose schema facet differs from their current version (absent from answers stored before it)',
       ),
   })
   .meta({ id: 'OpenLineageIntakeResult' });

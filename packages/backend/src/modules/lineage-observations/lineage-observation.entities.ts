@@ -119,7 +119,10 @@ export class LineageObservedSchemaEntity {
   dataset_id: string;
 
   @Column({ type: 'text' })
-  @ForeignKey(() => OpenLineageEventEntity, { name: 'fk_lineage_observed_schemas_event', onDelete: 'CASCADE' })
+  @ForeignKey(() => OpenLineageEventEntity, {
+    name: 'fk_lineage_observed_schemas_event',
+    onDelete: 'CASCADE',
+  })
   event_key: string;
 
   @Column({ type: 'uuid', nullable: true })

@@ -1,5 +1,9 @@
 import type { ObservedSchema, SchemaChange, UnknownDataset } from '@aide/schemas';
-import type { ObservedSchemaRow, UnknownDatasetRow, UnknownJobRow } from './lineage-observations.repository.js';
+import type {
+  ObservedSchemaRow,
+  UnknownDatasetRow,
+  UnknownJobRow,
+} from './lineage-observations.repository.js';
 
 const iso = (d: Date | string) => new Date(d).toISOString();
 

@@ -5,7 +5,10 @@ import type { Entry, Result } from '../lineage/openlineage-entries.js';
 import { normalizeNamespace } from '../lineage/openlineage-naming.js';
 import type { ReceivedEvent } from '../lineage/openlineage.repository.js';
 import { driftOf, type ObservedField } from './observed-schema-drift.js';
-import { LineageObservationsRepository, type ObservedSchemaInsert } from './lineage-observations.repository.js';
+import {
+  LineageObservationsRepository,
+  type ObservedSchemaInsert,
+} from './lineage-observations.repository.js';
 
 /** The root fields of a dataset's schema facet; null without one (or when it is deleted). */
 export function observedFieldsOf(dataset: OpenLineageDataset | null): ObservedField[] | null {
@@ -75,13 +78,21 @@ export class LineageObservationsRecorder {
       if (e.answer.status === 'matched' && id && fields && !seen.has(id)) seen.set(id, { entry: e, fields });
     }
     if (seen.size === 0) return [];
-    const versions = new Map((await this.repo.currentVersions([...seen.keys()], m)).map((v) => [v.dataset_id, v]));
+    const versions = new Map(
+      (await this.repo.currentVersions([...seen.keys()], m)).map((v) => [v.dataset_id, v]),
+    );
     const rows: ObservedSchemaInsert[] = [];
     const drift: OpenLineageSchemaDrift[] = [];
     for (const [datasetId, { entry, fields }] of seen) {
       const version = versions.get(datasetId);
       const { drift: cls, changes } = driftOf(version?.columns ?? [], fields, version?.flavor_code ?? null);
-      rows.push({ dataset_id: datasetId, fields, compared_schema_id: version?.schema_id ?? null, drift: cls, changes });
+      rows.push({
+        dataset_id: datasetId,
+        fields,
+        compared_schema_id: version?.schema_id ?? null,
+        drift: cls,
+        changes,
+      });
       if (cls !== 'none') {
         drift.push({
           dataset_id: datasetId,

@@ -139,7 +139,13 @@ export class LineageObservationsRepository {
          SET event_count = lineage_unknown_dataset_jobs.event_count + 1,
              first_seen = least(lineage_unknown_dataset_jobs.first_seen, excluded.first_seen),
              last_seen = greatest(lineage_unknown_dataset_jobs.last_seen, excluded.last_seen)`,
-      [jobRows.map((r) => r.id), jobRows.map((r) => r.role), event.job.namespace, event.job.name, event.eventTime],
+      [
+        jobRows.map((r) => r.id),
+        jobRows.map((r) => r.role),
+        event.job.namespace,
+        event.job.name,
+        event.eventTime,
+      ],
     );
   }
 
@@ -181,7 +187,11 @@ export class LineageObservationsRepository {
   }
 
   /** The schemas an event saw (a replay of the same event keeps the first observation). */
-  async insertObserved(event: ReceivedEvent, rows: readonly ObservedSchemaInsert[], m: EntityManager): Promise<void> {
+  async insertObserved(
+    event: ReceivedEvent,
+    rows: readonly ObservedSchemaInsert[],
+    m: EntityManager,
+  ): Promise<void> {
     if (rows.length === 0) return;
     await m.query(
       `INSERT INTO lineage_observed_schemas (dataset_id, event_key, run_id, job_namespace, job_name, observed_at,
@@ -213,10 +223,11 @@ export class LineageObservationsRepository {
        AND ($2::text IS NULL OR strpos(lower(name), lower($2)) > 0)
        AND ($3::boolean IS NULL OR (registered_dataset_id IS NOT NULL) = $3)`;
     const params = [namespaceKey ?? null, q.name ?? null, q.registered ?? null];
-    const [{ total }] = (await m.query(
+    const counted: { total: number }[] = await m.query(
       `SELECT count(*)::int AS total FROM lineage_unknown_datasets WHERE ${where}`,
       params,
-    )) as { total: number }[];
+    );
+    const total = counted[0]?.total ?? 0;
     const rows: UnknownDatasetRow[] = await m.query(
       `SELECT * FROM lineage_unknown_datasets WHERE ${where}
        ORDER BY last_seen DESC, id LIMIT $4 OFFSET $5`,
@@ -282,7 +293,9 @@ export class LineageObservationsRepository {
   }
 
   async datasetExists(id: string, m: EntityManager): Promise<boolean> {
-    const rows: unknown[] = await m.query('SELECT 1 FROM datasets WHERE id = $1 AND deleted_at IS NULL', [id]);
+    const rows: unknown[] = await m.query('SELECT 1 FROM datasets WHERE id = $1 AND deleted_at IS NULL', [
+      id,
+    ]);
     return rows.length > 0;
   }
 

@@ -61,7 +61,8 @@ export function driftOf(
 ): Drift {
   const exact = new Map(registered.map((c) => [c.name, c]));
   const folded = new Map<string, RegisteredColumn[]>();
-  for (const c of registered) folded.set(c.name.toLowerCase(), [...(folded.get(c.name.toLowerCase()) ?? []), c]);
+  for (const c of registered)
+    folded.set(c.name.toLowerCase(), [...(folded.get(c.name.toLowerCase()) ?? []), c]);
   const seen: ComparableColumn[] = [];
   const taken = new Set<string>();
   for (const f of observed) {

@@ -12,7 +12,11 @@ export class UnknownDatasetRegistrationController {
 
   @Route(routes.registerUnknownDataset)
   async register({ params, body, user }: RouteInput<typeof routes.registerUnknownDataset>) {
-    return respond(routes.registerUnknownDataset, 201, await this.registration.register(params.id, body, user));
+    return respond(
+      routes.registerUnknownDataset,
+      201,
+      await this.registration.register(params.id, body, user),
+    );
   }
 
   @Route(routes.replay)

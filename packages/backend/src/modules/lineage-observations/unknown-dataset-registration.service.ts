@@ -67,7 +67,11 @@ export class UnknownDatasetRegistrationService {
       });
       if (!create.success) {
         throw validationError(
-          create.error.issues.map((i) => ({ path: ['dataset', ...i.path], message: i.message, code: i.code })),
+          create.error.issues.map((i) => ({
+            path: ['dataset', ...i.path],
+            message: i.message,
+            code: i.code,
+          })),
           'The dataset cannot be created from its OpenLineage name alone: give the missing fields in `dataset`.',
         );
       }
@@ -124,9 +128,12 @@ export class UnknownDatasetRegistrationService {
       .map((s) => s.id)
       .sort();
     if (candidates.length !== 1) {
-      throw new AppError('UNKNOWN_DATASET_SYSTEM_UNRESOLVED', undefined, { namespace: row.namespace, candidates });
+      throw new AppError('UNKNOWN_DATASET_SYSTEM_UNRESOLVED', undefined, {
+        namespace: row.namespace,
+        candidates,
+      });
     }
-    return candidates[0] as string;
+    return candidates[0];
   }
 
   /** The fields seen as version 1: native types as sent (free text), every column nullable. */

@@ -42,7 +42,13 @@ interface Side {
 function facetsOf(side: Side): Record<string, unknown> {
   return {
     ...(side.fields
-      ? { schema: { _producer: PRODUCER, _schemaURL: 'x', fields: side.fields.map(([name, type]) => ({ name, type })) } }
+      ? {
+          schema: {
+            _producer: PRODUCER,
+            _schemaURL: 'x',
+            fields: side.fields.map(([name, type]) => ({ name, type })),
+          },
+        }
       : {}),
     ...(side.lineage
       ? {
@@ -101,7 +107,10 @@ describe('datasets without a schema', () => {
   it('links an input that has no version (unpinned), and pins it once the dataset has one', async () => {
     const bare = await rdbms('src.bare_in', null);
     const out = await rdbms('dw.bare_out', [['id', 'integer']]);
-    const first = ok(await post(runEvent('bare_job', [{ name: 'src.bare_in' }], [{ name: 'dw.bare_out' }])), 201);
+    const first = ok(
+      await post(runEvent('bare_job', [{ name: 'src.bare_in' }], [{ name: 'dw.bare_out' }])),
+      201,
+    );
     expect(first.skipped).toEqual([]);
     expect(first.dataset_links).toEqual([
       expect.objectContaining({ source_dataset_id: bare.id, target_dataset_id: out.id, status: 'created' }),
@@ -111,7 +120,10 @@ describe('datasets without a schema', () => {
 
     // The dataset gets a version: the next event confirms the link and pins its source.
     const { schemaId } = await publishVersion(ctx, bare.id, [['id', 'integer']]);
-    const next = ok(await post(runEvent('bare_job', [{ name: 'src.bare_in' }], [{ name: 'dw.bare_out' }])), 201);
+    const next = ok(
+      await post(runEvent('bare_job', [{ name: 'src.bare_in' }], [{ name: 'dw.bare_out' }])),
+      201,
+    );
     expect(next.dataset_links).toEqual([{ ...first.dataset_links[0], status: 'confirmed' }]);
     const pinned = ok(await get(`dataset-links/${link.id}`));
     expect(pinned).toMatchObject({ source_schema_id: schemaId, target_schema_id: out.versionId });
@@ -137,7 +149,15 @@ describe('datasets the registry does not know', () => {
   const eventA = () =>
     runEvent(
       'orders_daily',
-      [{ name: 'unk.orders', fields: [['id', 'integer'], ['amount', 'decimal(12,2)']] }],
+      [
+        {
+          name: 'unk.orders',
+          fields: [
+            ['id', 'integer'],
+            ['amount', 'decimal(12,2)'],
+          ],
+        },
+      ],
       [{ name: 'dw.orders_total', lineage: { total: [{ name: 'unk.orders', field: 'amount' }] } }],
       '2026-12-07T08:00:00.000Z',
       runA,
@@ -145,7 +165,15 @@ describe('datasets the registry does not know', () => {
   const eventB = () =>
     runEvent(
       'orders_by_customer',
-      [{ name: 'unk.orders', fields: [['id', 'bigint'], ['customer', 'varchar']] }],
+      [
+        {
+          name: 'unk.orders',
+          fields: [
+            ['id', 'bigint'],
+            ['customer', 'varchar'],
+          ],
+        },
+      ],
       [{ name: 'dw.orders_by_customer' }],
       '2026-12-07T09:30:00.000Z',
     );
@@ -209,13 +237,21 @@ describe('datasets the registry does not know', () => {
     const [ra, rb] = body.replay.events.map((e: Row) => e.result);
     expect(ra.unknown_datasets).toEqual([]);
     expect(ra.dataset_links).toEqual([
-      expect.objectContaining({ source_dataset_id: body.dataset.id, target_dataset_id: target.id, status: 'created' }),
+      expect.objectContaining({
+        source_dataset_id: body.dataset.id,
+        target_dataset_id: target.id,
+        status: 'created',
+      }),
     ]);
     expect(ra.field_links.map((f: Row) => [f.source_field, f.target_field, f.status])).toEqual([
       ['amount', 'total', 'created'],
     ]);
     expect(rb.dataset_links).toEqual([
-      expect.objectContaining({ source_dataset_id: body.dataset.id, target_dataset_id: target2.id, status: 'created' }),
+      expect.objectContaining({
+        source_dataset_id: body.dataset.id,
+        target_dataset_id: target2.id,
+        status: 'created',
+      }),
     ]);
     expect(body.replay).toMatchObject({ dataset_links: 2, field_links: 1 });
 
@@ -248,7 +284,10 @@ describe('datasets the registry does not know', () => {
   });
 
   it('marks a dataset registered by other means on replay', async () => {
-    const a = ok(await post(runEvent('crawl_later', [{ name: 'unk.crawled' }], [{ name: 'dw.orders_total' }])), 201);
+    const a = ok(
+      await post(runEvent('crawl_later', [{ name: 'unk.crawled' }], [{ name: 'dw.orders_total' }])),
+      201,
+    );
     expect(a.unknown_datasets).toHaveLength(1);
     const [unknown] = ok(await get(`lineage/unknown-datasets?name=unk.crawled`)).items;
     const crawled = await rdbms('unk.crawled', [['id', 'integer']]);
@@ -270,7 +309,9 @@ describe('datasets the registry does not know', () => {
     const nowhere = `postgres://nowhere-${unique('h')}:5432`;
     (event.outputs as Row[])[0].namespace = nowhere;
     ok(await post(event), 201);
-    const [unknown] = ok(await get(`lineage/unknown-datasets?namespace=${encodeURIComponent(nowhere)}`)).items;
+    const [unknown] = ok(
+      await get(`lineage/unknown-datasets?namespace=${encodeURIComponent(nowhere)}`),
+    ).items;
     expectEnvelope(
       await postTo(`lineage/unknown-datasets/${unknown.id}/register`, {}),
       422,
@@ -301,27 +342,55 @@ describe('schemas that drift', () => {
     runEvent(job, [], [{ name: 'dw.customers', fields }], eventTime);
 
   it('reports a dropped column as breaking, a nullable addition as compatible, the same schema as none', async () => {
-    const dropped = ok(await post(seen('drops_email', [['id', 'int'], ['name', 'string']])), 201);
+    const dropped = ok(
+      await post(
+        seen('drops_email', [
+          ['id', 'int'],
+          ['name', 'string'],
+        ]),
+      ),
+      201,
+    );
     expect(dropped.drift).toEqual([
       expect.objectContaining({
         dataset_id: drifting.id,
         compared_version_num: 1,
         class: 'breaking',
         type_comparison: 'names_only',
-        changes: [expect.objectContaining({ category: 'column_removed', name: 'email', compatibility: 'breaking' })],
+        changes: [
+          expect.objectContaining({ category: 'column_removed', name: 'email', compatibility: 'breaking' }),
+        ],
       }),
     ]);
     const added = ok(
-      await post(seen('adds_phone', [['id', 'int'], ['NAME', 'string'], ['email', 'string'], ['phone', 'string']])),
+      await post(
+        seen('adds_phone', [
+          ['id', 'int'],
+          ['NAME', 'string'],
+          ['email', 'string'],
+          ['phone', 'string'],
+        ]),
+      ),
       201,
     );
     expect(added.drift).toEqual([
       expect.objectContaining({
         class: 'compatible',
-        changes: [expect.objectContaining({ category: 'column_added', name: 'phone', compatibility: 'compatible' })],
+        changes: [
+          expect.objectContaining({ category: 'column_added', name: 'phone', compatibility: 'compatible' }),
+        ],
       }),
     ]);
-    const same = ok(await post(seen('same', [['id', 'int'], ['name', 'string'], ['email', 'string']])), 201);
+    const same = ok(
+      await post(
+        seen('same', [
+          ['id', 'int'],
+          ['name', 'string'],
+          ['email', 'string'],
+        ]),
+      ),
+      201,
+    );
     expect(same.drift).toEqual([]);
     // Nothing was published.
     const versions = ok(await get(`datasets/${drifting.id}/schema-versions`));
@@ -329,7 +398,20 @@ describe('schemas that drift', () => {
   });
 
   it("lists each job's latest observed schema with its drift class", async () => {
-    ok(await post(seen('drops_email', [['id', 'int'], ['name', 'string'], ['email', 'string']], '2026-12-07T12:00:00.000Z')), 201);
+    ok(
+      await post(
+        seen(
+          'drops_email',
+          [
+            ['id', 'int'],
+            ['name', 'string'],
+            ['email', 'string'],
+          ],
+          '2026-12-07T12:00:00.000Z',
+        ),
+      ),
+      201,
+    );
     const observed = ok(await get(`datasets/${drifting.id}/observed-schemas`));
     expect(observed.map((o: Row) => [o.job.name, o.drift, o.compared_version_num])).toEqual([
       ['adds_phone', 'compatible', 1],
