@@ -1,8 +1,24 @@
 import type { UnknownDatasetQuery } from '@aide/schemas';
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
+import { registerConstraintCodes } from '../../common/errors/db-error.js';
 import type { ReceivedEvent } from '../lineage/openlineage.repository.js';
 import type { DriftClass, ObservedField, RegisteredColumn } from './observed-schema-drift.js';
+
+// Written by the intake in its own statements (ON CONFLICT for the unique keys): a violation is a race
+// or a row deleted underneath, answered with the code of what went missing.
+registerConstraintCodes({
+  fk_lineage_event_payloads_event: 'NOT_FOUND',
+  fk_lineage_unknown_datasets_dataset: 'DATASET_NOT_FOUND',
+  fk_lineage_unknown_dataset_jobs_dataset: 'UNKNOWN_DATASET_NOT_FOUND',
+  fk_lineage_unknown_dataset_events_dataset: 'UNKNOWN_DATASET_NOT_FOUND',
+  fk_lineage_unknown_dataset_events_event: 'NOT_FOUND',
+  fk_lineage_observed_schemas_dataset: 'DATASET_NOT_FOUND',
+  fk_lineage_observed_schemas_event: 'NOT_FOUND',
+  fk_lineage_observed_schemas_schema: 'DATASET_SCHEMA_NOT_FOUND',
+  uq_lineage_unknown_datasets_name: 'VERSION_CONFLICT',
+  uq_lineage_observed_schemas_event: 'VERSION_CONFLICT',
+});
 
 /** An unknown dataset of one event, in one role. */
 export interface SeenUnknown {
