@@ -62,6 +62,7 @@ export {
 export { DatasetLinksResource, type CompatParams } from './resources/dataset-links.js';
 export { CompatibilityResource } from './resources/compatibility.js';
 export { LineageResource, type LineageParams, type Whole } from './resources/lineage.js';
+export { LineageObservationsResource, type UnknownDatasetParams } from './resources/lineage-observations.js';
 export { FieldClassificationsResource } from './resources/field-classifications.js';
 export { FieldsResource } from './resources/fields.js';
 export { SystemsResource, type SnapshotParams } from './resources/systems.js';

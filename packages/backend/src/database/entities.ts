@@ -30,6 +30,13 @@ import { SystemKindEntity } from '../modules/system-kinds/system-kind.entity.js'
 import { SystemEntity } from '../modules/systems/system.entity.js';
 import { TechFieldTemplateEntity } from '../modules/tech-field-templates/tech-field-template.entity.js';
 import { OpenLineageEventEntity } from '../modules/lineage/openlineage-event.entity.js';
+import {
+  LineageEventPayloadEntity,
+  LineageObservedSchemaEntity,
+  LineageUnknownDatasetEntity,
+  LineageUnknownDatasetEventEntity,
+  LineageUnknownDatasetJobEntity,
+} from '../modules/lineage-observations/lineage-observation.entities.js';
 import { TypeInstanceEntity } from '../modules/type-instances/type-instance.entity.js';
 import { UserEntity } from '../modules/users/user.entity.js';
 import { ApiKeyEntity } from '../modules/api-keys/api-key.entity.js';
@@ -90,4 +97,9 @@ export const ENTITIES = [
   ApiKeyEntity,
   OpenLineageEventEntity,
   SchemaVersionReadShapeEntity,
+  LineageEventPayloadEntity,
+  LineageUnknownDatasetEntity,
+  LineageUnknownDatasetJobEntity,
+  LineageUnknownDatasetEventEntity,
+  LineageObservedSchemaEntity,
 ];

@@ -26,6 +26,7 @@ import { DataCoolieFidelity1766500000000 } from './1766500000000-DataCoolieFidel
 import { CompatibilityLevels1766400000000 } from './1766400000000-CompatibilityLevels.js';
 import { ColumnLineageManyToOne1766600000000 } from './1766600000000-ColumnLineageManyToOne.js';
 import { OpenLineageEventKinds1766610000000 } from './1766610000000-OpenLineageEventKinds.js';
+import { LineageObservations1766630000000 } from './1766630000000-LineageObservations.js';
 
 /** Every migration in order. Listed explicitly: ESM builds cannot rely on TypeORM's glob loading. */
 export const MIGRATIONS = [
@@ -57,4 +58,5 @@ export const MIGRATIONS = [
   DataCoolieFidelity1766500000000,
   ColumnLineageManyToOne1766600000000,
   OpenLineageEventKinds1766610000000,
+  LineageObservations1766630000000,
 ];

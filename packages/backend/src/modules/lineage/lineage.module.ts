@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { DatasetLinksModule } from '../dataset-links/dataset-links.module.js';
 import { FieldLinksModule } from '../field-links/field-links.module.js';
 import { FieldsModule } from '../fields/fields.module.js';
+import { LineageObservationsModule } from '../lineage-observations/lineage-observations.module.js';
 import { LineageGraphRepository } from './lineage-graph.repository.js';
 import { LineageController } from './lineage.controller.js';
 import { LineageService } from './lineage.service.js';
@@ -11,7 +12,7 @@ import { OpenLineageRepository } from './openlineage.repository.js';
 import { OpenLineageService } from './openlineage.service.js';
 
 @Module({
-  imports: [DatasetLinksModule, FieldLinksModule, FieldsModule],
+  imports: [DatasetLinksModule, FieldLinksModule, FieldsModule, LineageObservationsModule],
   controllers: [LineageController],
   providers: [
     LineageService,
@@ -21,5 +22,7 @@ import { OpenLineageService } from './openlineage.service.js';
     OpenLineageDatasetLinks,
     OpenLineageFieldLinks,
   ],
+  // The replay of stored events (ADR 0054) goes through the intake's own path.
+  exports: [OpenLineageService, OpenLineageRepository],
 })
 export class LineageModule {}
