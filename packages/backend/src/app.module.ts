@@ -23,6 +23,8 @@ import { FieldLinksModule } from './modules/field-links/field-links.module.js';
 import { LakeSyncModule } from './modules/lake-sync/lake-sync.module.js';
 import { TranslationsModule } from './modules/translations/translations.module.js';
 import { LineageModule } from './modules/lineage/lineage.module.js';
+import { LineageObservationsModule } from './modules/lineage-observations/lineage-observations.module.js';
+import { UnknownDatasetRegistrationModule } from './modules/lineage-observations/unknown-dataset-registration.module.js';
 import { FieldBindingsModule } from './modules/field-bindings/field-bindings.module.js';
 import { FieldClassificationsModule } from './modules/field-classifications/field-classifications.module.js';
 import { FieldsModule } from './modules/fields/fields.module.js';
@@ -90,6 +92,8 @@ export class AppModule {
         DatasetLinksModule,
         FieldLinksModule,
         LineageModule,
+        LineageObservationsModule,
+        UnknownDatasetRegistrationModule,
         LakeSyncModule,
         TranslationsModule,
         SearchModule,

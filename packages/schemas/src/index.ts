@@ -30,6 +30,7 @@ export * from './entities/dataset-link.js';
 export * from './entities/lineage.js';
 export * from './entities/openlineage.js';
 export * from './entities/lineage-run.js';
+export * from './entities/lineage-observation.js';
 export * from './entities/lake-sync.js';
 export * from './entities/compat.js';
 export * from './entities/compatibility.js';

@@ -17,7 +17,12 @@ const KAFKA_UNKNOWN =
 const OL_STATIC_EVENTS =
   'Issue 27, ADR 0051: a JobEvent or DatasetEvent (refused before) has no run; a DatasetEvent no job. ' +
   'A RunEvent still answers all three';
+const OL_UNPINNED =
+  'Issue 27 §2, ADR 0054: a dataset without a published version is linked by the OpenLineage intake, ' +
+  'unpinned on that side until a later event pins it';
 const ACKNOWLEDGED: Record<string, string> = {
+  'DatasetLink.source_schema_id: may now be null': OL_UNPINNED,
+  'DatasetLink.target_schema_id: may now be null': OL_UNPINNED,
   'OpenLineageIntakeResult.event_type: may now be null': OL_STATIC_EVENTS,
   'OpenLineageIntakeResult.job: may now be null': OL_STATIC_EVENTS,
   'OpenLineageIntakeResult.run_id: may now be null': OL_STATIC_EVENTS,

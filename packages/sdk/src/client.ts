@@ -97,6 +97,7 @@ import { DatasetLinksResource } from './resources/dataset-links.js';
 import { DatasetsResource } from './resources/datasets.js';
 import { CompatibilityResource } from './resources/compatibility.js';
 import { LineageResource } from './resources/lineage.js';
+import { LineageObservationsResource } from './resources/lineage-observations.js';
 import { ApiKeysResource } from './resources/api-keys.js';
 import { DataCoolieResource } from './resources/datacoolie.js';
 import { DataflowsResource } from './resources/dataflows.js';
@@ -351,6 +352,8 @@ export class AideClient extends AideClientCore {
   );
   /** `/lineage`: the graph around a dataset or a field (pages, `for await`, or whole). */
   readonly lineage = new LineageResource(this.api);
+  /** What the OpenLineage intake observed: unknown datasets (register, replay), observed schemas. */
+  readonly lineageObservations = new LineageObservationsResource(this.api);
   /** Compatibility levels (registry, system, dataset) and the check of a would-be version (ADR 0048). */
   readonly compatibility = new CompatibilityResource(this.api);
   /** `/field-links`: every field link, filterable by link and field; the note is all an update changes. */

@@ -69,6 +69,7 @@ export {
   type LineageRunParams,
   LineageRunsResource,
 } from './resources/lineage-runs.js';
+export { LineageObservationsResource, type UnknownDatasetParams } from './resources/lineage-observations.js';
 export { FieldClassificationsResource } from './resources/field-classifications.js';
 export { FieldsResource } from './resources/fields.js';
 export { SystemsResource, type SnapshotParams } from './resources/systems.js';

@@ -36,6 +36,13 @@ import { LineageRunDatasetEntity } from '../modules/lineage-runs/lineage-run-dat
 import { LineageRunEventEntity } from '../modules/lineage-runs/lineage-run-event.entity.js';
 import { LineageRunEntity } from '../modules/lineage-runs/lineage-run.entity.js';
 import { OpenLineageEventEntity } from '../modules/lineage/openlineage-event.entity.js';
+import {
+  LineageEventPayloadEntity,
+  LineageObservedSchemaEntity,
+  LineageUnknownDatasetEntity,
+  LineageUnknownDatasetEventEntity,
+  LineageUnknownDatasetJobEntity,
+} from '../modules/lineage-observations/lineage-observation.entities.js';
 import { TypeInstanceEntity } from '../modules/type-instances/type-instance.entity.js';
 import { UserEntity } from '../modules/users/user.entity.js';
 import { ApiKeyEntity } from '../modules/api-keys/api-key.entity.js';
@@ -102,4 +109,9 @@ export const ENTITIES = [
   LineageRunEventEntity,
   LineageJobDatasetEntity,
   SchemaVersionReadShapeEntity,
+  LineageEventPayloadEntity,
+  LineageUnknownDatasetEntity,
+  LineageUnknownDatasetJobEntity,
+  LineageUnknownDatasetEventEntity,
+  LineageObservedSchemaEntity,
 ];

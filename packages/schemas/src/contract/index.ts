@@ -21,6 +21,7 @@ import {
   datasetLinkRoutes,
   engineRoutes,
   fieldLinkRoutes,
+  lineageObservationRoutes,
   lineageRoutes,
   techFieldTemplateRoutes,
 } from './lineage.js';
@@ -67,6 +68,7 @@ export const contract = {
   fieldLinks: fieldLinkRoutes,
   techFieldTemplates: techFieldTemplateRoutes,
   lineage: lineageRoutes,
+  lineageObservations: lineageObservationRoutes,
   search: searchRoutes,
   workspaces: workspaceRoutes,
   connectionProfiles: connectionProfileRoutes,

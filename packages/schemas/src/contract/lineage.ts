@@ -26,6 +26,16 @@ import {
   LineageQuerySchema,
 } from '../entities/lineage.js';
 import { LakeSyncRequestSchema, LakeSyncResultSchema } from '../entities/lake-sync.js';
+import {
+  ObservedSchemaSchema,
+  OpenLineageReplayResultSchema,
+  OpenLineageReplaySchema,
+  RegisterUnknownDatasetResultSchema,
+  RegisterUnknownDatasetSchema,
+  UnknownDatasetPageSchema,
+  UnknownDatasetQuerySchema,
+  UnknownDatasetSchema,
+} from '../entities/lineage-observation.js';
 import { OpenLineageEventSchema, OpenLineageIntakeResultSchema } from '../entities/openlineage.js';
 import {
   DatasetRunPageSchema,
@@ -415,3 +425,90 @@ function lineageRunRoutes() {
     }),
   };
 }
+
+/** What the OpenLineage intake observed beyond the registry (ADR 0054). */
+export const lineageObservationRoutes = {
+  unknownDatasets: defineRoute({
+    method: 'GET',
+    path: '/api/v1/lineage/unknown-datasets',
+    query: UnknownDatasetQuerySchema,
+    responses: { 200: UnknownDatasetPageSchema },
+    errors: [],
+    auth: 'user',
+    keys: 'catalogue:read',
+    paging: 'page',
+    summary: 'Datasets OpenLineage events named that no registered dataset answered to, with what was seen',
+    description:
+      'One per (namespace, name): the fields of every schema facet seen (name and type as sent), first and ' +
+      'last `eventTime`, the events and the jobs that named it, in which role. Latest seen first.',
+    tag: 'Lineage',
+  }),
+  unknownDataset: defineRoute({
+    method: 'GET',
+    path: '/api/v1/lineage/unknown-datasets/:id',
+    pathParams: idParams,
+    responses: { 200: UnknownDatasetSchema },
+    errors: ['UNKNOWN_DATASET_NOT_FOUND'],
+    auth: 'user',
+    keys: 'catalogue:read',
+    summary: 'One dataset seen by the OpenLineage intake but not registered',
+    tag: 'Lineage',
+  }),
+  registerUnknownDataset: defineRoute({
+    method: 'POST',
+    path: '/api/v1/lineage/unknown-datasets/:id/register',
+    pathParams: idParams,
+    body: RegisterUnknownDatasetSchema,
+    responses: { 201: RegisterUnknownDatasetResultSchema },
+    responseDescriptions: { 201: 'Created: the dataset (and version 1), then its events replayed' },
+    errors: [
+      'UNKNOWN_DATASET_NOT_FOUND',
+      'UNKNOWN_DATASET_ALREADY_REGISTERED',
+      'UNKNOWN_DATASET_SYSTEM_UNRESOLVED',
+      'SYSTEM_NOT_FOUND',
+      'DATASET_ALREADY_EXISTS',
+      'DATASET_SYSTEM_KIND_MISMATCH',
+      'VALIDATION_ERROR',
+    ],
+    auth: 'user',
+    keys: 'catalogue:write',
+    summary: 'Register a dataset the OpenLineage intake saw, then apply the events that named it',
+    description:
+      'Creates the dataset on the system its namespace resolves to (or `system_id`), its kind the ' +
+      "system's, its attributes derived from the OpenLineage name (`schema.table`, a topic, a path) unless " +
+      '`dataset` gives them; with `publish_schema` the fields seen become version 1. Then every stored ' +
+      'event that named it is applied again (dataset links, column lineage; idempotent), and the answer ' +
+      'says what each did.',
+    tag: 'Lineage',
+  }),
+  replay: defineRoute({
+    method: 'POST',
+    path: '/api/v1/lineage/openlineage/replay',
+    body: OpenLineageReplaySchema,
+    responses: { 200: OpenLineageReplayResultSchema },
+    errors: ['UNKNOWN_DATASET_NOT_FOUND'],
+    auth: 'user',
+    keys: 'catalogue:write',
+    summary: 'Apply stored OpenLineage events again: those of a run, or those that named an unknown dataset',
+    description:
+      'For a dataset registered by other means (a crawl, the REST API) after events named it: its events ' +
+      'are matched and linked again (idempotent: links confirmed, never duplicated), each stored answer ' +
+      'replaced by the new one. Only events that named a dataset the registry did not know are stored ' +
+      'whole (ADR 0054); a run whose events named none replays nothing.',
+    tag: 'Lineage',
+  }),
+  observedSchemas: defineRoute({
+    method: 'GET',
+    path: '/api/v1/datasets/:id/observed-schemas',
+    pathParams: idParams,
+    responses: { 200: z.array(ObservedSchemaSchema) },
+    errors: ['DATASET_NOT_FOUND'],
+    auth: 'user',
+    keys: 'catalogue:read',
+    summary: "The schemas OpenLineage events saw for a dataset: each job's latest, with its drift class",
+    description:
+      "Compared with the dataset's version current when the event arrived, by the crawler's classifier " +
+      '(names, presence and order; OpenLineage types are free text). Nothing is published.',
+    tag: 'Lineage',
+  }),
+};

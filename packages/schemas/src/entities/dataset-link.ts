@@ -48,8 +48,14 @@ export const DatasetLinkSchema = z
     ...softDeleteShape,
     source_dataset_id: z.uuid(),
     target_dataset_id: z.uuid(),
-    source_schema_id: z.uuid(),
-    target_schema_id: z.uuid(),
+    source_schema_id: z
+      .uuid()
+      .nullable()
+      .describe('Null: the source had no published version when OpenLineage linked it (ADR 0054)'),
+    target_schema_id: z
+      .uuid()
+      .nullable()
+      .describe('Null: the target had no published version when OpenLineage linked it (ADR 0054)'),
     engine_id: z.uuid().nullable(),
   })
   .meta({ id: 'DatasetLink' });

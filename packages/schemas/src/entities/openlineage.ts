@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { FieldTransformationSchema } from './dataset-link.js';
+import { SchemaChangeSchema } from './version-change.js';
 
 /**
  * OpenLineage `RunEvent` (https://openlineage.io/spec/2-0-2/OpenLineage.json), as integrations send it
@@ -202,6 +203,31 @@ export const OPENLINEAGE_SKIP_REASONS = [
 export const OPENLINEAGE_OUTCOMES = ['linked', 'run_failed', 'run_aborted', 'observed'] as const;
 export type OpenLineageOutcome = (typeof OPENLINEAGE_OUTCOMES)[number];
 
+/**
+ * A matched dataset whose schema facet differs from its current version (ADR 0054): the changes from the
+ * version to what the event saw, classified as the crawler classifies them. Nothing is published.
+ */
+export const OpenLineageSchemaDriftSchema = z
+  .object({
+    dataset_id: z.uuid(),
+    namespace: z.string(),
+    name: z.string(),
+    compared_version_num: z
+      .int()
+      .nullable()
+      .describe('The version compared with; null: the dataset has none (every field seen is an addition)'),
+    class: z.enum(['compatible', 'breaking']).describe('The worst class among the changes'),
+    type_comparison: z
+      .enum(['names_only'])
+      .describe(
+        '`names_only`: OpenLineage types are free text; columns are compared by name, presence and order, ' +
+          'not by type (a field seen without a column counts as a nullable addition)',
+      ),
+    changes: z.array(SchemaChangeSchema),
+  })
+  .meta({ id: 'OpenLineageSchemaDrift' });
+export type OpenLineageSchemaDrift = z.infer<typeof OpenLineageSchemaDriftSchema>;
+
 /** What an intake made of an event (stored with it: a repeated event gets the same answer). */
 export const OpenLineageIntakeResultSchema = z
   .object({
@@ -305,7 +331,14 @@ export const OpenLineageIntakeResultSchema = z
       .array(olRef.extend({ role: z.enum(['input', 'output']) }))
       .describe(
         'Inputs and outputs no registered dataset answers to, once each (never dropped silently); no link ' +
-          'is made to or from them',
+          'is made to or from them. Each is kept (`GET /api/v1/lineage/unknown-datasets`) with the event, ' +
+          'which is applied again when the dataset is registered (ADR 0054)',
+      ),
+    drift: z
+      .array(OpenLineageSchemaDriftSchema)
+      .optional()
+      .describe(
+        'Matched datasets whose schema facet differs from their current version (absent from answers stored before it)',
       ),
   })
   .meta({ id: 'OpenLineageIntakeResult' });

@@ -71,7 +71,8 @@ export const publishVersionShape = {
   version_num: positiveInt32
     .optional()
     .describe('Assigned by the server when omitted; when given, it must be the next number (highest + 1)'),
-  columns: z.array(PublishColumnSchema).min(1).max(5000),
+  // Zero columns is a table too (`CREATE TABLE t ()`, a dataset known by name only; ADR 0054).
+  columns: z.array(PublishColumnSchema).max(5000),
   schema: jsonObject.nullable().optional(),
   extra: jsonObject.nullable().optional(),
   ...noteShape,

@@ -102,6 +102,22 @@ export const ERROR_CATALOGUE = {
 
   // Datasets, fields, schemas
   DATASET_NOT_FOUND: { status: 404, detail: 'The requested dataset was not found.' },
+  UNKNOWN_DATASET_NOT_FOUND: {
+    status: 404,
+    detail: 'No dataset seen by the OpenLineage intake has this id (GET /api/v1/lineage/unknown-datasets).',
+  },
+  UNKNOWN_DATASET_ALREADY_REGISTERED: {
+    status: 409,
+    detail:
+      'This dataset seen by the OpenLineage intake is registered already (`details.dataset_id`); replay its ' +
+      'events with POST /api/v1/lineage/openlineage/replay.',
+  },
+  UNKNOWN_DATASET_SYSTEM_UNRESOLVED: {
+    status: 422,
+    detail:
+      "The dataset's namespace resolves to no registered system, or to several (`details.candidates`): name " +
+      'the system with `system_id`.',
+  },
   DATASET_ALREADY_EXISTS: {
     status: 409,
     detail: 'A dataset with this system and object name already exists.',

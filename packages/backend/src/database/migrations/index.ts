@@ -27,6 +27,7 @@ import { CompatibilityLevels1766400000000 } from './1766400000000-CompatibilityL
 import { ColumnLineageManyToOne1766600000000 } from './1766600000000-ColumnLineageManyToOne.js';
 import { OpenLineageEventKinds1766610000000 } from './1766610000000-OpenLineageEventKinds.js';
 import { LineageJobsRuns1766620000000 } from './1766620000000-LineageJobsRuns.js';
+import { LineageObservations1766630000000 } from './1766630000000-LineageObservations.js';
 
 /** Every migration in order. Listed explicitly: ESM builds cannot rely on TypeORM's glob loading. */
 export const MIGRATIONS = [
@@ -59,4 +60,5 @@ export const MIGRATIONS = [
   ColumnLineageManyToOne1766600000000,
   OpenLineageEventKinds1766610000000,
   LineageJobsRuns1766620000000,
+  LineageObservations1766630000000,
 ];

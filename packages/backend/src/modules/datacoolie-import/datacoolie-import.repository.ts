@@ -1,6 +1,19 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
+import { registerConstraintCodes } from '../../common/errors/db-error.js';
 import { SchemaHintColumnEntity, SchemaHintGroupEntity } from '../datacoolie/schema-hint-group.entity.js';
+
+// The import is the only writer of declared hint groups: a violation means another import of the
+// same workspace won a race (or a row it references went away meanwhile).
+registerConstraintCodes({
+  uq_schema_hint_groups_key: 'VERSION_CONFLICT',
+  uq_schema_hint_columns_name: 'DATACOOLIE_IMPORT_INVALID',
+  fk_schema_hint_groups_workspace: 'WORKSPACE_NOT_FOUND',
+  fk_schema_hint_groups_profile: 'CONNECTION_PROFILE_NOT_FOUND',
+  fk_schema_hint_groups_dataset: 'DATASET_NOT_FOUND',
+  fk_schema_hint_columns_group: 'VERSION_CONFLICT',
+  fk_schema_hint_columns_data_type: 'DATA_TYPE_NOT_FOUND',
+});
 
 /** A system a connection's profile can be made over, with what matching and addressing read. */
 export interface ImportSystem {

@@ -6,8 +6,9 @@ export interface ActiveLink {
   id: string;
   source_dataset_id: string;
   target_dataset_id: string;
-  source_schema_id: string;
-  target_schema_id: string;
+  /** Null: the side had no version when linked (ADR 0054). */
+  source_schema_id: string | null;
+  target_schema_id: string | null;
 }
 
 /** A dataset held by the caller (share-locked) with its current version; null when it has none. */
@@ -18,13 +19,13 @@ export interface PinnedSide {
 
 /**
  * What `linkEvery` made of one (source, target) pair: `confirmed` (its active link), `created` (a new
- * link on both current versions), `unpinned` (no link: a side has no version to pin), or `raced` (a
- * link inserted by a concurrent writer after this statement's snapshot: read it with `activeOfPairs`).
+ * link on both current versions, a side without one unpinned: ADR 0054), or `raced` (a link inserted by
+ * a concurrent writer after this statement's snapshot: read it with `activeOfPairs`).
  */
 export interface PairOutcome {
   source_dataset_id: string;
   target_dataset_id: string;
-  outcome: 'confirmed' | 'created' | 'unpinned' | 'raced';
+  outcome: 'confirmed' | 'created' | 'raced';
   /** The link confirmed or created; null otherwise. */
   id: string | null;
   source_schema_id: string | null;
@@ -34,7 +35,7 @@ export interface PairOutcome {
 /**
  * Dataset links read and written by the set, one statement whatever their number (the OpenLineage
  * intake, ADR 0022). Exported by `DatasetLinksModule`: the module that owns dataset links writes them
- * (ADR 0026). The caller has checked the pairs (both datasets active and pinned to a version).
+ * (ADR 0026). The caller has checked the pairs (both datasets active, share-locked).
  */
 @Injectable()
 export class DatasetLinkBatch {
@@ -51,7 +52,9 @@ export class DatasetLinkBatch {
 
   /**
    * Every source × target pair but self pairs, in one statement (the cross product is PostgreSQL's, not
-   * the caller's): the active link confirmed, or one created pinned to both current versions. Outcomes in
+   * the caller's): the active link confirmed, or one created pinned to both current versions. A side
+   * without a version is linked unpinned (null), and an unpinned side of a confirmed link is pinned
+   * once the dataset has a version (ADR 0054). Outcomes in
    * target order, then source order, as given. The caller has share-locked the datasets and bounded
    * `sources.length × targets.length`.
    */
@@ -72,20 +75,31 @@ export class DatasetLinkBatch {
               SELECT l.id, l.source_dataset_id, l.target_dataset_id, l.source_schema_id, l.target_schema_id
               FROM p JOIN dataset_links l
                 ON l.source_dataset_id = p.s AND l.target_dataset_id = p.t AND l.deleted_at IS NULL),
+            pinned AS (
+              UPDATE dataset_links l
+              SET source_schema_id = coalesce(l.source_schema_id, p.ss),
+                  target_schema_id = coalesce(l.target_schema_id, p.ts),
+                  updated_at = now(), updated_by = $6, row_version = l.row_version + 1
+              FROM p
+              WHERE l.source_dataset_id = p.s AND l.target_dataset_id = p.t AND l.deleted_at IS NULL
+                AND ((l.source_schema_id IS NULL AND p.ss IS NOT NULL)
+                  OR (l.target_schema_id IS NULL AND p.ts IS NOT NULL))
+              RETURNING l.id),
             created AS (
               INSERT INTO dataset_links (source_dataset_id, target_dataset_id, source_schema_id, target_schema_id,
                                          note, created_by, updated_by)
               SELECT p.s, p.t, p.ss, p.ts, $5, $6, $6 FROM p
-              WHERE p.ss IS NOT NULL AND p.ts IS NOT NULL
-                AND NOT EXISTS (SELECT 1 FROM active a WHERE a.source_dataset_id = p.s AND a.target_dataset_id = p.t)
+              WHERE NOT EXISTS (SELECT 1 FROM active a WHERE a.source_dataset_id = p.s AND a.target_dataset_id = p.t)
               ON CONFLICT (source_dataset_id, target_dataset_id) WHERE deleted_at IS NULL DO NOTHING
               RETURNING id, source_dataset_id, target_dataset_id, source_schema_id, target_schema_id)
        SELECT p.s AS source_dataset_id, p.t AS target_dataset_id,
               CASE WHEN a.id IS NOT NULL THEN 'confirmed' WHEN c.id IS NOT NULL THEN 'created'
-                   WHEN p.ss IS NULL OR p.ts IS NULL THEN 'unpinned' ELSE 'raced' END AS outcome,
+                   ELSE 'raced' END AS outcome,
               coalesce(a.id, c.id) AS id,
-              coalesce(a.source_schema_id, c.source_schema_id) AS source_schema_id,
-              coalesce(a.target_schema_id, c.target_schema_id) AS target_schema_id
+              CASE WHEN a.id IS NOT NULL THEN coalesce(a.source_schema_id, p.ss) ELSE c.source_schema_id END
+                AS source_schema_id,
+              CASE WHEN a.id IS NOT NULL THEN coalesce(a.target_schema_id, p.ts) ELSE c.target_schema_id END
+                AS target_schema_id
        FROM p
        LEFT JOIN active a ON a.source_dataset_id = p.s AND a.target_dataset_id = p.t
        LEFT JOIN created c ON c.source_dataset_id = p.s AND c.target_dataset_id = p.t
@@ -109,7 +123,7 @@ export class DatasetLinkBatch {
     m: EntityManager,
   ): Promise<ActiveLink[]> {
     if (links.length === 0) return Promise.resolve([]);
-    const col = (f: (l: Omit<ActiveLink, 'id'>) => string) => links.map(f);
+    const col = (f: (l: Omit<ActiveLink, 'id'>) => string | null) => links.map(f);
     return m.query(
       `INSERT INTO dataset_links (source_dataset_id, target_dataset_id, source_schema_id, target_schema_id,
                                   note, created_by, updated_by)

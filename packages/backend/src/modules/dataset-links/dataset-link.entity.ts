@@ -26,13 +26,15 @@ export class DatasetLinkEntity extends SoftDeletableEntity {
   @ForeignKey(() => DatasetEntity, { name: 'fk_dataset_links_target_dataset' })
   target_dataset_id: string;
 
-  @Column({ type: 'uuid' })
+  /** Null: the source had no published version when the OpenLineage intake linked it (ADR 0054). */
+  @Column({ type: 'uuid', nullable: true })
   @ForeignKey(() => DatasetSchemaEntity, { name: 'fk_dataset_links_source_schema', onDelete: 'RESTRICT' })
-  source_schema_id: string;
+  source_schema_id: string | null;
 
-  @Column({ type: 'uuid' })
+  /** Null: the target had no published version when the OpenLineage intake linked it (ADR 0054). */
+  @Column({ type: 'uuid', nullable: true })
   @ForeignKey(() => DatasetSchemaEntity, { name: 'fk_dataset_links_target_schema', onDelete: 'RESTRICT' })
-  target_schema_id: string;
+  target_schema_id: string | null;
 
   @Column({ type: 'uuid', nullable: true })
   @ForeignKey(() => EngineEntity, { name: 'fk_dataset_links_engine', onDelete: 'RESTRICT' })

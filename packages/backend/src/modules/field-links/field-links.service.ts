@@ -116,10 +116,13 @@ export class FieldLinksService implements CrudService<FieldLink, CreateFieldLink
         }
       });
       const bound = await this.fieldLinks.boundPairs(
-        items.flatMap((i) => [
-          { fieldId: i.source_field_id, schemaId: link.source_schema_id },
-          { fieldId: i.target_field_id, schemaId: link.target_schema_id },
-        ]),
+        items
+          .flatMap((i) => [
+            { fieldId: i.source_field_id, schemaId: link.source_schema_id },
+            { fieldId: i.target_field_id, schemaId: link.target_schema_id },
+          ])
+          // An unpinned side (ADR 0054) has no binding: FIELD_BINDING_MISSING below.
+          .filter((p): p is { fieldId: string; schemaId: string } => p.schemaId !== null),
         m,
       );
       items.forEach((item, index) => {

@@ -3,6 +3,7 @@ import { DatasetLinksModule } from '../dataset-links/dataset-links.module.js';
 import { FieldLinksModule } from '../field-links/field-links.module.js';
 import { FieldsModule } from '../fields/fields.module.js';
 import { LineageRunsModule } from '../lineage-runs/lineage-runs.module.js';
+import { LineageObservationsModule } from '../lineage-observations/lineage-observations.module.js';
 import { LineageGraphRepository } from './lineage-graph.repository.js';
 import { LineageController } from './lineage.controller.js';
 import { LineageService } from './lineage.service.js';
@@ -12,7 +13,7 @@ import { OpenLineageRepository } from './openlineage.repository.js';
 import { OpenLineageService } from './openlineage.service.js';
 
 @Module({
-  imports: [DatasetLinksModule, FieldLinksModule, FieldsModule, LineageRunsModule],
+  imports: [DatasetLinksModule, FieldLinksModule, FieldsModule, LineageObservationsModule, LineageRunsModule],
   controllers: [LineageController],
   providers: [
     LineageService,
@@ -22,5 +23,7 @@ import { OpenLineageService } from './openlineage.service.js';
     OpenLineageDatasetLinks,
     OpenLineageFieldLinks,
   ],
+  // The replay of stored events (ADR 0054) goes through the intake's own path.
+  exports: [OpenLineageService, OpenLineageRepository],
 })
 export class LineageModule {}

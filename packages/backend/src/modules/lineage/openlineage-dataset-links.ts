@@ -4,7 +4,7 @@ import type { EntityManager } from 'typeorm';
 import type { AuthUser } from '../../common/auth/current-user.js';
 import { type ActiveLink, DatasetLinkBatch, type PairOutcome } from '../dataset-links/dataset-link-batch.js';
 import { type Entry, pairKey, type Result, skip } from './openlineage-entries.js';
-import { OpenLineageRepository, type PinnedDataset } from './openlineage.repository.js';
+import { OpenLineageRepository } from './openlineage.repository.js';
 
 /** The event's pairs with a link (by pairKey), and those of them confirmed rather than created. */
 interface LinkedPairs {
@@ -48,7 +48,7 @@ export class OpenLineageDatasetLinks {
       actor.id,
       m,
     );
-    const { linkOf, confirmed, raced } = linkedPairs(outcomes, inputs, outputs, pinned, result);
+    const { linkOf, confirmed, raced } = linkedPairs(outcomes);
     // A pair linked by a concurrent writer since the statement's snapshot: that link is confirmed.
     for (const link of await this.linkBatch.activeOfPairs(raced, m)) {
       linkOf.set(pairKey(link), link);
@@ -84,41 +84,22 @@ function skipSelfLinks(
 }
 
 /**
- * What `linkEvery` made of each pair: a link confirmed or created, a pair with a side without a version
- * (skipped, NO_SCHEMA_VERSION), or a pair raced by a concurrent writer (to read again).
+ * What `linkEvery` made of each pair: a link confirmed or created (a side without a version is linked
+ * unpinned, ADR 0054), or a pair raced by a concurrent writer (to read again).
  */
-function linkedPairs(
-  outcomes: readonly PairOutcome[],
-  inputs: ReadonlyMap<string, Entry>,
-  outputs: ReadonlyMap<string, Entry>,
-  pinned: ReadonlyMap<string, PinnedDataset>,
-  result: Result,
-): LinkedPairs {
+function linkedPairs(outcomes: readonly PairOutcome[]): LinkedPairs {
   const linkOf = new Map<string, ActiveLink>();
   const confirmed = new Set<string>();
   const raced: [string, string][] = [];
   for (const o of outcomes) {
     if (o.outcome === 'raced') raced.push([o.source_dataset_id, o.target_dataset_id]);
-    else if (o.outcome === 'unpinned') {
-      const s = inputs.get(o.source_dataset_id) as Entry;
-      const t = outputs.get(o.target_dataset_id) as Entry;
-      const missing = pinned.get(o.source_dataset_id)?.schema_id ? t : s;
-      result.skipped.push(
-        skip(
-          'dataset_link',
-          'NO_SCHEMA_VERSION',
-          `${missing.namespace} ${missing.name} has no published schema version to pin the link to.`,
-          s,
-          t,
-        ),
-      );
-    } else {
+    else {
       linkOf.set(pairKey(o), {
         id: o.id as string,
         source_dataset_id: o.source_dataset_id,
         target_dataset_id: o.target_dataset_id,
-        source_schema_id: o.source_schema_id as string,
-        target_schema_id: o.target_schema_id as string,
+        source_schema_id: o.source_schema_id,
+        target_schema_id: o.target_schema_id,
       });
       if (o.outcome === 'confirmed') confirmed.add(pairKey(o));
     }

@@ -89,8 +89,8 @@ export class OpenLineageFieldLinks {
     const resolved = await this.resolveFields(wanted, m);
     const bound = await this.repo.bound(
       resolved.flatMap((r) => [
-        ...(r.sf ? [[r.sf.id, r.link.source_schema_id] as [string, string]] : []),
-        ...(r.tf ? [[r.tf.id, r.link.target_schema_id] as [string, string]] : []),
+        ...(r.sf && r.link.source_schema_id ? [[r.sf.id, r.link.source_schema_id] as [string, string]] : []),
+        ...(r.tf && r.link.target_schema_id ? [[r.tf.id, r.link.target_schema_id] as [string, string]] : []),
       ]),
       m,
     );

@@ -5,6 +5,7 @@ import type { AuthUser } from '../../common/auth/current-user.js';
 import { AppError } from '../../common/errors/app-error.js';
 import { APP_CONFIG, type ResolvedConfig } from '../../config/config.js';
 import { Transactions } from '../../database/transactions.js';
+import { LineageObservationsRecorder } from '../lineage-observations/lineage-observations.recorder.js';
 import { LineageRunRecorder } from '../lineage-runs/lineage-run-recorder.js';
 import { OpenLineageDatasetLinks } from './openlineage-dataset-links.js';
 import {
@@ -45,6 +46,7 @@ export class OpenLineageService {
     private readonly repo: OpenLineageRepository,
     private readonly datasetLinks: OpenLineageDatasetLinks,
     private readonly fieldLinks: OpenLineageFieldLinks,
+    private readonly observations: LineageObservationsRecorder,
     private readonly runs: LineageRunRecorder,
   ) {}
 
@@ -53,6 +55,39 @@ export class OpenLineageService {
     actor: AuthUser,
   ): Promise<{ created: boolean; result: OpenLineageIntakeResult }> {
     const received = receivedEventOf(event);
+    const datasets = this.checkedDatasetsOf(event);
+    return this.tx.run(async (m) => {
+      if (!(await this.repo.claim(received, actor.id, m))) {
+        const stored = await this.repo.storedResult(received.key, m);
+        if (stored) return { created: false, result: { ...storedAnswer(stored, received), duplicate: true } };
+      }
+      const result = await this.apply(received, event, datasets, actor, m, false);
+      await this.repo.saveResult(received.key, result, m);
+      return { created: true, result };
+    });
+  }
+
+  /**
+   * Stored events applied again in the caller's transaction (ADR 0054: once a dataset they named is
+   * registered), each answer stored in place of the first. Idempotent as the intake is: links are
+   * confirmed, never duplicated; observations are counted once per event.
+   */
+  async replayIn(
+    events: readonly ParsedOpenLineageEvent[],
+    actor: AuthUser,
+    m: EntityManager,
+  ): Promise<{ event_key: string; result: OpenLineageIntakeResult }[]> {
+    const answers: { event_key: string; result: OpenLineageIntakeResult }[] = [];
+    for (const event of events) {
+      const received = receivedEventOf(event);
+      const result = await this.apply(received, event, this.checkedDatasetsOf(event), actor, m, true);
+      await this.repo.saveResult(received.key, result, m);
+      answers.push({ event_key: received.key, result });
+    }
+    return answers;
+  }
+
+  private checkedDatasetsOf(event: ParsedOpenLineageEvent): EventDatasets {
     const datasets = datasetsOf(event);
     checkLimit(
       'AIDE_OPENLINEAGE_MAX_FIELD_EDGES',
@@ -60,23 +95,16 @@ export class OpenLineageService {
       fieldEdgesOf(datasets),
       this.config.openLineageMaxFieldEdges,
     );
-    return this.tx.run(async (m) => {
-      if (!(await this.repo.claim(received, actor.id, m))) {
-        const stored = await this.repo.storedResult(received.key, m);
-        if (stored) return { created: false, result: { ...storedAnswer(stored, received), duplicate: true } };
-      }
-      const result = await this.apply(received, datasets, actor, m);
-      await this.runs.record(received, event, result, m); // jobs and runs (ADR 0053)
-      await this.repo.saveResult(received.key, result, m);
-      return { created: true, result };
-    });
+    return datasets;
   }
 
   private async apply(
     event: ReceivedEvent,
+    payload: ParsedOpenLineageEvent,
     datasets: EventDatasets,
     actor: AuthUser,
     m: EntityManager,
+    replay: boolean,
   ): Promise<Result> {
     const entries = entriesOf(datasets);
     await this.match(entries, m);
@@ -107,9 +135,14 @@ export class OpenLineageService {
         .filter((e) => e.answer.status === 'unknown')
         .map((e) => ({ role: e.role, ...ref(e) })),
     };
-    if (result.outcome !== 'linked' || !event.job) return result;
-    const links = await this.datasetLinks.apply(inputs, outputs, { job: event.job }, actor, m, result);
-    await this.fieldLinks.apply(entries, links, actor, m, result);
+    if (result.outcome === 'linked' && event.job) {
+      const links = await this.datasetLinks.apply(inputs, outputs, { job: event.job }, actor, m, result);
+      await this.fieldLinks.apply(entries, links, actor, m, result);
+    }
+    // Unknown datasets kept, schema facets compared (ADR 0054).
+    await this.observations.record(event, payload, entries, result, m, replay);
+    // Jobs and runs (ADR 0053); a replay fills in the datasets matched since, nothing else changes.
+    await this.runs.record(event, payload, result, m);
     return result;
   }
 

@@ -546,7 +546,7 @@ describe('publishing: validation and errors', () => {
   it('refuses malformed bodies (422)', async () => {
     const bad: unknown[] = [
       {},
-      { columns: [] },
+      // `{ columns: [] }` is a table without columns (CREATE TABLE t ()): published since ADR 0054.
       { columns: [column('a', 'text'), column('a', 'integer')] },
       { columns: [column('a', 'text')], colour: 'red' },
       { columns: [{ ...column('a', 'text'), width: 3 }] },

@@ -1,0 +1,326 @@
+import type { UnknownDatasetQuery } from '@aide/schemas';
+import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import { registerConstraintCodes } from '../../common/errors/db-error.js';
+import type { ReceivedEvent } from '../lineage/openlineage.repository.js';
+import type { DriftClass, ObservedField, RegisteredColumn } from './observed-schema-drift.js';
+
+// Written by the intake in its own statements (ON CONFLICT for the unique keys): a violation is a race
+// or a row deleted underneath, answered with the code of what went missing.
+registerConstraintCodes({
+  fk_lineage_event_payloads_event: 'NOT_FOUND',
+  fk_lineage_unknown_datasets_dataset: 'DATASET_NOT_FOUND',
+  fk_lineage_unknown_dataset_jobs_dataset: 'UNKNOWN_DATASET_NOT_FOUND',
+  fk_lineage_unknown_dataset_events_dataset: 'UNKNOWN_DATASET_NOT_FOUND',
+  fk_lineage_unknown_dataset_events_event: 'NOT_FOUND',
+  fk_lineage_observed_schemas_dataset: 'DATASET_NOT_FOUND',
+  fk_lineage_observed_schemas_event: 'NOT_FOUND',
+  fk_lineage_observed_schemas_schema: 'DATASET_SCHEMA_NOT_FOUND',
+  uq_lineage_unknown_datasets_name: 'VERSION_CONFLICT',
+  uq_lineage_observed_schemas_event: 'VERSION_CONFLICT',
+});
+
+/** An unknown dataset of one event, in one role. */
+export interface SeenUnknown {
+  role: 'input' | 'output';
+  namespace: string;
+  namespaceKey: string;
+  name: string;
+  /** Field name → type as sent (null: no type); empty without a schema facet. */
+  fields: Record<string, string | null>;
+}
+
+export interface UnknownDatasetRow {
+  id: string;
+  namespace: string;
+  namespace_key: string;
+  name: string;
+  fields: Record<string, string | null>;
+  first_seen: Date;
+  last_seen: Date;
+  event_count: number;
+  registered_dataset_id: string | null;
+  registered_at: Date | null;
+}
+
+export interface UnknownJobRow {
+  unknown_dataset_id: string;
+  job_namespace: string;
+  job_name: string;
+  role: 'input' | 'output';
+  event_count: number;
+  first_seen: Date;
+  last_seen: Date;
+}
+
+/** A matched dataset's current version as the drift comparison reads it. */
+export interface CurrentVersion {
+  dataset_id: string;
+  schema_id: string | null;
+  version_num: number | null;
+  flavor_code: string | null;
+  columns: RegisteredColumn[];
+}
+
+export interface ObservedSchemaInsert {
+  dataset_id: string;
+  fields: ObservedField[];
+  compared_schema_id: string | null;
+  drift: DriftClass;
+  changes: unknown[];
+}
+
+export interface ObservedSchemaRow {
+  id: string;
+  dataset_id: string;
+  event_key: string;
+  run_id: string | null;
+  job_namespace: string | null;
+  job_name: string | null;
+  observed_at: Date;
+  fields: ObservedField[];
+  compared_version_num: number | null;
+  drift: DriftClass;
+  type_comparison: string;
+  changes: unknown[];
+}
+
+/**
+ * The tables of what the OpenLineage intake observes (ADR 0054), each write one statement whatever the
+ * size of the event. Recording is idempotent per event: an event replayed is counted once.
+ */
+@Injectable()
+export class LineageObservationsRepository {
+  /** Keeps an event's body to replay it (the first body of a key is the one received). */
+  async storePayload(key: string, payload: unknown, m: EntityManager): Promise<void> {
+    await m.query(
+      `INSERT INTO lineage_event_payloads (event_key, payload) VALUES ($1, $2) ON CONFLICT (event_key) DO NOTHING`,
+      [key, JSON.stringify(payload)],
+    );
+  }
+
+  /**
+   * The event's unknown datasets: each upserted (fields merged, first/last seen widened), and — when
+   * this event was not counted for it before — its event count and its job's row bumped.
+   */
+  async recordUnknown(event: ReceivedEvent, seen: readonly SeenUnknown[], m: EntityManager): Promise<void> {
+    // One row per (namespace, name) in the upsert (a dataset both read and written is one).
+    const merged = new Map<string, SeenUnknown>();
+    for (const s of seen) {
+      const k = `${s.namespaceKey}\u0000${s.name}`;
+      const before = merged.get(k);
+      merged.set(k, before ? { ...before, fields: { ...before.fields, ...s.fields } } : s);
+    }
+    const rows = [...merged.values()].sort((a, b) =>
+      `${a.namespaceKey}\u0000${a.name}` < `${b.namespaceKey}\u0000${b.name}` ? -1 : 1,
+    );
+    const ids: { id: string; namespace_key: string; name: string }[] = await m.query(
+      `INSERT INTO lineage_unknown_datasets (namespace, namespace_key, name, fields, first_seen, last_seen)
+       SELECT ns, k, n, f::jsonb, $5, $5 FROM unnest($1::text[], $2::text[], $3::text[], $4::text[]) AS u(ns, k, n, f)
+       ON CONFLICT (namespace_key, name) DO UPDATE
+         SET fields = lineage_unknown_datasets.fields || excluded.fields,
+             first_seen = least(lineage_unknown_datasets.first_seen, excluded.first_seen),
+             last_seen = greatest(lineage_unknown_datasets.last_seen, excluded.last_seen)
+       RETURNING id, namespace_key, name`,
+      [
+        rows.map((r) => r.namespace),
+        rows.map((r) => r.namespaceKey),
+        rows.map((r) => r.name),
+        rows.map((r) => JSON.stringify(r.fields)),
+        event.eventTime,
+      ],
+    );
+    const idOf = new Map(ids.map((r) => [`${r.namespace_key}\u0000${r.name}`, r.id]));
+    const fresh: { unknown_dataset_id: string }[] = await m.query(
+      `WITH counted AS (
+         INSERT INTO lineage_unknown_dataset_events (unknown_dataset_id, event_key)
+         SELECT unnest($1::uuid[]), $2 ON CONFLICT DO NOTHING RETURNING unknown_dataset_id),
+       bumped AS (
+         UPDATE lineage_unknown_datasets u SET event_count = u.event_count + 1
+         FROM counted c WHERE u.id = c.unknown_dataset_id RETURNING u.id)
+       SELECT id AS unknown_dataset_id FROM bumped`,
+      [[...idOf.values()], event.key],
+    );
+    if (!event.job || fresh.length === 0) return;
+    const counted = new Set(fresh.map((f) => f.unknown_dataset_id));
+    const jobRows = seen
+      .map((s) => ({ id: idOf.get(`${s.namespaceKey}\u0000${s.name}`) as string, role: s.role }))
+      .filter((r) => counted.has(r.id));
+    await m.query(
+      `INSERT INTO lineage_unknown_dataset_jobs
+         (unknown_dataset_id, job_namespace, job_name, role, event_count, first_seen, last_seen)
+       SELECT DISTINCT id, $3, $4, role, 1, $5::timestamptz, $5::timestamptz
+       FROM unnest($1::uuid[], $2::text[]) AS j(id, role)
+       ON CONFLICT (unknown_dataset_id, job_namespace, job_name, role) DO UPDATE
+         SET event_count = lineage_unknown_dataset_jobs.event_count + 1,
+             first_seen = least(lineage_unknown_dataset_jobs.first_seen, excluded.first_seen),
+             last_seen = greatest(lineage_unknown_dataset_jobs.last_seen, excluded.last_seen)`,
+      [
+        jobRows.map((r) => r.id),
+        jobRows.map((r) => r.role),
+        event.job.namespace,
+        event.job.name,
+        event.eventTime,
+      ],
+    );
+  }
+
+  /** Unknown datasets an event now matches: registered (by whatever means) as that dataset. */
+  async markRegistered(
+    matched: readonly { namespaceKey: string; name: string; datasetId: string }[],
+    m: EntityManager,
+  ): Promise<void> {
+    if (matched.length === 0) return;
+    await m.query(
+      `UPDATE lineage_unknown_datasets u SET registered_dataset_id = x.d, registered_at = now()
+       FROM unnest($1::text[], $2::text[], $3::uuid[]) AS x(k, n, d)
+       WHERE u.namespace_key = x.k AND u.name = x.n AND u.registered_dataset_id IS NULL`,
+      [matched.map((x) => x.namespaceKey), matched.map((x) => x.name), matched.map((x) => x.datasetId)],
+    );
+  }
+
+  /** Each dataset's current version (highest with bindings) and its root columns, and its flavor. */
+  currentVersions(datasetIds: readonly string[], m: EntityManager): Promise<CurrentVersion[]> {
+    if (datasetIds.length === 0) return Promise.resolve([]);
+    return m.query(
+      `SELECT d.id AS dataset_id, cur.id AS schema_id, cur.version_num, fl.code AS flavor_code,
+              coalesce((SELECT json_agg(json_build_object(
+                          'name', f.name, 'nullable', b.is_nullable, 'default', b.default_expression,
+                          'comment', b.comment, 'identity', b.identity, 'generated', b.generated_expression,
+                          'collation', b.collation_name) ORDER BY b.position)
+                        FROM field_bindings b JOIN fields f ON f.id = b.field_id AND f.parent_id IS NULL
+                        WHERE b.dataset_schema_id = cur.id), '[]'::json) AS columns
+       FROM datasets d
+       JOIN systems s ON s.id = d.system_id
+       LEFT JOIN system_flavors fl ON fl.id = coalesce(d.flavor_id, s.flavor_id)
+       LEFT JOIN LATERAL (
+         SELECT v.id, v.version_num FROM dataset_schemas v
+         WHERE v.dataset_id = d.id AND EXISTS (SELECT 1 FROM field_bindings b WHERE b.dataset_schema_id = v.id)
+         ORDER BY v.version_num DESC LIMIT 1) cur ON true
+       WHERE d.id = ANY($1::uuid[])`,
+      [datasetIds],
+    );
+  }
+
+  /** The schemas an event saw (a replay of the same event keeps the first observation). */
+  async insertObserved(
+    event: ReceivedEvent,
+    rows: readonly ObservedSchemaInsert[],
+    m: EntityManager,
+  ): Promise<void> {
+    if (rows.length === 0) return;
+    await m.query(
+      `INSERT INTO lineage_observed_schemas (dataset_id, event_key, run_id, job_namespace, job_name, observed_at,
+                                             fields, compared_schema_id, drift, type_comparison, changes)
+       SELECT d, $6, $7, $8, $9, $10, f::jsonb, s, dr, 'names_only', c::jsonb
+       FROM unnest($1::uuid[], $2::text[], $3::uuid[], $4::text[], $5::text[]) AS o(d, f, s, dr, c)
+       ON CONFLICT (dataset_id, event_key) DO NOTHING`,
+      [
+        rows.map((r) => r.dataset_id),
+        rows.map((r) => JSON.stringify(r.fields)),
+        rows.map((r) => r.compared_schema_id),
+        rows.map((r) => r.drift),
+        rows.map((r) => JSON.stringify(r.changes)),
+        event.key,
+        event.runId,
+        event.job?.namespace ?? null,
+        event.job?.name ?? null,
+        event.eventTime,
+      ],
+    );
+  }
+
+  async unknownPage(
+    q: UnknownDatasetQuery,
+    namespaceKey: string | undefined,
+    m: EntityManager,
+  ): Promise<{ rows: UnknownDatasetRow[]; total: number }> {
+    const where = `($1::text IS NULL OR namespace_key = $1)
+       AND ($2::text IS NULL OR strpos(lower(name), lower($2)) > 0)
+       AND ($3::boolean IS NULL OR (registered_dataset_id IS NOT NULL) = $3)`;
+    const params = [namespaceKey ?? null, q.name ?? null, q.registered ?? null];
+    const counted: { total: number }[] = await m.query(
+      `SELECT count(*)::int AS total FROM lineage_unknown_datasets WHERE ${where}`,
+      params,
+    );
+    const total = counted[0]?.total ?? 0;
+    const rows: UnknownDatasetRow[] = await m.query(
+      `SELECT * FROM lineage_unknown_datasets WHERE ${where}
+       ORDER BY last_seen DESC, id LIMIT $4 OFFSET $5`,
+      [...params, q.size, (q.page - 1) * q.size],
+    );
+    return { rows, total };
+  }
+
+  async unknownById(id: string, m: EntityManager, lock = false): Promise<UnknownDatasetRow | null> {
+    const rows: UnknownDatasetRow[] = await m.query(
+      `SELECT * FROM lineage_unknown_datasets WHERE id = $1${lock ? ' FOR UPDATE' : ''}`,
+      [id],
+    );
+    return rows[0] ?? null;
+  }
+
+  jobsOf(ids: readonly string[], m: EntityManager): Promise<UnknownJobRow[]> {
+    if (ids.length === 0) return Promise.resolve([]);
+    return m.query(
+      `SELECT * FROM lineage_unknown_dataset_jobs WHERE unknown_dataset_id = ANY($1::uuid[])
+       ORDER BY last_seen DESC, job_namespace, job_name, role`,
+      [ids],
+    );
+  }
+
+  async setRegistered(id: string, datasetId: string, m: EntityManager): Promise<void> {
+    await m.query(
+      `UPDATE lineage_unknown_datasets SET registered_dataset_id = $2, registered_at = now() WHERE id = $1`,
+      [id, datasetId],
+    );
+  }
+
+  /** The stored bodies of the events that named an unknown dataset, oldest first. */
+  payloadsOfUnknown(id: string, m: EntityManager): Promise<{ event_key: string; payload: unknown }[]> {
+    return m.query(
+      `SELECT p.event_key, p.payload FROM lineage_unknown_dataset_events e
+       JOIN lineage_event_payloads p ON p.event_key = e.event_key
+       JOIN openlineage_events o ON o.event_key = e.event_key
+       WHERE e.unknown_dataset_id = $1 ORDER BY o.event_time, o.event_key`,
+      [id],
+    );
+  }
+
+  /** The stored bodies of a run's events, oldest first. */
+  payloadsOfRun(runId: string, m: EntityManager): Promise<{ event_key: string; payload: unknown }[]> {
+    return m.query(
+      `SELECT p.event_key, p.payload FROM openlineage_events o
+       JOIN lineage_event_payloads p ON p.event_key = o.event_key
+       WHERE o.run_id = $1 ORDER BY o.event_time, o.event_key`,
+      [runId],
+    );
+  }
+
+  /** The latest observation of each job (and of DatasetEvents, as one) for a dataset. */
+  observedOf(datasetId: string, m: EntityManager): Promise<ObservedSchemaRow[]> {
+    return m.query(
+      `SELECT DISTINCT ON (o.job_namespace, o.job_name) o.*, v.version_num AS compared_version_num
+       FROM lineage_observed_schemas o LEFT JOIN dataset_schemas v ON v.id = o.compared_schema_id
+       WHERE o.dataset_id = $1
+       ORDER BY o.job_namespace, o.job_name, o.observed_at DESC, o.id`,
+      [datasetId],
+    );
+  }
+
+  async datasetExists(id: string, m: EntityManager): Promise<boolean> {
+    const rows: unknown[] = await m.query('SELECT 1 FROM datasets WHERE id = $1 AND deleted_at IS NULL', [
+      id,
+    ]);
+    return rows.length > 0;
+  }
+
+  /** Systems (active) with their kind code, for registration. */
+  systemKinds(ids: readonly string[], m: EntityManager): Promise<{ id: string; kind_code: string }[]> {
+    return m.query(
+      `SELECT s.id, k.code AS kind_code FROM systems s JOIN system_flavors f ON f.id = s.flavor_id
+       JOIN system_kinds k ON k.id = f.kind_id WHERE s.id = ANY($1::uuid[]) AND s.deleted_at IS NULL`,
+      [ids],
+    );
+  }
+}
