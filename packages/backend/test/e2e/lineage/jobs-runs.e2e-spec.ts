@@ -611,3 +611,33 @@ describe('raw event retention', () => {
     }
   });
 });
+
+describe('replayed events (ADR 0054)', () => {
+  it('a dataset registered after its run ran is filled in on replay; the run is otherwise unchanged', async () => {
+    await table('dw.replay_out');
+    const runId = randomUUID();
+    const o = { job: unique('replayed'), runId, inputs: ['src.replay_later'], outputs: ['dw.replay_out'] };
+    ok(await post(runEvent('START', { ...o, time: at(0) })), 201);
+    ok(await post(runEvent('COMPLETE', { ...o, time: at(4) })), 201);
+    const before = ok(await get(`lineage/runs/${runId}`));
+    expect(before.inputs.map((d: Row) => d.dataset_id)).toEqual([null]);
+
+    const [unknown] = ok(await get('lineage/unknown-datasets?name=src.replay_later')).items;
+    const later = await table('src.replay_later');
+    ok(
+      await ctx.request('POST', `${API}/lineage/openlineage/replay`, {
+        token: ctx.userToken,
+        body: { unknown_dataset_id: unknown.id },
+      }),
+    );
+    const after = ok(await get(`lineage/runs/${runId}`));
+    expect(after.inputs.map((d: Row) => d.dataset_id)).toEqual([later.id]);
+    const { inputs: _i, updated_at: _u, ...rest } = after;
+    const { inputs: _bi, updated_at: _bu, ...restBefore } = before;
+    expect(rest).toEqual(restBefore);
+    expect(ok(await get(`lineage/runs/${runId}/events`))).toHaveLength(2);
+    expect(ok(await get(`lineage/jobs/${after.job.id}/versions`)).total).toBe(1);
+    const history = ok(await get(`datasets/${later.id}/runs`));
+    expect(history.items.map((r: Row) => [r.role, r.run.run_id])).toEqual([['input', runId]]);
+  });
+});
