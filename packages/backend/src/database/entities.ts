@@ -29,12 +29,12 @@ import { SystemFlavorEntity } from '../modules/system-flavors/system-flavor.enti
 import { SystemKindEntity } from '../modules/system-kinds/system-kind.entity.js';
 import { SystemEntity } from '../modules/systems/system.entity.js';
 import { TechFieldTemplateEntity } from '../modules/tech-field-templates/tech-field-template.entity.js';
-import { LineageJobDatasetEntity } from '../modules/lineage-runs/lineage-job-dataset.entity.js';
-import { LineageJobVersionEntity } from '../modules/lineage-runs/lineage-job-version.entity.js';
-import { LineageJobEntity } from '../modules/lineage-runs/lineage-job.entity.js';
-import { LineageRunDatasetEntity } from '../modules/lineage-runs/lineage-run-dataset.entity.js';
-import { LineageRunEventEntity } from '../modules/lineage-runs/lineage-run-event.entity.js';
-import { LineageRunEntity } from '../modules/lineage-runs/lineage-run.entity.js';
+import { LineageJobDatasetEntity } from '../modules/lineage/runs/lineage-job-dataset.entity.js';
+import { LineageJobVersionEntity } from '../modules/lineage/runs/lineage-job-version.entity.js';
+import { LineageJobEntity } from '../modules/lineage/runs/lineage-job.entity.js';
+import { LineageRunDatasetEntity } from '../modules/lineage/runs/lineage-run-dataset.entity.js';
+import { LineageRunEventEntity } from '../modules/lineage/runs/lineage-run-event.entity.js';
+import { LineageRunEntity } from '../modules/lineage/runs/lineage-run.entity.js';
 import { OpenLineageEventEntity } from '../modules/lineage/openlineage-event.entity.js';
 import {
   LineageEventPayloadEntity,
@@ -42,7 +42,7 @@ import {
   LineageUnknownDatasetEntity,
   LineageUnknownDatasetEventEntity,
   LineageUnknownDatasetJobEntity,
-} from '../modules/lineage-observations/lineage-observation.entities.js';
+} from '../modules/lineage/observations/lineage-observation.entities.js';
 import { TypeInstanceEntity } from '../modules/type-instances/type-instance.entity.js';
 import { UserEntity } from '../modules/users/user.entity.js';
 import { ApiKeyEntity } from '../modules/api-keys/api-key.entity.js';
@@ -54,7 +54,7 @@ import { SchemaHintOverrideEntity } from '../modules/datacoolie/schema-hint-over
 import {
   SchemaHintColumnEntity,
   SchemaHintGroupEntity,
-} from '../modules/datacoolie/schema-hint-group.entity.js';
+} from '../modules/datacoolie-import/schema-hint-group.entity.js';
 import { DataflowEntity } from '../modules/dataflows/dataflow.entity.js';
 import { WatermarkEntity, WatermarkHistoryEntity } from '../modules/watermarks/watermark.entity.js';
 import { RegistrySettingsEntity } from '../modules/compatibility/registry-settings.entity.js';

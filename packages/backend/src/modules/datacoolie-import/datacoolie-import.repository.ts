@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { registerConstraintCodes } from '../../common/errors/db-error.js';
-import { SchemaHintColumnEntity, SchemaHintGroupEntity } from '../datacoolie/schema-hint-group.entity.js';
+import { SchemaHintColumnEntity, SchemaHintGroupEntity } from './schema-hint-group.entity.js';
 
 // The import is the only writer of declared hint groups: a violation means another import of the
 // same workspace won a race (or a row it references went away meanwhile).

@@ -5,8 +5,8 @@ import type { AuthUser } from '../../common/auth/current-user.js';
 import { AppError } from '../../common/errors/app-error.js';
 import { APP_CONFIG, type ResolvedConfig } from '../../config/config.js';
 import { Transactions } from '../../database/transactions.js';
-import { LineageObservationsRecorder } from '../lineage-observations/lineage-observations.recorder.js';
-import { LineageRunRecorder } from '../lineage-runs/lineage-run-recorder.js';
+import { LineageObservationsRecorder } from './observations/lineage-observations.recorder.js';
+import { LineageRunRecorder } from './runs/lineage-run-recorder.js';
 import { OpenLineageDatasetLinks } from './openlineage-dataset-links.js';
 import {
   type Entry,

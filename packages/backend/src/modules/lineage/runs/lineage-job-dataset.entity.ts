@@ -1,5 +1,5 @@
 import { Check, Column, Entity, ForeignKey, Index, PrimaryColumn } from 'typeorm';
-import { DatasetEntity } from '../datasets/dataset.entity.js';
+import { DatasetEntity } from '../../datasets/dataset.entity.js';
 import { LineageJobEntity } from './lineage-job.entity.js';
 
 /**

@@ -1,8 +1,9 @@
+import type { SchemaChange } from '@aide/schemas';
 import type { UnknownDatasetQuery } from '@aide/schemas';
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { registerConstraintCodes } from '../../common/errors/db-error.js';
-import type { ReceivedEvent } from '../lineage/openlineage.repository.js';
+import { registerConstraintCodes } from '../../../common/errors/db-error.js';
+import type { ReceivedEvent } from '../openlineage.repository.js';
 import type { DriftClass, ObservedField, RegisteredColumn } from './observed-schema-drift.js';
 
 // Written by the intake in its own statements (ON CONFLICT for the unique keys): a violation is a race
@@ -82,7 +83,8 @@ export interface ObservedSchemaRow {
   compared_version_num: number | null;
   drift: DriftClass;
   type_comparison: string;
-  changes: unknown[];
+  /** As the classifier wrote them (jsonb, written by this repository only). */
+  changes: SchemaChange[];
 }
 
 /**

@@ -7,8 +7,8 @@ import type {
 } from '@aide/schemas';
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { registerConstraintCodes } from '../../common/errors/db-error.js';
-import type { ReceivedEvent } from '../lineage/openlineage.repository.js';
+import { registerConstraintCodes } from '../../../common/errors/db-error.js';
+import type { ReceivedEvent } from '../openlineage.repository.js';
 import type { StoredDatasetRef } from './lineage-job-version.entity.js';
 import type { LineageJobEntity } from './lineage-job.entity.js';
 import { isTerminal, nextClock } from './lineage-run-state.js';

@@ -1,7 +1,8 @@
+import type { SchemaChange } from '@aide/schemas';
 import { Check, Column, Entity, ForeignKey, Index, PrimaryColumn, PrimaryGeneratedColumn } from 'typeorm';
-import { DatasetSchemaEntity } from '../dataset-schemas/dataset-schema.entity.js';
-import { DatasetEntity } from '../datasets/dataset.entity.js';
-import { OpenLineageEventEntity } from '../lineage/openlineage-event.entity.js';
+import { DatasetSchemaEntity } from '../../dataset-schemas/dataset-schema.entity.js';
+import { DatasetEntity } from '../../datasets/dataset.entity.js';
+import { OpenLineageEventEntity } from '../openlineage-event.entity.js';
 
 // What the OpenLineage intake observes beyond the registry (ADR 0054). Written by
 // `LineageObservationsRepository` in set-based statements; the entities describe the tables.
@@ -153,5 +154,5 @@ export class LineageObservedSchemaEntity {
   type_comparison: string;
 
   @Column({ type: 'jsonb' })
-  changes: unknown[];
+  changes: SchemaChange[];
 }

@@ -10,7 +10,7 @@ import type {
   Page,
 } from '@aide/schemas';
 import { Injectable } from '@nestjs/common';
-import { AppError } from '../../common/errors/app-error.js';
+import { AppError } from '../../../common/errors/app-error.js';
 import { LineageJobGraphRepository } from './lineage-job-graph.repository.js';
 import type { LineageJobEntity } from './lineage-job.entity.js';
 import type { LineageRunEntity } from './lineage-run.entity.js';

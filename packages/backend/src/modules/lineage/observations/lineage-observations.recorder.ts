@@ -1,9 +1,9 @@
 import type { OpenLineageDataset, OpenLineageSchemaDrift, ParsedOpenLineageEvent } from '@aide/schemas';
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import type { Entry, Result } from '../lineage/openlineage-entries.js';
-import { normalizeNamespace } from '../lineage/openlineage-naming.js';
-import type { ReceivedEvent } from '../lineage/openlineage.repository.js';
+import type { Entry, Result } from '../openlineage-entries.js';
+import { normalizeNamespace } from '../openlineage-naming.js';
+import type { ReceivedEvent } from '../openlineage.repository.js';
 import { driftOf, type ObservedField } from './observed-schema-drift.js';
 import {
   LineageObservationsRepository,

@@ -10,23 +10,23 @@ import {
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import type { z } from 'zod';
-import type { AuthUser } from '../../common/auth/current-user.js';
-import { AppError, validationError } from '../../common/errors/app-error.js';
-import { toAppError } from '../../common/errors/error-response.js';
-import { Transactions } from '../../database/transactions.js';
-import { DatasetsService } from '../datasets/datasets.service.js';
+import type { AuthUser } from '../../../common/auth/current-user.js';
+import { AppError, validationError } from '../../../common/errors/app-error.js';
+import { toAppError } from '../../../common/errors/error-response.js';
+import { Transactions } from '../../../database/transactions.js';
+import { DatasetsService } from '../../datasets/datasets.service.js';
 import {
   databaseFits,
   databaseOf,
   lookupOf,
   namespacesOf,
   normalizeNamespace,
-} from '../lineage/openlineage-naming.js';
-import { OpenLineageRepository } from '../lineage/openlineage.repository.js';
-import { OpenLineageService } from '../lineage/openlineage.service.js';
+} from '../openlineage-naming.js';
+import { OpenLineageRepository } from '../openlineage.repository.js';
+import { OpenLineageService } from '../openlineage.service.js';
 import { toUnknownDataset } from './lineage-observation.mapper.js';
 import { LineageObservationsRepository, type UnknownDatasetRow } from './lineage-observations.repository.js';
-import { SchemaVersionPublisher } from '../schema-versions/schema-version-publisher.js';
+import { SchemaVersionPublisher } from '../../schema-versions/schema-version-publisher.js';
 
 type RegisterInput = z.output<typeof RegisterUnknownDatasetSchema>;
 

@@ -9,8 +9,8 @@ type Facets = Record<string, unknown>;
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 const text = (v: unknown) => (typeof v === 'string' ? v : null);
-const record = (v: unknown): Facets | null =>
-  typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Facets) : null;
+const isFacets = (v: unknown): v is Facets => typeof v === 'object' && v !== null && !Array.isArray(v);
+const record = (v: unknown): Facets | null => (isFacets(v) ? v : null);
 
 /** Input/output facets without `_deleted` markers (a first event's is stored as sent: nothing to remove yet). */
 const live = (facets: Facets): Facets =>

@@ -1,6 +1,6 @@
 import { contract } from '@aide/schemas';
 import { Controller } from '@nestjs/common';
-import { Route, type RouteInput } from '../../common/contract/route.decorator.js';
+import { Route, type RouteInput } from '../../../common/contract/route.decorator.js';
 import { LineageObservationsService } from './lineage-observations.service.js';
 
 const routes = contract.lineageObservations;

@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
-import { DatasetsModule } from '../datasets/datasets.module.js';
-import { LineageModule } from '../lineage/lineage.module.js';
-import { SchemaVersionsModule } from '../schema-versions/schema-versions.module.js';
+import { DatasetsModule } from '../../datasets/datasets.module.js';
+import { LineageModule } from '../lineage.module.js';
+import { SchemaVersionsModule } from '../../schema-versions/schema-versions.module.js';
 import { LineageObservationsModule } from './lineage-observations.module.js';
 import { UnknownDatasetRegistrationController } from './unknown-dataset-registration.controller.js';
 import { UnknownDatasetRegistrationService } from './unknown-dataset-registration.service.js';

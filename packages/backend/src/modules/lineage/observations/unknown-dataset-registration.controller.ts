@@ -1,6 +1,6 @@
 import { contract } from '@aide/schemas';
 import { Controller } from '@nestjs/common';
-import { respond, Route, type RouteInput } from '../../common/contract/route.decorator.js';
+import { respond, Route, type RouteInput } from '../../../common/contract/route.decorator.js';
 import { UnknownDatasetRegistrationService } from './unknown-dataset-registration.service.js';
 
 const routes = contract.lineageObservations;

@@ -1,5 +1,5 @@
 import { Check, Column, Entity, ForeignKey, Index, PrimaryGeneratedColumn } from 'typeorm';
-import { DatasetEntity } from '../datasets/dataset.entity.js';
+import { DatasetEntity } from '../../datasets/dataset.entity.js';
 import { LineageRunEntity } from './lineage-run.entity.js';
 
 /** An input or output of a run, with its input/output facets (the latest of each name). */

@@ -1,8 +1,8 @@
 import type { ObservedSchema, Page, UnknownDataset, UnknownDatasetQuery } from '@aide/schemas';
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { AppError } from '../../common/errors/app-error.js';
-import { normalizeNamespace } from '../lineage/openlineage-naming.js';
+import { AppError } from '../../../common/errors/app-error.js';
+import { normalizeNamespace } from '../openlineage-naming.js';
 import { toObservedSchema, toUnknownDataset } from './lineage-observation.mapper.js';
 import { LineageObservationsRepository } from './lineage-observations.repository.js';
 

@@ -1,7 +1,7 @@
 import type { ListQuery, Page } from '@aide/schemas';
 import { Injectable } from '@nestjs/common';
 import { DataSource, type ObjectLiteral } from 'typeorm';
-import { applyFilters, fetchKeysetPage } from '../../common/crud/list.js';
+import { applyFilters, fetchKeysetPage } from '../../../common/crud/list.js';
 import { LineageJobVersionEntity } from './lineage-job-version.entity.js';
 import { LineageJobEntity } from './lineage-job.entity.js';
 import { LineageRunDatasetEntity } from './lineage-run-dataset.entity.js';

@@ -1,4 +1,4 @@
-import type { ObservedSchema, SchemaChange, UnknownDataset } from '@aide/schemas';
+import type { ObservedSchema, UnknownDataset } from '@aide/schemas';
 import type {
   ObservedSchemaRow,
   UnknownDatasetRow,
@@ -45,6 +45,6 @@ export function toObservedSchema(row: ObservedSchemaRow): ObservedSchema {
     compared_version_num: row.compared_version_num,
     drift: row.drift,
     type_comparison: 'names_only',
-    changes: row.changes as SchemaChange[],
+    changes: row.changes,
   };
 }
