@@ -44,6 +44,7 @@ import { ApiKeyAuthenticator } from './modules/api-keys/api-key.authenticator.js
 import { ApiKeysModule } from './modules/api-keys/api-keys.module.js';
 import { ConnectionProfilesModule } from './modules/connection-profiles/connection-profiles.module.js';
 import { DatacoolieApiModule } from './modules/datacoolie-api/datacoolie-api.module.js';
+import { DatacoolieImportModule } from './modules/datacoolie-import/datacoolie-import.module.js';
 import { DataflowsModule } from './modules/dataflows/dataflows.module.js';
 import { WatermarksModule } from './modules/watermarks/watermarks.module.js';
 import { WorkspacesModule } from './modules/workspaces/workspaces.module.js';
@@ -97,6 +98,7 @@ export class AppModule {
         DataflowsModule,
         WatermarksModule,
         DatacoolieApiModule,
+        DatacoolieImportModule,
         ApiKeysModule,
       ],
       providers: [

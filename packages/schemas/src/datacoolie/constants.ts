@@ -83,6 +83,19 @@ export const TYPE_SYSTEM_ALIASES: Readonly<Record<string, TypeSystem>> = {
   mariadb: 'mysql',
 };
 
+/**
+ * The seeded system flavor whose data types a schema hint written in each type system maps to (ADR
+ * 0050); null where no flavor is seeded (the hint's type is then kept unchecked).
+ */
+export const TYPE_SYSTEM_FLAVORS: Readonly<Record<TypeSystem, string | null>> = {
+  spark_sql: 'spark_sql',
+  postgresql: 'postgres14',
+  mysql: 'mysql8',
+  sqlite: 'sqlite3',
+  mssql: null,
+  oracle: null,
+};
+
 /** Allowed formats per connection type; streaming has none (not yet supported upstream). */
 export const CONNECTION_TYPE_FORMATS: Readonly<Record<ConnectionType, readonly Format[]>> = {
   file: ['parquet', 'csv', 'json', 'jsonl', 'avro', 'excel'],

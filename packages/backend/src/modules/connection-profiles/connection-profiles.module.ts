@@ -10,5 +10,6 @@ import { ConnectionProfilesService } from './connection-profiles.service.js';
   imports: [WorkspacesModule, CredentialRefsModule, DatacoolieModule],
   controllers: [ConnectionProfilesController],
   providers: [ConnectionProfilesRepository, ConnectionProfilesService],
+  exports: [ConnectionProfilesService],
 })
 export class ConnectionProfilesModule {}

@@ -142,36 +142,54 @@ export class ConnectionProfilesService implements CrudService<
   }
 
   create(input: CreateConnectionProfile, actor: AuthUser): Promise<ConnectionProfile> {
+    return this.tx.run((m) => this.createIn(input, actor, m));
+  }
+
+  /**
+   * `create` in the caller's transaction. `configureKeys`: the order of an `as_written` profile's
+   * configure keys, secret fields in their places (a DataCoolie import gives the document's order;
+   * else the configure's keys then the secret fields).
+   */
+  async createIn(
+    input: CreateConnectionProfile,
+    actor: AuthUser,
+    m: EntityManager,
+    options: { configureKeys?: readonly string[] } = {},
+  ): Promise<ConnectionProfile> {
+    const { configureKeys } = options;
     const { secrets = [], ...columns } = input;
     assertWorkspaceInScope(actor, columns.workspace_id);
-    return this.tx.run(async (m) => {
-      // The id is the exported connection_id; any valid one will do for the checks.
-      if (columns.id !== undefined && (await this.profiles.crud.findAny(columns.id, m))) {
-        throw new AppError(
-          'CONNECTION_PROFILE_ALREADY_EXISTS',
-          'A connection profile with this id already exists.',
-          {
-            id: columns.id,
-          },
-        );
-      }
-      await this.assertValid(columns.id ?? '00000000-0000-4000-8000-000000000000', columns, secrets, m);
-      const id = columns.id ?? randomUUID();
-      const row = await this.profiles.crud.insert(
+    // The id is the exported connection_id; any valid one will do for the checks.
+    if (columns.id !== undefined && (await this.profiles.crud.findAny(columns.id, m))) {
+      throw new AppError(
+        'CONNECTION_PROFILE_ALREADY_EXISTS',
+        'A connection profile with this id already exists.',
         {
-          ...columns,
-          id,
-          datacoolie_id: columns.datacoolie_id ?? id,
-          configure_keys: columns.as_written
-            ? [...Object.keys(columns.configure ?? {}), ...secrets.map((s) => s.configure_field)]
-            : null,
+          id: columns.id,
         },
-        actor.id,
-        m,
       );
-      await this.profiles.replaceSecrets(row.id, secrets, m);
-      return (await this.read([row], m))[0];
-    });
+    }
+    await this.assertValid(columns.id ?? '00000000-0000-4000-8000-000000000000', columns, secrets, m);
+    const id = columns.id ?? randomUUID();
+    const row = await this.profiles.crud.insert(
+      {
+        ...columns,
+        id,
+        datacoolie_id: columns.datacoolie_id ?? id,
+        configure_keys: columns.as_written
+          ? [
+              ...(configureKeys ?? [
+                ...Object.keys(columns.configure ?? {}),
+                ...secrets.map((s) => s.configure_field),
+              ]),
+            ]
+          : null,
+      },
+      actor.id,
+      m,
+    );
+    await this.profiles.replaceSecrets(row.id, secrets, m);
+    return (await this.read([row], m))[0];
   }
 
   /**
@@ -184,30 +202,49 @@ export class ConnectionProfilesService implements CrudService<
     ifMatch: number | undefined,
     actor: AuthUser,
   ): Promise<ConnectionProfile> {
+    return this.tx.run((m) => this.updateIn(id, input, ifMatch, actor, m));
+  }
+
+  /**
+   * `update` in the caller's transaction. `configureKeys` as in `createIn` (given: stored as is).
+   * `recheckDataflows: false` leaves the recheck of the profile's dataflows to the caller, which changes
+   * them in the same transaction first (a DataCoolie import moving a lakehouse and its tables).
+   */
+  async updateIn(
+    id: string,
+    input: UpdateConnectionProfile,
+    ifMatch: number | undefined,
+    actor: AuthUser,
+    m: EntityManager,
+    options: { configureKeys?: readonly string[] | null; recheckDataflows?: boolean } = {},
+  ): Promise<ConnectionProfile> {
+    const { configureKeys, recheckDataflows = true } = options;
     const { changes, version } = splitUpdate(input, ifMatch);
     const { secrets: newSecrets, ...columnChanges } = changes;
-    return this.tx.run(async (m) => {
-      const current = await this.profiles.crud.getActive(id, m, 'update');
-      assertWorkspaceInScope(actor, current.workspace_id);
-      const secrets = newSecrets ?? (await this.profiles.secretsOf([id], m)).get(id) ?? [];
-      await this.assertValid(id, { ...current, ...columnChanges }, secrets, m);
-      const row = await this.profiles.crud.update(id, columnChanges, version, actor.id, m);
-      if (newSecrets !== undefined) await this.profiles.replaceSecrets(id, newSecrets, m);
-      await this.checker.recheckProfileDataflows(id, m);
-      return (await this.read([row], m))[0];
-    });
+    const current = await this.profiles.crud.getActive(id, m, 'update');
+    assertWorkspaceInScope(actor, current.workspace_id);
+    const secrets = newSecrets ?? (await this.profiles.secretsOf([id], m)).get(id) ?? [];
+    await this.assertValid(id, { ...current, ...columnChanges }, secrets, m);
+    const keys = configureKeys === undefined ? {} : { configure_keys: configureKeys && [...configureKeys] };
+    const row = await this.profiles.crud.update(id, { ...columnChanges, ...keys }, version, actor.id, m);
+    if (newSecrets !== undefined) await this.profiles.replaceSecrets(id, newSecrets, m);
+    if (recheckDataflows) await this.checker.recheckProfileDataflows(id, m);
+    return (await this.read([row], m))[0];
   }
 
   /** Referenced profiles cannot be deleted (reference §8.7): their dataflows would lose an end. */
   remove(id: string, actor: AuthUser): Promise<ConnectionProfile> {
-    return this.tx.run(async (m) => {
-      assertWorkspaceInScope(actor, (await this.profiles.crud.getActive(id, m, 'update')).workspace_id);
-      const dataflows = await this.profiles.dependentDataflowIds(id, m);
-      if (dataflows.length > 0) {
-        throw new AppError('HAS_DEPENDENT_ENTITIES', undefined, { dataflows: dataflows.length });
-      }
-      return (await this.read([await this.profiles.crud.softDelete(id, actor.id, m)], m))[0];
-    });
+    return this.tx.run((m) => this.removeIn(id, actor, m));
+  }
+
+  /** `remove` in the caller's transaction. */
+  async removeIn(id: string, actor: AuthUser, m: EntityManager): Promise<ConnectionProfile> {
+    assertWorkspaceInScope(actor, (await this.profiles.crud.getActive(id, m, 'update')).workspace_id);
+    const dataflows = await this.profiles.dependentDataflowIds(id, m);
+    if (dataflows.length > 0) {
+      throw new AppError('HAS_DEPENDENT_ENTITIES', undefined, { dataflows: dataflows.length });
+    }
+    return (await this.read([await this.profiles.crud.softDelete(id, actor.id, m)], m))[0];
   }
 
   /** Restore checks the profile again: its workspace, system and credential references may be gone. */

@@ -7,6 +7,6 @@ import { CredentialRefsLookup } from './credential-refs.lookup.js';
 @Module({
   controllers: [CredentialRefsController],
   providers: [CredentialRefsRepository, CredentialRefsLookup, CredentialRefsService],
-  exports: [CredentialRefsLookup],
+  exports: [CredentialRefsLookup, CredentialRefsService],
 })
 export class CredentialRefsModule {}

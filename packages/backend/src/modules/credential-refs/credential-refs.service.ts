@@ -1,5 +1,6 @@
 import type { CreateCredentialRef, CredentialRef, ListQuery, Page, UpdateCredentialRef } from '@aide/schemas';
 import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
 import type { AuthUser } from '../../common/auth/current-user.js';
 import type { CrudService } from '../../common/crud/crud-service.js';
 import { mapPage } from '../../common/crud/list.js';
@@ -29,7 +30,12 @@ export class CredentialRefsService implements CrudService<
   }
 
   create(input: CreateCredentialRef, actor: AuthUser): Promise<CredentialRef> {
-    return this.tx.run(async (m) => toCredentialRef(await this.refs.crud.insert(input, actor.id, m)));
+    return this.tx.run((m) => this.createIn(input, actor, m));
+  }
+
+  /** `create` in the caller's transaction (a DataCoolie import makes the references it names). */
+  async createIn(input: CreateCredentialRef, actor: AuthUser, m: EntityManager): Promise<CredentialRef> {
+    return toCredentialRef(await this.refs.crud.insert(input, actor.id, m));
   }
 
   update(

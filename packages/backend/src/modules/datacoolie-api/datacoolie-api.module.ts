@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { DatacoolieModule } from '../datacoolie/datacoolie.module.js';
 import { WatermarksModule } from '../watermarks/watermarks.module.js';
 import { DatacoolieApiService } from './datacoolie-api.service.js';
+import { DatacoolieIdsRepository } from './datacoolie-ids.repository.js';
 import { DatacoolieController } from './datacoolie.controller.js';
 
 /**
@@ -12,6 +13,6 @@ import { DatacoolieController } from './datacoolie.controller.js';
 @Module({
   imports: [DatacoolieModule, WatermarksModule],
   controllers: [DatacoolieController],
-  providers: [DatacoolieApiService],
+  providers: [DatacoolieApiService, DatacoolieIdsRepository],
 })
 export class DatacoolieApiModule {}

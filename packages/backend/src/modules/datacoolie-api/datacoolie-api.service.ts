@@ -10,6 +10,7 @@ import { Injectable } from '@nestjs/common';
 import type { AuthUser } from '../../common/auth/current-user.js';
 import { AppError } from '../../common/errors/app-error.js';
 import { type SnapshotItems, WorkspaceSnapshotService } from '../datacoolie/workspace-snapshot.service.js';
+import { DatacoolieIdsRepository } from './datacoolie-ids.repository.js';
 
 interface Paging {
   page?: number | undefined;
@@ -38,14 +39,32 @@ function stagesOf(stage: string | undefined): Set<string> | null {
 /**
  * DataCoolie's REST contract (reference §6.3–§6.4) over the workspace's current snapshot: every
  * listing and page is cut from one consistent read, and costs no database read while nothing changes.
+ * Items carry the ids DataCoolie sees (ADR 0050); a single item is found by that id, else by its
+ * registry id.
  */
 @Injectable()
 export class DatacoolieApiService {
-  constructor(private readonly snapshots: WorkspaceSnapshotService) {}
+  constructor(
+    private readonly snapshots: WorkspaceSnapshotService,
+    private readonly ids: DatacoolieIdsRepository,
+  ) {}
 
   private async items(workspaceRef: string, user: AuthUser): Promise<SnapshotItems> {
     const workspace = await this.snapshots.workspace(workspaceRef, user);
     return this.snapshots.items(workspace.id);
+  }
+
+  /** The item whose DataCoolie id is `ref`, else the one whose registry id is (looked up then). */
+  private async itemOf<T>(
+    list: readonly T[],
+    idOf: (item: T) => string,
+    ref: string,
+    registry: () => Promise<string | undefined>,
+  ): Promise<T | undefined> {
+    const found = list.find((item) => idOf(item) === ref);
+    if (found) return found;
+    const id = await registry();
+    return id === undefined ? undefined : list.find((item) => idOf(item) === id);
   }
 
   async connections(
@@ -63,7 +82,14 @@ export class DatacoolieApiService {
   }
 
   async connection(ref: string, connectionId: string, user: AuthUser): Promise<DataCoolieConnection> {
-    const found = (await this.items(ref, user)).connections.find((c) => c.connection_id === connectionId);
+    const workspace = await this.snapshots.workspace(ref, user);
+    const { connections } = await this.snapshots.items(workspace.id);
+    const found = await this.itemOf(
+      connections,
+      (c) => c.connection_id,
+      connectionId,
+      () => this.ids.connectionOf(workspace.id, connectionId),
+    );
     if (!found) throw new AppError('CONNECTION_PROFILE_NOT_FOUND');
     return found;
   }
@@ -85,8 +111,14 @@ export class DatacoolieApiService {
   }
 
   async dataflow(ref: string, dataflowId: string, user: AuthUser): Promise<DataCoolieDataflow> {
-    const items = await this.items(ref, user);
-    const found = items.dataflows.find((d) => d.dataflow_id === dataflowId);
+    const workspace = await this.snapshots.workspace(ref, user);
+    const items = await this.snapshots.items(workspace.id);
+    const found = await this.itemOf(
+      items.dataflows,
+      (d) => d.dataflow_id,
+      dataflowId,
+      () => this.ids.dataflowOf(workspace.id, dataflowId),
+    );
     if (!found) throw new AppError('DATAFLOW_NOT_FOUND');
     return expand(found, new Map(items.connections.map((c) => [c.connection_id, c])));
   }
@@ -116,12 +148,12 @@ export class DatacoolieApiService {
           'connection_id' | 'schema_name' | 'table_name'
         >;
         if (query.active_only && !hint.is_active) continue;
+        // As written: a null ordinal position stays null (DataCoolie sorts it last; 0 would sort it first).
         rows.push({
           connection_id: group.connection_id,
           schema_name: group.schema_name,
           table_name: group.table_name,
           ...hint,
-          ordinal_position: hint.ordinal_position ?? 0,
         });
       }
     }

@@ -1,7 +1,8 @@
 // A connection profile as the DataCoolie connection it exports (reference §8.2): the system's kind and
 // flavor give the derived `configure` (database type, host and port, base path), the profile's own
 // `configure` overrides it, and credential references fill secret fields with secret *names* plus
-// `secrets_ref`. Secret values are never stored, so they are never exported.
+// `secrets_ref`. Secret values are never stored, so they are never exported. A profile imported from a
+// DataCoolie document (`as_written`, ADR 0050) derives nothing: its configure is served as written.
 import { SECRET_CONFIGURE_KEYS } from '@aide/schemas';
 import {
   type Connection,
@@ -21,6 +22,14 @@ export interface ProfileRow {
   configure: JsonObject;
   use_schema_hint: boolean;
   is_active: boolean;
+  /** The connection_id DataCoolie sees (ADR 0050); the profile id when absent. */
+  datacoolie_id?: string;
+  /** Served as `description` when present and not null. */
+  description?: string | null;
+  /** Served exactly as a document wrote it (ADR 0050); absent: false. */
+  as_written?: boolean;
+  /** For `as_written`: every configure key in the document's order, secret fields included. */
+  configure_keys?: string[] | null;
 }
 
 /** What a profile's export needs of its system. */
@@ -89,19 +98,50 @@ export function inlineSecretKeys(configure: JsonObject, secretFields: readonly s
   );
 }
 
-/** The connection document of a profile (reference §1.10 shape), validated by DataCoolie's rules. */
-export function exportConnection(input: ProfileExportInput): Connection {
-  const { profile, secrets } = input;
-  const configure: JsonObject = { ...derivedConfigure(input), ...structuredClone(profile.configure) };
-  configure['use_schema_hint'] = profile.use_schema_hint;
-  const secretsRef: Record<string, string[]> = {};
-  for (const secret of secrets) {
-    configure[secret.configure_field] = secret.path;
-    (secretsRef[secret.provider] ??= []).push(secret.configure_field);
+/**
+ * The configure of an `as_written` profile: the keys in the document's order (`configure_keys`), each
+ * secret field filled with its secret's name at its place, nothing derived. Keys the order does not
+ * name (none, when the import wrote the profile) follow in their stored order.
+ */
+function asWrittenConfigure(profile: ProfileRow, secrets: readonly ProfileSecretRef[]): JsonObject {
+  const stored = structuredClone(profile.configure);
+  const secretNames = new Map(secrets.map((s) => [s.configure_field, s.path]));
+  const keys = new Set([...(profile.configure_keys ?? []), ...Object.keys(stored), ...secretNames.keys()]);
+  const entries: [string, unknown][] = [];
+  for (const key of keys) {
+    if (secretNames.has(key)) entries.push([key, secretNames.get(key)]);
+    else if (Object.hasOwn(stored, key)) entries.push([key, stored[key]]);
   }
-  return createConnection({
-    connection_id: profile.id,
-    workspace_id: profile.workspace_id,
+  // fromEntries defines own properties: any key a document wrote (even `__proto__`) stays a key.
+  return Object.fromEntries<unknown>(entries);
+}
+
+/** The configure of a profile made in AIDE: derived from its system, overridden by its own. */
+function derivedProfileConfigure(input: ProfileExportInput): JsonObject {
+  const configure: JsonObject = { ...derivedConfigure(input), ...structuredClone(input.profile.configure) };
+  configure['use_schema_hint'] = input.profile.use_schema_hint;
+  for (const secret of input.secrets) configure[secret.configure_field] = secret.path;
+  return configure;
+}
+
+/**
+ * The connection document of a profile (reference §1.10 shape), validated by DataCoolie's rules.
+ * `workspaceId` is what its `workspace_id` says (the workspace's code in served documents).
+ */
+export function exportConnection(
+  input: ProfileExportInput,
+  workspaceId: string = input.profile.workspace_id,
+): Connection {
+  const { profile, secrets } = input;
+  const configure = profile.as_written
+    ? asWrittenConfigure(profile, secrets)
+    : derivedProfileConfigure(input);
+  // Stores in the order their first field comes, each store's fields in order (secrets by position).
+  const secretsRef: Record<string, string[]> = {};
+  for (const secret of secrets) (secretsRef[secret.provider] ??= []).push(secret.configure_field);
+  const connection = createConnection({
+    connection_id: profile.datacoolie_id ?? profile.id,
+    workspace_id: workspaceId,
     name: profile.name,
     connection_type: profile.connection_type,
     format: profile.format,
@@ -111,4 +151,10 @@ export function exportConnection(input: ProfileExportInput): Connection {
     secrets_ref: Object.keys(secretsRef).length > 0 ? secretsRef : null,
     is_active: profile.is_active,
   });
+  // Not a field of DataCoolie's model (which ignores it); kept on the built object, whose identity
+  // dataflows built with it share.
+  if (profile.description !== undefined && profile.description !== null) {
+    Object.assign(connection, { description: profile.description });
+  }
+  return connection;
 }

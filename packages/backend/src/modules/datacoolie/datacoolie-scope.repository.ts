@@ -1,3 +1,4 @@
+import type { SnapshotHintTuple } from '@aide/schemas';
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { DatasetsLookup } from '../datasets/datasets.lookup.js';
@@ -39,6 +40,18 @@ export interface HintTableRow {
   columns: HintColumn[];
 }
 
+/**
+ * A hint group a DataCoolie document declared (ADR 0050), as written: its source profile (registry id),
+ * its key, and its hints as tuples of SNAPSHOT_HINT_FIELDS, stable-sorted by ordinal position (nulls
+ * last, ties in document order).
+ */
+export interface DeclaredHintGroupRow {
+  profile_id: string;
+  schema_name: string | null;
+  table_name: string;
+  hints: SnapshotHintTuple[];
+}
+
 /** A dataflow row as the snapshot reads it. */
 export type SnapshotDataflowRow = DataflowRow & {
   source_connection_id: string;
@@ -48,7 +61,7 @@ export type SnapshotDataflowRow = DataflowRow & {
 };
 
 /** What a dataflow row is read with (the snapshot's and the checker's rows). */
-const DATAFLOW_ROW = `SELECT id, workspace_id, name, description, stage, group_number, execution_order,
+const DATAFLOW_ROW = `SELECT id, datacoolie_id, workspace_id, name, description, stage, group_number, execution_order,
   processing_mode, is_active, source_connection_id, source_dataset_id, source_query, source_python_function,
   source_watermark_columns, source_filter_expression, source_configure, destination_connection_id,
   destination_dataset_id, load_type, merge_keys, partition_columns, destination_configure, transform,
@@ -126,8 +139,8 @@ export class DatacoolieScopeRepository {
   ): Promise<Map<string, ScopedProfile>> {
     const rows: ProfileSystemRow[] = await m.query(
       `SELECT p.id, p.workspace_id, p.system_id, p.name, p.connection_type, p.format, p.catalog,
-              p.database, p.configure, p.use_schema_hint, p.is_active,
-              s.extra, f.code AS flavor_code, k.code AS kind_code
+              p.database, p.configure, p.use_schema_hint, p.is_active, p.datacoolie_id, p.description,
+              p.as_written, p.configure_keys, s.extra, f.code AS flavor_code, k.code AS kind_code
        FROM connection_profiles p JOIN systems s ON s.id = p.system_id
        JOIN system_flavors f ON f.id = s.flavor_id JOIN system_kinds k ON k.id = f.kind_id
        WHERE ${where} AND p.deleted_at IS NULL
@@ -234,8 +247,9 @@ export class DatacoolieScopeRepository {
 
   /**
    * The current version (highest with bindings) of every dataset an active dataflow of the workspace
-   * reads through a hint-using profile: one row per (profile, dataset) with its bound columns in
-   * position order, as JSON built by PostgreSQL — one query, whatever the number of tables.
+   * reads through a hint-using profile made in AIDE (an `as_written` profile has only the hints its
+   * document declared): one row per (profile, dataset) with its bound columns in position order, as
+   * JSON built by PostgreSQL — one query, whatever the number of tables.
    */
   hintTables(workspaceId: string, m: EntityManager): Promise<HintTableRow[]> {
     return m.query(
@@ -243,7 +257,7 @@ export class DatacoolieScopeRepository {
          SELECT DISTINCT d.source_connection_id AS connection_id, d.source_dataset_id AS dataset_id
          FROM dataflows d JOIN connection_profiles p ON p.id = d.source_connection_id
          WHERE d.workspace_id = $1 AND d.deleted_at IS NULL AND d.source_dataset_id IS NOT NULL
-           AND p.deleted_at IS NULL AND p.use_schema_hint),
+           AND p.deleted_at IS NULL AND p.use_schema_hint AND NOT p.as_written),
        v AS (
          SELECT DISTINCT ON (s.dataset_id) s.id, s.dataset_id FROM dataset_schemas s
          WHERE s.dataset_id IN (SELECT dataset_id FROM src)
@@ -254,6 +268,28 @@ export class DatacoolieScopeRepository {
        ${HINT_COLUMN_JOINS}
        GROUP BY src.connection_id, v.dataset_id, fl.code
        ORDER BY src.connection_id, v.dataset_id`,
+      [workspaceId],
+    );
+  }
+
+  /**
+   * The hint groups the workspace's documents declared, of active profiles, in document order (groups
+   * by `position`; hints by ordinal position, nulls last, then `position`: DataCoolie's stable sort).
+   * Served whatever `use_schema_hint` says and whether or not a dataflow reads the table.
+   */
+  declaredHintGroups(workspaceId: string, m: EntityManager): Promise<DeclaredHintGroupRow[]> {
+    return m.query(
+      `SELECT g.connection_profile_id AS profile_id, g.schema_name, g.table_name,
+              coalesce(json_agg(json_build_array(c.column_name, c.data_type, c.format, c.precision, c.scale,
+                                                 c.default_value, c.ordinal_position, c.is_active)
+                                ORDER BY c.ordinal_position ASC NULLS LAST, c.position)
+                         FILTER (WHERE c.group_id IS NOT NULL), '[]') AS hints
+       FROM schema_hint_groups g
+       JOIN connection_profiles p ON p.id = g.connection_profile_id AND p.deleted_at IS NULL
+       LEFT JOIN schema_hint_columns c ON c.group_id = g.id
+       WHERE g.workspace_id = $1
+       GROUP BY g.id
+       ORDER BY g.position, g.id`,
       [workspaceId],
     );
   }

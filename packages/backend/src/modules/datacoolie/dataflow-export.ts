@@ -11,6 +11,8 @@ import type { DatasetAddress } from './dataset-address.js';
 
 export interface DataflowRow {
   id: string;
+  /** The dataflow_id DataCoolie sees (ADR 0050); the dataflow id when absent. */
+  datacoolie_id?: string;
   workspace_id: string;
   name: string;
   description: string | null;
@@ -45,17 +47,20 @@ type End = { schema_name: string | null; table: string | null };
 
 /**
  * A dataflow row in DataCoolie's dataflow shape, each end led by what names its connection (the
- * connection itself, or its id in the snapshot) and its address.
+ * connection itself, or its id in the snapshot) and its address. `workspaceId` is what its
+ * `workspace_id` says (the workspace's code in served documents). The JSON objects are the stored
+ * ones, in their stored key order.
  */
 export function dataflowDocument<S extends End, D extends End>(
   row: DataflowRow,
   source: S,
   destination: D,
   partitionColumns: DataflowRow['partition_columns'] = row.partition_columns,
+  workspaceId: string = row.workspace_id,
 ) {
   return {
-    dataflow_id: row.id,
-    workspace_id: row.workspace_id,
+    dataflow_id: row.datacoolie_id ?? row.id,
+    workspace_id: workspaceId,
     name: row.name,
     description: row.description,
     stage: row.stage,

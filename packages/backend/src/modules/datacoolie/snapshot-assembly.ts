@@ -13,6 +13,7 @@ import {
 import { casefold, type Connection, DataCoolieError, type TypeSystem } from '@aide/schemas/datacoolie';
 import { exportConnection } from './connection-export.js';
 import type {
+  DeclaredHintGroupRow,
   HintColumn,
   HintOverrideRow,
   HintTableRow,
@@ -25,6 +26,8 @@ import { addressDataset, type AddressResult, type DatasetForAddress, hintKeyOf }
 import { flavorDialect, hintTypeOf, hintTypeSystem } from './schema-hint-types.js';
 
 export interface SnapshotRows {
+  /** What `workspace_id` says in connections and dataflows: the workspace's code (ADR 0050). */
+  workspaceCode: string;
   profiles: ReadonlyMap<string, ScopedProfile>;
   dataflows: readonly SnapshotDataflowRow[];
   datasets: ReadonlyMap<string, DatasetForAddress>;
@@ -33,6 +36,8 @@ export interface SnapshotRows {
   pinnedVersions?: readonly PinnedHintVersionRow[];
   /** format, default_value and is_active per dataset column (ADR 0030). */
   overrides?: readonly HintOverrideRow[];
+  /** The hint groups documents declared (ADR 0050), in document order. */
+  declaredHints?: readonly DeclaredHintGroupRow[];
 }
 
 /** Overrides by dataset id, then by case-folded column name. */
@@ -130,22 +135,30 @@ const reasonOf = (error: unknown): string => {
 };
 
 /**
- * A dataflow with its ends addressed and named by connection id. Its JSON objects are the stored
- * ones: DataCoolie's models (run here to check them, and by the provider) fill in their defaults.
+ * A dataflow with its ends addressed and named by the connection id DataCoolie sees. Its JSON objects
+ * are the stored ones: DataCoolie's models (run here to check them, and by the provider) fill in their
+ * defaults.
  */
 function snapshotDataflow(
   row: SnapshotDataflowRow,
-  source: { schema_name: string | null; table: string | null },
-  destination: { schema_name: string | null; table: string },
+  workspaceId: string,
+  source: { connection: Connection; schema_name: string | null; table: string | null },
+  destination: { connection: Connection; schema_name: string | null; table: string },
 ): DataCoolieSnapshotDataflow {
   return dataflowDocument(
     row,
-    { connection_id: row.source_connection_id, schema_name: source.schema_name, table: source.table },
     {
-      connection_id: row.destination_connection_id,
+      connection_id: source.connection.connection_id,
+      schema_name: source.schema_name,
+      table: source.table,
+    },
+    {
+      connection_id: destination.connection.connection_id,
       schema_name: destination.schema_name,
       table: destination.table,
     },
+    row.partition_columns,
+    workspaceId,
   );
 }
 
@@ -153,7 +166,7 @@ function exportConnections(rows: SnapshotRows, excluded: DataCoolieExclusion[]):
   const connections = new Map<string, Connection>();
   for (const scoped of rows.profiles.values()) {
     try {
-      connections.set(scoped.profile.id, exportConnection(scoped));
+      connections.set(scoped.profile.id, exportConnection(scoped, rows.workspaceCode));
     } catch (error) {
       excluded.push({
         kind: 'connection',
@@ -207,15 +220,59 @@ function exportDataflows(
       exclude(reasonOf(error));
       continue;
     }
-    out.push(snapshotDataflow(row, sourceAddress ?? { schema_name: null, table: null }, to.address));
+    out.push(
+      snapshotDataflow(
+        row,
+        rows.workspaceCode,
+        { connection: source, ...(sourceAddress ?? { schema_name: null, table: null }) },
+        { connection: destination, ...to.address },
+      ),
+    );
   }
   return out;
 }
 
 /**
- * One hint group per source table (reference §8.4): the bound columns of the dataset's current
- * version, typed in the connection's hint type system. Columns without a DataCoolie type give no
- * hint; a column repeated case-insensitively, or a second dataset on one key, is excluded.
+ * The hint groups documents declared (ADR 0050), as written and in document order, for the connections
+ * exported; their keys go into `keys`.
+ */
+function declaredHints(
+  rows: SnapshotRows,
+  connections: ReadonlyMap<string, Connection>,
+  excluded: DataCoolieExclusion[],
+  keys: Set<string>,
+): SnapshotHintGroup[] {
+  const groups: SnapshotHintGroup[] = [];
+  for (const group of rows.declaredHints ?? []) {
+    const connection = connections.get(group.profile_id);
+    if (!connection) {
+      excluded.push({
+        kind: 'schema_hint',
+        id: group.profile_id,
+        name: group.table_name,
+        reason: 'its connection is excluded',
+      });
+      continue;
+    }
+    if (group.hints.length === 0) continue;
+    keys.add(
+      hintKeyOf(connection.connection_id, { schema_name: group.schema_name, table: group.table_name }),
+    );
+    groups.push({
+      connection_id: connection.connection_id,
+      schema_name: group.schema_name,
+      table_name: group.table_name,
+      hints: group.hints,
+    });
+  }
+  return groups;
+}
+
+/**
+ * The declared groups, then one derived group per source table of a profile made in AIDE (reference
+ * §8.4): the bound columns of the dataset's current version, typed in the connection's hint type
+ * system. A declared group wins a key both have. Columns without a DataCoolie type give no hint; a
+ * column repeated case-insensitively, or a second dataset on one key, is excluded.
  */
 function exportHints(
   rows: SnapshotRows,
@@ -224,8 +281,9 @@ function exportHints(
   overrides: Overrides,
   typeOf: HintTypes,
 ): SnapshotHintGroup[] {
-  const groups: SnapshotHintGroup[] = [];
   const keys = new Set<string>();
+  const groups = declaredHints(rows, connections, excluded, keys);
+  const declared = new Set(keys);
   for (const table of rows.hintTables) {
     const connection = connections.get(table.connection_id);
     const dataset = rows.datasets.get(table.dataset_id);
@@ -233,6 +291,7 @@ function exportHints(
     const address = addressDataset(dataset, connection);
     if (!address.ok) continue;
     const key = hintKeyOf(connection.connection_id, address.address);
+    if (declared.has(key)) continue;
     if (keys.has(key)) {
       excluded.push({
         kind: 'schema_hint',

@@ -115,13 +115,16 @@ export class WorkspaceSnapshotService {
         ? await this.scope.pinnedHintVersions(workspace.id, m)
         : [];
       const overrides = await this.scope.hintOverrides(workspace.id, m);
+      const declaredHints = await this.scope.declaredHintGroups(workspace.id, m);
       const content = assembleSnapshot({
+        workspaceCode: workspace.code,
         profiles,
         dataflows,
         datasets,
         hintTables,
         pinnedVersions,
         overrides,
+        declaredHints,
       });
       return {
         workspace_id: workspace.id,

@@ -10,5 +10,6 @@ import { DataflowsService } from './dataflows.service.js';
   imports: [WorkspacesModule, DatasetLinksModule, DatacoolieModule],
   controllers: [DataflowsController],
   providers: [DataflowsRepository, DataflowsService],
+  exports: [DataflowsService],
 })
 export class DataflowsModule {}

@@ -109,31 +109,45 @@ export class DataflowsService implements CrudService<Dataflow, CreateDataflow, U
   }
 
   create(input: CreateDataflow, actor: AuthUser): Promise<Dataflow> {
+    return this.tx.run((m) => this.createIn(input, actor, m));
+  }
+
+  /** `create` in the caller's transaction (a DataCoolie import writes many in one). */
+  async createIn(input: CreateDataflow, actor: AuthUser, m: EntityManager): Promise<Dataflow> {
     const { note, id, datacoolie_id, ...rest } = input;
     const draft = draftOf(rest);
     assertWorkspaceInScope(actor, draft.workspace_id);
-    return this.tx.run(async (m) => {
-      await this.workspaces.lockActive(draft.workspace_id, m);
-      // A given id (a DataCoolie dataflow_id kept) must be new, deleted rows included.
-      if (id !== undefined && (await this.dataflows.crud.findAny(id, m))) {
-        throw new AppError('DATAFLOW_ALREADY_EXISTS', 'A dataflow with this id already exists.', { id });
-      }
-      const derived = await this.prepare(id ?? null, draft, actor, m);
-      const rowId = id ?? randomUUID();
-      const values = {
-        ...draft,
-        ...derived,
-        note: note ?? null,
-        id: rowId,
-        datacoolie_id: datacoolie_id ?? rowId,
-      };
-      return toDataflow(await this.dataflows.crud.insert(values, actor.id, m));
-    });
+    await this.workspaces.lockActive(draft.workspace_id, m);
+    // A given id (a DataCoolie dataflow_id kept) must be new, deleted rows included.
+    if (id !== undefined && (await this.dataflows.crud.findAny(id, m))) {
+      throw new AppError('DATAFLOW_ALREADY_EXISTS', 'A dataflow with this id already exists.', { id });
+    }
+    const derived = await this.prepare(id ?? null, draft, actor, m);
+    const rowId = id ?? randomUUID();
+    const values = {
+      ...draft,
+      ...derived,
+      note: note ?? null,
+      id: rowId,
+      datacoolie_id: datacoolie_id ?? rowId,
+    };
+    return toDataflow(await this.dataflows.crud.insert(values, actor.id, m));
   }
 
   update(id: string, input: UpdateDataflow, ifMatch: number | undefined, actor: AuthUser): Promise<Dataflow> {
+    return this.tx.run((m) => this.updateIn(id, input, ifMatch, actor, m));
+  }
+
+  /** `update` in the caller's transaction. */
+  async updateIn(
+    id: string,
+    input: UpdateDataflow,
+    ifMatch: number | undefined,
+    actor: AuthUser,
+    m: EntityManager,
+  ): Promise<Dataflow> {
     const { changes, version } = splitUpdate(input, ifMatch);
-    return this.tx.run(async (m) => {
+    {
       const current = await this.dataflows.crud.getActive(id, m, 'update');
       assertWorkspaceInScope(actor, current.workspace_id);
       const partition = changes.partition_columns?.map((p) => ({
@@ -156,14 +170,17 @@ export class DataflowsService implements CrudService<Dataflow, CreateDataflow, U
         m,
       );
       return toDataflow(row);
-    });
+    }
   }
 
   remove(id: string, actor: AuthUser): Promise<Dataflow> {
-    return this.tx.run(async (m) => {
-      assertWorkspaceInScope(actor, (await this.dataflows.crud.getActive(id, m, 'update')).workspace_id);
-      return toDataflow(await this.dataflows.crud.softDelete(id, actor.id, m));
-    });
+    return this.tx.run((m) => this.removeIn(id, actor, m));
+  }
+
+  /** `remove` in the caller's transaction. */
+  async removeIn(id: string, actor: AuthUser, m: EntityManager): Promise<Dataflow> {
+    assertWorkspaceInScope(actor, (await this.dataflows.crud.getActive(id, m, 'update')).workspace_id);
+    return toDataflow(await this.dataflows.crud.softDelete(id, actor.id, m));
   }
 
   /** Restore checks the dataflow again: its profiles or datasets may be gone, its key taken. */

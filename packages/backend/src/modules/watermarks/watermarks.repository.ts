@@ -112,6 +112,24 @@ export class WatermarksRepository {
     return { owned: true, revision: current[0].revision, written: false };
   }
 
+  /**
+   * The registry id of a workspace's active dataflow named by the id DataCoolie sees, else by its
+   * registry id (`registryId`: the name when it is a UUID), or undefined.
+   */
+  async resolveInWorkspace(
+    workspaceId: string,
+    name: string,
+    registryId: string | null,
+  ): Promise<string | undefined> {
+    const rows: { id: string }[] = await this.dataSource.query(
+      `SELECT id FROM dataflows
+       WHERE workspace_id = $1 AND deleted_at IS NULL AND (datacoolie_id = $2 OR id = $3::uuid)
+       ORDER BY datacoolie_id = $2 DESC LIMIT 1`,
+      [workspaceId, name, registryId],
+    );
+    return rows[0]?.id;
+  }
+
   /** The workspace of an active dataflow, or undefined. */
   async workspaceOf(dataflowId: string): Promise<string | undefined> {
     const rows: { workspace_id: string }[] = await this.dataSource.query(

@@ -7,6 +7,6 @@ import { WorkspacesService } from './workspaces.service.js';
 @Module({
   controllers: [WorkspacesController],
   providers: [WorkspacesRepository, WorkspacesLookup, WorkspacesService],
-  exports: [WorkspacesLookup],
+  exports: [WorkspacesLookup, WorkspacesService],
 })
 export class WorkspacesModule {}

@@ -1,5 +1,6 @@
 import type { CreateWorkspace, ListQuery, Page, UpdateWorkspace, Workspace } from '@aide/schemas';
 import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
 import type { AuthUser } from '../../common/auth/current-user.js';
 import type { CrudService } from '../../common/crud/crud-service.js';
 import { assertWorkspaceInScope, scopeListToWorkspaces } from '../../common/auth/workspace-scope.js';
@@ -31,8 +32,13 @@ export class WorkspacesService implements CrudService<Workspace, CreateWorkspace
 
   /** An API key acts within its workspaces: it cannot make new ones. */
   create(input: CreateWorkspace, actor: AuthUser): Promise<Workspace> {
+    return this.tx.run((m) => this.createIn(input, actor, m));
+  }
+
+  /** `create` in the caller's transaction (a DataCoolie import creates the workspace it names). */
+  async createIn(input: CreateWorkspace, actor: AuthUser, m: EntityManager): Promise<Workspace> {
     if (actor.workspace_ids) throw new AppError('FORBIDDEN', 'An API key cannot create workspaces.');
-    return this.tx.run(async (m) => toWorkspace(await this.workspaces.crud.insert(input, actor.id, m)));
+    return toWorkspace(await this.workspaces.crud.insert(input, actor.id, m));
   }
 
   update(

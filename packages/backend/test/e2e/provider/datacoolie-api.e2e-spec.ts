@@ -135,7 +135,7 @@ describe('DataCoolie-compatible endpoints', () => {
     // §1.10, with the registry's ids: secret *names* in configure, their store in secrets_ref.
     expect(ok(await get(`/connections/${profile.id}`))).toEqual({
       connection_id: profile.id,
-      workspace_id: f.workspace.id,
+      workspace_id: f.workspace.code,
       name,
       connection_type: 'database',
       format: 'sql',

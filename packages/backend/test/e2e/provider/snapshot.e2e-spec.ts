@@ -83,9 +83,10 @@ describe('workspace snapshot', () => {
       excluded: [],
     });
     const connection = snapshot.connections.find((c) => c.connection_id === secured.id);
+    // workspace_id is the workspace's code, the id DataCoolie users configure (ADR 0050).
     expect(connection).toEqual({
       connection_id: secured.id,
-      workspace_id: f.workspace.id,
+      workspace_id: f.workspace.code,
       name: secured.name,
       connection_type: 'database',
       format: 'sql',
@@ -118,7 +119,7 @@ describe('workspace snapshot', () => {
     const snapshot = await snapshots.build(f.workspace.id);
     const dataflow = snapshot.dataflows.find((d) => d.dataflow_id === flow.id);
     expect(dataflow).toMatchObject({
-      workspace_id: f.workspace.id,
+      workspace_id: f.workspace.code,
       name: flow.name,
       description: 'orders',
       stage: 'source2bronze',
@@ -294,9 +295,9 @@ describe('workspace snapshot', () => {
 
     it('pages by cursor, every page from the first page’s revision, and expires unknown cursors', async () => {
       await ctx.dataSource.query(
-        `INSERT INTO dataflows (workspace_id, name, source_kind, source_connection_id, source_query,
-                                destination_connection_id, destination_dataset_id, load_type)
-         SELECT workspace_id, name || '_copy_' || i, 'query', source_connection_id, 'select 1',
+        `INSERT INTO dataflows (workspace_id, name, datacoolie_id, source_kind, source_connection_id,
+                                source_query, destination_connection_id, destination_dataset_id, load_type)
+         SELECT workspace_id, name || '_copy_' || i, name || '_copy_' || i, 'query', source_connection_id, 'select 1',
                 destination_connection_id, destination_dataset_id, 'append'
          FROM dataflows, generate_series(1, 150) i WHERE id = $1`,
         [flow.id],

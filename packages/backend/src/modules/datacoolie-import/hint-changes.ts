@@ -1,0 +1,58 @@
+// What differs between a hint group's stored hints and the document's: per column (added, removed, each
+// field changed), and when nothing else differs, their order.
+import type { DataCoolieImportChange } from '@aide/schemas';
+import { casefold } from '@aide/schemas/datacoolie';
+import type { StoredHintColumn } from './datacoolie-import.repository.js';
+import { fieldChange } from './plan-changes.js';
+
+const HINT_FIELDS = [
+  'data_type',
+  'format',
+  'precision',
+  'scale',
+  'default_value',
+  'ordinal_position',
+  'is_active',
+] as const;
+
+export function hintChanges(
+  before: readonly StoredHintColumnLike[],
+  after: readonly StoredHintColumnLike[],
+): DataCoolieImportChange[] {
+  const find = (list: readonly StoredHintColumnLike[], name: string) =>
+    list.find((h) => casefold(h.column_name) === casefold(name));
+  const changes: DataCoolieImportChange[] = [];
+  for (const hint of after) {
+    const old = find(before, hint.column_name);
+    if (!old) {
+      changes.push({ field: `hints.${hint.column_name}`, before: null, after: hintOf(hint) });
+      continue;
+    }
+    changes.push(...fieldChange(`hints.${hint.column_name}.column_name`, old.column_name, hint.column_name));
+    for (const f of HINT_FIELDS)
+      changes.push(...fieldChange(`hints.${hint.column_name}.${f}`, old[f], hint[f]));
+  }
+  for (const old of before) {
+    if (!find(after, old.column_name)) {
+      changes.push({ field: `hints.${old.column_name}`, before: hintOf(old), after: null });
+    }
+  }
+  const names = (list: readonly StoredHintColumnLike[]) => list.map((h) => casefold(h.column_name));
+  if (changes.length === 0) changes.push(...fieldChange('hints', names(before), names(after)));
+  return changes;
+}
+
+type StoredHintColumnLike = Pick<StoredHintColumn, 'column_name' | (typeof HINT_FIELDS)[number]>;
+
+function hintOf(h: StoredHintColumnLike) {
+  return {
+    column_name: h.column_name,
+    data_type: h.data_type,
+    format: h.format,
+    precision: h.precision,
+    scale: h.scale,
+    default_value: h.default_value,
+    ordinal_position: h.ordinal_position,
+    is_active: h.is_active,
+  };
+}
