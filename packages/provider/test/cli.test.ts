@@ -39,17 +39,24 @@ async function cli(
   return { code, stdout, stderr };
 }
 
-/** Models as JSON (key order counts), with the workspace code the registry gives them. */
+/**
+ * Models as JSON (key order counts), with the workspace code the registry gives them; connections and
+ * dataflows by name (an export lists them in the registry's order, not the document's).
+ */
 function modelsJson({ connections, dataflows, schemaHints }: LoadedMetadata, workspace: string): string {
   const connection = (c: LoadedMetadata['connections'][number]) => ({ ...c, workspace_id: workspace });
+  const byName = (a: { name: string | null }, b: { name: string | null }) =>
+    String(a.name).localeCompare(String(b.name));
   return JSON.stringify({
-    connections: connections.map(connection),
-    dataflows: dataflows.map((d) => ({
-      ...d,
-      workspace_id: workspace,
-      source: { ...d.source, connection: connection(d.source.connection) },
-      destination: { ...d.destination, connection: connection(d.destination.connection) },
-    })),
+    connections: connections.map(connection).sort(byName),
+    dataflows: dataflows
+      .map((d) => ({
+        ...d,
+        workspace_id: workspace,
+        source: { ...d.source, connection: connection(d.source.connection) },
+        destination: { ...d.destination, connection: connection(d.destination.connection) },
+      }))
+      .sort(byName),
     schemaHints,
   });
 }
@@ -333,19 +340,25 @@ describe('aide-provider import and export', () => {
         await admin.apiKeys.create({ name: `cli-${code}`, workspace_ids: [ws.id], scopes })
       ).key,
     });
-    // The import may create datasets in the shared catalogue: a key needs the scopes for it (ADR 0020);
-    // without them it is refused before anything is written.
+    // A table the catalogue does not have yet is a dataset to create: a key needs the catalogue:write
+    // scope for it (ADR 0020); without it the plan has that problem and nothing is written.
+    const keyed = structuredClone(document);
+    keyed.dataflows[0]!.destination.table = `orders_keyed_${id}`;
+    const path = join(dir, 'keyed.json');
+    writeFileSync(path, JSON.stringify(keyed));
     const bare = await keyFor([]);
-    const refused = await cli(['import', file, '--workspace', code], bare);
-    expect(refused.code).toBe(1);
-    expect(refused.stderr).toContain('403');
+    const refused = await cli(['import', path, '--workspace', code], bare);
+    expect(refused).toMatchObject({ code: 3, stderr: '' });
+    expect(refused.stdout).toMatch(/^ {2}dataset .*catalogue:write.*$/m);
     expect((await admin.connectionProfiles.list({ workspace_id: ws.id })).items).toEqual([]);
 
     const imported = await cli(
-      ['import', file, '--workspace', code],
+      ['import', path, '--workspace', code],
       await keyFor(['catalogue:read', 'catalogue:write']),
     );
     expect(imported).toMatchObject({ code: 0, stderr: '' });
+    // Once the datasets exist, a key without scopes re-imports (nothing of the catalogue is written).
+    expect(await cli(['import', path, '--workspace', code], bare)).toMatchObject({ code: 0, stderr: '' });
     // Export is one snapshot of the workspace: a key of the workspace needs no scope.
     const out = join(dir, 'keyed-exported.json');
     expect(await cli(['export', '--workspace', code, '-o', out], bare)).toMatchObject({
@@ -354,7 +367,7 @@ describe('aide-provider import and export', () => {
     });
     const exported = JSON.parse(readFileSync(out, 'utf8')) as unknown;
     expect(modelsJson(loadMetadataDocument(exported), code)).toBe(
-      modelsJson(loadMetadataDocument(document), code),
+      modelsJson(loadMetadataDocument(keyed), code),
     );
     // Another workspace is out of the key's reach.
     const other = await cli(['export', '--workspace', workspace, '-o', join(dir, 'other.json')], bare);

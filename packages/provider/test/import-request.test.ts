@@ -142,6 +142,16 @@ describe('the plan as text', () => {
     );
   });
 
+  it('says when there was nothing to do', () => {
+    const noop: DataCoolieImportPlan = {
+      ...plan,
+      items: plan.items.map((item) => ({ ...item, action: 'unchanged', changes: [] })),
+      summary: { create: 0, update: 0, unchanged: 3, delete: 0 },
+    };
+    expect(planText(noop)).toMatch(/^0 to create, 0 to update, 3 unchanged, 0 to delete — nothing to do\n$/m);
+    expect(planText({ ...plan, dry_run: true, applied: false })).toMatch(/ — dry run: nothing written\n$/);
+  });
+
   it('lists the problems with their codes when the plan was refused', () => {
     const refused: DataCoolieImportPlan = {
       ...plan,

@@ -13,7 +13,8 @@ function valueText(value: unknown): string {
 function outcome(plan: DataCoolieImportPlan): string {
   if (plan.problems.length > 0) return `not applied: ${plan.problems.length} problem(s), nothing written`;
   if (plan.dry_run) return 'dry run: nothing written';
-  return plan.applied ? 'applied' : 'nothing to do';
+  const { create, update, delete: deleted } = plan.summary;
+  return create + update + deleted === 0 ? 'nothing to do' : 'applied';
 }
 
 export function planText(plan: DataCoolieImportPlan): string {
