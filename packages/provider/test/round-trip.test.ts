@@ -314,7 +314,13 @@ describe('a DataCoolie document round-trips through the registry', () => {
       stage: 'landing2bronze',
       group_number: 3,
       execution_order: 5,
-      source: { connection_name: 'landing_csv', schema_name: 'stores', table: 'daily_sales' },
+      // Its source table has hints; its watermark column is not one of them (issue 26 item 3).
+      source: {
+        connection_name: 'landing_csv',
+        schema_name: 'stores',
+        table: 'daily_sales',
+        watermark_columns: ['modified_at'],
+      },
       destination: {
         connection_name: 'bronze_delta',
         schema_name: 'pos',
@@ -409,6 +415,12 @@ describe('a DataCoolie document round-trips through the registry', () => {
     expect(run.stderr).toBe('');
     return { code: run.code, plan: JSON.parse(run.stdout) as DataCoolieImportPlan };
   };
+  /** The document without a function connection, its dataflow, and a hint group. */
+  const pruned = (): Document => ({
+    connections: document.connections.filter((c) => c['name'] !== 'enrich_fn'),
+    dataflows: document.dataflows.filter((d) => d['name'] !== 'enrich_by_function'),
+    schema_hints: document.schema_hints.filter((g) => g['connection_name'] !== 'crm_mysql'),
+  });
   const actions = (plan: DataCoolieImportPlan) => new Set(plan.items.map((item) => item.action));
 
   let pgSystem = '';
@@ -463,6 +475,10 @@ describe('a DataCoolie document round-trips through the registry', () => {
 
     // Models equal to DataCoolie's own load of the document; workspace_id is the workspace code.
     expect(await servedModels(admin, workspace)).toBe(expectedModels(document, workspace));
+
+    // Addressed by its UUID, the workspace serves the same, its code as workspace_id.
+    const [byId] = (await admin.workspaces.list({ code: workspace })).items;
+    expect(await servedModels(admin, byId!.id)).toBe(expectedModels(document, workspace));
 
     // Served as written: the configure's keys in the document's order, the description kept.
     const erp = await admin.datacoolie.connection(workspace, ids.erp);
@@ -588,11 +604,7 @@ describe('a DataCoolie document round-trips through the registry', () => {
   });
 
   it('deletes with --prune what the document no longer names, and only then', async () => {
-    const pruned = structuredClone(document);
-    pruned.dataflows = pruned.dataflows.filter((d) => d['name'] !== 'enrich_by_function');
-    pruned.connections = pruned.connections.filter((c) => c['name'] !== 'enrich_fn');
-    pruned.schema_hints = pruned.schema_hints.filter((g) => g['connection_name'] !== 'crm_mysql');
-    const path = write('pruned.json', pruned);
+    const path = write('pruned.json', pruned());
 
     const kept = await importJson(path, second);
     expect(kept.code).toBe(0);
@@ -615,6 +627,37 @@ describe('a DataCoolie document round-trips through the registry', () => {
       'schema_hint_group crm_mysql: crm.customers',
     ]);
     expect(run.plan.summary.delete).toBe(3);
-    expect(await servedModels(admin, second)).toBe(expectedModels(pruned, second));
+    expect(await servedModels(admin, second)).toBe(expectedModels(pruned(), second));
+  });
+
+  it('leaves imported dataflows editable; the next import puts the document back', async () => {
+    const [ws] = (await admin.workspaces.list({ code: second })).items;
+    const [flow] = (await admin.dataflows.list({ workspace_id: ws!.id, name: 'pos_daily' })).items;
+    const edited = await admin.dataflows.update(flow!.id, {
+      description: 'edited in AIDE',
+      row_version: flow!.row_version,
+    });
+    expect(edited.description).toBe('edited in AIDE');
+    expect((await admin.datacoolie.dataflow(second, 'flow-pos-daily')).description).toBe('edited in AIDE');
+    // An unchanged edit of the lakehouse profile its dataflows write to is accepted too.
+    const [lake] = (await admin.connectionProfiles.list({ workspace_id: ws!.id, name: 'bronze_delta' }))
+      .items;
+    const same = await admin.connectionProfiles.update(lake!.id, {
+      is_active: true,
+      row_version: lake!.row_version,
+    });
+    expect(same.is_active).toBe(true);
+
+    const run = await importJson(write('pruned-again.json', pruned()), second);
+    expect(run.code).toBe(0);
+    expect(run.plan.items.filter((item) => item.action !== 'unchanged')).toEqual([
+      expect.objectContaining({
+        kind: 'dataflow',
+        name: 'pos_daily',
+        action: 'update',
+        changes: [{ field: 'description', before: 'edited in AIDE', after: null }],
+      }),
+    ]);
+    expect(await servedModels(admin, second)).toBe(expectedModels(pruned(), second));
   });
 });
