@@ -660,4 +660,34 @@ describe('a DataCoolie document round-trips through the registry', () => {
     ]);
     expect(await servedModels(admin, second)).toBe(expectedModels(pruned(), second));
   });
+
+  it('exports hints declared out of ordinal order so that they re-import as a no-op', async () => {
+    // DataCoolie orders a group's hints by ordinal_position (nulls last); the document need not.
+    const code = `rt3-${id}`;
+    const unordered: Document = {
+      connections: [document.connections[3]!],
+      dataflows: [],
+      schema_hints: [
+        {
+          connection_name: 'landing_csv',
+          schema_name: 'stores',
+          table_name: 'daily_sales',
+          hints: [
+            { column_name: 'note', data_type: 'STRING', ordinal_position: null },
+            { column_name: 'total', data_type: 'decimal(18,2)', ordinal_position: 2 },
+            { column_name: 'sale_date', data_type: 'DATE', ordinal_position: 1 },
+          ],
+        },
+      ],
+    };
+    expect((await importJson(write('unordered.json', unordered), code)).code).toBe(0);
+    const served = (await admin.datacoolie.schemaHints(code, { active_only: 'false' })).data;
+    expect(served.map((h) => h.column_name)).toEqual(['sale_date', 'total', 'note']);
+
+    const out = join(dir, 'unordered-exported.json');
+    expect(await cli(['export', '--workspace', code, '-o', out])).toMatchObject({ code: 0, stderr: '' });
+    const again = await importJson(out, code);
+    expect(again.code).toBe(0);
+    expect(again.plan.items.filter((item) => item.action !== 'unchanged')).toEqual([]);
+  });
 });
