@@ -395,6 +395,21 @@ describe('aide-provider import and export', () => {
       stdout: '',
       stderr: `error: Invalid connection definition: acc_lakehouse (source: ${lakehouse}): Format 'csv' is not valid for connection_type 'lakehouse'. Allowed: delta, iceberg\n`,
     });
+    // The whole scope is one request: past the registry's body limit, the CLI says which limit.
+    const huge = join(dir, 'huge.json');
+    writeFileSync(
+      huge,
+      JSON.stringify({
+        connections: [
+          { ...document.connections[1], configure: { base_path: lakeRoot, pad: 'x'.repeat(1_100_000) } },
+        ],
+      }),
+    );
+    const tooLarge = await cli(['import', huge, '--workspace', workspace]);
+    expect(tooLarge.code).toBe(1);
+    expect(tooLarge.stderr).toMatch(
+      /^error: the documents make an import request of \d+ bytes, more than the registry accepts \(413 PAYLOAD_TOO_LARGE\): raise its AIDE_BODY_LIMIT_BYTES\n$/,
+    );
     let stderr = '';
     const code = await main(['export', '--workspace', workspace], {
       stdout: () => undefined,

@@ -2,7 +2,7 @@
 // this module in the action): the SDK client, the provider's document code and yaml stay out of
 // `--help`.
 import { writeFile } from 'node:fs/promises';
-import { AideClient } from '@aide/sdk';
+import { AideApiError, AideClient } from '@aide/sdk';
 import {
   METASTORE_API_KEY_ENV,
   METASTORE_TOKEN_ENV,
@@ -68,7 +68,19 @@ export async function runImport(files: string[], options: ImportCommandOptions, 
   });
   const client = clientOf(options, io.env);
   try {
-    const { plan, refused } = await sendImportRequest(client, options.workspace, request);
+    const { plan, refused } = await sendImportRequest(client, options.workspace, request).catch(
+      (error: unknown) => {
+        if (error instanceof AideApiError && error.errorCode === 'PAYLOAD_TOO_LARGE') {
+          // The whole scope goes in one request (one transaction): say which limit it met.
+          const size = Buffer.byteLength(JSON.stringify(request));
+          throw new Error(
+            `the documents make an import request of ${size} bytes, more than the registry accepts ` +
+              '(413 PAYLOAD_TOO_LARGE): raise its AIDE_BODY_LIMIT_BYTES',
+          );
+        }
+        throw error;
+      },
+    );
     io.stdout(options.format === 'json' ? `${JSON.stringify(plan, null, 2)}\n` : planText(plan));
     return refused ? ExitCode.PROBLEMS : ExitCode.OK;
   } finally {
