@@ -228,9 +228,13 @@ export function loadMetadataDocuments(documents: readonly MetadataDocumentSource
     } catch (error) {
       if (!(error instanceof ConfigurationError)) throw error;
       const name = isPlainObject(item) ? String(item['name']) : String(item);
-      throw new MetadataError(`Invalid connection definition: ${name} (source: ${source})`, error.details, {
-        cause: error,
-      });
+      // The reference's message names the connection only; its cause (DataCoolie's own reason, e.g.
+      // "Format 'csv' is not valid for connection_type 'lakehouse'") is kept in the text, as for dataflows.
+      throw new MetadataError(
+        `Invalid connection definition: ${name} (source: ${source}): ${causeText(error)}`,
+        error.details,
+        { cause: error },
+      );
     }
   });
   const directory = new ConnectionDirectory(connections);
@@ -248,4 +252,17 @@ export function loadMetadataDocuments(documents: readonly MetadataDocumentSource
 /** One document (a parsed mapping). */
 export function loadMetadataDocument(document: unknown, source?: string): LoadedMetadata {
   return loadMetadataDocuments([source === undefined ? { document } : { document, source }]);
+}
+
+/**
+ * The `description` each connection of the documents gave (null where it gave none), in the order
+ * `loadMetadataDocuments` returns the connections. DataCoolie's models drop the key; the registry keeps
+ * it (ADR 0050), so an import carries it beside the model.
+ */
+export function connectionDescriptions(documents: readonly MetadataDocumentSource[]): (string | null)[] {
+  return documents.flatMap((document) =>
+    (sectionsOf(document).connections ?? []).map((item) =>
+      isPlainObject(item) && typeof item['description'] === 'string' ? item['description'] : null,
+    ),
+  );
 }

@@ -95,6 +95,7 @@ export {
   type ValueRule,
 } from '@aide/schemas/datacoolie';
 export {
+  connectionDescriptions,
   loadMetadataDocument,
   loadMetadataDocuments,
   parseMetadataText,
@@ -114,6 +115,15 @@ export {
   type AideRegistryAccess,
 } from './aide/aide-provider.js';
 export { snapshotModels, type SnapshotScope } from './aide/snapshot-models.js';
+export { exportWorkspaceDocument, type DataCoolieDocument } from './aide/document-export.js';
+export {
+  importRequestOf,
+  importWorkspaceDocuments,
+  sendImportRequest,
+  snapshotDataflow,
+  type ImportOutcome,
+  type ImportRequestOptions,
+} from './aide/import-request.js';
 export { AsyncReentrantLock } from './lock.js';
 export {
   groupSchemaHintRows,

@@ -1,9 +1,7 @@
 // `aide-provider import` / `export` on the real backend (test/global-setup.mjs): a DataCoolie YAML
-// document goes into a new workspace (connections over matching systems, secrets as credential
-// references, datasets, dataflows with their ids, hints as schema versions, their format /
-// default_value / is_active as schema-hint overrides, inline hints in the transform) and comes back as
-// the same metadata; a dry run writes nothing, a second import creates nothing, what cannot be mapped is
-// reported with exit code 3.
+// document goes into a new workspace as one plan applied in one transaction (ADR 0050) and comes back
+// as the same models; a dry run shows the plan and writes nothing, a second import changes nothing, a
+// plan with problems writes nothing and exits 3, a document DataCoolie refuses keeps DataCoolie's reason.
 import { randomUUID } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -41,27 +39,33 @@ async function cli(
   return { code, stdout, stderr };
 }
 
-/** Models of a document with what the registry adds or orders differently made comparable. */
-function comparable({ connections, dataflows, schemaHints }: LoadedMetadata): unknown {
-  const connection = (c: LoadedMetadata['connections'][number]) => ({
-    ...c,
-    workspace_id: null,
-    secrets_ref:
-      c.secrets_ref &&
-      Object.fromEntries(Object.entries(c.secrets_ref).map(([store, fields]) => [store, [...fields].sort()])),
-  });
-  return {
-    connections: connections.map(connection).sort((a, b) => a.name.localeCompare(b.name)),
+/**
+ * Models as JSON (key order counts), with the workspace code the registry gives them; connections and
+ * dataflows by name (an export lists them in the registry's order, not the document's).
+ */
+function modelsJson({ connections, dataflows, schemaHints }: LoadedMetadata, workspace: string): string {
+  const connection = (c: LoadedMetadata['connections'][number]) => ({ ...c, workspace_id: workspace });
+  const byName = (a: { name: string | null }, b: { name: string | null }) =>
+    String(a.name).localeCompare(String(b.name));
+  return JSON.stringify({
+    connections: connections.map(connection).sort(byName),
     dataflows: dataflows
       .map((d) => ({
         ...d,
-        workspace_id: null,
+        workspace_id: workspace,
         source: { ...d.source, connection: connection(d.source.connection) },
         destination: { ...d.destination, connection: connection(d.destination.connection) },
       }))
-      .sort((a, b) => String(a.name).localeCompare(String(b.name))),
+      .sort(byName),
     schemaHints,
-  };
+  });
+}
+
+interface Plan {
+  workspace: { id: string | null; code: string; action: string };
+  applied: boolean;
+  items: { kind: string; name: string; action: string; changes: unknown[] }[];
+  problems: { kind: string; name: string; reason: string; code: string | null }[];
 }
 
 describe('aide-provider import and export', () => {
@@ -220,37 +224,44 @@ describe('aide-provider import and export', () => {
   it('plans without writing on --dry-run', async () => {
     const run = await cli(['import', file, '--workspace', workspace, '--dry-run', '--format', 'json']);
     expect(run).toMatchObject({ code: 0, stderr: '' });
-    const report = JSON.parse(run.stdout) as {
-      items: { kind: string; action: string }[];
-      skipped: unknown[];
-    };
-    expect(report.skipped).toEqual([]);
-    expect(new Set(report.items.map((i) => i.action))).toEqual(new Set(['would create']));
-    expect(report.items.filter((i) => i.kind === 'dataflow')).toHaveLength(2);
+    const plan = JSON.parse(run.stdout) as Plan;
+    expect(plan.problems).toEqual([]);
+    expect(plan.applied).toBe(false);
+    expect(plan.workspace).toMatchObject({ id: null, code: workspace, action: 'create' });
+    expect(new Set(plan.items.map((i) => i.action))).toEqual(new Set(['create']));
+    expect(plan.items.filter((i) => i.kind === 'dataflow').map((i) => i.name)).toEqual([
+      `orders_${id}`,
+      `replay_${id}`,
+    ]);
     expect((await admin.workspaces.list({ code: workspace })).items).toEqual([]);
   });
 
-  it('imports the document, then exports the same metadata; a second import creates nothing', async () => {
+  it('imports the document, then exports the same models; a second import changes nothing', async () => {
     const first = await cli(['import', file, '--workspace', workspace]);
     expect(first).toMatchObject({ code: 0, stderr: '' });
-    expect(first.stdout).toContain(`created      dataflow       orders_${id} (${ids.copy})`);
+    expect(first.stdout).toMatch(new RegExp(`^create +connection +erp_${id}$`, 'm'));
+    expect(first.stdout).toMatch(new RegExp(`^create +dataflow +orders_${id}$`, 'm'));
+    expect(first.stdout).toMatch(/ 0 to update, 0 unchanged, 0 to delete \(no --prune\) — applied$/m);
     const [ws] = (await admin.workspaces.list({ code: workspace })).items;
     const profiles = await admin.connectionProfiles.list({ workspace_id: ws!.id });
+    // UUID ids no other row has become the registry ids too.
     expect(profiles.items.map((p) => p.id).sort()).toEqual([ids.erp, ids.bronze].sort());
     const erp = profiles.items.find((p) => p.id === ids.erp)!;
-    // Secret names only, as credential references; the system's endpoint is not copied.
-    expect(erp.configure).toEqual({ read_options: { fetchsize: 10000 } });
     expect(erp.secrets.map((s) => s.configure_field).sort()).toEqual(['password', 'username']);
 
-    const again = await cli(['import', file, '--workspace', workspace, '--format', 'json']);
-    expect(again.code).toBe(0);
-    const report = JSON.parse(again.stdout) as { items: { action: string }[] };
-    expect(new Set(report.items.map((i) => i.action))).toEqual(new Set(['existing']));
+    const again = await cli(['import', file, '--workspace', workspace]);
+    expect(again).toMatchObject({ code: 0, stderr: '' });
+    expect(again.stdout).not.toMatch(/^(create|update|delete) /m);
+    expect(again.stdout).toMatch(
+      /^0 to create, 0 to update, \d+ unchanged, 0 to delete .* — nothing to do$/m,
+    );
 
     const out = join(dir, 'exported.json');
     expect(await cli(['export', '--workspace', workspace, '-o', out])).toMatchObject({ code: 0, stderr: '' });
     const exported = JSON.parse(readFileSync(out, 'utf8')) as unknown;
-    expect(comparable(loadMetadataDocument(exported))).toEqual(comparable(loadMetadataDocument(document)));
+    expect(modelsJson(loadMetadataDocument(exported), workspace)).toBe(
+      modelsJson(loadMetadataDocument(document), workspace),
+    );
 
     // The document DataCoolie would load gives what the registry-backed provider serves.
     const fromFile = new InMemoryMetadataProvider({ document: exported });
@@ -265,7 +276,7 @@ describe('aide-provider import and export', () => {
     }
   });
 
-  it('reports what it cannot map (exit code 3) and imports the rest', async () => {
+  it('writes nothing when the plan has problems (exit code 3), on a dry run as for real', async () => {
     const other = {
       connections: [
         {
@@ -273,7 +284,7 @@ describe('aide-provider import and export', () => {
           name: `nowhere_${id}`,
           connection_type: 'database',
           format: 'sql',
-          configure: { host: 'unknown.example.com' },
+          configure: { database_type: 'postgresql', host: 'unknown.example.com' },
         },
         { ...document.connections[0], connection_id: randomUUID(), name: `erp2_${id}` },
       ],
@@ -288,48 +299,40 @@ describe('aide-provider import and export', () => {
     };
     const path = join(dir, 'other.json');
     writeFileSync(path, JSON.stringify(other));
-    const run = await cli(['import', path, '--workspace', `ws-cli2-${id}`, '--format', 'json']);
+    const code = `ws-cli2-${id}`;
+    const dry = await cli(['import', path, '--workspace', code, '--dry-run']);
+    const run = await cli(['import', path, '--workspace', code]);
     expect(run.code).toBe(3);
-    const report = JSON.parse(run.stdout) as { skipped: { kind: string; name: string; reason: string }[] };
-    expect(report.skipped).toEqual(
-      expect.arrayContaining([
-        expect.objectContaining({
-          kind: 'connection',
-          name: `nowhere_${id}`,
-          reason: expect.stringContaining('no system matches'),
-        }),
-        expect.objectContaining({
-          kind: 'schema_hint',
-          name: 'sales.customers',
-          reason: expect.stringContaining("'no_such_type'"),
-        }),
-      ]),
-    );
-    // --system names the system where matching cannot tell.
+    expect(dry.code).toBe(3);
+    expect(run.stdout).toMatch(new RegExp(`^ {2}connection nowhere_${id}: .+$`, 'm'));
+    expect(run.stdout).toMatch(/^ {2}schema_hint\S* .*: .*'?no_such_type'?.*$/m);
+    expect(run.stdout).toMatch(/— not applied: \d+ problem\(s\), nothing written$/m);
+    expect(dry.stdout).toBe(run.stdout);
+    // The workspace the import would have created is not there either.
+    expect((await admin.workspaces.list({ code })).items).toEqual([]);
+
+    // --system names the system where matching cannot tell: that problem is gone.
     const named = await cli([
       'import',
       path,
       '--workspace',
-      `ws-cli2-${id}`,
+      code,
       '--dry-run',
       '--format',
       'json',
       '--system',
       `nowhere_${id}=erp_pg_${id}`,
     ]);
-    const planned = JSON.parse(named.stdout) as { items: { kind: string; name: string; action: string }[] };
-    expect(planned.items).toContainEqual(
-      expect.objectContaining({ kind: 'connection', name: `nowhere_${id}`, action: 'would create' }),
+    expect(named.code).toBe(3);
+    const plan = JSON.parse(named.stdout) as Plan;
+    expect(plan.problems.filter((p) => p.kind === 'connection')).toEqual([]);
+    expect(plan.items).toContainEqual(
+      expect.objectContaining({ kind: 'connection', name: `nowhere_${id}`, action: 'create' }),
     );
   });
 
-  it('runs with an API key: export within its workspace, import with the catalogue scopes', async () => {
-    // The same document with ids of its own (ids are kept, so they must be new in this workspace).
-    let text = JSON.stringify(document);
-    for (const kept of Object.values(ids)) text = text.replaceAll(kept, randomUUID());
-    const keyed = JSON.parse(text) as typeof document;
-    const path = join(dir, 'keyed.json');
-    writeFileSync(path, text);
+  it('runs with an API key: the same document into a second workspace, then its export', async () => {
+    // Ids are per workspace (ADR 0050): the document's ids import again, unchanged.
     const code = `ws-cli-key-${id}`;
     const ws = await admin.workspaces.create({ code, name: code });
     const keyFor = async (scopes: ('catalogue:read' | 'catalogue:write')[]) => ({
@@ -337,12 +340,16 @@ describe('aide-provider import and export', () => {
         await admin.apiKeys.create({ name: `cli-${code}`, workspace_ids: [ws.id], scopes })
       ).key,
     });
-    // The import reads and writes the shared catalogue (systems, datasets, schema versions): a key
-    // needs the scopes for it (ADR 0020); without them it is refused before anything is written.
+    // A table the catalogue does not have yet is a dataset to create: a key needs the catalogue:write
+    // scope for it (ADR 0020); without it the plan has that problem and nothing is written.
+    const keyed = structuredClone(document);
+    keyed.dataflows[0]!.destination.table = `orders_keyed_${id}`;
+    const path = join(dir, 'keyed.json');
+    writeFileSync(path, JSON.stringify(keyed));
     const bare = await keyFor([]);
     const refused = await cli(['import', path, '--workspace', code], bare);
-    expect(refused.code).toBe(1);
-    expect(refused.stderr).toContain('403');
+    expect(refused).toMatchObject({ code: 3, stderr: '' });
+    expect(refused.stdout).toMatch(/^ {2}dataset .*catalogue:write.*$/m);
     expect((await admin.connectionProfiles.list({ workspace_id: ws.id })).items).toEqual([]);
 
     const imported = await cli(
@@ -350,6 +357,8 @@ describe('aide-provider import and export', () => {
       await keyFor(['catalogue:read', 'catalogue:write']),
     );
     expect(imported).toMatchObject({ code: 0, stderr: '' });
+    // Once the datasets exist, a key without scopes re-imports (nothing of the catalogue is written).
+    expect(await cli(['import', path, '--workspace', code], bare)).toMatchObject({ code: 0, stderr: '' });
     // Export is one snapshot of the workspace: a key of the workspace needs no scope.
     const out = join(dir, 'keyed-exported.json');
     expect(await cli(['export', '--workspace', code, '-o', out], bare)).toMatchObject({
@@ -357,13 +366,15 @@ describe('aide-provider import and export', () => {
       stderr: '',
     });
     const exported = JSON.parse(readFileSync(out, 'utf8')) as unknown;
-    expect(comparable(loadMetadataDocument(exported))).toEqual(comparable(loadMetadataDocument(keyed)));
+    expect(modelsJson(loadMetadataDocument(exported), code)).toBe(
+      modelsJson(loadMetadataDocument(keyed), code),
+    );
     // Another workspace is out of the key's reach.
     const other = await cli(['export', '--workspace', workspace, '-o', join(dir, 'other.json')], bare);
     expect(other.code).toBe(1);
   });
 
-  it('refuses a document DataCoolie would refuse, and a call without credentials', async () => {
+  it("refuses a document DataCoolie would refuse, with DataCoolie's reason, and a call without credentials", async () => {
     const path = join(dir, 'bad.json');
     writeFileSync(
       path,
@@ -371,6 +382,34 @@ describe('aide-provider import and export', () => {
     );
     const bad = await cli(['import', path, '--workspace', workspace]);
     expect(bad).toMatchObject({ code: 1, stderr: 'error: Connection not found: missing\n' });
+    const lakehouse = join(dir, 'lakehouse-csv.yaml');
+    writeFileSync(
+      lakehouse,
+      stringify({
+        connections: [{ name: 'acc_lakehouse', connection_type: 'lakehouse', format: 'csv', configure: {} }],
+      }),
+    );
+    const csv = await cli(['import', lakehouse, '--workspace', workspace]);
+    expect(csv).toMatchObject({
+      code: 1,
+      stdout: '',
+      stderr: `error: Invalid connection definition: acc_lakehouse (source: ${lakehouse}): Format 'csv' is not valid for connection_type 'lakehouse'. Allowed: delta, iceberg\n`,
+    });
+    // The whole scope is one request: past the registry's body limit, the CLI says which limit.
+    const huge = join(dir, 'huge.json');
+    writeFileSync(
+      huge,
+      JSON.stringify({
+        connections: [
+          { ...document.connections[1], configure: { base_path: lakeRoot, pad: 'x'.repeat(1_100_000) } },
+        ],
+      }),
+    );
+    const tooLarge = await cli(['import', huge, '--workspace', workspace]);
+    expect(tooLarge.code).toBe(1);
+    expect(tooLarge.stderr).toMatch(
+      /^error: the documents make an import request of \d+ bytes, more than the registry accepts \(413 PAYLOAD_TOO_LARGE\): raise its AIDE_BODY_LIMIT_BYTES\n$/,
+    );
     let stderr = '';
     const code = await main(['export', '--workspace', workspace], {
       stdout: () => undefined,

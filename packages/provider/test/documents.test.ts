@@ -151,7 +151,7 @@ schema_hints:
       loadError({ connections: [], schema_hints: [{ connection_name: 'x', table_name: 't', hints: [] }] }),
     ).toBe('Schema hint group 0 references unknown connection: x (source: doc.yaml)');
     expect(loadError({ connections: [{ name: 'bad', connection_type: 'streaming', format: 'csv' }] })).toBe(
-      'Invalid connection definition: bad (source: doc.yaml)',
+      "Invalid connection definition: bad (source: doc.yaml): Format 'csv' is not valid for connection_type 'streaming'. Allowed: none (streaming is not yet supported)",
     );
     expect(
       loadError({ dataflows: [{ name: 'f', source: { connection: erpPostgres }, destination: {} }] }),

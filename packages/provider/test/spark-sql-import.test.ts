@@ -1,12 +1,12 @@
-// Issue 24: a DataCoolie document whose source is a Delta lakehouse, with Spark SQL schema hints
-// (DATE, DECIMAL(12,2), INTEGER, VARCHAR(20), …), imported on the real backend (test/global-setup.mjs)
-// over a system of the seeded `spark_sql` flavor: each hint becomes a column of that flavor's data
-// type with its params, rendered as Spark SQL, and the provider serves the hints back as given.
+// Issue 24 and 26: a DataCoolie document whose source is a Delta lakehouse, with Spark SQL schema hints
+// (DATE, DECIMAL with precision and scale, INTEGER, VARCHAR(20), …), imported on the real backend
+// (test/global-setup.mjs) over a system of the seeded `spark_sql` flavor. Hints are declarations
+// (ADR 0050): each is checked against the flavor's types, none becomes a schema version, and the
+// provider serves them back as written — spelling, order and all.
 import { randomUUID } from 'node:crypto';
 import { afterAll, describe, expect, it } from '@jest/globals';
 import { createSchemaHint } from '@aide/schemas/datacoolie';
-import { importWorkspaceDocuments } from '../src/aide/document-import.js';
-import { AideMetadataProvider } from '../src/index.js';
+import { AideMetadataProvider, importWorkspaceDocuments } from '../src/index.js';
 import { adminClient } from './helpers/backend.js';
 import { suffix } from './registry-fixture.js';
 
@@ -66,46 +66,46 @@ describe('importing Spark SQL hints of a Delta lakehouse table', () => {
     };
     const workspace = `ws-delta-${id}`;
 
-    const report = await importWorkspaceDocuments(admin, [{ document, source: 'lake.json' }], {
+    const { plan, refused } = await importWorkspaceDocuments(admin, [{ document, source: 'lake.json' }], {
       workspace,
     });
-    expect(report.skipped).toEqual([]);
-    expect(report.items).toContainEqual(
-      expect.objectContaining({ kind: 'schema_version', action: 'created' }),
+    expect(plan.problems).toEqual([]);
+    expect(refused).toBe(false);
+    expect(plan.applied).toBe(true);
+    expect(plan.items).toContainEqual(
+      expect.objectContaining({
+        kind: 'schema_hint_group',
+        name: `lake_${id}: sales.orders`,
+        action: 'create',
+      }),
     );
 
+    // The table the dataflow reads is a dataset of the matched system, without a schema version.
     const [dataset] = (await admin.datasets.list({ system_id: system.id, object_name: 'sales.orders' }))
       .items;
     expect(dataset).toBeDefined();
-    const version = await admin.datasets.schemaVersion(dataset!.id, 1);
-    const sparkTypes = new Set(
-      (await admin.dataTypes.list({ system_flavor_id: flavor!.id, size: 100 })).items.map((t) => t.id),
-    );
-    expect(version.columns.every((c) => c.type !== null && sparkTypes.has(c.type.data_type_id))).toBe(true);
-    expect(
-      version.columns.map((c) => [
-        c.name,
-        c.type?.data_type_code,
-        c.type?.type_params ?? null,
-        c.rendered_type,
-      ]),
-    ).toEqual([
-      ['order_id', 'bigint', null, 'bigint'],
-      ['order_date', 'date', null, 'date'],
-      ['amount', 'decimal', { precision: 12, scale: 2 }, 'decimal(12,2)'],
-      ['quantity', 'integer', null, 'integer'],
-      ['customer', 'string', null, 'string'],
-      ['updated_at', 'timestamp', null, 'timestamp'],
-      ['is_paid', 'boolean', null, 'boolean'],
-      ['status', 'varchar', { length: 20 }, 'varchar(20)'],
-    ]);
+    expect(await admin.datasets.schemaVersions(dataset!.id)).toEqual([]);
 
-    // What DataCoolie reads: the registry's snapshot. Spark type names are case-insensitive, and the
-    // registry keeps its data type codes (lower case).
+    // A type the spark_sql flavor lacks is a problem of the plan; nothing is written.
+    const bad = structuredClone(document);
+    bad.schema_hints[0]!.hints.push({ column_name: 'odd', data_type: 'NO_SUCH_TYPE', ordinal_position: 9 });
+    Object.assign(bad.dataflows[0]!, { description: 'changed' });
+    const refusedRun = await importWorkspaceDocuments(admin, [{ document: bad, source: 'bad.json' }], {
+      workspace,
+    });
+    expect(refusedRun.refused).toBe(true);
+    expect(refusedRun.plan.applied).toBe(false);
+    expect(refusedRun.plan.problems).toContainEqual(
+      expect.objectContaining({ reason: expect.stringContaining('NO_SUCH_TYPE') }),
+    );
+    const flow = await admin.dataflows.list({ workspace_id: plan.workspace.id!, name: `orders_${id}` });
+    expect(flow.items[0]?.description ?? null).toBeNull();
+
+    // What DataCoolie reads: the hints as written (upper-case Spark spelling kept), in ordinal order.
     const provider = new AideMetadataProvider({ client: admin, workspace });
     try {
       expect(await provider.getSchemaHints(connectionId, 'orders', 'sales')).toEqual(
-        hints.map((h) => createSchemaHint({ ...h, data_type: h.data_type.toLowerCase() })),
+        hints.map((h) => createSchemaHint(h)),
       );
     } finally {
       await provider.close();

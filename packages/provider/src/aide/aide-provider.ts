@@ -86,6 +86,8 @@ function metadataError(error: unknown): unknown {
 export interface WorkspaceSnapshot {
   revision: string;
   models: BulkLoadResult;
+  /** Connection id → its description, for connections that have one (DataCoolie's models drop it). */
+  descriptions: Map<string, string>;
 }
 
 /**
@@ -114,7 +116,12 @@ export async function readWorkspaceSnapshot(
       schema_hints: pages.flatMap((p) => p.schema_hints),
       hint_fields: pages[0]!.hint_fields,
     });
-    return { revision: pages[0]!.revision, models };
+    const descriptions = new Map<string, string>();
+    for (const connection of pages.flatMap((p) => p.connections)) {
+      if (typeof connection.description === 'string')
+        descriptions.set(connection.connection_id, connection.description);
+    }
+    return { revision: pages[0]!.revision, models, descriptions };
   } catch (error) {
     throw metadataError(error);
   }

@@ -2,7 +2,9 @@
 // from `aide-provider export`, loadable unchanged by DataCoolie's FileProvider or by
 // `InMemoryMetadataProvider`. Dataflows and hint groups name their connections (`connection_name`:
 // names are unique in a workspace); connection ids, dataflow ids (the watermark keys) and secret
-// *names* with `secrets_ref` are kept; secret values are never in the registry, so never here.
+// *names* with `secrets_ref` are kept; secret values are never in the registry, so never here. A
+// connection's `description` is written when it has one (DataCoolie ignores the key): the document
+// re-imports as a no-op.
 import type { DataFlow, JsonObject } from '@aide/schemas/datacoolie';
 import type { AideClient } from '@aide/sdk';
 import { validateInitializedScope } from '../validation.js';
@@ -38,10 +40,14 @@ export async function exportWorkspaceDocument(
 ): Promise<DataCoolieDocument> {
   const snapshot = (await readWorkspaceSnapshot(client, workspace))!;
   const { connections, dataflows, schemaHints } = snapshot.models;
+  const description = (id: string) => {
+    const text = snapshot.descriptions.get(id);
+    return text === undefined ? {} : { description: text };
+  };
   validateInitializedScope(connections, dataflows, schemaHints);
   const names = new Map(connections.map((c) => [c.connection_id, c.name]));
   return {
-    connections: connections.map(plain),
+    connections: connections.map((c) => plain({ ...c, ...description(c.connection_id) })),
     dataflows: dataflows.map(dataflowEntry),
     schema_hints: schemaHints.map(({ connection_id, schema_name, table_name, hints }) =>
       plain({ connection_name: names.get(connection_id), schema_name, table_name, hints }),

@@ -35,19 +35,22 @@ Examples:
   aide-provider export --workspace analytics-prod -o metadata.json`;
 
 const IMPORT_HELP = `
-Loads DataCoolie JSON/YAML metadata documents (checked as DataCoolie loads them) into the workspace,
-creating it when the code names none: a connection profile per connection over a matching system
-(same database type and host, or a base_path below the system's; else --system), credential
-references for secrets_ref fields, a dataset per table read or written, the dataflows (UUID ids are
-kept: watermarks are keyed by them), and each hint group as the first schema version of its table.
-What already exists is reused; what cannot be mapped is reported (exit code 3).
+Loads DataCoolie JSON/YAML metadata documents, checked as DataCoolie's FileProvider loads them (a
+document DataCoolie refuses is refused with DataCoolie's reason), and sends their scope to the registry,
+which plans the import and applies it in one transaction: each connection, dataflow and hint group is
+created, updated (every changed field is shown) or left unchanged, matched by its DataCoolie id; with
+--prune, what the workspace has beyond the documents is deleted. All or nothing: a plan with problems
+writes nothing. --dry-run shows the same plan and exits with the same code as the real run. A workspace
+code that names no workspace creates it. Hints are declarations of some columns, never a schema.
 ${REGISTRY_HELP}
 
-Exit codes: 0 everything imported, 1 failure, 2 usage error, 3 some items could not be mapped.
+Exit codes: 0 applied (or nothing to do), 1 failure, 2 usage error, 3 the plan has problems (nothing
+written).
 
 Examples:
   aide-provider import metadata.yaml --workspace analytics-prod --dry-run
-  aide-provider import conn.yaml flows.yaml --workspace analytics-prod --system erp_postgres=erp_pg`;
+  aide-provider import conn.yaml flows.yaml --workspace analytics-prod --prune
+  aide-provider import conn.yaml --workspace analytics-prod --system erp_postgres=erp_pg`;
 
 function systemsOption(value: string, previous: Record<string, string> = {}): Record<string, string> {
   const at = value.indexOf('=');
@@ -88,9 +91,13 @@ function createProgram(io: Io, onExitCode: (code: number) => void): Command {
       .description('Load DataCoolie JSON/YAML metadata documents into a workspace.')
       .argument('<files...>', 'DataCoolie metadata documents (.json, .yaml, .yml), in order')
       .requiredOption('--workspace <workspace>', 'the workspace (its id or code; a new code creates it)')
-      .option('--dry-run', 'report what would be done; write nothing')
+      .option('--dry-run', 'show the plan the real run would apply; write nothing')
+      .option(
+        '--prune',
+        "also delete the workspace's connections, dataflows and hint groups not in the documents",
+      )
       .option('--system <name=system>', 'the system (code or id) of a connection; repeatable', systemsOption)
-      .addOption(new Option('--format <format>', 'report format').choices(['text', 'json']).default('text')),
+      .addOption(new Option('--format <format>', 'plan format').choices(['text', 'json']).default('text')),
   )
     .addHelpText('after', IMPORT_HELP)
     .action(async (files: string[], options: ImportCommandOptions) => {

@@ -6,6 +6,8 @@ import {
   type DataCoolieDataflow,
   type DataCoolieDataflowPage,
   type DataCoolieDataflowsQuery,
+  type DataCoolieImportPlan,
+  type DataCoolieImportRequest,
   type DataCoolieSchemaHintPage,
   type DataCoolieSchemaHintsQuery,
   type DataCoolieSnapshotPage,
@@ -61,6 +63,38 @@ export class DataCoolieResource {
       params: { workspace_id: workspace },
       query: paging({ page_size: params.pageSize, cursor: params.cursor }),
       headers: params.ifNoneMatch === undefined ? undefined : { 'if-none-match': `"${params.ifNoneMatch}"` },
+      options,
+    });
+  }
+
+  /**
+   * `POST …/datacoolie/import` — moves a DataCoolie document's resolved scope (connections, dataflows
+   * whose ends name their connection by id, hint groups in document order) into the workspace as one
+   * plan applied in one transaction (ADR 0050); `workspace` is its id or code (a new code creates it).
+   * Resolves to the plan when it was applied, had nothing to do, or `dry_run` was set and found no
+   * problem. A plan with problems writes nothing and rejects with a `ValidationError` (422) whose
+   * `errorCode` is `DATACOOLIE_IMPORT_INVALID` and whose `details.plan` is the whole plan (a
+   * `DataCoolieImportPlan`, its `problems` listing each reason) — a dry run rejects the same way, so
+   * its outcome is the real run's:
+   *
+   * ```ts
+   * try {
+   *   const plan = await client.datacoolie.importDocument('analytics-prod', body);
+   * } catch (error) {
+   *   if (error instanceof ValidationError && error.errorCode === 'DATACOOLIE_IMPORT_INVALID') {
+   *     const plan = error.details?.['plan'] as DataCoolieImportPlan;
+   *   }
+   * }
+   * ```
+   */
+  importDocument(
+    workspace: string,
+    body: DataCoolieImportRequest,
+    options?: RequestOptions,
+  ): Promise<DataCoolieImportPlan> {
+    return this.#api.invoke(contract.datacoolie.import, {
+      params: { workspace_id: workspace },
+      body,
       options,
     });
   }

@@ -37,7 +37,20 @@ export function hintChanges(
       changes.push({ field: `hints.${old.column_name}`, before: hintOf(old), after: null });
     }
   }
-  const names = (list: readonly StoredHintColumnLike[]) => list.map((h) => casefold(h.column_name));
+  // Their order as served: stable by ordinal_position, nulls last (DataCoolie's order). A document
+  // that lists the same hints in another order that sorts the same (an export) changes nothing.
+  const names = (list: readonly StoredHintColumnLike[]) =>
+    [...list]
+      .sort((a, b) =>
+        a.ordinal_position === b.ordinal_position
+          ? 0
+          : a.ordinal_position === null
+            ? 1
+            : b.ordinal_position === null
+              ? -1
+              : a.ordinal_position - b.ordinal_position,
+      )
+      .map((h) => casefold(h.column_name));
   if (changes.length === 0) changes.push(...fieldChange('hints', names(before), names(after)));
   return changes;
 }
