@@ -14,9 +14,13 @@ import {
 import { type EventDatasets, ref } from './openlineage-entries.js';
 import type { ReceivedEvent } from './openlineage.repository.js';
 
+/** Event types a run sends many of (Spark and Flink report progress in a stream of RUNNING events). */
+const REPEATING: readonly OpenLineageEventType[] = ['RUNNING', 'OTHER'];
+
 /**
  * The event as recorded. A RunEvent is keyed by its run id and event type (ADR 0022: START and COMPLETE
- * of one run are two events, a retry is one); a JobEvent or DatasetEvent has no run, so it is keyed by
+ * of one run are two events, a retry is one), and for RUNNING and OTHER also by its `eventTime`: each
+ * progress report is an event of its own, a retry of one (same time) is not; a JobEvent or DatasetEvent has no run, so it is keyed by
  * the SHA-256 of its canonical JSON (keys sorted): the same event sent again is a duplicate, the same
  * job or dataset described again with another `eventTime` or another facet is a new event.
  */
@@ -30,7 +34,9 @@ export function receivedEventOf(event: ParsedOpenLineageEvent): ReceivedEvent {
       return {
         ...common,
         kind: 'run',
-        key: `run:${runId}:${eventType}`,
+        key: REPEATING.includes(eventType)
+          ? `run:${runId}:${eventType}:${run.eventTime}`
+          : `run:${runId}:${eventType}`,
         runId,
         eventType,
         job: ref(run.job),

@@ -402,6 +402,25 @@ describe('events of a run, dataset history and repeats', () => {
     dst = await table('dw.history_out');
   });
 
+  it('records every RUNNING progress report of a run; a retry of one (same eventTime) is a repeat', async () => {
+    const runId = randomUUID();
+    const o = { job: unique('streaming'), runId, inputs: ['src.history_in'], outputs: ['dw.history_out'] };
+    ok(await post(runEvent('START', { ...o, time: at(10) })), 201);
+    const first = runEvent('RUNNING', { ...o, time: at(11), runFacets: { progress: { batch: 1 } } });
+    ok(await post(first), 201);
+    ok(await post(runEvent('RUNNING', { ...o, time: at(12), runFacets: { progress: { batch: 2 } } })), 201);
+    expect(ok(await post(first), 200).duplicate).toBe(true);
+    const events = ok(await get(`lineage/runs/${runId}/events`));
+    expect(events.map((e: Row) => [e.event_type, e.event_time])).toEqual([
+      ['START', at(10)],
+      ['RUNNING', at(11)],
+      ['RUNNING', at(12)],
+    ]);
+    const run = ok(await get(`lineage/runs/${runId}`));
+    expect(run).toMatchObject({ state: 'RUNNING', last_event_time: at(12) });
+    expect(run.facets.progress).toEqual({ batch: 2 });
+  });
+
   it('lists the events of a run as sent, in eventTime order; a repeat changes nothing', async () => {
     const runId = randomUUID();
     const o = { job: unique('events'), runId, inputs: ['src.history_in'], outputs: ['dw.history_out'] };
