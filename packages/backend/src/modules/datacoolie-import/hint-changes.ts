@@ -1,19 +1,14 @@
 // What differs between a hint group's stored hints and the document's: per column (added, removed, each
 // field changed), and when nothing else differs, their order.
-import type { DataCoolieImportChange } from '@aide/schemas';
+import { type DataCoolieImportChange, SNAPSHOT_HINT_FIELDS } from '@aide/schemas';
 import { casefold } from '@aide/schemas/datacoolie';
 import type { StoredHintColumn } from './datacoolie-import.repository.js';
 import { fieldChange } from './plan-changes.js';
 
-const HINT_FIELDS = [
-  'data_type',
-  'format',
-  'precision',
-  'scale',
-  'default_value',
-  'ordinal_position',
-  'is_active',
-] as const;
+/** What a hint carries besides its column name, in DataCoolie's order. */
+const HINT_FIELDS = SNAPSHOT_HINT_FIELDS.filter(
+  (f): f is Exclude<(typeof SNAPSHOT_HINT_FIELDS)[number], 'column_name'> => f !== 'column_name',
+);
 
 export function hintChanges(
   before: readonly StoredHintColumnLike[],
