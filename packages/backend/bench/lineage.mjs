@@ -171,6 +171,10 @@ export async function run(argv = process.argv.slice(2)) {
     return 0;
   }
   const runs = Number(values.runs);
+  if (values.only !== undefined && !['graph', 'intake', 'jobs'].includes(values.only)) {
+    log('--only must be graph, intake or jobs');
+    return 2;
+  }
   if (!values['no-build']) buildBackend(REPO);
   const { createDataSource } = await dist('database/data-source.js');
   const { seedDirectory } = await dist('seeds/type-system.seeder.js');
