@@ -3,9 +3,13 @@
 //   - the downstream graph of depth 5 on a 10,000-dataset, 30,000-link graph with cycles, vs a
 //     primary-key read of one dataset (target: p50 under 50 ms);
 //   - the bulk compat report over 1,000 links (5 field links each, every report computed), vs the
-//     single query that reads those links' field rows (target: under 1 s, queries independent of N).
+//     single query that reads those links' field rows (target: under 1 s, queries independent of N);
+//   - against the real server (lineage-intake.mjs, issue 27): OpenLineage intake throughput with 8
+//     concurrent clients vs a GET of a dataset (target ≥ 500 events/s), and the job graph of depth 5 at
+//     10,000 job and dataset nodes vs the same GET (target p50 ≤ 20 ms).
 //
-//   node scripts/bench.mjs lineage [--runs N] [--no-build]
+//   node scripts/bench.mjs lineage [--runs N] [--clients C] [--events E] [--warmup W]
+//                                  [--only graph|intake|jobs] [--no-build]
 //
 // DATABASE_URL: use that server (a fresh database is created and dropped) instead of an embedded one.
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -13,6 +17,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { buildBackend, freshBenchDatabase, runCleanups } from './harness.mjs';
+import { printIntakeAndJobGraph, runIntakeAndJobGraph } from './lineage-intake.mjs';
 
 const BACKEND = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const REPO = resolve(BACKEND, '..', '..');
@@ -150,15 +155,26 @@ export async function run(argv = process.argv.slice(2)) {
     args: argv,
     options: {
       runs: { type: 'string', default: '30' },
+      clients: { type: 'string', default: '8' },
+      events: { type: 'string', default: '2000' },
+      warmup: { type: 'string', default: '200' },
+      only: { type: 'string' },
       'no-build': { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
   if (values.help) {
-    log('usage: pnpm bench lineage [--runs N] [--no-build]   (DATABASE_URL: use that server)');
+    log(
+      'usage: pnpm bench lineage [--runs N] [--clients C] [--events E] [--warmup W] [--only graph|intake|jobs] [--no-build]' +
+        '   (DATABASE_URL: use that server)',
+    );
     return 0;
   }
   const runs = Number(values.runs);
+  if (values.only !== undefined && !['graph', 'intake', 'jobs'].includes(values.only)) {
+    log('--only must be graph, intake or jobs');
+    return 2;
+  }
   if (!values['no-build']) buildBackend(REPO);
   const { createDataSource } = await dist('database/data-source.js');
   const { seedDirectory } = await dist('seeds/type-system.seeder.js');
@@ -169,102 +185,128 @@ export async function run(argv = process.argv.slice(2)) {
 
   const cleanups = [];
   try {
-    const dbUrl = await freshBenchDatabase('lineage', { cleanups, log, dist });
-    const dataSource = createDataSource({ url: dbUrl, poolSize: 4 });
-    await dataSource.initialize();
-    cleanups.push(() => dataSource.destroy());
-    await dataSource.runMigrations({ transaction: 'each' });
-    await seedDirectory(dataSource);
-    const q = (sql, params = []) => dataSource.query(sql, params);
-    const [flavor] = await q(`SELECT id FROM system_flavors WHERE code = 'postgres14'`);
-    const [system] = await q(
-      `INSERT INTO systems (code, name, flavor_id) VALUES ('bench', 'Bench', $1) RETURNING id`,
-      [flavor.id],
-    );
-    log(`building the ${N}-node graph and ${LINKS} compat links …`);
-    await buildGraph(q, system.id);
-    await buildCompat(q, system.id);
-    await q('VACUUM ANALYZE');
-    const count = queryCounter(dataSource);
-
-    const roots = (
-      await q(`SELECT id FROM datasets WHERE object_name LIKE 'graph.n%' ORDER BY object_name LIMIT $1`, [
-        runs + 2,
-      ])
-    ).map((r) => r.id);
-    const graphs = new LineageGraphRepository(dataSource);
-    const graphQuery = { direction: 'downstream', depth: 5, page: 1, size: 500 };
-    let nodes = 0;
-    const graphMs = await time(runs, async (i) => {
-      nodes = (await graphs.page('datasets', roots[i], graphQuery)).total_nodes;
-    });
-    const pkMs = await time(runs, (i) => q('SELECT * FROM datasets WHERE id = $1', [roots[i]]));
-    const graphQueries = await count(() => graphs.page('datasets', roots[0], graphQuery));
-
-    const service = new DatasetLinkCompatService(
-      new CompatRepository(dataSource),
-      new TypeInstancesRepository(dataSource),
-    );
-    const [compatSystem] = [system.id];
-    const everyLink = { status__in: ['ok', 'warn', 'error'], system_id: compatSystem, page: 1, size: 100 };
-    let total = 0;
-    const compatRuns = Math.max(3, Math.floor(runs / 5));
-    // The graph's 30,000 links have no field links: restrict the bulk report to the compat datasets' system
-    // by asking for links of one side's datasets through the status filter, which computes all of them.
-    await q(
-      `UPDATE dataset_links SET deleted_at = now() WHERE source_dataset_id IN (SELECT id FROM datasets WHERE object_name LIKE 'graph.n%')`,
-    );
-    const compatMs = await time(compatRuns, async () => {
-      total = (await service.summaries(everyLink)).total;
-    });
-    const linkIds = (await q(`SELECT id FROM dataset_links WHERE deleted_at IS NULL`)).map((r) => r.id);
-    const rawMs = await time(compatRuns, () => new CompatRepository(dataSource).fieldRows(linkIds));
-    const compatQueries = await count(() => service.summaries(everyLink));
-    const tenQueries = await count(() =>
-      service.summaries({ ...everyLink, dataset_id: undefined, size: 10, status__in: undefined }),
-    );
-
-    const p50 = (a) => percentile(a, 50);
-    const result = {
-      graph: {
-        nodes,
-        p50_ms: p50(graphMs),
-        p95_ms: percentile(graphMs, 95),
-        baseline_pk_p50_ms: p50(pkMs),
-        ratio: p50(graphMs) / p50(pkMs),
-        queries: graphQueries,
-        target_p50_ms: TARGETS.graphP50Ms,
-      },
-      compat: {
-        links: total,
-        field_links: total * FIELDS_PER_LINK,
-        p50_ms: p50(compatMs),
-        baseline_field_rows_p50_ms: p50(rawMs),
-        ratio: p50(compatMs) / p50(rawMs),
-        queries: compatQueries,
-        queries_for_a_page_of_10: tenQueries,
-        target_ms: TARGETS.compatMs,
-      },
-    };
     const line = (label, v) => log(`${label.padEnd(44)} ${v}`);
-    log('');
-    line(`graph downstream depth 5 (${N} nodes, ${N * 3} links)`, `${nodes} nodes reached`);
-    line(
-      '  p50 / p95',
-      `${result.graph.p50_ms.toFixed(1)} ms / ${result.graph.p95_ms.toFixed(1)} ms (target p50 < ${TARGETS.graphP50Ms} ms)`,
-    );
-    line(
-      '  baseline: PK read of one dataset, p50',
-      `${result.graph.baseline_pk_p50_ms.toFixed(2)} ms → ratio ×${result.graph.ratio.toFixed(1)}`,
-    );
-    line('  queries', String(graphQueries));
-    line(`bulk compat over ${total} links`, `${total * FIELDS_PER_LINK} field links, every report computed`);
-    line('  p50', `${result.compat.p50_ms.toFixed(1)} ms (target < ${TARGETS.compatMs} ms)`);
-    line(
-      '  baseline: one read of their field rows, p50',
-      `${result.compat.baseline_field_rows_p50_ms.toFixed(1)} ms → ratio ×${result.compat.ratio.toFixed(1)}`,
-    );
-    line('  queries (all links / a page of 10)', `${compatQueries} / ${tenQueries}`);
+    let result = {};
+    if (values.only === undefined || values.only === 'graph') {
+      const dbUrl = await freshBenchDatabase('lineage', { cleanups, log, dist });
+      const dataSource = createDataSource({ url: dbUrl, poolSize: 4 });
+      await dataSource.initialize();
+      cleanups.push(() => dataSource.destroy());
+      await dataSource.runMigrations({ transaction: 'each' });
+      await seedDirectory(dataSource);
+      const q = (sql, params = []) => dataSource.query(sql, params);
+      const [flavor] = await q(`SELECT id FROM system_flavors WHERE code = 'postgres14'`);
+      const [system] = await q(
+        `INSERT INTO systems (code, name, flavor_id) VALUES ('bench', 'Bench', $1) RETURNING id`,
+        [flavor.id],
+      );
+      log(`building the ${N}-node graph and ${LINKS} compat links …`);
+      await buildGraph(q, system.id);
+      await buildCompat(q, system.id);
+      await q('VACUUM ANALYZE');
+      const count = queryCounter(dataSource);
+
+      const roots = (
+        await q(`SELECT id FROM datasets WHERE object_name LIKE 'graph.n%' ORDER BY object_name LIMIT $1`, [
+          runs + 2,
+        ])
+      ).map((r) => r.id);
+      const graphs = new LineageGraphRepository(dataSource);
+      const graphQuery = { direction: 'downstream', depth: 5, page: 1, size: 500 };
+      let nodes = 0;
+      const graphMs = await time(runs, async (i) => {
+        nodes = (await graphs.page('datasets', roots[i], graphQuery)).total_nodes;
+      });
+      const pkMs = await time(runs, (i) => q('SELECT * FROM datasets WHERE id = $1', [roots[i]]));
+      const graphQueries = await count(() => graphs.page('datasets', roots[0], graphQuery));
+
+      const service = new DatasetLinkCompatService(
+        new CompatRepository(dataSource),
+        new TypeInstancesRepository(dataSource),
+      );
+      const [compatSystem] = [system.id];
+      const everyLink = { status__in: ['ok', 'warn', 'error'], system_id: compatSystem, page: 1, size: 100 };
+      let total = 0;
+      const compatRuns = Math.max(3, Math.floor(runs / 5));
+      // The graph's 30,000 links have no field links: restrict the bulk report to the compat datasets' system
+      // by asking for links of one side's datasets through the status filter, which computes all of them.
+      await q(
+        `UPDATE dataset_links SET deleted_at = now() WHERE source_dataset_id IN (SELECT id FROM datasets WHERE object_name LIKE 'graph.n%')`,
+      );
+      const compatMs = await time(compatRuns, async () => {
+        total = (await service.summaries(everyLink)).total;
+      });
+      const linkIds = (await q(`SELECT id FROM dataset_links WHERE deleted_at IS NULL`)).map((r) => r.id);
+      const rawMs = await time(compatRuns, () => new CompatRepository(dataSource).fieldRows(linkIds));
+      const compatQueries = await count(() => service.summaries(everyLink));
+      const tenQueries = await count(() =>
+        service.summaries({ ...everyLink, dataset_id: undefined, size: 10, status__in: undefined }),
+      );
+
+      const p50 = (a) => percentile(a, 50);
+      result = {
+        graph: {
+          nodes,
+          p50_ms: p50(graphMs),
+          p95_ms: percentile(graphMs, 95),
+          baseline_pk_p50_ms: p50(pkMs),
+          ratio: p50(graphMs) / p50(pkMs),
+          queries: graphQueries,
+          target_p50_ms: TARGETS.graphP50Ms,
+        },
+        compat: {
+          links: total,
+          field_links: total * FIELDS_PER_LINK,
+          p50_ms: p50(compatMs),
+          baseline_field_rows_p50_ms: p50(rawMs),
+          ratio: p50(compatMs) / p50(rawMs),
+          queries: compatQueries,
+          queries_for_a_page_of_10: tenQueries,
+          target_ms: TARGETS.compatMs,
+        },
+      };
+      log('');
+      line(`graph downstream depth 5 (${N} nodes, ${N * 3} links)`, `${nodes} nodes reached`);
+      line(
+        '  p50 / p95',
+        `${result.graph.p50_ms.toFixed(1)} ms / ${result.graph.p95_ms.toFixed(1)} ms (target p50 < ${TARGETS.graphP50Ms} ms)`,
+      );
+      line(
+        '  baseline: PK read of one dataset, p50',
+        `${result.graph.baseline_pk_p50_ms.toFixed(2)} ms → ratio ×${result.graph.ratio.toFixed(1)}`,
+      );
+      line('  queries', String(graphQueries));
+      line(
+        `bulk compat over ${total} links`,
+        `${total * FIELDS_PER_LINK} field links, every report computed`,
+      );
+      line('  p50', `${result.compat.p50_ms.toFixed(1)} ms (target < ${TARGETS.compatMs} ms)`);
+      line(
+        '  baseline: one read of their field rows, p50',
+        `${result.compat.baseline_field_rows_p50_ms.toFixed(1)} ms → ratio ×${result.compat.ratio.toFixed(1)}`,
+      );
+      line('  queries (all links / a page of 10)', `${compatQueries} / ${tenQueries}`);
+    }
+    if (values.only !== 'graph') {
+      // A database of its own: the server migrates and seeds it at start.
+      const dbUrl = await freshBenchDatabase('lineage_server', { cleanups, log, dist });
+      Object.assign(
+        result,
+        await runIntakeAndJobGraph({
+          dbUrl,
+          cleanups,
+          log,
+          dist,
+          clients: Number(values.clients),
+          events: Number(values.events),
+          warmup: Number(values.warmup),
+          runs,
+          only: values.only,
+        }),
+      );
+      log('');
+      printIntakeAndJobGraph(result, line);
+    }
     mkdirSync(dirname(RESULTS), { recursive: true });
     writeFileSync(RESULTS, `${JSON.stringify(result, null, 2)}\n`);
     log(`\nresults: ${RESULTS}`);
