@@ -115,7 +115,8 @@ export interface GraphRows {
   edges: Record<string, unknown>[];
 }
 
-const DIRECTIONS: Record<LineageDirection, string[]> = {
+/** The edge directions a graph read follows. */
+export const DIRECTIONS: Record<LineageDirection, string[]> = {
   upstream: ['up'],
   downstream: ['down'],
   both: ['up', 'down'],

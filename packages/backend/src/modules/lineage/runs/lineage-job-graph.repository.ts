@@ -1,6 +1,7 @@
-import type { LineageDirection, LineageJobGraphQuery } from '@aide/schemas';
+import type { LineageJobGraphQuery } from '@aide/schemas';
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import { DIRECTIONS, type GraphRows } from '../lineage-graph.repository.js';
 
 /** The job id a node key names (`job:<id>`), or null: an index seek on `lineage_job_datasets.job_id`. */
 const JOB_OF = (node: string) => `(CASE WHEN ${node} LIKE 'job:%' THEN substr(${node}, 5)::uuid END)`;
@@ -85,28 +86,14 @@ SELECT (EXISTS (SELECT 1 FROM lineage_jobs WHERE id = $6::uuid)
                                  ORDER BY e.rank, e.s, e.t), '[]'::json)
           FROM page_edges e WHERE e.rank > $4 AND e.rank <= $4 + $5) AS edges`;
 
-export interface JobGraphRows {
-  root_exists: boolean;
-  total_nodes: number;
-  total_edges: number;
-  nodes: Record<string, unknown>[];
-  edges: Record<string, unknown>[];
-}
-
-const DIRECTIONS: Record<LineageDirection, string[]> = {
-  upstream: ['up'],
-  downstream: ['down'],
-  both: ['up', 'down'],
-};
-
 @Injectable()
 export class LineageJobGraphRepository {
   constructor(private readonly dataSource: DataSource) {}
 
-  async page(query: LineageJobGraphQuery): Promise<JobGraphRows> {
+  async page(query: LineageJobGraphQuery): Promise<GraphRows> {
     // The root's id as its own parameter: a cast of part of $1 inside CASE may be folded at planning.
     const [type, id] = query.node.split(':') as [string, string];
-    const rows: JobGraphRows[] = await this.dataSource.query(SQL, [
+    const rows: GraphRows[] = await this.dataSource.query(SQL, [
       query.node,
       DIRECTIONS[query.direction],
       query.depth,
