@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { NotFound, useRouteTitle } from './components/Page';
 import { SearchBox } from './components/SearchBox';
 import { CrawlRuns } from './pages/CrawlRuns';
 import { DatasetPage } from './pages/Dataset';
@@ -12,7 +13,9 @@ import { logOut, type Session, SessionContext } from './session';
 
 export function App() {
   const [session, setSession] = useState<Session | null>(null);
-  const route = parseRoute(usePathname());
+  const pathname = usePathname();
+  const route = parseRoute(pathname);
+  useRouteTitle(route, pathname);
   if (!session) return <Login onSession={setSession} />;
   return (
     <SessionContext.Provider value={session}>
@@ -48,7 +51,7 @@ export function App() {
         {route.page === 'types' && <Types />}
         {route.page === 'crawl-runs' && <CrawlRuns />}
         {route.page === 'reference' && <Reference section={route.section} />}
-        {route.page === 'not-found' && <h1>Page not found</h1>}
+        {route.page === 'not-found' && <NotFound />}
       </main>
     </SessionContext.Provider>
   );

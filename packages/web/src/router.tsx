@@ -46,7 +46,14 @@ export function usePathname(): string {
   return path;
 }
 
-export function Link(props: { to: string; children: ReactNode; className?: string; current?: boolean }) {
+export function Link(props: {
+  to: string;
+  children: ReactNode;
+  className?: string;
+  current?: boolean;
+  /** The full text on hover, for a link whose text is cut. */
+  title?: string;
+}) {
   const onClick = (e: MouseEvent) => {
     if (e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
     e.preventDefault();
@@ -57,6 +64,7 @@ export function Link(props: { to: string; children: ReactNode; className?: strin
       href={`${BASE}${props.to}`}
       onClick={onClick}
       className={props.className}
+      title={props.title}
       aria-current={props.current ? 'page' : undefined}
     >
       {props.children}

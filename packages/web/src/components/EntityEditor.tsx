@@ -21,8 +21,12 @@ export interface FieldSpec {
   kind: FieldKind;
   options?: readonly { value: string; label: string }[];
   hint?: string;
-  /** The text a new entry's form starts with. */
+  /** The text a new entry's form starts with (`'true'` checks a new entry's box). */
   initial?: string;
+  /** A select that starts with nothing chosen: the text of its empty option ("Choose a flavor…"). */
+  placeholder?: string;
+  /** A new entry must fill it: the message when it is left empty. */
+  required?: string;
   /** A number: the phone keyboard shows digits. */
   numeric?: boolean;
 }
@@ -87,6 +91,10 @@ export function buildBody(
   for (const f of fields) {
     const text = values[f.key] ?? (f.kind === 'bool' ? false : '');
     if (initial && initial[f.key] === text) continue;
+    if (!initial && f.required && text === '') {
+      errors[f.key] = f.required;
+      continue;
+    }
     try {
       const value = toValue(f.kind, text);
       if (value !== null || initial) body[f.key] = value;
@@ -240,9 +248,9 @@ function initialValues<T extends Row>(fields: readonly FieldSpec[], row: T | nul
     values[f.key] = row
       ? toText(f.kind, (row as unknown as Record<string, unknown>)[f.key])
       : f.kind === 'bool'
-        ? false
+        ? f.initial === 'true'
         : f.kind === 'select'
-          ? (f.initial ?? f.options?.[0]?.value ?? '')
+          ? (f.initial ?? (f.placeholder === undefined ? (f.options?.[0]?.value ?? '') : ''))
           : (f.initial ?? '');
   return values;
 }
@@ -352,6 +360,11 @@ export function FormField(props: {
         <input type="checkbox" {...common} checked={value === true} onChange={(e) => set(e.target.checked)} />
       ) : f.kind === 'select' ? (
         <select {...common} value={String(value)} onChange={(e) => set(e.target.value)}>
+          {f.placeholder !== undefined && (
+            <option value="" disabled>
+              {f.placeholder}
+            </option>
+          )}
           {(f.options ?? []).map((o) => (
             <option key={o.value} value={o.value}>
               {o.label}

@@ -15,7 +15,23 @@ export interface DiffRow {
   change: Change;
   /** The registry classed one of this column's changes breaking (the UI has no rules of its own). */
   breaking: boolean;
+  /** What changed besides the type shown, as the registry reports it (e.g. a comment, before → after). */
+  details: string[];
 }
+
+const shown = (v: unknown): string =>
+  v === null || v === undefined ? '(none)' : typeof v === 'string' ? `“${v}”` : JSON.stringify(v);
+
+/** A change's own words for a column row: the category, and for a comment or default its old and new value. */
+export function changeDetail(c: ServerChange): string {
+  const what = c.category.replace(/_changed$/, '').replaceAll('_', ' ');
+  if (c.category === 'comment_changed' || c.category === 'default_changed')
+    return `${what}: ${shown(c.before)} → ${shown(c.after)}`;
+  return c.category.endsWith('_changed') ? `${what} changed` : what;
+}
+
+/** "1 column change", "3 column changes". */
+export const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
 const describe = (c: SchemaVersion['columns'][number]) =>
   `${c.rendered_type ?? c.native_type ?? '?'}${c.nullable ? '' : ' not null'}`;
@@ -46,6 +62,7 @@ export function diffRows(from: SchemaVersion, to: SchemaVersion, diff: SchemaVer
       to: after,
       change,
       breaking: changes.some((c) => c.compatibility === 'breaking'),
+      details: change === 'changed' ? changes.map((c) => `${changeDetail(c)} (${c.compatibility})`) : [],
     };
   };
   const before = new Map(from.columns.map((c) => [c.name, c]));
@@ -75,7 +92,7 @@ export function VersionDiff({
   const [to, setTo] = useState(newest);
   const [pair] = useAsync(
     async () =>
-      from === undefined || to === undefined
+      from === undefined || to === undefined || versions.length < 2
         ? null
         : Promise.all([
             client.datasets.schemaVersion(datasetId, from),
@@ -85,6 +102,8 @@ export function VersionDiff({
     [datasetId, from, to, client],
   );
   if (versions.length === 0) return <p>No versions.</p>;
+  if (versions.length === 1)
+    return <p>Only one version so far (v{versions[0]?.version_num}): nothing to compare yet.</p>;
   const picker = (label: string, value: number | undefined, set: (n: number) => void) => (
     <label>
       {label}{' '}
@@ -108,13 +127,14 @@ export function VersionDiff({
           if (!p) return null;
           const rows = diffRows(p[0], p[1], p[2]);
           const breaking = rows.filter((r) => r.breaking).length;
+          const changed = rows.filter((r) => r.change !== 'same').length;
           const others = tableChanges(p[2]);
           return (
             <>
               <p aria-live="polite">
                 {rows.every((r) => r.change === 'same')
                   ? 'No column changes.'
-                  : `${rows.filter((r) => r.change !== 'same').length} column changes, ${breaking} breaking.`}
+                  : `${plural(changed, 'column change')}, ${breaking} breaking.`}
                 {p[2].compatibility && (
                   <>
                     {' '}
@@ -152,6 +172,13 @@ export function VersionDiff({
                         <td>
                           {r.change === 'same' ? '' : r.change}
                           {r.breaking && <strong className="breaking"> breaking</strong>}
+                          {r.details.length > 0 && (
+                            <ul className="change-details">
+                              {r.details.map((d) => (
+                                <li key={d}>{d}</li>
+                              ))}
+                            </ul>
+                          )}
                         </td>
                       </tr>
                     ))}

@@ -4,6 +4,7 @@ import { type FormEvent, useState } from 'react';
 import { ErrorMessage, Loaded, when } from '../components/common';
 import { CheckCompatibility, DatasetLevel, VersionHistory } from '../components/Compatibility';
 import { FieldLineage, Lineage } from '../components/Lineage';
+import { isNotFound, NotFound, PageHeading } from '../components/Page';
 import { TranslateVersion } from '../components/Translate';
 import { VersionDiff } from '../components/VersionDiff';
 import { Link } from '../router';
@@ -37,14 +38,18 @@ export function DatasetPage({ id }: { id: string }) {
     set(num);
     document.getElementById(section)?.scrollIntoView({ block: 'start' });
   };
+  // An unknown dataset is one not-found page, not the same 404 in every section.
+  if (dataset.state === 'error' && isNotFound(dataset.error)) return <NotFound what="dataset" id={id} />;
   return (
     <section>
       <Loaded value={dataset}>
         {(d) => (
           <>
-            <h1>{d.object_name}</h1>
+            <PageHeading title={d.object_name}>
+              <span className="entity-name">{d.object_name}</span>
+            </PageHeading>
             <p>
-              <Link to={`/systems/${d.system_id}`}>System</Link> · {d.kind}
+              <SystemName systemId={d.system_id} /> · {d.kind}
               {d.layer ? ` · ${d.layer}` : ''}
               {d.note ? ` — ${d.note}` : ''}
             </p>
@@ -118,6 +123,27 @@ export function DatasetPage({ id }: { id: string }) {
         </section>
       )}
     </section>
+  );
+}
+
+/** The dataset's system by name and code, linked to the system's page. */
+export function SystemName({ systemId }: { systemId: string }) {
+  const { client } = useSession();
+  const [system] = useAsync(() => client.systems.get(systemId), [systemId, client]);
+  const s = system.state === 'done' ? system.value : null;
+  return (
+    <>
+      System{' '}
+      <Link to={`/systems/${systemId}`}>
+        {s ? (
+          <>
+            {s.name} (<code>{s.code}</code>)
+          </>
+        ) : (
+          'of this dataset'
+        )}
+      </Link>
+    </>
   );
 }
 

@@ -300,8 +300,17 @@ function Systems() {
           fields: [
             { key: 'code', label: 'Code', kind: 'text' },
             { key: 'name', label: 'Name', kind: 'text' },
-            { key: 'flavor_id', label: 'Flavor', kind: 'select', options },
-            { key: 'is_active', label: 'Active', kind: 'bool' },
+            {
+              key: 'flavor_id',
+              label: 'Flavor',
+              kind: 'select',
+              options,
+              placeholder: 'Choose a flavor…',
+              hint: 'Required: the database product and version the system runs',
+              required: 'Choose the flavor of the system.',
+            },
+            // The API's default for a new system.
+            { key: 'is_active', label: 'Active', kind: 'bool', initial: 'true' },
             { key: 'tags', label: 'Tags', kind: 'list', hint: 'Comma-separated' },
             { key: 'extra', label: 'Extra (JSON)', kind: 'json' },
             note,

@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { Loaded, Pager } from '../components/common';
+import { isNotFound, NotFound, PageHeading } from '../components/Page';
 import { Link } from '../router';
 import { useSession } from '../session';
 import { useAsync } from '../use-async';
@@ -30,12 +31,15 @@ export function SystemPage({ id }: { id: string }) {
       }),
     [id, sort, page, filter, client],
   );
+  if (system.state === 'error' && isNotFound(system.error)) return <NotFound what="system" id={id} />;
   return (
     <section>
       <Loaded value={system}>
         {(s) => (
           <>
-            <h1>{s.code}</h1>
+            <PageHeading title={s.code}>
+              <span className="entity-name">{s.code}</span>
+            </PageHeading>
             <p>
               {s.name}
               {s.note ? ` — ${s.note}` : ''}
@@ -83,7 +87,9 @@ export function SystemPage({ id }: { id: string }) {
                   {p.items.map((d) => (
                     <tr key={d.id}>
                       <td>
-                        <Link to={`/datasets/${d.id}`}>{d.object_name}</Link>
+                        <Link to={`/datasets/${d.id}`} title={d.object_name}>
+                          <span className="truncate">{d.object_name}</span>
+                        </Link>
                       </td>
                       <td>{d.kind}</td>
                       <td>{d.layer ?? '—'}</td>

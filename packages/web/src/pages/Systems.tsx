@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { Loaded, Pager } from '../components/common';
+import { PageHeading } from '../components/Page';
 import { Link } from '../router';
 import { useSession } from '../session';
 import { useAsync } from '../use-async';
@@ -34,7 +35,7 @@ export function Systems() {
   }, [page, client]);
   return (
     <section>
-      <h1>Systems</h1>
+      <PageHeading title="Systems" />
       <Loaded value={data}>
         {({ systems, rows }) => (
           <>
