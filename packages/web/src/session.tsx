@@ -1,4 +1,4 @@
-import type { RouteDef } from '@aide/schemas';
+import { contract, type RouteDef } from '@aide/schemas';
 import { AideClient, type User } from '@aide/sdk';
 import { createContext, useContext } from 'react';
 
@@ -26,16 +26,99 @@ export function can(user: Pick<User, 'is_superuser'>, route: Pick<RouteDef, 'aut
 const baseUrl = () => window.location.origin;
 const browserFetch: typeof fetch = (input, init) => globalThis.fetch(input, init);
 
+/**
+ * Why the last session ended, as the login page tells it. A session ends when the server refuses to
+ * renew it (the refresh token was revoked by a logout-all, expired or is unknown), when the user signs
+ * out, or when the page is reloaded: tokens live in memory only, so a reload cannot keep them.
+ */
+const ENDED_BY_CODE: Record<string, string> = {
+  REFRESH_TOKEN_REVOKED: 'Your session ended: you were signed out everywhere. Sign in again to continue.',
+  REFRESH_TOKEN_EXPIRED: 'Your session ended: it expired. Sign in again to continue.',
+  REFRESH_TOKEN_INVALID: 'Your session ended: the server no longer knows it. Sign in again to continue.',
+};
+export const ENDED_BY_RELOAD =
+  'You were signed out because the page was reloaded: for safety, a session lives in this tab’s memory only ' +
+  'and does not survive a reload. Sign in again to continue.';
+export const ENDED_BY_USER = 'You signed out.';
+
+/** The login page's sentence for a session the server ended with `code`. */
+export function endedMessage(code: string): string {
+  return ENDED_BY_CODE[code] ?? 'Your session ended. Sign in again to continue.';
+}
+
+// A flag (never a token) in sessionStorage: this tab had a session, so a login page shown after a
+// reload can say why the user is signed out.
+const SIGNED_IN_FLAG = 'aide.signed-in';
+const storage = (): Storage | undefined => {
+  try {
+    return window.sessionStorage;
+  } catch {
+    return undefined;
+  }
+};
+
+let lastReason: string | null = null;
+const endListeners = new Set<(reason: string) => void>();
+
+/** Ends the session for `reason`: the listeners (the app) sign the user out; the login page shows it. */
+export function endSession(reason: string): void {
+  lastReason = reason;
+  storage()?.removeItem(SIGNED_IN_FLAG);
+  for (const listener of endListeners) listener(reason);
+}
+
+/** Subscribes to ended sessions; returns the unsubscribe. */
+export function onSessionEnded(listener: (reason: string) => void): () => void {
+  endListeners.add(listener);
+  return () => endListeners.delete(listener);
+}
+
+/**
+ * The reason to show on the login page: an ended session's, or the reload's when this tab had a
+ * session and the page was loaded again. Kept until the next sign-in (reading it changes nothing).
+ */
+export function endedReason(): string | null {
+  return lastReason ?? (storage()?.getItem(SIGNED_IN_FLAG) ? ENDED_BY_RELOAD : null);
+}
+
+const urlOf = (input: RequestInfo | URL): string =>
+  typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
+
+/**
+ * The session's fetch: a refused renewal (401 from the refresh route, after the SDK's one retry) ends
+ * the session with the server's error code, instead of leaving every page showing the 401.
+ */
+const sessionFetch: typeof fetch = async (input, init) => {
+  const response = await browserFetch(input, init);
+  if (response.status === 401 && new URL(urlOf(input), baseUrl()).pathname === contract.auth.refresh.path) {
+    const body: unknown = await response
+      .clone()
+      .json()
+      .catch(() => null);
+    const code =
+      body && typeof body === 'object' && typeof (body as { error_code?: unknown }).error_code === 'string'
+        ? (body as { error_code: string }).error_code
+        : 'UNAUTHORIZED';
+    endSession(endedMessage(code));
+  }
+  return response;
+};
+
 export async function logIn(username: string, password: string): Promise<Session> {
   const login = new AideClient({ baseUrl: baseUrl(), username, password, fetch: browserFetch });
   const pair = await login.auth.login();
   await login.close();
-  const client = new AideClient({ baseUrl: baseUrl(), token: pair.access_token, fetch: browserFetch });
+  const client = new AideClient({ baseUrl: baseUrl(), token: pair.access_token, fetch: sessionFetch });
   client.auth.setTokens(pair);
-  return { client, user: await client.users.me() };
+  const session = { client, user: await client.users.me() };
+  lastReason = null;
+  storage()?.setItem(SIGNED_IN_FLAG, '1');
+  return session;
 }
 
 export async function logOut(session: Session): Promise<void> {
+  storage()?.removeItem(SIGNED_IN_FLAG);
+  lastReason = ENDED_BY_USER;
   await session.client.auth.logout().catch(() => undefined);
   await session.client.close();
 }
