@@ -37,8 +37,8 @@ const ENDED_BY_CODE: Record<string, string> = {
   REFRESH_TOKEN_INVALID: 'Your session ended: the server no longer knows it. Sign in again to continue.',
 };
 export const ENDED_BY_RELOAD =
-  'You were signed out because the page was reloaded: for safety, a session lives in this tab’s memory only ' +
-  'and does not survive a reload. Sign in again to continue.';
+  'The page was reloaded, which signs you out: for safety, a session lives in this tab’s memory only and ' +
+  'does not survive a reload. Sign in again to continue.';
 export const ENDED_BY_USER = 'You signed out.';
 
 /** The login page's sentence for a session the server ended with `code`. */
@@ -46,24 +46,25 @@ export function endedMessage(code: string): string {
   return ENDED_BY_CODE[code] ?? 'Your session ended. Sign in again to continue.';
 }
 
-// A flag (never a token) in sessionStorage: this tab had a session, so a login page shown after a
-// reload can say why the user is signed out.
-const SIGNED_IN_FLAG = 'aide.signed-in';
-const storage = (): Storage | undefined => {
+/** Whether this document was loaded by a reload (the Navigation Timing entry), when the browser says. */
+const reloaded = (): boolean => {
   try {
-    return window.sessionStorage;
+    const [entry] = performance.getEntriesByType('navigation') as PerformanceNavigationTiming[];
+    return entry?.type === 'reload';
   } catch {
-    return undefined;
+    return false;
   }
 };
 
+// Nothing is stored (no token, no flag): a reload is told by the navigation entry, and only until the
+// user has signed in on this page.
+let signedInHere = false;
 let lastReason: string | null = null;
 const endListeners = new Set<(reason: string) => void>();
 
 /** Ends the session for `reason`: the listeners (the app) sign the user out; the login page shows it. */
 export function endSession(reason: string): void {
   lastReason = reason;
-  storage()?.removeItem(SIGNED_IN_FLAG);
   for (const listener of endListeners) listener(reason);
 }
 
@@ -74,11 +75,11 @@ export function onSessionEnded(listener: (reason: string) => void): () => void {
 }
 
 /**
- * The reason to show on the login page: an ended session's, or the reload's when this tab had a
- * session and the page was loaded again. Kept until the next sign-in (reading it changes nothing).
+ * The reason to show on the login page: an ended session's, or the reload's when the page was reloaded
+ * and nobody has signed in on it since. Reading it changes nothing; the next sign-in clears it.
  */
 export function endedReason(): string | null {
-  return lastReason ?? (storage()?.getItem(SIGNED_IN_FLAG) ? ENDED_BY_RELOAD : null);
+  return lastReason ?? (!signedInHere && reloaded() ? ENDED_BY_RELOAD : null);
 }
 
 const urlOf = (input: RequestInfo | URL): string =>
@@ -112,12 +113,11 @@ export async function logIn(username: string, password: string): Promise<Session
   client.auth.setTokens(pair);
   const session = { client, user: await client.users.me() };
   lastReason = null;
-  storage()?.setItem(SIGNED_IN_FLAG, '1');
+  signedInHere = true;
   return session;
 }
 
 export async function logOut(session: Session): Promise<void> {
-  storage()?.removeItem(SIGNED_IN_FLAG);
   lastReason = ENDED_BY_USER;
   await session.client.auth.logout().catch(() => undefined);
   await session.client.close();

@@ -103,7 +103,9 @@ describe('issue 28 (ui-b)', () => {
     await signIn(page, baseUrl, admin);
     await page.reload();
     await page.getByRole('button', { name: 'Sign in' }).waitFor();
-    expect(await page.getByRole('status').innerText()).toMatch(/signed out because the page was reloaded/);
+    expect(await page.getByRole('status').innerText()).toMatch(/The page was reloaded, which signs you out/);
+    // Told without storing anything: no token, no flag.
+    expect(await page.evaluate(() => window.localStorage.length + window.sessionStorage.length)).toBe(0);
     // Signing in again clears it.
     await page.getByLabel('Email').fill(admin.email);
     await page.getByLabel('Password').fill(admin.password);

@@ -9,7 +9,6 @@ import { endedMessage, endSession, onSessionEnded } from '../../src/session';
 
 afterEach(() => {
   cleanup();
-  window.sessionStorage.clear();
 });
 
 const apiError = (errorCode: string, status: number, detail: string, details?: Record<string, unknown>) =>
@@ -64,15 +63,19 @@ describe('ended sessions (#4, #13)', () => {
     expect(getByRole('status').textContent).toMatch(/signed out everywhere/);
   });
 
-  it('says a reload signed the user out when this tab had a session', async () => {
+  it('says a reload signed the user out, storing nothing', async () => {
     vi.resetModules();
-    window.sessionStorage.setItem('aide.signed-in', '1');
-    // A fresh module (a reloaded page) has no reason of its own: the tab's flag speaks.
+    const entries = vi
+      .spyOn(performance, 'getEntriesByType')
+      .mockReturnValue([{ type: 'reload' } as unknown as PerformanceEntry]);
+    // A fresh module (a reloaded page) has no reason of its own: the navigation entry speaks.
     const fresh = await import('../../src/session');
     expect(fresh.endedReason()).toBe(fresh.ENDED_BY_RELOAD);
     expect(fresh.ENDED_BY_RELOAD).toMatch(/reloaded/);
-    window.sessionStorage.clear();
+    entries.mockReturnValue([{ type: 'navigate' } as unknown as PerformanceEntry]);
     expect(fresh.endedReason()).toBeNull();
+    entries.mockRestore();
+    expect(window.localStorage.length + window.sessionStorage.length).toBe(0);
   });
 });
 
