@@ -1,12 +1,14 @@
 import react from '@vitejs/plugin-react';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
+import { precompress } from './scripts/precompress';
 
 // Built into dist/ and served by the backend at /ui (packages/backend/src/web-ui.ts): assets get
-// content hashes, so the backend can cache them for a year.
+// content hashes, so the backend can cache them for a year; every text file gets precompressed
+// `.gz`/`.br` copies (scripts/precompress.ts) that the backend sends to clients accepting them.
 export default defineConfig({
   base: '/ui/',
-  plugins: [react()],
+  plugins: [react(), precompress()],
   resolve: {
     // @aide/sdk imports undici for its Node transport; the UI always passes `fetch`, so the Agent is
     // never constructed and a stub keeps undici out of the bundle.

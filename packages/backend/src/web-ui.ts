@@ -18,6 +18,10 @@ const CSP =
  * files are public; every API call the UI makes carries its token). Files under assets/ have content
  * hashes in their names and are cached for a year; index.html is revalidated on every load, and any
  * other path under /ui is the single-page app's own route, answered with index.html.
+ *
+ * The web build writes a `.br` and a `.gz` next to every text file (packages/web/scripts/precompress.ts):
+ * `preCompressed` sends the best one the client accepts (`Content-Encoding`), the plain file otherwise,
+ * and every answer says `Vary: Accept-Encoding` so a shared cache keeps the variants apart.
  */
 export async function registerWebUi(
   fastify: FastifyInstance,
@@ -27,10 +31,11 @@ export async function registerWebUi(
   const root = dir ?? DEFAULT_WEB_DIR;
   const built = existsSync(join(root, 'index.html'));
   if (!built) log(`web UI not built (no ${join(root, 'index.html')}): /ui answers 404 until it is`);
-  await fastify.register(fastifyStatic, { root, serve: false });
+  await fastify.register(fastifyStatic, { root, serve: false, preCompressed: true });
   const sendIndex = (reply: FastifyReply) =>
     reply
       .header('Cache-Control', 'no-cache')
+      .header('Vary', 'Accept-Encoding')
       .header('Content-Security-Policy', CSP)
       .header('X-Frame-Options', 'DENY')
       .sendFile('index.html', { cacheControl: false });
@@ -44,6 +49,7 @@ export async function registerWebUi(
     if (path.startsWith('assets/')) {
       return reply
         .header('Cache-Control', `public, max-age=${YEAR_SECONDS}, immutable`)
+        .header('Vary', 'Accept-Encoding')
         .sendFile(path, { cacheControl: false });
     }
     return sendIndex(reply);

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { NotFound, useRouteTitle } from './components/Page';
 import { SearchBox } from './components/SearchBox';
 import { CrawlRuns } from './pages/CrawlRuns';
@@ -9,13 +9,15 @@ import { SystemPage } from './pages/System';
 import { Systems } from './pages/Systems';
 import { Types } from './pages/Types';
 import { Link, parseRoute, usePathname } from './router';
-import { logOut, type Session, SessionContext } from './session';
+import { logOut, onSessionEnded, type Session, SessionContext } from './session';
 
 export function App() {
   const [session, setSession] = useState<Session | null>(null);
   const pathname = usePathname();
   const route = parseRoute(pathname);
   useRouteTitle(route, pathname);
+  // A session the server ended (logout-all, expiry) signs the user out; the login page says why.
+  useEffect(() => onSessionEnded(() => setSession(null)), []);
   if (!session) return <Login onSession={setSession} />;
   return (
     <SessionContext.Provider value={session}>

@@ -1,3 +1,4 @@
+import { ERROR_CATALOGUE, isErrorCode } from '@aide/schemas';
 import { AideApiError, type SearchHighlight } from '@aide/sdk';
 import type { ReactNode } from 'react';
 import type { Async } from '../use-async';
@@ -30,40 +31,80 @@ const HINTS: Record<string, string> = {
 };
 
 /**
- * An error shown whole: the API's envelope (`error_code`, `detail`, the validation issues by field and
- * the request id to quote), or a plain message for anything else.
+ * What an error means to a person: the catalogue's text for the API's code (one source: the catalogue
+ * in `@aide/schemas`), or a plain sentence for failures that never reached the API.
+ */
+export function humanMessage(error: unknown): string {
+  if (error instanceof AideApiError) {
+    if (isErrorCode(error.errorCode)) return ERROR_CATALOGUE[error.errorCode].detail;
+    return error.status >= 500
+      ? 'The server could not answer. Try again in a moment.'
+      : `The request failed (HTTP ${error.status}).`;
+  }
+  if (isIssueList(error)) return 'Some values are missing or invalid.';
+  if (error instanceof TypeError)
+    return 'The server could not be reached. Check your connection and try again.';
+  return 'Something went wrong.';
+}
+
+const isIssueList = (error: unknown): error is { issues: Issue[] } =>
+  typeof error === 'object' && error !== null && Array.isArray((error as { issues?: unknown }).issues);
+
+function IssueList({ issues }: { issues: Issue[] }) {
+  return (
+    <ul>
+      {issues.map((i, n) => (
+        <li key={n}>
+          {Array.isArray(i.path) && i.path.length > 0 ? <code>{i.path.join('.')}</code> : null}{' '}
+          {i.message ?? ''}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/**
+ * An error as a person reads it: the human message for its code (and what to do, for conflicts), with
+ * the technical details — code, status, the server's detail, the validation issues by field, the
+ * request id to quote — behind a "Details" disclosure.
  */
 export function ErrorMessage({ error, onReload }: { error: unknown; onReload?: () => void }) {
-  if (!(error instanceof AideApiError))
+  if (!(error instanceof AideApiError)) {
+    const issues = isIssueList(error) ? error.issues : [];
+    const technical = error instanceof Error ? error.message : String(error);
     return (
-      <p role="alert" className="error">
-        {error instanceof Error ? error.message : String(error)}
-      </p>
+      <div role="alert" className="error envelope">
+        <p>{humanMessage(error)}</p>
+        <details>
+          <summary>Details</summary>
+          {issues.length > 0 ? <IssueList issues={issues} /> : <p className="small">{technical}</p>}
+        </details>
+      </div>
     );
+  }
   const issues = Array.isArray(error.details?.['issues']) ? (error.details['issues'] as Issue[]) : [];
   const hint = HINTS[error.errorCode];
+  const message = humanMessage(error);
   return (
     <div role="alert" className="error envelope">
-      <p>
-        <strong>{error.errorCode}</strong> ({error.status}): {error.detail}
-      </p>
-      {issues.length > 0 && (
-        <ul>
-          {issues.map((i, n) => (
-            <li key={n}>
-              {Array.isArray(i.path) && i.path.length > 0 ? <code>{i.path.join('.')}</code> : null}{' '}
-              {i.message ?? ''}
-            </li>
-          ))}
-        </ul>
-      )}
+      <p>{message}</p>
       {hint && <p>{hint}</p>}
       {error.errorCode === 'VERSION_CONFLICT' && onReload && (
         <button type="button" onClick={onReload}>
           Reload
         </button>
       )}
-      {error.requestId && <p className="muted small">Request {error.requestId}</p>}
+      <details>
+        <summary>Details</summary>
+        <p className="small">
+          <code>{error.errorCode}</code> ({error.status}){error.detail !== message ? `: ${error.detail}` : ''}
+        </p>
+        {issues.length > 0 && <IssueList issues={issues} />}
+        <p className="muted small">
+          {error.route}
+          {error.requestId ? ` · Request ${error.requestId}` : ''}
+        </p>
+      </details>
     </div>
   );
 }

@@ -1,11 +1,13 @@
+import { ErrorMessage } from '../components/common';
 import { type FormEvent, useState } from 'react';
-import { logIn, type Session } from '../session';
+import { endedReason, logIn, type Session } from '../session';
 
 export function Login({ onSession }: { onSession: (s: Session) => void }) {
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
+  const reason = endedReason();
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     setBusy(true);
@@ -13,13 +15,18 @@ export function Login({ onSession }: { onSession: (s: Session) => void }) {
     try {
       onSession(await logIn(username, password));
     } catch (err) {
-      setError(err instanceof Error ? err.message : String(err));
+      setError(err);
       setBusy(false);
     }
   };
   return (
     <main className="login">
       <h1>AIDE Metastore</h1>
+      {reason && !error && (
+        <p role="status" className="notice">
+          {reason}
+        </p>
+      )}
       <form onSubmit={(e) => void submit(e)}>
         <label>
           Email
@@ -41,11 +48,7 @@ export function Login({ onSession }: { onSession: (s: Session) => void }) {
             onChange={(e) => setPassword(e.target.value)}
           />
         </label>
-        {error && (
-          <p role="alert" className="error">
-            {error}
-          </p>
-        )}
+        {error !== null && <ErrorMessage error={error} />}
         <button type="submit" disabled={busy}>
           {busy ? 'Signing in…' : 'Sign in'}
         </button>
