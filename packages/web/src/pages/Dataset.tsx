@@ -6,6 +6,7 @@ import { CheckCompatibility, DatasetLevel, VersionHistory } from '../components/
 import { FieldLineage, Lineage } from '../components/Lineage';
 import { isNotFound, NotFound, PageHeading } from '../components/Page';
 import { TranslateVersion } from '../components/Translate';
+import { describeRun, runKind } from './CrawlRuns';
 import { VersionDiff } from '../components/VersionDiff';
 import { Link } from '../router';
 import { useCan, useSession } from '../session';
@@ -375,8 +376,9 @@ export function SystemCrawlRuns({ systemId }: { systemId?: string }) {
                 <tr>
                   <th scope="col">Started</th>
                   <th scope="col">Finished</th>
+                  <th scope="col">Run</th>
                   <th scope="col">Status</th>
-                  <th scope="col">Summary</th>
+                  <th scope="col">Result</th>
                 </tr>
               </thead>
               <tbody>
@@ -385,14 +387,14 @@ export function SystemCrawlRuns({ systemId }: { systemId?: string }) {
                     <td>{when(r.started_at)}</td>
                     <td>{when(r.finished_at)}</td>
                     <td>
-                      <span className={`badge status-${r.status}`}>{r.status}</span>
+                      <span className={`badge kind-${runKind(r)}`}>
+                        {runKind(r) === 'apply' ? 'Apply' : 'Crawl'}
+                      </span>
                     </td>
                     <td>
-                      {r.error_message ??
-                        Object.entries(r.summary ?? {})
-                          .map(([k, v]) => `${k}: ${typeof v === 'object' ? JSON.stringify(v) : String(v)}`)
-                          .join(' · ')}
+                      <span className={`badge status-${r.status}`}>{r.status}</span>
                     </td>
+                    <td>{describeRun(r)}</td>
                   </tr>
                 ))}
               </tbody>
