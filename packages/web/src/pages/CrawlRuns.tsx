@@ -103,6 +103,59 @@ function SystemName({ id, names }: { id: string; names: ReadonlyMap<string, stri
   return <Link to={`/systems/${id}`}>{names.get(id) ?? id}</Link>;
 }
 
+/**
+ * Runs as a person reads them: when, (which system), crawl or apply, status, the result in words, and
+ * the report on demand. Without `names` the system column is left out (a page about one system).
+ */
+export function CrawlRunTable({
+  runs,
+  names,
+}: {
+  runs: readonly CrawlRun[];
+  names?: ReadonlyMap<string, string>;
+}) {
+  return (
+    <div className="scroll">
+      <table className="crawl-runs">
+        <thead>
+          <tr>
+            <th scope="col">Started</th>
+            {names && <th scope="col">System</th>}
+            <th scope="col">Kind</th>
+            <th scope="col">Status</th>
+            <th scope="col">Result</th>
+            <th scope="col">Details</th>
+          </tr>
+        </thead>
+        <tbody>
+          {runs.map((r) => (
+            <tr key={r.id}>
+              <td>{when(r.started_at)}</td>
+              {names && (
+                <td>
+                  <SystemName id={r.system_id} names={names} />
+                </td>
+              )}
+              <td>
+                <span className={`badge kind-${runKind(r)}`}>
+                  {runKind(r) === 'apply' ? 'Apply' : 'Crawl'}
+                </span>
+              </td>
+              <td>
+                <span className={`badge status-${r.status}`}>{r.status}</span>
+              </td>
+              <td>{describeRun(r)}</td>
+              <td>
+                <RunDetails run={r} />
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
 export function CrawlRuns() {
   const { client } = useSession();
   const [data] = useAsync(async () => {
@@ -117,46 +170,7 @@ export function CrawlRuns() {
       <h1>Crawl runs</h1>
       <Loaded value={data}>
         {({ runs, names }) =>
-          runs.length === 0 ? (
-            <p>No crawl runs.</p>
-          ) : (
-            <div className="scroll">
-              <table className="crawl-runs">
-                <thead>
-                  <tr>
-                    <th scope="col">Started</th>
-                    <th scope="col">System</th>
-                    <th scope="col">Kind</th>
-                    <th scope="col">Status</th>
-                    <th scope="col">Result</th>
-                    <th scope="col">Details</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {runs.map((r) => (
-                    <tr key={r.id}>
-                      <td>{when(r.started_at)}</td>
-                      <td>
-                        <SystemName id={r.system_id} names={names} />
-                      </td>
-                      <td>
-                        <span className={`badge kind-${runKind(r)}`}>
-                          {runKind(r) === 'apply' ? 'Apply' : 'Crawl'}
-                        </span>
-                      </td>
-                      <td>
-                        <span className={`badge status-${r.status}`}>{r.status}</span>
-                      </td>
-                      <td>{describeRun(r)}</td>
-                      <td>
-                        <RunDetails run={r} />
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
-          )
+          runs.length === 0 ? <p>No crawl runs.</p> : <CrawlRunTable runs={runs} names={names} />
         }
       </Loaded>
     </section>

@@ -6,7 +6,7 @@ import { CheckCompatibility, DatasetLevel, VersionHistory } from '../components/
 import { FieldLineage, Lineage } from '../components/Lineage';
 import { isNotFound, NotFound, PageHeading } from '../components/Page';
 import { TranslateVersion } from '../components/Translate';
-import { describeRun, runKind } from './CrawlRuns';
+import { CrawlRunTable } from './CrawlRuns';
 import { VersionDiff } from '../components/VersionDiff';
 import { Link } from '../router';
 import { useCan, useSession } from '../session';
@@ -366,42 +366,7 @@ export function SystemCrawlRuns({ systemId }: { systemId?: string }) {
   );
   return (
     <Loaded value={runs}>
-      {(p) =>
-        p.items.length === 0 ? (
-          <p>No crawl runs.</p>
-        ) : (
-          <div className="scroll">
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">Started</th>
-                  <th scope="col">Finished</th>
-                  <th scope="col">Run</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">Result</th>
-                </tr>
-              </thead>
-              <tbody>
-                {p.items.map((r) => (
-                  <tr key={r.id}>
-                    <td>{when(r.started_at)}</td>
-                    <td>{when(r.finished_at)}</td>
-                    <td>
-                      <span className={`badge kind-${runKind(r)}`}>
-                        {runKind(r) === 'apply' ? 'Apply' : 'Crawl'}
-                      </span>
-                    </td>
-                    <td>
-                      <span className={`badge status-${r.status}`}>{r.status}</span>
-                    </td>
-                    <td>{describeRun(r)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        )
-      }
+      {(p) => (p.items.length === 0 ? <p>No crawl runs.</p> : <CrawlRunTable runs={p.items} />)}
     </Loaded>
   );
 }
