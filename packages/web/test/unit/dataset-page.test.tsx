@@ -3,7 +3,7 @@
 // name in the header, the tab title and focus, the new-system form's defaults.
 import type { AideClient, SchemaVersion, SchemaVersionDiff, SchemaVersionSummary } from '@aide/sdk';
 import { AideApiError } from '@aide/sdk';
-import { cleanup, render, screen } from '@testing-library/react';
+import { cleanup, render, screen, waitFor } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { buildBody, type FieldSpec } from '../../src/components/EntityEditor';
@@ -136,8 +136,9 @@ describe('the dataset page', () => {
     expect(container.querySelectorAll('[role="alert"]')).toHaveLength(0);
     expect(container.textContent).not.toContain('No published version yet');
     expect(container.textContent).toContain('There is no dataset with the id x');
-    expect(document.activeElement).toBe(heading);
-    expect(document.title).toBe('Dataset not found · AIDE');
+    // Focus and title are set in effects, which may run after the heading is in the document.
+    await waitFor(() => expect(document.activeElement).toBe(heading));
+    await waitFor(() => expect(document.title).toBe('Dataset not found · AIDE'));
   });
 
   it("names the dataset's system with its code, linked to the system", async () => {
@@ -161,7 +162,7 @@ describe('the dataset page', () => {
     const link = await screen.findByRole('link', { name: /^Shop database/ });
     expect(link.textContent).toBe('Shop database (shop_pg)');
     expect(link.getAttribute('href')).toBe('/ui/systems/s1');
-    expect(document.title).toBe('public.orders · AIDE');
+    await waitFor(() => expect(document.title).toBe('public.orders · AIDE'));
   });
 });
 
