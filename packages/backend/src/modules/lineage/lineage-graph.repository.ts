@@ -59,6 +59,22 @@ const FIELDS: GraphShape = {
  * distance per direction; nodes are ranked by distance then id and paged; an edge is traversed when
  * its near end was reached in fewer than `depth` hops, and is listed on the page of its later end.
  */
+/**
+ * After a `walk (node, dir, depth)` CTE: each node's nearest depth per direction (`reach`), and the
+ * nodes ranked nearest first (`ranked`, the page order). Shared by the dataset and the job graph.
+ */
+export const REACH_AND_RANK = `reach AS (
+  SELECT node,
+         min(depth) FILTER (WHERE dir = 'up') AS up,
+         min(depth) FILTER (WHERE dir = 'down') AS down
+  FROM walk GROUP BY node
+),
+ranked AS (
+  SELECT r.node, r.up, r.down,
+         row_number() OVER (ORDER BY LEAST(coalesce(r.up, 2147483647), coalesce(r.down, 2147483647)), r.node) AS rank
+  FROM reach r
+),`;
+
 function graphSql(g: GraphShape): string {
   return `
 WITH RECURSIVE
@@ -74,17 +90,7 @@ walk(node, dir, depth) AS (
   ) hop
   WHERE w.depth < $3
 ),
-reach AS (
-  SELECT node,
-         min(depth) FILTER (WHERE dir = 'up') AS up,
-         min(depth) FILTER (WHERE dir = 'down') AS down
-  FROM walk GROUP BY node
-),
-ranked AS (
-  SELECT r.node, r.up, r.down,
-         row_number() OVER (ORDER BY LEAST(coalesce(r.up, 2147483647), coalesce(r.down, 2147483647)), r.node) AS rank
-  FROM reach r
-),
+${REACH_AND_RANK}
 traversed AS (
   SELECT e.id, e.s, e.t, e.json FROM (${g.edges}) e JOIN reach r ON r.node = e.s AND r.down < $3
   UNION

@@ -1,7 +1,7 @@
 import type { LineageJobGraphQuery } from '@aide/schemas';
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { DIRECTIONS, type GraphRows } from '../lineage-graph.repository.js';
+import { DIRECTIONS, type GraphRows, REACH_AND_RANK } from '../lineage-graph.repository.js';
 
 /** The job id a node key names (`job:<id>`), or null: an index seek on `lineage_job_datasets.job_id`. */
 const JOB_OF = (node: string) => `(CASE WHEN ${node} LIKE 'job:%' THEN substr(${node}, 5)::uuid END)`;
@@ -35,17 +35,7 @@ walk(node, dir, depth) AS (
   ) hop
   WHERE w.depth < $3
 ),
-reach AS (
-  SELECT node,
-         min(depth) FILTER (WHERE dir = 'up') AS up,
-         min(depth) FILTER (WHERE dir = 'down') AS down
-  FROM walk GROUP BY node
-),
-ranked AS (
-  SELECT r.node, r.up, r.down,
-         row_number() OVER (ORDER BY LEAST(coalesce(r.up, 2147483647), coalesce(r.down, 2147483647)), r.node) AS rank
-  FROM reach r
-),
+${REACH_AND_RANK}
 edges AS (
   SELECT CASE WHEN jd.role = 'input' THEN jd.dataset_key ELSE 'job:' || jd.job_id END AS s,
          CASE WHEN jd.role = 'input' THEN 'job:' || jd.job_id ELSE jd.dataset_key END AS t,
