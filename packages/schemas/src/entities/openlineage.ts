@@ -218,10 +218,11 @@ export const OpenLineageSchemaDriftSchema = z
       .describe('The version compared with; null: the dataset has none (every field seen is an addition)'),
     class: z.enum(['compatible', 'breaking']).describe('The worst class among the changes'),
     type_comparison: z
-      .enum(['names_only'])
+      .enum(['types', 'names_only'])
       .describe(
-        '`names_only`: OpenLineage types are free text; columns are compared by name, presence and order, ' +
-          'not by type (a field seen without a column counts as a nullable addition)',
+        "`types` (ADR 0057): the facet's type names are read as data types of the dataset's flavor where " +
+          'known and compared with the registered types (unknown names as text, a field without a type by ' +
+          'name only); `names_only`: observations stored before, compared by name, presence and order',
       ),
     changes: z.array(SchemaChangeSchema),
   })

@@ -1,7 +1,7 @@
 // The datasets of one OpenLineage RunEvent as the intake works on them (ADR 0022): one entry per
 // dataset and role, with the identities it may be registered under and the answer reported for it.
 import type { OpenLineageDataset, OpenLineageIntakeResult, ParsedOpenLineageRunEvent } from '@aide/schemas';
-import { normalizeNamespace } from './openlineage-naming.js';
+import { jdbcIdentityOf, normalizeNamespace } from './openlineage-naming.js';
 
 export type Role = 'input' | 'output';
 /** What the intake reads of an event's datasets: a RunEvent's or JobEvent's inputs and outputs. */
@@ -80,6 +80,7 @@ export function entriesOf(event: EventDatasets): Entry[] {
       dataset,
       identities: [
         { namespace, name, label: 'name' },
+        ...jdbcIdentities(namespace, name),
         ...symlinks.map((s) => ({
           namespace: s.namespace,
           name: s.name,
@@ -108,4 +109,10 @@ export function entriesOf(event: EventDatasets): Entry[] {
     }
   }
   return entries;
+}
+
+/** A JDBC URL namespace's table as the naming spec names it, tried after the name as sent. */
+function jdbcIdentities(namespace: string, name: string): Entry['identities'] {
+  const jdbc = jdbcIdentityOf(namespace, name);
+  return jdbc ? [{ ...jdbc, label: `jdbc:${jdbc.namespace}/${jdbc.name}` }] : [];
 }

@@ -16,7 +16,8 @@ const SCHEME_ALIASES: Readonly<Record<string, string>> = {
  * `bigquery://`, `file`) is its scheme.
  */
 export function normalizeNamespace(namespace: string): string {
-  const value = namespace.trim();
+  // A JDBC URL (`jdbc:postgresql://host:5432/db`, Flink's and Spark's JDBC relations) is its URL.
+  const value = namespace.trim().replace(/^jdbc:/i, '');
   const match = /^([a-zA-Z][a-zA-Z0-9+.-]*):(\/\/)?(.*)$/s.exec(value);
   if (!match) return value.toLowerCase().replace(/\/+$/, '');
   const scheme = match[1].toLowerCase();
@@ -85,4 +86,32 @@ export function lookupOf(namespace: string, name: string): NameLookup {
  */
 export function databaseFits(database: string | null, lookup: NameLookup): boolean {
   return database === null || lookup.third === null || lookup.third.toLowerCase() === database;
+}
+
+/** The schema a JDBC connection reads a table of when its name gives none (`search_path`, `dbo`). */
+const JDBC_DEFAULT_SCHEMA: Readonly<Record<string, string>> = {
+  postgres: 'public',
+  redshift: 'public',
+  sqlserver: 'dbo',
+};
+
+/**
+ * A table named by a JDBC URL namespace (`jdbc:postgresql://postgres:5432/db` + `source_event`, as Flink's
+ * JDBC connector names it) as the naming spec writes it: the server's namespace (`postgres://postgres:5432`)
+ * and `database.schema.table` — the schema the database's default when the name has none (PostgreSQL
+ * `public`); MySQL's database is the schema (`database.table`). Null for any other namespace, or when
+ * the URL names no database.
+ */
+export function jdbcIdentityOf(namespace: string, name: string): { namespace: string; name: string } | null {
+  const url = /^jdbc:([a-z][a-z0-9+.-]*):\/\/([^/?;]+)\/([^/?;]+)/i.exec(namespace.trim());
+  if (!url) return null;
+  const server = normalizeNamespace(`${url[1]}://${url[2]}`);
+  const scheme = server.slice(0, server.indexOf(':'));
+  const database = decodeURIComponent(url[3] ?? '');
+  const parts = name.split('.');
+  if (scheme === 'mysql') return { namespace: server, name: parts.length === 1 ? `${database}.${name}` : name };
+  if (parts.length >= 3) return { namespace: server, name };
+  if (parts.length === 2) return { namespace: server, name: `${database}.${name}` };
+  const schema = JDBC_DEFAULT_SCHEMA[scheme];
+  return schema ? { namespace: server, name: `${database}.${schema}.${name}` } : null;
 }

@@ -44,7 +44,7 @@ export function toObservedSchema(row: ObservedSchemaRow): ObservedSchema {
     fields: row.fields,
     compared_version_num: row.compared_version_num,
     drift: row.drift,
-    type_comparison: 'names_only',
+    type_comparison: row.type_comparison === 'types' ? 'types' : 'names_only',
     changes: row.changes,
   };
 }

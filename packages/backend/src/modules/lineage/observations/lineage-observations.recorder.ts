@@ -4,16 +4,20 @@ import type { EntityManager } from 'typeorm';
 import type { Entry, Result } from '../openlineage-entries.js';
 import { normalizeNamespace } from '../openlineage-naming.js';
 import type { ReceivedEvent } from '../openlineage.repository.js';
-import { driftOf, type ObservedField } from './observed-schema-drift.js';
+import { driftOf, type ObservedField, TYPE_COMPARISON } from './observed-schema-drift.js';
 import {
   LineageObservationsRepository,
   type ObservedSchemaInsert,
 } from './lineage-observations.repository.js';
 
-/** The root fields of a dataset's schema facet; null without one (or when it is deleted). */
+/**
+ * The root fields of a dataset's schema facet; null without one, when it is deleted, or when it lists no
+ * field: dbt sends `fields: []` for a model whose columns it does not know, not for a table without
+ * columns, so an empty facet says nothing (else every registered column would read as removed).
+ */
 export function observedFieldsOf(dataset: OpenLineageDataset | null): ObservedField[] | null {
   const facet = dataset?.facets?.schema;
-  if (!facet || facet._deleted || !facet.fields) return null;
+  if (!facet || facet._deleted || !facet.fields || facet.fields.length === 0) return null;
   return facet.fields.map((f) => ({ name: f.name, type: f.type ?? null }));
 }
 
@@ -100,7 +104,7 @@ export class LineageObservationsRecorder {
           name: entry.name,
           compared_version_num: version?.version_num ?? null,
           class: cls,
-          type_comparison: 'names_only',
+          type_comparison: TYPE_COMPARISON,
           changes,
         });
       }

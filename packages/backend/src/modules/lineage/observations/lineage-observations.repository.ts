@@ -4,7 +4,7 @@ import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { registerConstraintCodes } from '../../../common/errors/db-error.js';
 import type { ReceivedEvent } from '../openlineage.repository.js';
-import type { DriftClass, ObservedField, RegisteredColumn } from './observed-schema-drift.js';
+import { type DriftClass, type ObservedField, type RegisteredColumn, TYPE_COMPARISON } from './observed-schema-drift.js';
 
 // Written by the intake in its own statements (ON CONFLICT for the unique keys): a violation is a race
 // or a row deleted underneath, answered with the code of what went missing.
@@ -189,8 +189,11 @@ export class LineageObservationsRepository {
               coalesce((SELECT json_agg(json_build_object(
                           'name', f.name, 'nullable', b.is_nullable, 'default', b.default_expression,
                           'comment', b.comment, 'identity', b.identity, 'generated', b.generated_expression,
-                          'collation', b.collation_name) ORDER BY b.position)
+                          'collation', b.collation_name, 'native_type', b.native_type, 'code', dt.code,
+                          'params', ti.type_params) ORDER BY b.position)
                         FROM field_bindings b JOIN fields f ON f.id = b.field_id AND f.parent_id IS NULL
+                        LEFT JOIN type_instances ti ON ti.id = b.type_instance_id
+                        LEFT JOIN data_types dt ON dt.id = ti.data_type_id
                         WHERE b.dataset_schema_id = cur.id), '[]'::json) AS columns
        FROM datasets d
        JOIN systems s ON s.id = d.system_id
@@ -214,7 +217,7 @@ export class LineageObservationsRepository {
     await m.query(
       `INSERT INTO lineage_observed_schemas (dataset_id, event_key, run_id, job_namespace, job_name, observed_at,
                                              fields, compared_schema_id, drift, type_comparison, changes)
-       SELECT d, $6, $7, $8, $9, $10, f::jsonb, s, dr, 'names_only', c::jsonb
+       SELECT d, $6, $7, $8, $9, $10, f::jsonb, s, dr, $11, c::jsonb
        FROM unnest($1::uuid[], $2::text[], $3::uuid[], $4::text[], $5::text[]) AS o(d, f, s, dr, c)
        ON CONFLICT (dataset_id, event_key) DO NOTHING`,
       [
@@ -228,6 +231,7 @@ export class LineageObservationsRepository {
         event.job?.namespace ?? null,
         event.job?.name ?? null,
         event.eventTime,
+        TYPE_COMPARISON,
       ],
     );
   }
