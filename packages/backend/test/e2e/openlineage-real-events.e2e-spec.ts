@@ -25,7 +25,10 @@ const fixture = (path: string): Json | Json[] => JSON.parse(readFileSync(new URL
  * ignore these keys): the run id, the time, the producer, a job name. Only missing keys are added; the
  * README lists the files this is applied to.
  */
-function filled(event: Json, fill: { runId: string; eventTime: string; producer: string; job?: string }): Json {
+function filled(
+  event: Json,
+  fill: { runId: string; eventTime: string; producer: string; job?: string },
+): Json {
   return {
     ...event,
     eventTime: event['eventTime'] ?? fill.eventTime,
@@ -204,7 +207,9 @@ describe('Spark (openlineage-spark, pysparkCLLEnd.json): column lineage with tra
 });
 
 describe('Airflow (openlineage-airflow, requests/postgres.json): SQL tasks on PostgreSQL', () => {
-  const [createStart, insertStart, createComplete, insertComplete] = fixture('airflow/postgres.json') as Json[];
+  const [createStart, insertStart, createComplete, insertComplete] = fixture(
+    'airflow/postgres.json',
+  ) as Json[];
   const producer = 'https://github.com/OpenLineage/OpenLineage/tree/0.0.1/integration/airflow';
   const createRun = '0b5c6c1e-2a8e-4d8e-9a57-3c1f2e4d5a01';
   const insertRun = '0b5c6c1e-2a8e-4d8e-9a57-3c1f2e4d5a02';
@@ -240,7 +245,11 @@ describe('Airflow (openlineage-airflow, requests/postgres.json): SQL tasks on Po
       events.map((e) => [e['eventType'], e['job']['name'], e['inputs'].length * e['outputs'].length]),
     );
     expect(answers[3]?.['dataset_links']).toEqual([
-      expect.objectContaining({ source_dataset_id: top.id, target_dataset_id: popular.id, status: 'created' }),
+      expect.objectContaining({
+        source_dataset_id: top.id,
+        target_dataset_id: popular.id,
+        status: 'created',
+      }),
     ]);
     expect(await activeLinks(top, popular)).toBe(1);
   });
@@ -269,7 +278,11 @@ describe('Airflow (openlineage-airflow, requests/postgres.json): SQL tasks on Po
     }
     const insert = ok(await get(`lineage/jobs/${(await runOf(insertRun)).job.id}`));
     expect(insert.inputs).toEqual([
-      { namespace: 'postgres://postgres:5432', name: 'food_delivery.public.top_delivery_times', dataset_id: top.id },
+      {
+        namespace: 'postgres://postgres:5432',
+        name: 'food_delivery.public.top_delivery_times',
+        dataset_id: top.id,
+      },
     ]);
     expect(insert.outputs).toEqual([
       {
@@ -314,7 +327,11 @@ describe('dbt (dbt-ol, catalog/small/result.json): a BigQuery model', () => {
   it('links the model to its source from START on, and the COMPLETE confirms it', async () => {
     const first = ok(await post(start), 201);
     expect(first.dataset_links).toEqual([
-      expect.objectContaining({ source_dataset_id: source.id, target_dataset_id: model.id, status: 'created' }),
+      expect.objectContaining({
+        source_dataset_id: source.id,
+        target_dataset_id: model.id,
+        status: 'created',
+      }),
     ]);
     const second = ok(await post(complete), 201);
     expect(second.dataset_links).toEqual([expect.objectContaining({ status: 'confirmed' })]);
@@ -361,12 +378,20 @@ describe('Flink (openlineage-flink, expected_jdbc.json): JDBC tables named by th
   it('matches jdbc:postgresql://host:port/database names in the schema public of that database', async () => {
     const answer = ok(await post(event), 201);
     expect(answer.datasets.map((d: Json) => [d.name, d.status, d.dataset_id, d.matched_by])).toEqual([
-      ['source_event', 'matched', sourceEvent.id, 'jdbc:postgres://postgres:5432/postgres.public.source_event'],
+      [
+        'source_event',
+        'matched',
+        sourceEvent.id,
+        'jdbc:postgres://postgres:5432/postgres.public.source_event',
+      ],
       ['sink_event', 'matched', sinkEvent.id, 'jdbc:postgres://postgres:5432/postgres.public.sink_event'],
     ]);
     // Neither has a version: linked unpinned (ADR 0054).
     expect(answer.dataset_links).toEqual([expect.objectContaining({ status: 'created' })]);
-    expect(await runOf(event['run']['runId'])).toMatchObject({ state: 'RUNNING', started_at: event['eventTime'] });
+    expect(await runOf(event['run']['runId'])).toMatchObject({
+      state: 'RUNNING',
+      started_at: event['eventTime'],
+    });
   });
 });
 

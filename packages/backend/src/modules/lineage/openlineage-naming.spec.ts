@@ -1,5 +1,11 @@
 import { describe, expect, it } from '@jest/globals';
-import { databaseFits, lookupOf, namespacesOf, normalizeNamespace } from './openlineage-naming.js';
+import {
+  databaseFits,
+  jdbcIdentityOf,
+  lookupOf,
+  namespacesOf,
+  normalizeNamespace,
+} from './openlineage-naming.js';
 
 describe('OpenLineage naming', () => {
   it.each([
@@ -9,6 +15,7 @@ describe('OpenLineage naming', () => {
     ['s3a://Bucket/warehouse/', 's3://bucket/warehouse'],
     ['snowflake://MyOrg-Account1', 'snowflake://myorg-account1'],
     ['bigquery', 'bigquery'],
+    ['jdbc:postgresql://Postgres:5432/db', 'postgres://postgres:5432/db'],
     ['bigquery://', 'bigquery'],
     ['file', 'file'],
     [' kafka://broker:9092 ', 'kafka://broker:9092'],
@@ -45,5 +52,23 @@ describe('OpenLineage naming', () => {
     expect(databaseFits('shop', pg)).toBe(true);
     expect(databaseFits('other', pg)).toBe(false);
     expect(databaseFits('shop', lookupOf('mysql://m:3306', 'shop.orders'))).toBe(true);
+  });
+
+  it('reads a JDBC URL namespace as the server and database.schema.table (Flink, Spark JDBC)', () => {
+    const server = 'postgres://postgres:5432';
+    expect(jdbcIdentityOf('jdbc:postgresql://postgres:5432/shop', 'orders')).toEqual({
+      namespace: server,
+      name: 'shop.public.orders',
+    });
+    expect(jdbcIdentityOf('jdbc:postgresql://postgres:5432/shop', 'sales.orders')).toEqual({
+      namespace: server,
+      name: 'shop.sales.orders',
+    });
+    expect(jdbcIdentityOf('jdbc:mysql://h:3306/shop', 'orders')).toEqual({
+      namespace: 'mysql://h:3306',
+      name: 'shop.orders',
+    });
+    expect(jdbcIdentityOf('jdbc:postgresql://postgres:5432', 'orders')).toBeNull();
+    expect(jdbcIdentityOf('postgres://postgres:5432', 'shop.public.orders')).toBeNull();
   });
 });

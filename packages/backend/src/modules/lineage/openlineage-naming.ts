@@ -109,7 +109,8 @@ export function jdbcIdentityOf(namespace: string, name: string): { namespace: st
   const scheme = server.slice(0, server.indexOf(':'));
   const database = decodeURIComponent(url[3] ?? '');
   const parts = name.split('.');
-  if (scheme === 'mysql') return { namespace: server, name: parts.length === 1 ? `${database}.${name}` : name };
+  if (scheme === 'mysql')
+    return { namespace: server, name: parts.length === 1 ? `${database}.${name}` : name };
   if (parts.length >= 3) return { namespace: server, name };
   if (parts.length === 2) return { namespace: server, name: `${database}.${name}` };
   const schema = JDBC_DEFAULT_SCHEMA[scheme];

@@ -356,7 +356,7 @@ describe('schemas that drift', () => {
         dataset_id: drifting.id,
         compared_version_num: 1,
         class: 'breaking',
-        type_comparison: 'names_only',
+        type_comparison: 'types',
         changes: [
           expect.objectContaining({ category: 'column_removed', name: 'email', compatibility: 'breaking' }),
         ],

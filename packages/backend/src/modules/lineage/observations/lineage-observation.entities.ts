@@ -149,7 +149,7 @@ export class LineageObservedSchemaEntity {
   @Column({ type: 'varchar', length: 16 })
   drift: 'none' | 'compatible' | 'breaking';
 
-  /** `names_only`: the facet's types are free text, compared by name and presence only. */
+  /** `types`: compared by type (ADR 0057); `names_only`: stored before, by name and presence only. */
   @Column({ type: 'varchar', length: 16 })
   type_comparison: string;
 

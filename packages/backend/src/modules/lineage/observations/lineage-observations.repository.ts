@@ -4,7 +4,12 @@ import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { registerConstraintCodes } from '../../../common/errors/db-error.js';
 import type { ReceivedEvent } from '../openlineage.repository.js';
-import { type DriftClass, type ObservedField, type RegisteredColumn, TYPE_COMPARISON } from './observed-schema-drift.js';
+import {
+  type DriftClass,
+  type ObservedField,
+  type RegisteredColumn,
+  TYPE_COMPARISON,
+} from './observed-schema-drift.js';
 
 // Written by the intake in its own statements (ON CONFLICT for the unique keys): a violation is a race
 // or a row deleted underneath, answered with the code of what went missing.

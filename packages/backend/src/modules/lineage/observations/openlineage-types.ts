@@ -147,7 +147,6 @@ const FLAVOR_TYPES: Readonly<Record<string, Readonly<Record<string, string>>>> =
   sftp_files: FILES,
 };
 
-
 /** Parameters a type name carries in parentheses, by the data type they belong to. */
 function paramsOf(code: string, args: number[]): Record<string, number> | undefined {
   if (args.length === 0) return undefined;
