@@ -151,26 +151,26 @@ const FLAVOR_TYPES: Readonly<Record<string, Readonly<Record<string, string>>>> =
 function paramsOf(code: string, args: number[]): Record<string, number> | undefined {
   if (args.length === 0) return undefined;
   if (['decimal', 'numeric'].includes(code)) {
-    return args.length >= 2 ? { precision: args[0]!, scale: args[1]! } : { precision: args[0]! };
+    return args.length >= 2 ? { precision: args[0], scale: args[1] } : { precision: args[0] };
   }
-  if (['varchar', 'char'].includes(code)) return { length: args[0]! };
+  if (['varchar', 'char'].includes(code)) return { length: args[0] };
   return undefined;
 }
 
-/** A type name split: its base (lower case, single spaces), its numeric arguments, whether nested. */
+/** A type name split: its base (lower case, single spaces; a container its kind) and its numeric arguments. */
 function parse(text: string): { base: string; args: number[] } {
   const t = text.trim().toLowerCase().replace(/\s+/g, ' ');
   // `array<int>`, `struct<a:int>`, `map<string,int>`, `ARRAY<INT>`: the container alone.
   const container = /^([a-z_]+)\s*</.exec(t);
-  if (container) return { base: container[1]!, args: [] };
+  if (container) return { base: container[1], args: [] };
   const call = /^([a-z_ ]+?)\s*\(([^)]*)\)(.*)$/.exec(t);
   if (!call) return { base: t, args: [] };
-  const args = call[2]!
+  const args = call[2]
     .split(',')
     .map((a) => Number(a.trim()))
     .filter((n) => Number.isInteger(n));
   // `timestamp(3) with time zone`: the words after the parentheses are part of the name.
-  return { base: `${call[1]!.trim()}${call[3]!.trimEnd()}`.trim(), args };
+  return { base: `${call[1].trim()}${call[3].trimEnd()}`.trim(), args };
 }
 
 /** Whether the flavor has a table of OpenLineage type names. */
