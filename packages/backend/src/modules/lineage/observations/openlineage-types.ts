@@ -14,6 +14,18 @@ const SQL_ALIASES = {
   'double precision': 'double',
 };
 
+/** Spellings of Spark SQL and HiveQL types (Catalyst's names) as their codes. */
+const HIVE_ALIASES = {
+  ...SQL_ALIASES,
+  byte: 'tinyint',
+  short: 'smallint',
+  integer: 'int',
+  long: 'bigint',
+  real: 'float',
+  numeric: 'decimal',
+  text: 'string',
+};
+
 /** Files on object storage and SFTP (Arrow logical types, ADR 0044), as Spark names their columns. */
 const FILES = {
   ...own(
@@ -93,31 +105,17 @@ const FLAVOR_TYPES: Readonly<Record<string, Readonly<Record<string, string>>>> =
       ...['varchar', 'char', 'binary', 'date', 'timestamp', 'timestamp_ntz', 'variant', 'void'],
       ...['array', 'map', 'struct'],
     ),
-    ...SQL_ALIASES,
+    ...HIVE_ALIASES,
     // Spark's own aliases (codes of the flavor too): one type each.
-    byte: 'tinyint',
-    short: 'smallint',
-    integer: 'int',
-    long: 'bigint',
-    real: 'float',
     dec: 'decimal',
-    numeric: 'decimal',
     timestamp_ltz: 'timestamp',
-    text: 'string',
   },
   hive3: {
     ...own(
       ...['tinyint', 'smallint', 'int', 'bigint', 'boolean', 'float', 'double', 'decimal', 'string'],
       ...['varchar', 'char', 'binary', 'date', 'timestamp', 'array', 'map', 'struct', 'uniontype'],
     ),
-    ...SQL_ALIASES,
-    byte: 'tinyint',
-    short: 'smallint',
-    integer: 'int',
-    long: 'bigint',
-    real: 'float',
-    numeric: 'decimal',
-    text: 'string',
+    ...HIVE_ALIASES,
   },
   iceberg_v2: {
     ...own(
