@@ -15,7 +15,16 @@
 // AIDE_IMAGE_CHECK_PG_URL: the PostgreSQL server (default postgres://postgres@127.0.0.1:5432/postgres).
 import { execFile, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { chmodSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  chownSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -115,7 +124,7 @@ async function assemble(target, out) {
     writeFileSync(log, stdout + stderr);
   } catch (error) {
     process.stderr.write(`${error.stdout ?? ''}${error.stderr ?? ''}`.split('\n').slice(-40).join('\n'));
-    throw new Error(`scripts/assemble-image.sh ${target} failed`);
+    throw new Error(`scripts/assemble-image.sh ${target} failed`, { cause: error });
   }
   return `${Math.round((Date.now() - t0) / 1000)} s`;
 }
@@ -145,31 +154,49 @@ async function main() {
   let admin;
   let server;
   try {
-    say(`checking the images in ${scratch}, as ${UNPRIVILEGED ? 'nobody (uid 65534)' : `the current user (uid ${process.getuid?.()}: not root, so no other user)`}`);
+    say(
+      `checking the images in ${scratch}, as ${UNPRIVILEGED ? 'nobody (uid 65534)' : `the current user (uid ${process.getuid?.()}: not root, so no other user)`}`,
+    );
 
     // The Dockerfile builds through the script and copies exactly its output.
-    await step('the Dockerfile builds both images with scripts/assemble-image.sh and copies its output', () => {
-      for (const [stage, target] of [
-        ['build-backend', 'backend'],
-        ['build-crawler', 'crawler'],
-      ]) {
-        const runs = dockerfile.stage(stage).runs.map((r) => r.replace(/^--mount=\S+\s+/, ''));
+    await step(
+      'the Dockerfile builds both images with scripts/assemble-image.sh and copies its output',
+      () => {
+        for (const [stage, target] of [
+          ['build-backend', 'backend'],
+          ['build-crawler', 'crawler'],
+        ]) {
+          const runs = dockerfile.stage(stage).runs.map((r) => r.replace(/^--mount=\S+\s+/, ''));
+          assert(
+            JSON.stringify(runs) ===
+              JSON.stringify([
+                `scripts/assemble-image.sh install ${target}`,
+                `scripts/assemble-image.sh build ${target} /out`,
+              ]),
+            `${stage} runs ${JSON.stringify(runs)}`,
+          );
+        }
         assert(
-          JSON.stringify(runs) ===
-            JSON.stringify([
-              `scripts/assemble-image.sh install ${target}`,
-              `scripts/assemble-image.sh build ${target} /out`,
-            ]),
-          `${stage} runs ${JSON.stringify(runs)}`,
+          backend.copies.includes('--from=build-backend /out/ /app/'),
+          'backend: COPY --from=build-backend /out/ /app/',
         );
-      }
-      assert(backend.copies.includes('--from=build-backend /out/ /app/'), 'backend: COPY --from=build-backend /out/ /app/');
-      assert(crawler.copies.includes('--from=build-crawler /out/ /app/'), 'crawler: COPY --from=build-crawler /out/ /app/');
-      assert(dockerfile.stages.at(-1).name === 'backend', 'the backend is the last stage (the default target)');
-      assert(backend.user === 'node' && crawler.user === 'node', 'both run as the node user');
-    });
+        assert(
+          crawler.copies.includes('--from=build-crawler /out/ /app/'),
+          'crawler: COPY --from=build-crawler /out/ /app/',
+        );
+        assert(
+          dockerfile.stages.at(-1).name === 'backend',
+          'the backend is the last stage (the default target)',
+        );
+        assert(backend.user === 'node' && crawler.user === 'node', 'both run as the node user');
+      },
+    );
 
-    if (!(await step('assemble the backend image (scripts/assemble-image.sh backend)', () => assemble('backend', app))))
+    if (
+      !(await step('assemble the backend image (scripts/assemble-image.sh backend)', () =>
+        assemble('backend', app),
+      ))
+    )
       return;
     const backendDir = inScratch(scratch, backend.workdir);
     const nodeModules = join(backendDir, 'node_modules');
@@ -180,18 +207,27 @@ async function main() {
       assert(mib <= NODE_MODULES_BUDGET_MIB, `${mib} MiB`);
       return `${mib} MiB on disk (du), ${packages} packages; dist ${await duMiB(join(backendDir, 'dist'))} MiB, web ${await duMiB(join(app, 'web'))} MiB`;
     });
-    await step('backend node_modules: production only, no TypeORM driver but pg, nothing to compile', async () => {
-      const forbidden = pnpmEntries(nodeModules).filter((n) => FORBIDDEN_IN_BACKEND.test(n));
-      assert(forbidden.length === 0, `found ${forbidden.join(', ')}`);
-      assert(pnpmEntries(nodeModules).some((n) => n.startsWith('pg@')), 'pg is missing');
-      const files = readdirSync(nodeModules, { recursive: true });
-      const gyp = files.filter((f) => f.endsWith('binding.gyp'));
-      assert(gyp.length === 0, `packages to compile: ${gyp.join(', ')}`);
-      const addons = files.filter((f) => f.endsWith('.node'));
-      // Prebuilt addons shipped inside their npm package (@node-rs/bcrypt's platform package) only.
-      assert(addons.every((f) => f.includes('@node-rs+bcrypt-linux-')), `addons: ${addons.join(', ')}`);
-      return `prebuilt addons: ${addons.map((f) => f.split('/').at(-1)).join(', ')}`;
-    });
+    await step(
+      'backend node_modules: production only, no TypeORM driver but pg, nothing to compile',
+      async () => {
+        const forbidden = pnpmEntries(nodeModules).filter((n) => FORBIDDEN_IN_BACKEND.test(n));
+        assert(forbidden.length === 0, `found ${forbidden.join(', ')}`);
+        assert(
+          pnpmEntries(nodeModules).some((n) => n.startsWith('pg@')),
+          'pg is missing',
+        );
+        const files = readdirSync(nodeModules, { recursive: true });
+        const gyp = files.filter((f) => f.endsWith('binding.gyp'));
+        assert(gyp.length === 0, `packages to compile: ${gyp.join(', ')}`);
+        // Prebuilt addons shipped inside their npm package (@node-rs/bcrypt's platform package) only.
+        const addons = [...new Set(files.filter((f) => f.endsWith('.node')).map((f) => f.split('/').at(-1)))];
+        assert(
+          addons.every((f) => /^bcrypt\.linux-/.test(f)),
+          `addons: ${addons.join(', ')}`,
+        );
+        return `prebuilt addons: ${addons.join(', ')}`;
+      },
+    );
     await step('the web UI is in the image, precompressed', () => {
       const ui = join(app, 'web', 'dist');
       const files = readdirSync(ui, { recursive: true });
@@ -238,7 +274,9 @@ async function main() {
     server = { child: spawnNode(backend.cmd.slice(1), { cwd: backendDir, env }), stdout: '', stderr: '' };
     server.child.stdout.on('data', (d) => (server.stdout += d));
     server.child.stderr.on('data', (d) => (server.stderr += d));
-    server.exited = new Promise((resolve) => server.child.on('exit', (code, signal) => resolve({ code, signal })));
+    server.exited = new Promise((resolve) =>
+      server.child.on('exit', (code, signal) => resolve({ code, signal })),
+    );
     let exitedEarly = false;
     void server.exited.then(() => (exitedEarly = true));
 
@@ -265,7 +303,10 @@ async function main() {
     await step('/ui/ is sent precompressed (br)', async () => {
       const response = await fetch(`${baseUrl}/ui/`, { headers: { 'accept-encoding': 'br' } });
       assert(response.status === 200, `status ${response.status}`);
-      assert(response.headers.get('content-encoding') === 'br', `content-encoding ${response.headers.get('content-encoding')}`);
+      assert(
+        response.headers.get('content-encoding') === 'br',
+        `content-encoding ${response.headers.get('content-encoding')}`,
+      );
     });
 
     await step('/ui/ in Chromium: the login form, signed in, the systems page', async () => {
@@ -295,32 +336,51 @@ async function main() {
       assert(login.status === 200, `login: ${login.status}`);
       token = (await login.json()).access_token;
       const auth = { authorization: `Bearer ${token}` };
-      const flavors = await (await fetch(`${baseUrl}/api/v1/system-flavors?code=sqlite3`, { headers: auth })).json();
+      const flavors = await (
+        await fetch(`${baseUrl}/api/v1/system-flavors?code=sqlite3`, { headers: auth })
+      ).json();
       const created = await fetch(`${baseUrl}/api/v1/systems`, {
         method: 'POST',
         headers: { ...auth, 'content-type': 'application/json' },
         body: JSON.stringify({ code: systemCode, name: 'Image check', flavor_id: flavors.items[0].id }),
       });
-      assert(created.status === 201, `POST /systems: ${created.status} ${await created.text()}`);
-      const { id } = await created.json();
+      const system = await created.json();
+      assert(created.status === 201, `POST /systems: ${created.status} ${JSON.stringify(system)}`);
+      const { id } = system;
       const read = await fetch(`${baseUrl}/api/v1/systems/${id}`, { headers: auth });
-      assert(read.status === 200 && (await read.json()).code === systemCode, `GET /systems/${id}: ${read.status}`);
+      assert(
+        read.status === 200 && (await read.json()).code === systemCode,
+        `GET /systems/${id}: ${read.status}`,
+      );
     });
 
     // The crawler image, as a scheduled job would run it against this backend.
-    if (await step('assemble the crawler image (scripts/assemble-image.sh crawler)', () => assemble('crawler', crawlerApp))) {
+    if (
+      await step('assemble the crawler image (scripts/assemble-image.sh crawler)', () =>
+        assemble('crawler', crawlerApp),
+      )
+    ) {
       const crawlerDir = join(scratch, 'crawler-image', crawler.workdir);
-      const entrypoint = crawler.entrypoint.slice(1).map((a) => (a.startsWith('/app/') ? join(scratch, 'crawler-image', a) : a));
-      await step('crawler node_modules: no optional native build (better-sqlite3)', async () => {
-        const entries = pnpmEntries(join(crawlerDir, 'node_modules'));
-        assert(!entries.some((n) => n.startsWith('better-sqlite3@')), 'better-sqlite3 is there');
-        const gyp = readdirSync(join(crawlerDir, 'node_modules'), { recursive: true }).filter((f) => f.endsWith('binding.gyp'));
-        assert(gyp.length === 0, `packages to compile: ${gyp.join(', ')}`);
-        return `${await duMiB(join(crawlerDir, 'node_modules'))} MiB on disk, ${entries.length} packages`;
-      });
-      // A SQLite file to crawl, written with the image's own SQLite engine.
+      const entrypoint = crawler.entrypoint
+        .slice(1)
+        .map((a) => (a.startsWith('/app/') ? join(scratch, 'crawler-image', a) : a));
+      await step(
+        'crawler node_modules: no native addon (no better-sqlite3; ssh2 without its optional one)',
+        async () => {
+          const entries = pnpmEntries(join(crawlerDir, 'node_modules'));
+          assert(!entries.some((n) => n.startsWith('better-sqlite3@')), 'better-sqlite3 is there');
+          const addons = readdirSync(join(crawlerDir, 'node_modules'), { recursive: true }).filter((f) =>
+            f.endsWith('.node'),
+          );
+          assert(addons.length === 0, `addons: ${addons.join(', ')}`);
+          return `${await duMiB(join(crawlerDir, 'node_modules'))} MiB on disk, ${entries.length} packages`;
+        },
+      );
+      // A SQLite file to crawl, written with the image's own SQLite engine, in a folder of the job's user:
+      // node-sqlite3-wasm locks a file with a directory beside it (ADR 0040).
       const dataDir = mkdtempSync(join(tmpdir(), 'aide-image-check-sqlite-'));
       chmodSync(dataDir, 0o755);
+      if (UNPRIVILEGED) chownSync(dataDir, UNPRIVILEGED.uid, UNPRIVILEGED.gid);
       try {
         const sqliteFile = join(dataDir, 'shop.db');
         const { Database } = createRequire(join(crawlerDir, 'package.json'))('node-sqlite3-wasm');
@@ -329,30 +389,39 @@ async function main() {
         db.close();
         chmodSync(sqliteFile, 0o644);
         const crawlerEnv = imageEnv(crawler, {
-          AIDE_CRAWLER_CONNECTION_URL: `sqlite://${sqliteFile}`,
+          AIDE_CRAWLER_CONNECTION_URL: `sqlite:///${sqliteFile}`, // sqlite:////abs/path
           AIDE_METASTORE_URL: baseUrl,
           AIDE_METASTORE_TOKEN: token,
         });
         const version = JSON.parse(readFileSync(join(crawlerDir, 'package.json'), 'utf8')).version;
         await step('aide-crawler --version', async () => {
           const result = await runNode([...entrypoint, '--version'], { cwd: crawlerDir, env: crawlerEnv });
-          assert(result.code === 0 && result.stdout.trim() === version, `exit ${result.code}: ${result.stdout}${result.stderr}`);
+          assert(
+            result.code === 0 && result.stdout.trim() === version,
+            `exit ${result.code}: ${result.stdout}${result.stderr}`,
+          );
         });
         await step('aide-crawler inspect --format json (SQLite)', async () => {
-          const result = await runNode([...entrypoint, 'inspect', '--format', 'json'], { cwd: crawlerDir, env: crawlerEnv });
+          const result = await runNode([...entrypoint, 'inspect', '--format', 'json'], {
+            cwd: crawlerDir,
+            env: crawlerEnv,
+          });
           assert(result.code === 0, `exit ${result.code}: ${result.stderr}`);
           const tables = JSON.parse(result.stdout).tables.map((t) => t.name);
           assert(JSON.stringify(tables) === '["orders"]', `tables ${tables}`);
         });
-        await step('aide-crawler crawl --check --format json: exit 3, the JSON report on stdout', async () => {
-          const result = await runNode(
-            [...entrypoint, 'crawl', '--system-code', systemCode, '--check', '--format', 'json'],
-            { cwd: crawlerDir, env: crawlerEnv },
-          );
-          assert(result.code === 3, `exit ${result.code}: ${result.stderr}`);
-          const report = JSON.parse(result.stdout);
-          assert(report.summary?.datasets?.new === 1, `summary ${JSON.stringify(report.summary)}`);
-        });
+        await step(
+          'aide-crawler crawl --check --format json: exit 3, the JSON report on stdout',
+          async () => {
+            const result = await runNode(
+              [...entrypoint, 'crawl', '--system-code', systemCode, '--check', '--format', 'json'],
+              { cwd: crawlerDir, env: crawlerEnv },
+            );
+            assert(result.code === 3, `exit ${result.code}: ${result.stderr}`);
+            const report = JSON.parse(result.stdout);
+            assert(report.summary?.datasets?.new === 1, `summary ${JSON.stringify(report.summary)}`);
+          },
+        );
       } finally {
         rmSync(dataDir, { recursive: true, force: true });
       }
@@ -367,20 +436,31 @@ async function main() {
       server.child.kill('SIGTERM');
       const exit = await server.exited;
       assert(exit.code === 0, `exit ${exit.code} ${exit.signal ?? ''}: ${server.stderr.slice(-800)}`);
-      const messages = server.stdout.trim().split('\n').map((line) => JSON.parse(line).msg);
-      assert(messages.includes('shutting down: draining in-flight requests') && messages.at(-1) === 'stopped', `log ends ${messages.slice(-3)}`);
+      const messages = server.stdout
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line).msg);
+      assert(
+        messages.includes('shutting down: draining in-flight requests') && messages.at(-1) === 'stopped',
+        `log ends ${messages.slice(-3)}`,
+      );
     });
     await step('every log line is JSON (AIDE_LOG_FORMAT=json), no warning', () => {
-      const lines = server.stdout.trim().split('\n').map((line) => JSON.parse(line));
+      const lines = server.stdout
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line));
       const warnings = lines.filter((l) => l.level >= 40).map((l) => l.msg);
       assert(warnings.length === 0, `warnings: ${warnings.join('; ')}`);
       assert(server.stderr === '', `stderr: ${server.stderr.slice(0, 400)}`);
       return `${lines.length} lines`;
     });
   } finally {
-    if (server && server.child.exitCode === null && server.child.signalCode === null) server.child.kill('SIGKILL');
+    if (server && server.child.exitCode === null && server.child.signalCode === null)
+      server.child.kill('SIGKILL');
     if (admin) {
-      if (database) await admin.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`).catch(() => undefined);
+      if (database)
+        await admin.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`).catch(() => undefined);
       await admin.end();
     }
     rmSync(scratch, { recursive: true, force: true });

@@ -66,7 +66,11 @@ describe('the @aide/crawler tarball', () => {
 
 describe('installed in a blank project', () => {
   const npx = (args: string[]) =>
-    run('npx', ['--no-install', ...args], { cwd: project, timeout: 60_000, env: { ...process.env, CI: 'true' } });
+    run('npx', ['--no-install', ...args], {
+      cwd: project,
+      timeout: 60_000,
+      env: { ...process.env, CI: 'true' },
+    });
 
   it('`npx aide-crawler --version` and `npx @aide/crawler --help`', async () => {
     expect((await npx(['aide-crawler', '--version'])).stdout.trim()).toBe(VERSION);

@@ -1,6 +1,8 @@
 // The example Kubernetes manifests (deploy/kubernetes, docs/operations.md "Kubernetes") against the
-// Kubernetes API's JSON schemas (kubernetes-models' validation), and against what the images really
-// are: the variables the backend reads, its port and health routes, the Secrets they name.
+// Kubernetes API's JSON schemas (kubernetes-models' validation), strictly (an unknown field, which the
+// API's schemas let through and the API server drops, is refused by TypeScript's excess-property check
+// against the same models' types), and against what the images really are: the variables the backend
+// reads, its port and health routes, the Secrets they name.
 // docker-compose.yml is held to the same: readiness healthchecks, the one-shot migrate + seed job.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -9,6 +11,7 @@ import { describe, expect, it } from '@jest/globals';
 import { Deployment } from 'kubernetes-models/apps/v1';
 import { CronJob, Job } from 'kubernetes-models/batch/v1';
 import { Secret, Service } from 'kubernetes-models/v1';
+import ts from 'typescript';
 import { parseAllDocuments, parse as parseYaml } from 'yaml';
 import { ENV_VARIABLES, loadConfig } from '../../src/config/config.js';
 
@@ -25,6 +28,51 @@ const MODELS: Record<string, new (data: object) => Model> = {
   'v1 Service': Service,
   'v1 Secret': Secret,
 };
+
+/** The models' TypeScript types, by apiVersion and kind: [module, interface]. */
+const TYPES: Record<string, [string, string]> = {
+  'apps/v1 Deployment': ['kubernetes-models/apps/v1/Deployment', 'IDeployment'],
+  'batch/v1 Job': ['kubernetes-models/batch/v1/Job', 'IJob'],
+  'batch/v1 CronJob': ['kubernetes-models/batch/v1/CronJob', 'ICronJob'],
+  'v1 Service': ['kubernetes-models/v1/Service', 'IService'],
+  'v1 Secret': ['kubernetes-models/v1/Secret', 'ISecret'],
+};
+
+/**
+ * Type-checks each document as an object literal of its model's type, in memory: TypeScript refuses a
+ * property the type does not have (a misspelt or misplaced field), which the JSON schemas accept.
+ */
+function unknownFields(documents: readonly object[], kinds: readonly string[]): string[] {
+  const file = fileURLToPath(new URL('./manifests.check.ts', import.meta.url));
+  const imports = Object.entries(TYPES).map(
+    ([, [module, name]]) => `import type { ${name} } from '${module}';`,
+  );
+  const lines = documents.map(
+    (doc, i) => `export const doc${i}: ${TYPES[kinds[i]][1]} = ${JSON.stringify(doc)};`,
+  );
+  const source = [...imports, ...lines].join('\n');
+  const options: ts.CompilerOptions = {
+    module: ts.ModuleKind.NodeNext,
+    moduleResolution: ts.ModuleResolutionKind.NodeNext,
+    target: ts.ScriptTarget.ES2022,
+    strict: true,
+    noEmit: true,
+    skipLibCheck: true,
+    types: [],
+  };
+  const host = ts.createCompilerHost(options);
+  const getSourceFile = host.getSourceFile.bind(host);
+  const fileExists = host.fileExists.bind(host);
+  const readFile = host.readFile.bind(host);
+  host.fileExists = (name) => name === file || fileExists(name);
+  host.readFile = (name) => (name === file ? source : readFile(name));
+  host.getSourceFile = (name, language, ...rest) =>
+    name === file ? ts.createSourceFile(name, source, language) : getSourceFile(name, language, ...rest);
+  const program = ts.createProgram([file], options, host);
+  return ts
+    .getPreEmitDiagnostics(program)
+    .map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n').split('\n').at(-1)!);
+}
 
 interface Manifest {
   file: string;
@@ -97,19 +145,31 @@ describe('deploy/kubernetes', () => {
       const { file: _file, ...data } = manifest;
       const model = MODELS[`${manifest.apiVersion} ${manifest.kind}`];
       expect(model).toBeDefined();
-      expect(() => new model!(data).validate()).not.toThrow();
+      expect(() => new model(data).validate()).not.toThrow();
     },
   );
 
-  it('the validation bites: a misspelt field or a wrong type is refused', () => {
+  it('no manifest has a field its kind does not know', () => {
+    const documents = manifests.map(({ file: _file, ...data }) => data);
+    expect(
+      unknownFields(
+        documents,
+        manifests.map((m) => `${m.apiVersion} ${m.kind}`),
+      ),
+    ).toEqual([]);
+  }, 60_000);
+
+  it('the checks bite: a wrong type fails the schema, a misspelt field the type check', () => {
     const { file: _file, ...deployment } = find('Deployment', 'aide-metastore');
     const broken = structuredClone(deployment) as { spec: { replicas: unknown } };
     broken.spec.replicas = 'two';
     expect(() => new Deployment(broken).validate()).toThrow(/replicas/);
     const misspelt = structuredClone(deployment) as { spec: Record<string, unknown> };
     misspelt.spec['replica'] = 2;
-    expect(() => new Deployment(misspelt).validate()).toThrow();
-  });
+    expect(unknownFields([misspelt], ['apps/v1 Deployment'])).toEqual([
+      expect.stringMatching(/"replica"' does not exist in type 'IDeploymentSpec'/),
+    ]);
+  }, 60_000);
 
   it('every workload runs as non-root with resource requests and memory limits', () => {
     for (const m of workloads()) {
@@ -135,13 +195,14 @@ describe('deploy/kubernetes', () => {
       podSpec(m).containers.flatMap((c) => (c.env ?? []).flatMap((e) => e.valueFrom?.secretKeyRef ?? [])),
     );
     expect(refs.length).toBeGreaterThan(0);
-    for (const ref of refs) expect([ref.name, secrets.get(ref.name)]).toEqual([ref.name, expect.arrayContaining([ref.key])]);
+    for (const ref of refs)
+      expect([ref.name, secrets.get(ref.name)]).toEqual([ref.name, expect.arrayContaining([ref.key])]);
   });
 
   describe('the backend', () => {
     const backendContainers = () =>
       [find('Deployment', 'aide-metastore'), find('Job', 'aide-metastore-migrate')].map(
-        (m) => podSpec(m).containers[0]!,
+        (m) => podSpec(m).containers[0],
       );
 
     it('sets only variables the server reads, with values it accepts', () => {
@@ -163,17 +224,17 @@ describe('deploy/kubernetes', () => {
     it('probes readiness on /health/ready and liveness on /health/live, on the port the image exposes', () => {
       const [container] = backendContainers();
       const exposed = /^EXPOSE\s+(\d+)$/m.exec(readFileSync(join(ROOT, 'Dockerfile'), 'utf8'))?.[1];
-      expect(container!.ports).toEqual([{ name: 'http', containerPort: Number(exposed) }]);
-      expect(container!.readinessProbe?.httpGet).toEqual({ path: '/health/ready', port: 'http' });
-      expect(container!.livenessProbe?.httpGet).toEqual({ path: '/health/live', port: 'http' });
-      expect(container!.startupProbe?.httpGet).toEqual({ path: '/health/live', port: 'http' });
+      expect(container.ports).toEqual([{ name: 'http', containerPort: Number(exposed) }]);
+      expect(container.readinessProbe?.httpGet).toEqual({ path: '/health/ready', port: 'http' });
+      expect(container.livenessProbe?.httpGet).toEqual({ path: '/health/live', port: 'http' });
+      expect(container.startupProbe?.httpGet).toEqual({ path: '/health/live', port: 'http' });
     });
 
     it('the migrate Job migrates then seeds, once, with the backend image', () => {
       const job = find('Job', 'aide-metastore-migrate');
       const [container] = podSpec(job).containers;
-      expect(container!.command).toEqual(['sh', '-c', 'node dist/cli.js migrate && node dist/cli.js seed']);
-      expect(container!.image).toBe(backendContainers()[0]!.image);
+      expect(container.command).toEqual(['sh', '-c', 'node dist/cli.js migrate && node dist/cli.js seed']);
+      expect(container.image).toBe(backendContainers()[0].image);
       expect(podSpec(job).restartPolicy).toBe('Never');
     });
   });
@@ -181,15 +242,18 @@ describe('deploy/kubernetes', () => {
   it('the crawler CronJob runs `crawl --check` and fails at once on the answers 2, 3 and 4', () => {
     const cronJob = find('CronJob', 'aide-crawler-shop');
     const [container] = podSpec(cronJob).containers;
-    expect(container!.args?.slice(0, 1)).toEqual(['crawl']);
-    expect(container!.args).toEqual(expect.arrayContaining(['--check', '--format', 'json']));
-    expect((container!.env ?? []).find((e) => e.name === 'AIDE_CRAWLER_CONNECTION_URL')?.valueFrom).toEqual({
+    expect(container.args?.slice(0, 1)).toEqual(['crawl']);
+    expect(container.args).toEqual(expect.arrayContaining(['--check', '--format', 'json']));
+    expect((container.env ?? []).find((e) => e.name === 'AIDE_CRAWLER_CONNECTION_URL')?.valueFrom).toEqual({
       secretKeyRef: { name: 'aide-crawler-shop', key: 'connection-url' },
     });
     const jobSpec = (cronJob['spec'] as { jobTemplate: { spec: Record<string, unknown> } }).jobTemplate.spec;
     expect(jobSpec['podFailurePolicy']).toMatchObject({
       rules: expect.arrayContaining([
-        expect.objectContaining({ action: 'FailJob', onExitCodes: expect.objectContaining({ values: [2, 3, 4] }) }),
+        expect.objectContaining({
+          action: 'FailJob',
+          onExitCodes: expect.objectContaining({ values: [2, 3, 4] }),
+        }),
       ]),
     });
     // podFailurePolicy requires it.
