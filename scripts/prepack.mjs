@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `prepack` of the published packages (@aide/schemas, @aide/sdk, @aide/provider), run by `pnpm pack` /
+// `prepack` of the published packages (@aide/schemas, @aide/sdk, @aide/provider, @aide/crawler), run by `pnpm pack` /
 // `pnpm publish` in the package's directory: a clean build (no file of a deleted source left in dist/)
 // and the repository's LICENSE next to package.json. `postpack` removes that copy again
 // (`node prepack.mjs --post`).

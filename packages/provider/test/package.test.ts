@@ -76,12 +76,12 @@ describe('the @aide/provider tarball', () => {
 });
 
 describe('installed in a blank project', () => {
-  it('runs `aide-provider --help` and `--version` through the installed bin', async () => {
-    const bin = join(project, 'node_modules', '.bin', 'aide-provider');
-    const help = await run(bin, ['--help'], { cwd: project, timeout: 30_000 });
+  it('runs `npx aide-provider --help` and `npx @aide/provider --version` through the installed bin', async () => {
+    const npx = (args: string[]) => run('npx', ['--no-install', ...args], { cwd: project, timeout: 60_000 });
+    const help = await npx(['aide-provider', '--help']);
     expect(help.stdout).toMatch(/^Usage: aide-provider /);
     expect(help.stdout).toContain('import [options] <files...>');
-    const version = await run(bin, ['--version'], { cwd: project, timeout: 30_000 });
+    const version = await npx(['@aide/provider', '--version']);
     expect(version.stdout.trim()).toBe(VERSION);
   });
 

@@ -6,13 +6,13 @@
 // It also packs @aide/schemas and @aide/sdk (AIDE_SDK_TEST_TARBALLS), for test/package.test.ts.
 // @aide/provider's tests start their backend with it too (its test/global-setup.mjs imports this one).
 // The backend must be built first (`pnpm --filter @aide/backend build`, done by this package's test script).
-import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import globalTeardown from './global-teardown.mjs';
+import { packWorkspacePackages } from './pack.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 // AIDE_SDK_TEST_BACKEND_DIR points at another built backend checkout (default: the workspace's).
@@ -45,11 +45,7 @@ async function start() {
 
   // The tarballs of @aide/schemas and @aide/sdk as `pnpm pack` makes them (its prepack is a clean build
   // of dist/), for test/package.test.ts. Packed before any test file runs: packing rebuilds dist/.
-  const tarballs = join(state.tempDir, 'tarballs');
-  for (const dir of [join(here, '..', '..', 'schemas'), join(here, '..')]) {
-    execFileSync('pnpm', ['pack', '--pack-destination', tarballs], { cwd: dir, stdio: 'pipe' });
-  }
-  process.env.AIDE_SDK_TEST_TARBALLS = tarballs;
+  packWorkspacePackages(['schemas', 'sdk'], join(state.tempDir, 'tarballs'));
 
   // A directory of its own: as root, PostgreSQL runs as the `postgres` user, which must own it.
   if (!process.env.DATABASE_URL) state.pgDir = mkdtempSync(join(tmpdir(), 'aide-sdk-test-pg-'));

@@ -77,6 +77,9 @@ const EnvSchema = z.object({
 
 export type Env = z.infer<typeof EnvSchema>;
 
+/** The names of the variables the server reads (the deployment manifests' test checks theirs). */
+export const ENV_VARIABLES: readonly string[] = Object.keys(EnvSchema.shape);
+
 export interface AppConfig {
   port: number;
   host: string;

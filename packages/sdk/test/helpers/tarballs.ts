@@ -1,5 +1,6 @@
-// The packed tarballs test/global-setup.mjs made (@aide/schemas, @aide/sdk; @aide/provider's setup adds
-// its own), and their install into a project outside the workspace, as another repository would.
+// The packed tarballs test/global-setup.mjs made (@aide/schemas, @aide/sdk; @aide/provider's and
+// @aide/crawler's setups add their own: test/pack.mjs), and their install into a project outside the
+// workspace, as another repository would.
 import { execFile } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -8,7 +9,7 @@ import { promisify } from 'node:util';
 const run = promisify(execFile);
 
 /** The path of the tarball of `@aide/<name>`. */
-export function tarball(name: 'schemas' | 'sdk' | 'provider'): string {
+export function tarball(name: 'schemas' | 'sdk' | 'provider' | 'crawler'): string {
   const dir = process.env['AIDE_SDK_TEST_TARBALLS'];
   if (!dir) throw new Error('AIDE_SDK_TEST_TARBALLS is not set: run the tests through jest (global setup)');
   const file = readdirSync(dir).find((f) => f.startsWith(`aide-${name}-`) && f.endsWith('.tgz'));
