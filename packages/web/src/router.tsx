@@ -34,7 +34,8 @@ export function parseRoute(pathname: string): Route {
   if (parts[0] === 'jobs' && parts.length === 1) return { page: 'jobs' };
   if (parts[0] === 'jobs' && parts[1] && parts.length === 2) return { page: 'job', id: parts[1] };
   if (parts[0] === 'runs' && parts[1] && parts.length === 2) return { page: 'run', id: parts[1] };
-  if (parts[0] === 'lineage' && parts[1] === 'unknown' && parts.length === 2) return { page: 'unknown-datasets' };
+  if (parts[0] === 'lineage' && parts[1] === 'unknown' && parts.length === 2)
+    return { page: 'unknown-datasets' };
   if (parts[0] === 'reference') {
     const section = parts[1] ?? 'kinds';
     const known = REFERENCE_SECTIONS.find((s) => s === section);

@@ -58,7 +58,7 @@ export const SearchQuerySchema = z
       .describe('Comma list of PII tags (any of them), or `*` for any tag: fields only'),
     flavor: commaList(z.string().min(1).max(100), 20)
       .optional()
-      .describe('Comma list of flavor codes (any of them): a dataset\'s own flavor, else its system\'s'),
+      .describe("Comma list of flavor codes (any of them): a dataset's own flavor, else its system's"),
     has_lineage: flag
       .optional()
       .describe('Only datasets and fields whose dataset is (true) or is not (false) in a dataset link'),

@@ -9,7 +9,6 @@ import { isNotFound, NotFound, PageHeading } from '../components/Page';
 import { TranslateVersion } from '../components/Translate';
 import { CrawlRunTable } from './CrawlRuns';
 import { VersionDiff } from '../components/VersionDiff';
-import { Link } from '../router';
 import { useCan, useSession } from '../session';
 import { useAsync } from '../use-async';
 

@@ -72,10 +72,7 @@ export function SearchPage() {
   useEffect(() => setText(params.q), [params.q]);
   const key = JSON.stringify(params);
   const hasWords = /[\p{L}\p{N}]/u.test(params.q);
-  const [page] = useAsync(
-    async () => (hasWords ? client.searchWithFacets(params) : null),
-    [key, client],
-  );
+  const [page] = useAsync(async () => (hasWords ? client.searchWithFacets(params) : null), [key, client]);
   const go = (changes: Record<string, string | undefined>) =>
     navigate(searchPath({ ...current, page: undefined, ...changes }));
   const submit = (e: FormEvent) => {
@@ -88,8 +85,7 @@ export function SearchPage() {
       <PageHeading title={params.q ? `Search: ${params.q}` : 'Search'} />
       <form role="search" className="toolbar" onSubmit={submit}>
         <label>
-          Search the catalogue{' '}
-          <input type="search" value={text} onChange={(e) => setText(e.target.value)} />
+          Search the catalogue <input type="search" value={text} onChange={(e) => setText(e.target.value)} />
         </label>
         <button type="submit">Search</button>
         {filtered && (
@@ -194,7 +190,11 @@ function Results({ items, start }: { items: readonly SearchResult[]; start: numb
         <li key={`${r.kind}:${r.id}`}>
           <span className="badge">{r.kind === 'field' ? 'column' : r.kind}</span>{' '}
           <Link to={fullResultPath(r)} className="entity-name">
-            <Highlight segments={r.highlight.field === 'name' ? r.highlight.segments : [{ text: r.name, match: false }]} />
+            <Highlight
+              segments={
+                r.highlight.field === 'name' ? r.highlight.segments : [{ text: r.name, match: false }]
+              }
+            />
           </Link>
           <div className="muted small">
             {r.path}
@@ -203,7 +203,11 @@ function Results({ items, start }: { items: readonly SearchResult[]; start: numb
           </div>
           {r.highlight.field !== 'name' && (
             <div className="small">
-              {r.highlight.field === 'comment' ? 'Comment' : r.highlight.field === 'path' ? 'Path' : 'PII tags'}
+              {r.highlight.field === 'comment'
+                ? 'Comment'
+                : r.highlight.field === 'path'
+                  ? 'Path'
+                  : 'PII tags'}
               : <Highlight segments={r.highlight.segments} />
             </div>
           )}

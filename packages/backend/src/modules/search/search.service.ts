@@ -65,10 +65,7 @@ export class SearchService {
     };
   }
 
-  private async searchIn(
-    m: EntityManager,
-    query: SearchQuery,
-  ): Promise<Hits> {
+  private async searchIn(m: EntityManager, query: SearchQuery): Promise<Hits> {
     // Similar spellings are looked for only when the words match nothing ("did you mean"): a trigram
     // probe reads much of a large index (ADR 0018).
     const exact = await this.page(query, m, false);
@@ -85,11 +82,7 @@ export class SearchService {
     );
   }
 
-  private async page(
-    query: SearchQuery,
-    m: EntityManager,
-    similar: boolean,
-  ): Promise<Hits> {
+  private async page(query: SearchQuery, m: EntityManager, similar: boolean): Promise<Hits> {
     const rows = await this.repository.search(query, m, similar, this.statementTimeoutMs);
     const [first] = rows;
     if (first !== undefined) return { rows, total: Number(first.total), facets: first.facets };
