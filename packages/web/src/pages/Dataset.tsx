@@ -20,7 +20,7 @@ import { useAsync } from '../use-async';
 export function DatasetPage({ id }: { id: string }) {
   const { client } = useSession();
   const [dataset] = useAsync(() => client.datasets.get(id), [id, client]);
-  const [versions] = useAsync(() => client.datasets.schemaVersions(id), [id, client]);
+  const [versions, reloadVersions] = useAsync(() => client.datasets.schemaVersions(id), [id, client]);
   const current = versions.state === 'done' ? versions.value[0] : undefined;
   const [schema, reloadSchema] = useAsync(
     async () => (current ? client.datasets.schemaVersion(id, current.version_num) : null),
@@ -91,6 +91,7 @@ export function DatasetPage({ id }: { id: string }) {
             versions={list}
             versionNum={checkNum ?? current?.version_num}
             onVersion={setCheckNum}
+            onPublished={reloadVersions}
           />
         )}
       </Loaded>
