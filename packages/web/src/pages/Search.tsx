@@ -21,8 +21,11 @@ const FACETS: { key: keyof SearchFacets; param: string; title: string }[] = [
 const PARAMS = ['q', 'page', ...FACETS.map((f) => f.param)];
 
 const LINEAGE_TEXT: Record<string, string> = { true: 'has lineage', false: 'no lineage' };
-const facetText = (key: keyof SearchFacets, c: SearchFacetCount) =>
-  key === 'has_lineage' ? (LINEAGE_TEXT[c.value] ?? c.value) : (c.label ?? c.value);
+const facetText = (key: keyof SearchFacets, c: SearchFacetCount) => {
+  if (key === 'has_lineage') return LINEAGE_TEXT[c.value] ?? c.value;
+  if (key === 'kind') return c.value === 'field' ? 'column' : c.value;
+  return c.label ?? c.value;
+};
 
 /** The search page's address for `params` (empty values left out). */
 export function searchPath(params: Record<string, string | undefined>): string {
