@@ -134,7 +134,10 @@ function SchemaTable(props: {
 }) {
   const { version, onTagged, highlighted } = props;
   const highlightedRow = useRef<HTMLTableRowElement>(null);
-  useEffect(() => highlightedRow.current?.scrollIntoView({ block: 'center' }), [highlighted]);
+  // Braces: a newer Chromium's scrollIntoView returns a promise, which must not become the cleanup.
+  useEffect(() => {
+    void highlightedRow.current?.scrollIntoView({ block: 'center' });
+  }, [highlighted]);
   const mayTag = useCan()(contract.fieldClassifications.create);
   const pk = new Set(
     ((version as unknown as { primary_key?: { columns: string[] } | null }).primary_key?.columns ?? []).map(

@@ -302,13 +302,21 @@ class SearchStatement {
       table: 'fields',
       ...(pool === undefined ? {} : { pool: 'field_pool' }),
       where:
-        (this.systemId === undefined && this.datasetScope('fd') === ''
-          ? ''
-          : `f.dataset_id IN (SELECT fd.id FROM datasets fd
-              WHERE fd.deleted_at IS NULL${this.inSystem('fd.system_id')}${this.datasetScope('fd')}) AND `) +
-        (this.piiFilter === '' ? '' : `${this.piiFilter.slice(' AND '.length)} AND `),
+        this.fieldDatasets() + (this.piiFilter === '' ? '' : `${this.piiFilter.slice(' AND '.length)} AND `),
     });
     if (!this.similar) this.addTaggedFieldBranch(live);
+  }
+
+  /** The fields' condition on their dataset (` … AND`), for the fields table alone; empty without filters. */
+  private fieldDatasets(): string {
+    const scope = this.datasetScope('fd');
+    if (scope !== '') {
+      return `f.dataset_id IN (SELECT fd.id FROM datasets fd
+              WHERE fd.deleted_at IS NULL${this.inSystem('fd.system_id')}${scope}) AND `;
+    }
+    return this.systemId === undefined
+      ? ''
+      : `f.dataset_id IN (SELECT id FROM datasets WHERE system_id = ${this.systemId} AND deleted_at IS NULL) AND `;
   }
 
   /**
