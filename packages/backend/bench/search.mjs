@@ -60,6 +60,9 @@ function searches(systemId) {
     ['kind=dataset', { q: 'refund', kind: ['dataset'] }],
     ['kind=field, pii=email', { q: 'customer', kind: ['field'], pii: ['email'] }],
     ['system filter', { q: 'payment', system_id: systemId }],
+    // ADR 0059: the search page's facet counts, and its lineage and flavor filters.
+    ['facets=true', { q: 'payment', facets: true }],
+    ['has_lineage=false, flavor', { q: 'payment', has_lineage: false, flavor: ['postgres'] }],
     // Issue 22: one letter behind 199 quotes, and 200 characters of common trigrams matching no word.
     ['quotes, one letter', { q: `${"'".repeat(199)}a` }],
     ['200 chars, no word', { q: NO_WORD }],
@@ -286,6 +289,9 @@ export async function run(argv = process.argv.slice(2)) {
         ...(params.kind ? { kind: params.kind.join(',') } : {}),
         ...(params.pii ? { pii: params.pii.join(',') } : {}),
         ...(params.system_id ? { system_id: params.system_id } : {}),
+        ...(params.facets ? { facets: 'true' } : {}),
+        ...(params.has_lineage === undefined ? {} : { has_lineage: String(params.has_lineage) }),
+        ...(params.flavor ? { flavor: params.flavor.join(',') } : {}),
         size: '50',
       });
       const statements = {

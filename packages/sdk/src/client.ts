@@ -54,6 +54,7 @@ import {
   type UpdateFieldBinding,
   type UpdateSystemFlavor,
   type UpdateSystemKind,
+  type SearchPage,
   type SearchParams,
   type SearchResult,
   techFieldTemplateResource,
@@ -106,7 +107,7 @@ import { FieldsResource } from './resources/fields.js';
 import { SystemsResource } from './resources/systems.js';
 import { TechFieldTemplatesResource } from './resources/tech-field-templates.js';
 import { TypeInstancesResource } from './resources/type-instances.js';
-import { search } from './resources/search.js';
+import { search, searchWithFacets } from './resources/search.js';
 import { UsersResource } from './resources/users.js';
 import { VERSION } from './version.js';
 
@@ -397,5 +398,13 @@ export class AideClient extends AideClientCore {
    */
   search(params: SearchParams, options?: RequestOptions): PagePromise<SearchResult> {
     return search(this.api, params, options);
+  }
+
+  /**
+   * One page of `GET /search` with its facet counts (by kind, system, flavor, PII tag and lineage,
+   * under the same filters): what a search page shows next to its results.
+   */
+  searchWithFacets(params: SearchParams, options?: RequestOptions): Promise<SearchPage> {
+    return searchWithFacets(this.api, params, options);
   }
 }

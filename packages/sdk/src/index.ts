@@ -177,7 +177,10 @@ export type {
   User,
   UserType,
   SearchHighlight,
+  SearchFacetCount,
+  SearchFacets,
   SearchKind,
+  SearchPage,
   SearchParams,
   SearchResult,
 } from '@aide/schemas';

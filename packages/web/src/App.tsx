@@ -1,13 +1,17 @@
 import { useEffect, useState } from 'react';
 import { NotFound, useRouteTitle } from './components/Page';
 import { SearchBox } from './components/SearchBox';
-import { CrawlRuns } from './pages/CrawlRuns';
+import { CrawlRunPage, CrawlRuns } from './pages/CrawlRuns';
 import { DatasetPage } from './pages/Dataset';
+import { JobPage, Jobs } from './pages/Jobs';
 import { Login } from './pages/Login';
 import { Reference } from './pages/Reference';
+import { RunPage } from './pages/Run';
+import { SearchPage } from './pages/Search';
 import { SystemPage } from './pages/System';
 import { Systems } from './pages/Systems';
 import { Types } from './pages/Types';
+import { UnknownDatasets } from './pages/UnknownDatasets';
 import { Link, parseRoute, usePathname } from './router';
 import { logOut, onSessionEnded, type Session, SessionContext } from './session';
 
@@ -29,6 +33,8 @@ export function App() {
           <Link to="/systems">Systems</Link>
           <Link to="/types">Types</Link>
           <Link to="/crawl-runs">Crawl runs</Link>
+          <Link to="/jobs">Jobs</Link>
+          <Link to="/lineage/unknown">Unknown datasets</Link>
           <Link to="/reference">Reference data</Link>
         </nav>
         <SearchBox />
@@ -52,6 +58,12 @@ export function App() {
         {route.page === 'dataset' && <DatasetPage id={route.id} key={route.id} />}
         {route.page === 'types' && <Types />}
         {route.page === 'crawl-runs' && <CrawlRuns />}
+        {route.page === 'crawl-run' && <CrawlRunPage id={route.id} key={route.id} />}
+        {route.page === 'search' && <SearchPage />}
+        {route.page === 'jobs' && <Jobs />}
+        {route.page === 'job' && <JobPage id={route.id} key={route.id} />}
+        {route.page === 'run' && <RunPage id={route.id} key={route.id} />}
+        {route.page === 'unknown-datasets' && <UnknownDatasets />}
         {route.page === 'reference' && <Reference section={route.section} />}
         {route.page === 'not-found' && <NotFound />}
       </main>

@@ -9,6 +9,12 @@ export type Route =
   | { page: 'dataset'; id: string }
   | { page: 'types' }
   | { page: 'crawl-runs' }
+  | { page: 'crawl-run'; id: string }
+  | { page: 'search' }
+  | { page: 'jobs' }
+  | { page: 'job'; id: string }
+  | { page: 'run'; id: string }
+  | { page: 'unknown-datasets' }
   | { page: 'reference'; section: ReferenceSection }
   | { page: 'not-found' };
 
@@ -22,7 +28,14 @@ export function parseRoute(pathname: string): Route {
   if (parts[0] === 'systems' && parts[1]) return { page: 'system', id: parts[1] };
   if (parts[0] === 'datasets' && parts[1]) return { page: 'dataset', id: parts[1] };
   if (parts[0] === 'types') return { page: 'types' };
+  if (parts[0] === 'crawl-runs' && parts[1] && parts.length === 2) return { page: 'crawl-run', id: parts[1] };
   if (parts[0] === 'crawl-runs') return { page: 'crawl-runs' };
+  if (parts[0] === 'search' && parts.length === 1) return { page: 'search' };
+  if (parts[0] === 'jobs' && parts.length === 1) return { page: 'jobs' };
+  if (parts[0] === 'jobs' && parts[1] && parts.length === 2) return { page: 'job', id: parts[1] };
+  if (parts[0] === 'runs' && parts[1] && parts.length === 2) return { page: 'run', id: parts[1] };
+  if (parts[0] === 'lineage' && parts[1] === 'unknown' && parts.length === 2)
+    return { page: 'unknown-datasets' };
   if (parts[0] === 'reference') {
     const section = parts[1] ?? 'kinds';
     const known = REFERENCE_SECTIONS.find((s) => s === section);
@@ -44,6 +57,17 @@ export function usePathname(): string {
     return () => window.removeEventListener('popstate', onPop);
   }, []);
   return path;
+}
+
+/** The query string of the address (`?q=…`), kept current across navigations. */
+export function useQueryParams(): URLSearchParams {
+  const [search, setSearch] = useState(window.location.search);
+  useEffect(() => {
+    const onPop = () => setSearch(window.location.search);
+    window.addEventListener('popstate', onPop);
+    return () => window.removeEventListener('popstate', onPop);
+  }, []);
+  return new URLSearchParams(search);
 }
 
 export function Link(props: {

@@ -4,7 +4,7 @@ import { SearchQuerySchema, type SearchResult } from '@aide/schemas';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { SEARCH_SETTINGS, SearchRepository } from '../../src/modules/search/search.repository.js';
 import { API, datasetBody, flavorFor, type Row } from '../helpers/catalogue.js';
-import { createSystem, ok } from '../helpers/factories.js';
+import { createFlavor, createSystem, ok } from '../helpers/factories.js';
 import { createTestContext, expectEnvelope, type TestContext } from '../helpers/test-app.js';
 
 let ctx: TestContext;
@@ -31,7 +31,7 @@ async function classify(f: Row, pii_tags: string[]): Promise<void> {
 async function search(
   query: string,
   token = ctx.userToken,
-): Promise<{ items: SearchResult[]; total: number; pages: number }> {
+): Promise<{ items: SearchResult[]; total: number; pages: number; facets?: unknown }> {
   return ok(await ctx.request('GET', `${API}/search?${query}`, { token }));
 }
 
@@ -279,6 +279,94 @@ describe('search', () => {
     expect(await search('q=nothingmatcheshere')).toMatchObject({ items: [], total: 0, pages: 0 });
   });
 
+  it('counts the ranked results by facet, and filters by flavor and lineage (facets=true)', async () => {
+    // customers → customer_orders is a lineage hop (no versions: an OpenLineage link, ADR 0054).
+    await ctx.dataSource.query(
+      `INSERT INTO dataset_links (source_dataset_id, target_dataset_id) VALUES ($1, $2)`,
+      [dataset['customers'].id, dataset['orders'].id],
+    );
+    // A dataset of sales_db with a flavor of its own, and fields named by a word nothing else has.
+    const own = await createFlavor(ctx, (await flavorFor(ctx, 'rdbms')).kind_id);
+    const gadgets = await createDataset(sales, 'public.gadgets');
+    ok(
+      await ctx.request('PATCH', `${API}/datasets/${gadgets.id}`, {
+        token: ctx.userToken,
+        body: { kind: 'rdbms', flavor_id: own.id, row_version: gadgets.row_version },
+      }),
+    );
+    await createField(gadgets, 'gadget_code');
+    await classify(await createField(dataset['customers'], 'gadget_id'), ['device']);
+    const systemFlavor: string = ok(
+      await ctx.request('GET', `${API}/system-flavors/${sales.flavor_id}`, { token: ctx.userToken }),
+    ).code;
+
+    const gadget = await ok(
+      await ctx.request('GET', `${API}/search?q=gadget&facets=true`, { token: ctx.userToken }),
+    );
+    expect(gadget.total).toBe(3);
+    expect(gadget.facets).toEqual({
+      kind: [
+        { value: 'field', label: null, count: 2 },
+        { value: 'dataset', label: null, count: 1 },
+      ],
+      system: [{ value: sales.id, label: 'Sales warehouse (sales_db)', count: 3 }],
+      flavor: [
+        { value: own.code, label: null, count: 2 },
+        { value: systemFlavor, label: null, count: 1 },
+      ].sort((a, b) => b.count - a.count || a.value.localeCompare(b.value)),
+      pii_tag: [{ value: 'device', label: null, count: 1 }],
+      has_lineage: [
+        { value: 'false', label: null, count: 2 },
+        { value: 'true', label: null, count: 1 },
+      ],
+    });
+    // Without facets=true the page has none (the search box's instant results do not pay for them).
+    expect((await search('q=gadget')).facets).toBeUndefined();
+
+    // A dataset's own flavor counts, else its system's; a field takes its dataset's.
+    const byFlavor = await search(`q=gadget&flavor=${own.code}`);
+    expect(byFlavor.items.map((i) => i.id).sort()).toEqual(
+      [gadgets.id, byFlavor.items.find((i) => i.name === 'gadget_code')!.id].sort(),
+    );
+    expect(names((await search(`q=gadget&flavor=${systemFlavor}`)).items)).toEqual(['field:gadget_id']);
+    expect((await search(`q=db&kind=system&flavor=${own.code}`)).total).toBe(0);
+    expect((await search(`q=db&kind=system&flavor=${systemFlavor},${own.code}`)).total).toBe(2);
+
+    // Lineage: the datasets of the hop and their fields; systems are left out of a lineage filter.
+    const linked = await search('q=customer&has_lineage=true&size=100');
+    expect(linked.total).toBe(5);
+    const email = await search('q=email&has_lineage=false');
+    expect(email.items.map((i) => i.id)).toEqual([field['hr.email'].id]);
+    expect((await search('q=email&has_lineage=true')).items.map((i) => i.id).sort()).toEqual(
+      [field['email'].id, field['contact'].id].sort(),
+    );
+    expect((await search('q=db&has_lineage=true')).total).toBe(0);
+    // The same filters when a system or a PII tag drives the field branch (ADR 0025).
+    expect((await search(`q=email&has_lineage=false&system_id=${hr.id}`)).total).toBe(1);
+    expect((await search(`q=email&has_lineage=false&system_id=${sales.id}`)).total).toBe(0);
+    expect(names((await search(`q=gadget&pii=device&flavor=${systemFlavor}`)).items)).toEqual([
+      'field:gadget_id',
+    ]);
+    expect((await search(`q=gadget&pii=device&flavor=${own.code}`)).total).toBe(0);
+
+    // Facets under a filter count the filtered results; a page past the last keeps them.
+    const past = await ok(
+      await ctx.request('GET', `${API}/search?q=gadget&facets=true&size=1&page=9&has_lineage=false`, {
+        token: ctx.userToken,
+      }),
+    );
+    expect(past).toMatchObject({ items: [], total: 2 });
+    expect(past.facets.has_lineage).toEqual([{ value: 'false', label: null, count: 2 }]);
+    expect(past.facets.kind).toEqual([
+      { value: 'dataset', label: null, count: 1 },
+      { value: 'field', label: null, count: 1 },
+    ]);
+    const none = await ok(
+      await ctx.request('GET', `${API}/search?q=nothingmatcheshere&facets=true`, { token: ctx.userToken }),
+    );
+    expect(none.facets).toEqual({ kind: [], system: [], flavor: [], pii_tag: [], has_lineage: [] });
+  });
+
   it('requires a token', async () => {
     expectEnvelope(await ctx.request('GET', `${API}/search?q=customer`), 401, 'UNAUTHORIZED');
   });
@@ -293,6 +381,10 @@ describe('search', () => {
     ['bad system_id', 'q=a&system_id=nope'],
     ['pii without fields', 'q=a&pii=email&kind=dataset'],
     ['pii * with tags', 'q=a&pii=*,email'],
+    ['has_lineage of systems only', 'q=a&has_lineage=true&kind=system'],
+    ['has_lineage not a boolean', 'q=a&has_lineage=yes'],
+    ['empty flavor', 'q=a&flavor='],
+    ['facets not a boolean', 'q=a&facets=1'],
     ['size over 100', 'q=a&size=101'],
     ['unknown parameter', 'q=a&sort=name'],
   ])('answers 422 VALIDATION_ERROR for %s', async (_case, query) => {

@@ -30,10 +30,14 @@ const commaList = <T extends z.ZodType<string, string>>(item: T, max: number) =>
     .pipe(z.array(item).min(1).max(max))
     .refine((items) => new Set(items).size === items.length, { message: 'must not repeat a value' });
 
+const flag = z.enum(['true', 'false']).transform((v) => v === 'true');
+
 /**
  * `GET /search` query string. `q` is 1..200 characters with at least one letter or digit; `kind` a
  * comma list (default: every kind); `pii` restricts the results to fields whose current PII tags
- * include one of the given tags (`*`: any tag).
+ * include one of the given tags (`*`: any tag); `flavor` to the systems, datasets and fields of those
+ * flavors (a dataset's own flavor, else its system's); `has_lineage` to the datasets (and their fields)
+ * that are, or are not, the source or target of a dataset link; `facets=true` adds the facet counts.
  */
 export const SearchQuerySchema = z
   .strictObject({
@@ -52,6 +56,15 @@ export const SearchQuerySchema = z
     pii: commaList(z.string().min(1).max(100), 50)
       .optional()
       .describe('Comma list of PII tags (any of them), or `*` for any tag: fields only'),
+    flavor: commaList(z.string().min(1).max(100), 20)
+      .optional()
+      .describe("Comma list of flavor codes (any of them): a dataset's own flavor, else its system's"),
+    has_lineage: flag
+      .optional()
+      .describe('Only datasets and fields whose dataset is (true) or is not (false) in a dataset link'),
+    facets: flag
+      .default(false)
+      .describe('Add `facets`: the counts of the ranked results by kind, system, flavor, PII tag, lineage'),
     page: pageParam(),
     size: z.coerce.number().int().min(1).max(MAX_PAGE_SIZE).default(DEFAULT_PAGE_SIZE),
   })
@@ -61,15 +74,24 @@ export const SearchQuerySchema = z
     if (v.pii && v.kind && !v.kind.includes('field')) {
       ctx.addIssue({ code: 'custom', path: ['pii'], message: 'pii filters fields: kind must include field' });
     }
+    if (v.has_lineage !== undefined && v.kind && !v.kind.some((k) => k !== 'system')) {
+      const message = 'has_lineage filters datasets and fields: kind must include one of them';
+      ctx.addIssue({ code: 'custom', path: ['has_lineage'], message });
+    }
     if (v.pii && v.pii.includes(ANY_PII_TAG) && v.pii.length > 1) {
       ctx.addIssue({ code: 'custom', path: ['pii'], message: `${ANY_PII_TAG} stands alone` });
     }
   })
   .transform((v) => ({
     q: v.q,
-    kinds: v.pii ? (['field'] as SearchKind[]) : (v.kind ?? [...SEARCH_KINDS]),
+    kinds: v.pii
+      ? (['field'] as SearchKind[])
+      : (v.kind ?? [...SEARCH_KINDS]).filter((k) => v.has_lineage === undefined || k !== 'system'),
     system_id: v.system_id,
     pii: v.pii === undefined ? undefined : v.pii[0] === ANY_PII_TAG ? ('any' as const) : v.pii,
+    flavors: v.flavor,
+    has_lineage: v.has_lineage,
+    facets: v.facets,
     page: v.page,
     size: v.size,
   }))
@@ -83,6 +105,9 @@ export interface SearchParams {
   system_id?: string | undefined;
   /** PII tags (any of them), or `'*'` for any tag. */
   pii?: typeof ANY_PII_TAG | readonly string[] | undefined;
+  /** Flavor codes (any of them). */
+  flavor?: readonly string[] | undefined;
+  has_lineage?: boolean | undefined;
   page?: number | undefined;
   size?: number | undefined;
 }
@@ -122,4 +147,32 @@ export const SearchResultSchema = z
   .meta({ id: 'SearchResult' });
 export type SearchResult = z.infer<typeof SearchResultSchema>;
 
-export const SearchPageSchema = pageOf(SearchResultSchema).meta({ id: 'SearchPage' });
+/** One value of a facet and how many ranked results have it. */
+export const SearchFacetCountSchema = z
+  .object({
+    value: z.string().describe('The value to filter by (a system id, a flavor code, a tag, `true`/`false`)'),
+    label: z.string().nullable().describe("A system's code and name; null for the other facets"),
+    count: z.int().min(0),
+  })
+  .meta({ id: 'SearchFacetCount' });
+export type SearchFacetCount = z.infer<typeof SearchFacetCountSchema>;
+
+/**
+ * The ranked results counted by facet, most first (`facets=true`). They count what `total` counts: the
+ * ranked candidates under the query's filters (ADR 0059). `has_lineage` counts datasets and fields only.
+ */
+export const SearchFacetsSchema = z
+  .object({
+    kind: z.array(SearchFacetCountSchema),
+    system: z.array(SearchFacetCountSchema),
+    flavor: z.array(SearchFacetCountSchema),
+    pii_tag: z.array(SearchFacetCountSchema),
+    has_lineage: z.array(SearchFacetCountSchema),
+  })
+  .meta({ id: 'SearchFacets' });
+export type SearchFacets = z.infer<typeof SearchFacetsSchema>;
+
+export const SearchPageSchema = pageOf(SearchResultSchema)
+  .extend({ facets: SearchFacetsSchema.optional().describe('With `facets=true`') })
+  .meta({ id: 'SearchPage' });
+export type SearchPage = z.infer<typeof SearchPageSchema>;

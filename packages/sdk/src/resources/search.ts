@@ -1,4 +1,4 @@
-import { contract, type SearchParams, type SearchResult } from '@aide/schemas';
+import { contract, type SearchPage, type SearchParams, type SearchResult } from '@aide/schemas';
 import { PagePromise } from '../core/pagination.js';
 import type { RequestOptions } from '../core/request-options.js';
 import type { ApiClient } from '../internal/api.js';
@@ -23,4 +23,16 @@ export function search(
     (n) => api.invoke(contract.search.search, { query: { ...query, page: n }, options }),
     page ?? 1,
   );
+}
+
+/**
+ * One page of `GET /api/v1/search` with its facet counts (`facets=true`): the ranked results counted by
+ * kind, system, flavor, PII tag and lineage, under the same filters, for a search page's facets.
+ */
+export function searchWithFacets(
+  api: ApiClient,
+  params: SearchParams,
+  options?: RequestOptions,
+): Promise<SearchPage> {
+  return api.invoke(contract.search.search, { query: { ...params, facets: true }, options });
 }

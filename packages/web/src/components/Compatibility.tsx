@@ -2,18 +2,20 @@ import {
   COMPATIBILITY_LEVELS,
   COMPATIBILITY_RULES,
   type CompatibilityCheck,
+  CompatibilityCheckSchema,
   type CompatibilityLevel,
   CompatibilityLevelSchema,
   type CompatibilityOverride,
   type CompatibilityViolation,
   contract,
   type DatasetCompatibility,
+  type PublishResult,
   type PublishSchemaVersion,
   type SchemaVersion,
   type TypeInstanceTree,
   type TypeSpec,
 } from '@aide/schemas';
-import type { SchemaVersionSummary } from '@aide/sdk';
+import { AideApiError, type SchemaVersionSummary } from '@aide/sdk';
 import { type FormEvent, useEffect, useId, useState } from 'react';
 import { useCan, useSession } from '../session';
 import { useAsync } from '../use-async';
@@ -195,7 +197,7 @@ export function ViolationsTable({ violations }: { violations: readonly Compatibi
                 <div className="small muted">{ruleMeaning(v.rule)}</div>
               </td>
               <td>{v.name ?? <span className="muted">(the table)</span>}</td>
-              <td>{v.reason}</td>
+              <td>{violationSentence(v)}</td>
             </tr>
           ))}
         </tbody>
@@ -208,6 +210,16 @@ const DIRECTION_TEXT: Record<CompatibilityViolation['direction'], string> = {
   backward: 'the new version cannot read data written under that version',
   forward: 'that version cannot read data written under the new one',
 };
+
+/** A violation as a person reads it: what changed, then who can no longer read what. */
+export function violationSentence(v: Pick<CompatibilityViolation, 'reason' | 'direction' | 'version_num'>) {
+  const who =
+    v.direction === 'backward'
+      ? `readers on the new version could not read data written under v${v.version_num}`
+      : `readers still on v${v.version_num} could not read data written under the new version`;
+  const reason = v.reason.replace(/[.\s]+$/, '');
+  return `${reason[0]?.toUpperCase() ?? ''}${reason.slice(1)}: ${who}.`;
+}
 
 /** The versions, newest first, each forced publish with its reason and the violations it overrode. */
 export function VersionHistory({
@@ -328,8 +340,14 @@ export function CheckCompatibility(props: {
   versions: readonly SchemaVersionSummary[];
   versionNum: number | undefined;
   onVersion: (num: number) => void;
+  /** After a publish from this form created a version. */
+  onPublished?: () => void;
 }) {
   const { client } = useSession();
+  const mayPublish = useCan()(contract.schemaVersions.publish);
+  const [published, setPublished] = useState<{ result?: PublishResult; error?: unknown; busy: boolean }>({
+    busy: false,
+  });
   const id = useId();
   const { datasetId, versionNum } = props;
   const [body, setBody] = useState('');
@@ -346,15 +364,33 @@ export function CheckCompatibility(props: {
     setResult({ busy: false });
   }, [version]);
   if (props.versions.length === 0) return <p>No version to check.</p>;
-  const submit = async (e: FormEvent) => {
-    e.preventDefault();
-    let parsed: unknown;
+  const parseBody = (): unknown => {
     try {
-      parsed = JSON.parse(body);
+      return JSON.parse(body);
     } catch (error) {
       setResult({ error: new Error(`The body is not valid JSON: ${(error as Error).message}`), busy: false });
-      return;
+      return undefined;
     }
+  };
+  // Publishes the would-be version: the level decides, as for any publish; a refusal says why.
+  const publish = async () => {
+    const parsed = parseBody();
+    if (parsed === undefined) return;
+    setResult({ busy: false });
+    setPublished({ busy: true });
+    try {
+      const result = await client.datasets.publishSchemaVersion(datasetId, parsed as PublishSchemaVersion);
+      setPublished({ result, busy: false });
+      if (result.created) props.onPublished?.();
+    } catch (error) {
+      setPublished({ error, busy: false });
+    }
+  };
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    const parsed = parseBody();
+    if (parsed === undefined) return;
+    setPublished({ busy: false });
     setResult({ busy: true });
     try {
       setResult({
@@ -384,6 +420,15 @@ export function CheckCompatibility(props: {
         <button type="submit" disabled={result.busy || version.state !== 'done'}>
           Check compatibility
         </button>
+        {mayPublish && (
+          <button
+            type="button"
+            disabled={published.busy || version.state !== 'done'}
+            onClick={() => void publish()}
+          >
+            Publish as a new version
+          </button>
+        )}
       </div>
       {version.state === 'error' && <ErrorMessage error={version.error} />}
       <details>
@@ -404,9 +449,58 @@ export function CheckCompatibility(props: {
         {result.busy && <p>Checking…</p>}
         {result.check && <CheckResult check={result.check} />}
         {result.error !== undefined && <ErrorMessage error={result.error} />}
+        {published.busy && <p>Publishing…</p>}
+        {published.result && (
+          <p role="status" data-testid="publish-result">
+            {published.result.created
+              ? `Published as v${published.result.version.version_num}.`
+              : `Nothing published: it is the same as the current version, v${published.result.version.version_num}.`}
+          </p>
+        )}
+        {published.error !== undefined && <PublishRefused error={published.error} />}
       </div>
     </form>
   );
+}
+
+/**
+ * Why a publish was refused: for DATASET_SCHEMA_INCOMPATIBLE, the level's verdict the server attached
+ * (a compatibility check: the level, what was compared, each violation in words); other errors as usual.
+ */
+export function PublishRefused({ error }: { error: unknown }) {
+  const check = error instanceof AideApiError ? refusedCheckOf(error) : null;
+  if (!check) return <ErrorMessage error={error} />;
+  return (
+    <div role="alert" className="publish-refused" data-testid="publish-refused">
+      <p>
+        <strong>Not published.</strong> The dataset&apos;s compatibility level{' '}
+        <LevelName level={check.level} /> refuses this version: {check.violations.length} change
+        {check.violations.length === 1 ? '' : 's'} would break its readers. Change the version, or ask a
+        superuser to publish it by force with a reason.
+      </p>
+      <ul className="violation-sentences">
+        {check.violations.map((v, i) => (
+          <li key={i}>
+            {v.name ? <code>{v.name}</code> : 'The table'}: {violationSentence(v)}
+          </li>
+        ))}
+      </ul>
+      <details>
+        <summary>As a table, with the rules</summary>
+        <CheckResult check={check} />
+      </details>
+      {error instanceof AideApiError && error.requestId && (
+        <p className="muted small">Request {error.requestId}</p>
+      )}
+    </div>
+  );
+}
+
+/** The check a DATASET_SCHEMA_INCOMPATIBLE answer carries in its details, when it has one. */
+export function refusedCheckOf(error: AideApiError): CompatibilityCheck | null {
+  if (error.errorCode !== 'DATASET_SCHEMA_INCOMPATIBLE') return null;
+  const parsed = CompatibilityCheckSchema.safeParse(error.details);
+  return parsed.success ? parsed.data : null;
 }
 
 /** The verdict: accepted or refused under which level, what was compared, and every violation. */

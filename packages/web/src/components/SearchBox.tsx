@@ -67,14 +67,22 @@ export function SearchBox() {
     setQ('');
     navigate(resultPath(r));
   };
+  // The last option: the search page, with paging and facets (`/search?q=`).
+  const seeAll = () => {
+    setOpen(false);
+    setQ('');
+    navigate(`/search?${new URLSearchParams({ q: q.trim() }).toString()}`);
+  };
   const onKeyDown = (e: KeyboardEvent<HTMLInputElement>) => {
     if (e.key === 'ArrowDown') {
       e.preventDefault();
-      setActive((a) => Math.min(results.length - 1, a + 1));
+      setActive((a) => Math.min(results.length, a + 1));
     } else if (e.key === 'ArrowUp') {
       e.preventDefault();
       setActive((a) => Math.max(-1, a - 1));
-    } else if (e.key === 'Enter' && results.length > 0) {
+    } else if (e.key === 'Enter' && (active === results.length || results.length === 0)) {
+      if (/[\p{L}\p{N}]/u.test(q)) seeAll();
+    } else if (e.key === 'Enter') {
       go(results[Math.max(0, active)] as SearchResult);
     } else if (e.key === 'Escape') {
       setOpen(false);
@@ -104,7 +112,11 @@ export function SearchBox() {
       />
       {shown && (
         <ul id={listId} role="listbox" className="search-results" aria-label="Search results">
-          {results.length === 0 && <li className="muted">No match</li>}
+          {results.length === 0 && (
+            <li role="option" aria-selected={false} aria-disabled className="muted">
+              No match
+            </li>
+          )}
           {results.map((r, i) => (
             <li
               key={`${r.kind}:${r.id}`}
@@ -125,9 +137,18 @@ export function SearchBox() {
               </div>
             </li>
           ))}
-          {total > results.length && (
-            <li className="muted small">{total} results; refine the search for more</li>
-          )}
+          <li
+            id={`${listId}-${results.length}`}
+            role="option"
+            aria-selected={active === results.length}
+            className={`see-all${active === results.length ? ' active' : ''}`}
+            onMouseDown={(e) => {
+              e.preventDefault();
+              seeAll();
+            }}
+          >
+            See all results{total > results.length ? ` (${total})` : ''}, with filters
+          </li>
         </ul>
       )}
     </div>

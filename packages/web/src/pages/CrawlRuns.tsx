@@ -1,5 +1,6 @@
 import type { CrawlRun } from '@aide/sdk';
 import { Loaded, when } from '../components/common';
+import { isNotFound, NotFound, PageHeading } from '../components/Page';
 import { Link } from '../router';
 import { useSession } from '../session';
 import { useAsync } from '../use-async';
@@ -173,6 +174,26 @@ export function CrawlRuns() {
           runs.length === 0 ? <p>No crawl runs.</p> : <CrawlRunTable runs={runs} names={names} />
         }
       </Loaded>
+    </section>
+  );
+}
+
+/** `/crawl-runs/<id>`: one run, as the runs table shows it, with its report open. */
+export function CrawlRunPage({ id }: { id: string }) {
+  const { client } = useSession();
+  const [data] = useAsync(async () => {
+    const run = await client.crawlRuns.get(id);
+    const system = await client.systems.get(run.system_id).catch(() => null);
+    return { run, names: new Map(system ? [[system.id, system.name]] : []) };
+  }, [id, client]);
+  if (data.state === 'error' && isNotFound(data.error)) return <NotFound what="crawl run" id={id} />;
+  return (
+    <section>
+      <PageHeading title="Crawl run" />
+      <Loaded value={data}>{({ run, names }) => <CrawlRunTable runs={[run]} names={names} />}</Loaded>
+      <p>
+        <Link to="/crawl-runs">Every crawl run</Link>
+      </p>
     </section>
   );
 }

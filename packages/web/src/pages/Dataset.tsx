@@ -1,14 +1,14 @@
 import { contract, MAX_IN_LIST, MAX_PAGE_SIZE } from '@aide/schemas';
 import type { FieldClassification, SchemaVersion } from '@aide/sdk';
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { ErrorMessage, Loaded, when } from '../components/common';
 import { CheckCompatibility, DatasetLevel, VersionHistory } from '../components/Compatibility';
+import { DatasetHeader } from '../components/DatasetHeader';
 import { FieldLineage, Lineage } from '../components/Lineage';
 import { isNotFound, NotFound, PageHeading } from '../components/Page';
 import { TranslateVersion } from '../components/Translate';
 import { CrawlRunTable } from './CrawlRuns';
 import { VersionDiff } from '../components/VersionDiff';
-import { Link } from '../router';
 import { useCan, useSession } from '../session';
 import { useAsync } from '../use-async';
 
@@ -20,7 +20,7 @@ import { useAsync } from '../use-async';
 export function DatasetPage({ id }: { id: string }) {
   const { client } = useSession();
   const [dataset] = useAsync(() => client.datasets.get(id), [id, client]);
-  const [versions] = useAsync(() => client.datasets.schemaVersions(id), [id, client]);
+  const [versions, reloadVersions] = useAsync(() => client.datasets.schemaVersions(id), [id, client]);
   const current = versions.state === 'done' ? versions.value[0] : undefined;
   const [schema, reloadSchema] = useAsync(
     async () => (current ? client.datasets.schemaVersion(id, current.version_num) : null),
@@ -30,6 +30,8 @@ export function DatasetPage({ id }: { id: string }) {
   const [field, setField] = useState<string | null>(() =>
     new URLSearchParams(window.location.search).get('field'),
   );
+  // A column search hit (`?column=<field id>`): its row highlighted and scrolled into view.
+  const [column] = useState(() => new URLSearchParams(window.location.search).get('column'));
   const columns = schema.state === 'done' && schema.value ? schema.value.columns : [];
   const fieldName = columns.find((c) => c.field_id === field)?.name ?? 'the field';
   // The versions the check and the translation work on: the current one until another is picked.
@@ -49,11 +51,7 @@ export function DatasetPage({ id }: { id: string }) {
             <PageHeading title={d.object_name}>
               <span className="entity-name">{d.object_name}</span>
             </PageHeading>
-            <p>
-              <SystemName systemId={d.system_id} /> · {d.kind}
-              {d.layer ? ` · ${d.layer}` : ''}
-              {d.note ? ` — ${d.note}` : ''}
-            </p>
+            <DatasetHeader dataset={d} />
           </>
         )}
       </Loaded>
@@ -62,7 +60,7 @@ export function DatasetPage({ id }: { id: string }) {
       <Loaded value={schema}>
         {(v) =>
           v ? (
-            <SchemaTable version={v} onTagged={reloadSchema} onLineage={setField} />
+            <SchemaTable version={v} onTagged={reloadSchema} onLineage={setField} highlighted={column} />
           ) : (
             <p>No published version yet.</p>
           )
@@ -93,6 +91,7 @@ export function DatasetPage({ id }: { id: string }) {
             versions={list}
             versionNum={checkNum ?? current?.version_num}
             onVersion={setCheckNum}
+            onPublished={reloadVersions}
           />
         )}
       </Loaded>
@@ -127,33 +126,18 @@ export function DatasetPage({ id }: { id: string }) {
   );
 }
 
-/** The dataset's system by name and code, linked to the system's page. */
-export function SystemName({ systemId }: { systemId: string }) {
-  const { client } = useSession();
-  const [system] = useAsync(() => client.systems.get(systemId), [systemId, client]);
-  const s = system.state === 'done' ? system.value : null;
-  return (
-    <>
-      System{' '}
-      <Link to={`/systems/${systemId}`}>
-        {s ? (
-          <>
-            {s.name} (<code>{s.code}</code>)
-          </>
-        ) : (
-          'of this dataset'
-        )}
-      </Link>
-    </>
-  );
-}
-
 function SchemaTable(props: {
   version: SchemaVersion;
   onTagged: () => void;
   onLineage: (fieldId: string) => void;
+  highlighted?: string | null;
 }) {
-  const { version, onTagged } = props;
+  const { version, onTagged, highlighted } = props;
+  const highlightedRow = useRef<HTMLTableRowElement>(null);
+  // Braces: a newer Chromium's scrollIntoView returns a promise, which must not become the cleanup.
+  useEffect(() => {
+    void highlightedRow.current?.scrollIntoView({ block: 'center' });
+  }, [highlighted]);
   const mayTag = useCan()(contract.fieldClassifications.create);
   const pk = new Set(
     ((version as unknown as { primary_key?: { columns: string[] } | null }).primary_key?.columns ?? []).map(
@@ -184,7 +168,12 @@ function SchemaTable(props: {
           </thead>
           <tbody>
             {version.columns.map((c) => (
-              <tr key={c.field_id}>
+              <tr
+                key={c.field_id}
+                {...(c.field_id === highlighted
+                  ? { ref: highlightedRow, className: 'highlighted', 'aria-current': true as const }
+                  : {})}
+              >
                 <th scope="row">{c.name}</th>
                 <td>
                   <code>{c.rendered_type ?? c.native_type ?? '—'}</code>

@@ -13,7 +13,7 @@ const NULL_COLUMNS = {
   pii_tags: 'NULL::text[]',
 };
 
-export type Columns = Omit<Record<keyof SearchRow, string>, 'total'>;
+export type Columns = Omit<Record<keyof SearchRow, string>, 'total' | 'facets'>;
 
 /**
  * A branch's SELECT list. Every branch names every column (the first branch alone would name them for

@@ -64,6 +64,37 @@ export const SIMILAR_FIELD_NAMES = 100;
 
 const KIND_ORDER: Record<SearchKind, number> = { system: 0, dataset: 1, field: 2 };
 
+/** Whether a dataset (an id expression) is the source or the target of a live dataset link. */
+const hasLineage = (id: string) =>
+  `(EXISTS (SELECT 1 FROM dataset_links l WHERE l.source_dataset_id = ${id} AND l.deleted_at IS NULL)
+    OR EXISTS (SELECT 1 FROM dataset_links l WHERE l.target_dataset_id = ${id} AND l.deleted_at IS NULL))`;
+
+/** One facet's counts as a JSON array, most first: `value` (text), `label`, `count`, from `rows`. */
+const facetCounts = (rows: string, value: string, label = 'NULL::text') =>
+  `(SELECT coalesce(jsonb_agg(jsonb_build_object('value', x.value, 'label', x.label, 'count', x.n)
+      ORDER BY x.n DESC, x.value), '[]'::jsonb)
+    FROM (SELECT ${value} AS value, ${label} AS label, count(*)::int AS n FROM ${rows} GROUP BY 1, 2) x)`;
+
+/**
+ * The facet counts of `facets=true` (ADR 0059): the ranked hits (each branch's candidates: what `total`
+ * counts) by kind, system, effective flavor, current PII tag and lineage, as one JSON object. At most a
+ * few CANDIDATES_PER_BRANCH hits, each joined by primary key.
+ */
+const FACETS = `facet_rows AS MATERIALIZED (
+      SELECT h.kind, h.system_id, fs.code AS system_code, fs.name AS system_name, fl.code AS flavor, h.pii_tags,
+        CASE WHEN h.dataset_id IS NULL THEN NULL ELSE ${hasLineage('h.dataset_id')} END AS has_lineage
+      FROM hits h
+      JOIN systems fs ON fs.id = h.system_id
+      LEFT JOIN datasets fd ON fd.id = h.dataset_id
+      JOIN system_flavors fl ON fl.id = coalesce(fd.flavor_id, fs.flavor_id)),
+    facets AS (SELECT jsonb_build_object(
+      'kind', ${facetCounts('facet_rows', 'kind')},
+      'system', ${facetCounts('facet_rows', 'system_id::text', "system_name || ' (' || system_code || ')'")},
+      'flavor', ${facetCounts('facet_rows', 'flavor')},
+      'pii_tag', ${facetCounts('facet_rows CROSS JOIN LATERAL unnest(pii_tags) AS t(tag)', 'tag')},
+      'has_lineage', ${facetCounts('(SELECT has_lineage FROM facet_rows WHERE has_lineage IS NOT NULL) l', 'has_lineage::text')}
+    ) AS data)`;
+
 /** Where a branch's SQL takes its match condition (names, other matches, or the candidates' ids). */
 const MATCH = '/*match*/';
 
@@ -127,6 +158,8 @@ class SearchStatement {
   private readonly piiTags: string | undefined;
   /** The fields' PII condition (` AND …`), empty without a `pii` filter. */
   private readonly piiFilter: string;
+  /** The ids of the `flavor` filter's flavors (an array expression), undefined without it. */
+  private readonly flavorIds: string | undefined;
 
   constructor(
     private readonly query: SearchQuery,
@@ -150,6 +183,10 @@ class SearchStatement {
         : query.pii === 'any'
           ? ` AND cardinality(f.pii_tags) > 0`
           : ` AND f.pii_tags && ${this.piiTags} AND f.id IN (SELECT field_id FROM pii_filter)`;
+    this.flavorIds =
+      query.flavors === undefined
+        ? undefined
+        : `ARRAY(SELECT id FROM system_flavors WHERE code = ANY(${this.bind(query.flavors, 'text[]')}))`;
   }
 
   build(): SqlStatement {
@@ -168,6 +205,27 @@ class SearchStatement {
 
   private inSystem(column: string): string {
     return this.systemId === undefined ? '' : ` AND ${column} = ${this.systemId}`;
+  }
+
+  /** The `flavor` filter on a system (` AND …`), empty without it. */
+  private systemScope(s: string): string {
+    return this.flavorIds === undefined ? '' : ` AND ${s}.flavor_id = ANY(${this.flavorIds})`;
+  }
+
+  /**
+   * The `flavor` and `has_lineage` filters on a dataset (` AND …`; empty without them), on the datasets
+   * table alone: its own flavor, else its system's; a live link from or to it (the links' indexes).
+   */
+  private datasetScope(d: string): string {
+    const parts: string[] = [];
+    if (this.flavorIds !== undefined) {
+      parts.push(`coalesce(${d}.flavor_id, (SELECT sf.flavor_id FROM systems sf WHERE sf.id = ${d}.system_id))
+          = ANY(${this.flavorIds})`);
+    }
+    if (this.query.has_lineage !== undefined) {
+      parts.push(`${this.query.has_lineage ? '' : 'NOT '}${hasLineage(`${d}.id`)}`);
+    }
+    return parts.map((p) => ` AND ${p}`).join('');
   }
 
   // --- Match tests on a document -------------------------------------------------------------------
@@ -216,7 +274,8 @@ class SearchStatement {
   /** The system or the dataset branch: live rows (of the query's system), matched on their document. */
   private addTableBranch(branch: TableBranch): void {
     const { alias, document: doc } = branch;
-    const live = `${alias}.deleted_at IS NULL${this.inSystem(branch.systemColumn)} AND `;
+    const scope = alias === 's' ? this.systemScope(alias) : this.datasetScope(alias);
+    const live = `${alias}.deleted_at IS NULL${this.inSystem(branch.systemColumn)}${scope} AND `;
     const sql = `${selectColumns({ ...branch.columns, match_rank: this.rank(doc), score: this.score(doc) })}
         FROM ${branch.from}
         WHERE ${live}${MATCH}`;
@@ -235,7 +294,7 @@ class SearchStatement {
         JOIN systems s ON s.id = d.system_id AND s.deleted_at IS NULL`;
     const sql = `${selectColumns({ ...FIELD_COLUMNS, match_rank: this.rank(doc), score: this.score(doc) })}
         FROM fields f ${live}
-        WHERE ${MATCH}${this.inSystem('d.system_id')}${this.piiFilter}`;
+        WHERE ${MATCH}${this.inSystem('d.system_id')}${this.datasetScope('d')}${this.piiFilter}`;
     const pool = this.filterDriven ? fieldPoolSource(this.query, this.bind) : undefined;
     if (pool !== undefined) this.ctes.push(`field_pool AS MATERIALIZED (${pool})`);
     this.addBranch('field_hits', sql, doc, {
@@ -243,12 +302,21 @@ class SearchStatement {
       table: 'fields',
       ...(pool === undefined ? {} : { pool: 'field_pool' }),
       where:
-        (this.systemId === undefined
-          ? ''
-          : `f.dataset_id IN (SELECT id FROM datasets WHERE system_id = ${this.systemId} AND deleted_at IS NULL) AND `) +
-        (this.piiFilter === '' ? '' : `${this.piiFilter.slice(' AND '.length)} AND `),
+        this.fieldDatasets() + (this.piiFilter === '' ? '' : `${this.piiFilter.slice(' AND '.length)} AND `),
     });
     if (!this.similar) this.addTaggedFieldBranch(live);
+  }
+
+  /** The fields' condition on their dataset (` … AND`), for the fields table alone; empty without filters. */
+  private fieldDatasets(): string {
+    const scope = this.datasetScope('fd');
+    if (scope !== '') {
+      return `f.dataset_id IN (SELECT fd.id FROM datasets fd
+              WHERE fd.deleted_at IS NULL${this.inSystem('fd.system_id')}${scope}) AND `;
+    }
+    return this.systemId === undefined
+      ? ''
+      : `f.dataset_id IN (SELECT id FROM datasets WHERE system_id = ${this.systemId} AND deleted_at IS NULL) AND `;
   }
 
   /**
@@ -262,7 +330,7 @@ class SearchStatement {
         SELECT DISTINCT t.field_id FROM field_classifications t WHERE t.pii_tags && ${tagWords})`);
     this.branches.push(`(${selectColumns({ ...FIELD_COLUMNS, match_rank: '3', score: '0::float8' })}
         FROM tagged JOIN fields f ON f.id = tagged.field_id ${live}
-        WHERE f.pii_tags && ${tagWords}${this.inSystem('d.system_id')}
+        WHERE f.pii_tags && ${tagWords}${this.inSystem('d.system_id')}${this.datasetScope('d')}
           AND NOT ${this.byName(doc)} AND NOT ${this.other(doc)}${this.piiFilter}
         LIMIT ${this.cap})`);
   }
@@ -376,9 +444,11 @@ class SearchStatement {
       .join(' ')} END`;
     const limit = this.bind(this.query.size, 'int');
     const offset = this.bind((this.query.page - 1) * this.query.size, 'int');
+    const facets = this.query.facets ? `,\n${FACETS}` : '';
     return `WITH ${this.ctes.join(',\n')},
-      hits AS (${this.branches.join('\nUNION ALL\n')})
-      SELECT h.*, count(*) OVER () AS total FROM hits h
+      hits AS (${this.branches.join('\nUNION ALL\n')})${facets}
+      SELECT h.*, count(*) OVER () AS total${this.query.facets ? ', (SELECT data FROM facets) AS facets' : ''}
+      FROM hits h
       ORDER BY h.match_rank, h.score DESC, ${kindOrder}, h.name, h.id
       LIMIT ${limit} OFFSET ${offset}`;
   }

@@ -1,4 +1,4 @@
-import type { SearchKind, SearchQuery } from '@aide/schemas';
+import type { SearchFacets, SearchKind, SearchQuery } from '@aide/schemas';
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { fieldPoolSource, searchStatement, type SqlStatement } from './search-statement.js';
@@ -21,6 +21,8 @@ export interface SearchRow {
   score: number;
   pii_tags: string[] | null;
   total: string;
+  /** With `facets=true`: the counts of every hit (the same on each row). */
+  facets?: SearchFacets;
 }
 
 // pg_trgm's default word-similarity threshold (0.6) misses one dropped letter in a 7-letter word
@@ -105,14 +107,18 @@ export class SearchRepository {
     return searchStatement(query, similarNames, filterDriven);
   }
 
-  /** The number of hits, for a page past the last one (which returns no rows to count). */
+  /**
+   * The number of hits (and their facets, when asked), for a page past the last one (which returns no
+   * rows to count).
+   */
   async count(
     query: SearchQuery,
     manager: EntityManager,
     similar: boolean,
     statementTimeoutMs: number,
-  ): Promise<number> {
+  ): Promise<{ total: number; facets?: SearchFacets }> {
     const rows = await this.search({ ...query, page: 1, size: 1 }, manager, similar, statementTimeoutMs);
-    return rows.length === 0 ? 0 : Number(rows[0].total);
+    const [first] = rows;
+    return first === undefined ? { total: 0 } : { total: Number(first.total), facets: first.facets };
   }
 }

@@ -1,4 +1,4 @@
-import type { Page, SearchQuery, SearchResult } from '@aide/schemas';
+import type { SearchFacets, SearchPage, SearchQuery } from '@aide/schemas';
 import { Inject, Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { AppError } from '../../common/errors/app-error.js';
@@ -8,6 +8,16 @@ import { ConnectionShare } from '../../database/connection-share.js';
 import { Transactions } from '../../database/transactions.js';
 import { toSearchResult } from './search.mapper.js';
 import { lookForSimilar, SearchRepository, type SearchRow } from './search.repository.js';
+
+/** A page of hits, their total and (`facets=true`) their facet counts. */
+interface Hits {
+  rows: SearchRow[];
+  total: number;
+  facets?: SearchFacets | undefined;
+}
+
+/** The facets of a search without hits. */
+const NO_FACETS: SearchFacets = { kind: [], system: [], flavor: [], pii_tag: [], has_lineage: [] };
 
 /** Retry-After of a search refused because every slot and queue place is taken. */
 export const SEARCH_BUSY_RETRY_AFTER_SECONDS = 1;
@@ -34,8 +44,8 @@ export class SearchService {
     this.statementTimeoutMs = config.searchStatementTimeoutMs;
   }
 
-  async search(query: SearchQuery): Promise<Page<SearchResult>> {
-    const { rows, total } = await this.slots.run(
+  async search(query: SearchQuery): Promise<SearchPage> {
+    const { rows, total, facets } = await this.slots.run(
       () => this.tx.run((m) => this.searchIn(m, query)).catch((error: unknown) => this.timedOut(error)),
       () =>
         new AppError(
@@ -51,13 +61,11 @@ export class SearchService {
       page: query.page,
       size: query.size,
       pages: Math.ceil(total / query.size),
+      ...(query.facets ? { facets: facets ?? NO_FACETS } : {}),
     };
   }
 
-  private async searchIn(
-    m: EntityManager,
-    query: SearchQuery,
-  ): Promise<{ rows: SearchRow[]; total: number }> {
+  private async searchIn(m: EntityManager, query: SearchQuery): Promise<Hits> {
     // Similar spellings are looked for only when the words match nothing ("did you mean"): a trigram
     // probe reads much of a large index (ADR 0018).
     const exact = await this.page(query, m, false);
@@ -74,16 +82,11 @@ export class SearchService {
     );
   }
 
-  private async page(
-    query: SearchQuery,
-    m: EntityManager,
-    similar: boolean,
-  ): Promise<{ rows: SearchRow[]; total: number }> {
+  private async page(query: SearchQuery, m: EntityManager, similar: boolean): Promise<Hits> {
     const rows = await this.repository.search(query, m, similar, this.statementTimeoutMs);
-    if (rows.length > 0) return { rows, total: Number(rows[0].total) };
-    return {
-      total: query.page > 1 ? await this.repository.count(query, m, similar, this.statementTimeoutMs) : 0,
-      rows,
-    };
+    const [first] = rows;
+    if (first !== undefined) return { rows, total: Number(first.total), facets: first.facets };
+    if (query.page === 1) return { rows, total: 0 };
+    return { rows, ...(await this.repository.count(query, m, similar, this.statementTimeoutMs)) };
   }
 }
