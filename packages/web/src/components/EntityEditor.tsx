@@ -162,6 +162,8 @@ export function EntityTable<T extends Row>(props: {
         <EntityForm
           admin={admin}
           row={editing === 'new' ? null : editing}
+          // The form reloaded the row after a conflict: the list shows what it now holds too.
+          onReloaded={onChanged}
           onDone={(changed) => {
             setEditing(null);
             if (changed) onChanged();
@@ -259,6 +261,7 @@ function EntityForm<T extends Row>(props: {
   admin: EntityAdmin<T>;
   row: T | null;
   onDone: (changed: boolean) => void;
+  onReloaded?: () => void;
 }) {
   const { admin } = props;
   const id = useId();
@@ -279,6 +282,7 @@ function EntityForm<T extends Row>(props: {
       setValues(initialValues(admin.fields, latest));
       setApiError(null);
       setErrors({});
+      props.onReloaded?.();
     } catch (e) {
       setApiError(e);
     }

@@ -1,6 +1,6 @@
-import { contract, MAX_IN_LIST, MAX_PAGE_SIZE } from '@aide/schemas';
+import { contract, isPiiTag, MAX_IN_LIST, MAX_PAGE_SIZE, suggestPiiTag } from '@aide/schemas';
 import type { FieldClassification, SchemaVersion } from '@aide/sdk';
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, useId, useState } from 'react';
 import { ErrorMessage, Loaded, when } from '../components/common';
 import { CheckCompatibility, DatasetLevel, VersionHistory } from '../components/Compatibility';
 import { FieldLineage, Lineage } from '../components/Lineage';
@@ -233,9 +233,21 @@ function SchemaTable(props: {
   );
 }
 
+/** The tags of a comma-separated text, trimmed, each once, in order. */
+export const tagsOf = (text: string) => [
+  ...new Set(
+    text
+      .split(',')
+      .map((t) => t.trim())
+      .filter(Boolean),
+  ),
+];
+
 /**
  * Appends a classification with an optional reason (the history is append-only; an empty tag list
- * records "reviewed, no PII"). Shown to whoever the API lets classify: every signed-in user today.
+ * records "reviewed, no PII"). The tags in use and the suggested ones are offered as toggles; a tag
+ * outside the tag format (ADR 0058) is named with the form it probably meant before anything is sent.
+ * Shown to whoever the API lets classify: every signed-in user today.
  */
 function TagForm(props: {
   fieldId: string;
@@ -244,22 +256,29 @@ function TagForm(props: {
   onDone: (changed: boolean) => void;
 }) {
   const { client } = useSession();
+  const id = useId();
   const [text, setText] = useState(props.tags.join(', '));
   const [reason, setReason] = useState('');
   const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
+  const [known] = useAsync(() => client.fieldClassifications.tags(), [client]);
+  const tags = tagsOf(text);
+  const invalid = tags.filter((t) => !isPiiTag(t));
+  const toggle = (tag: string) =>
+    setText((tags.includes(tag) ? tags.filter((t) => t !== tag) : [...tags, tag]).join(', '));
+  const fix = (tag: string) => {
+    const better = suggestPiiTag(tag);
+    setText(tags.flatMap((t) => (t !== tag ? [t] : better && !tags.includes(better) ? [better] : [])).join(', '));
+  };
   const submit = async (e: FormEvent) => {
     e.preventDefault();
-    const pii_tags = text
-      .split(',')
-      .map((t) => t.trim())
-      .filter(Boolean);
+    if (invalid.length > 0) return;
     setBusy(true);
     setError(null);
     try {
       await client.fieldClassifications.create({
         field_id: props.fieldId,
-        pii_tags,
+        pii_tags: tags,
         ...(reason.trim() ? { reason: reason.trim() } : {}),
       });
       props.onDone(true);
@@ -268,22 +287,72 @@ function TagForm(props: {
       setBusy(false);
     }
   };
+  const offered =
+    known.state === 'done'
+      ? [
+          ...known.value.in_use.slice(0, 20).map((t) => ({ tag: t.tag, count: t.field_count })),
+          ...known.value.suggested
+            .filter((t) => !known.value.in_use.slice(0, 20).some((u) => u.tag === t))
+            .map((tag) => ({ tag, count: 0 })),
+        ]
+      : [];
   return (
-    <form className="inline" onSubmit={(e) => void submit(e)}>
+    <form className="inline tag-form" onSubmit={(e) => void submit(e)}>
       <label>
         <span className="visually-hidden">PII tags of {props.name} (comma-separated)</span>
-        <input value={text} onChange={(e) => setText(e.target.value)} placeholder="email, phone" autoFocus />
+        <input
+          value={text}
+          onChange={(e) => setText(e.target.value)}
+          placeholder="email, phone"
+          autoFocus
+          aria-invalid={invalid.length > 0 || undefined}
+          aria-describedby={invalid.length > 0 ? `${id}-invalid` : `${id}-format`}
+        />
       </label>
       <label>
         <span className="visually-hidden">Reason for the classification of {props.name}</span>
         <input value={reason} onChange={(e) => setReason(e.target.value)} placeholder="reason (optional)" />
       </label>
-      <button type="submit" disabled={busy}>
+      <button type="submit" disabled={busy || invalid.length > 0}>
         Save
       </button>
       <button type="button" onClick={() => props.onDone(false)}>
         Cancel
       </button>
+      <span id={`${id}-format`} className="muted small">
+        Lower-case words joined by _ (e.g. birth_date).
+      </span>
+      {invalid.length > 0 && (
+        <div id={`${id}-invalid`} className="error small" role="alert">
+          {invalid.map((t) => (
+            <p key={t}>
+              “{t}” is not a tag: use lower-case letters and digits, words joined by _ - . or :{' '}
+              {suggestPiiTag(t) && (
+                <button type="button" className="link" onClick={() => fix(t)}>
+                  Use {suggestPiiTag(t)}
+                </button>
+              )}
+            </p>
+          ))}
+        </div>
+      )}
+      {offered.length > 0 && (
+        <div role="group" aria-label={`Known PII tags for ${props.name}`} className="known-tags">
+          {offered.map(({ tag, count }) => (
+            <button
+              type="button"
+              key={tag}
+              className="badge toggle"
+              aria-pressed={tags.includes(tag)}
+              title={count ? `on ${count} field${count === 1 ? '' : 's'}` : 'suggested'}
+              onClick={() => toggle(tag)}
+            >
+              {tag}
+              {count ? <span className="muted"> {count}</span> : null}
+            </button>
+          ))}
+        </div>
+      )}
       {error !== null && <ErrorMessage error={error} />}
     </form>
   );
@@ -337,6 +406,7 @@ function PiiHistory({ version }: { version: SchemaVersion }) {
                   <th scope="col">Column</th>
                   <th scope="col">Tags</th>
                   <th scope="col">Reason</th>
+                  <th scope="col">By</th>
                 </tr>
               </thead>
               <tbody>
@@ -346,6 +416,7 @@ function PiiHistory({ version }: { version: SchemaVersion }) {
                     <td>{names.get(h.field_id)}</td>
                     <td>{h.pii_tags.length ? h.pii_tags.join(', ') : '(none)'}</td>
                     <td>{h.reason ?? ''}</td>
+                    <td>{h.created_by_email ?? 'unknown'}</td>
                   </tr>
                 ))}
               </tbody>
