@@ -26,6 +26,8 @@ export function DatasetPage({ id }: { id: string }) {
     async () => (current ? client.datasets.schemaVersion(id, current.version_num) : null),
     [id, current?.version_num, client],
   );
+  // Counts the classifications made here: the history is read again after each.
+  const [tagged, setTagged] = useState(0);
   // Column lineage on demand: a column's Lineage button, or `?field=` when arriving from a field node.
   const [field, setField] = useState<string | null>(() =>
     new URLSearchParams(window.location.search).get('field'),
@@ -62,7 +64,14 @@ export function DatasetPage({ id }: { id: string }) {
       <Loaded value={schema}>
         {(v) =>
           v ? (
-            <SchemaTable version={v} onTagged={reloadSchema} onLineage={setField} />
+            <SchemaTable
+              version={v}
+              onTagged={() => {
+                reloadSchema();
+                setTagged((n) => n + 1);
+              }}
+              onLineage={setField}
+            />
           ) : (
             <p>No published version yet.</p>
           )
@@ -109,7 +118,9 @@ export function DatasetPage({ id }: { id: string }) {
         )}
       </Loaded>
       <h2>PII classification history</h2>
-      <Loaded value={schema}>{(v) => (v ? <PiiHistory version={v} /> : <p>No fields yet.</p>)}</Loaded>
+      <Loaded value={schema}>
+        {(v) => (v ? <PiiHistory version={v} key={tagged} /> : <p>No fields yet.</p>)}
+      </Loaded>
       <h2>Crawl runs of its system</h2>
       <Loaded value={dataset}>{(d) => <SystemCrawlRuns systemId={d.system_id} />}</Loaded>
       <h2>Lineage</h2>

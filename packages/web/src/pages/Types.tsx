@@ -136,6 +136,8 @@ export function Types() {
   return (
     <section>
       <h1>Type catalogue</h1>
+      {/* As under Reference data: the preview's heading (h3) comes after an h2. */}
+      <h2>Data types by flavor</h2>
       <TypeCatalogue />
     </section>
   );
