@@ -19,7 +19,11 @@ export function useUrlParam(name: string, fallback: string): [string, (value: st
     if (next === fallback) params.delete(name);
     else params.set(name, next);
     const query = params.toString();
-    window.history.replaceState(window.history.state, '', `${window.location.pathname}${query ? `?${query}` : ''}`);
+    window.history.replaceState(
+      window.history.state,
+      '',
+      `${window.location.pathname}${query ? `?${query}` : ''}`,
+    );
     setValue(next);
   };
   return [value, set];

@@ -10,7 +10,7 @@ import {
 } from 'react';
 import type { z } from 'zod';
 import { useCan } from '../session';
-import { ErrorMessage, Pager } from './common';
+import { ErrorMessage, Pager, ScrollBox } from './common';
 
 /** How a field is edited: its text is turned into the API's value by `toValue`. */
 export type FieldKind = 'text' | 'textarea' | 'json' | 'list' | 'bool' | 'select';
@@ -184,7 +184,7 @@ export function EntityTable<T extends Row>(props: {
           {deleteError !== null && <ErrorMessage error={deleteError} />}
         </div>
       )}
-      <div className="scroll">
+      <ScrollBox label={`List of ${admin.singular}s`}>
         <table>
           <thead>
             <tr>
@@ -238,7 +238,7 @@ export function EntityTable<T extends Row>(props: {
             ))}
           </tbody>
         </table>
-      </div>
+      </ScrollBox>
       <Pager page={props.page.page} pages={props.page.pages} total={props.page.total} onPage={props.onPage} />
     </>
   );

@@ -1,6 +1,23 @@
-import { type KeyboardEvent, type MouseEvent, type PointerEvent, useEffect, useId, useRef, useState } from 'react';
+import {
+  type KeyboardEvent,
+  type MouseEvent,
+  type PointerEvent,
+  useEffect,
+  useId,
+  useRef,
+  useState,
+} from 'react';
 import { BASE, navigate } from '../router';
-import { FIT_CHARS, isCut, JOB_CHARS, layout, NODE_H, NODE_W, type ViewGraph, type ViewNode } from './graph-layout';
+import {
+  FIT_CHARS,
+  isCut,
+  JOB_CHARS,
+  layout,
+  NODE_H,
+  NODE_W,
+  type ViewGraph,
+  type ViewNode,
+} from './graph-layout';
 
 const PAD = 20;
 const MIN_SCALE = 0.25;
@@ -161,7 +178,11 @@ export function GraphView({ graph, title }: { graph: ViewGraph; title: string })
         aria-label={title}
         style={{ height }}
         preserveAspectRatio="xMinYMin meet"
-        viewBox={view && size ? `${view.x} ${view.y} ${size.w / view.k} ${size.h / view.k}` : `${-PAD} ${-PAD} ${bounds.w} ${height}`}
+        viewBox={
+          view && size
+            ? `${view.x} ${view.y} ${size.w / view.k} ${size.h / view.k}`
+            : `${-PAD} ${-PAD} ${bounds.w} ${height}`
+        }
         onKeyDown={onKeyDown}
         onPointerDown={(e: PointerEvent) => {
           if (e.button === 0) drag.current = { x: e.clientX, y: e.clientY, moved: false, id: e.pointerId };
@@ -184,12 +205,25 @@ export function GraphView({ graph, title }: { graph: ViewGraph; title: string })
         onPointerCancel={() => (drag.current = null)}
       >
         <defs>
-          <marker id={marker} viewBox="0 0 10 10" refX="10" refY="5" markerWidth="8" markerHeight="8" orient="auto-start-reverse">
+          <marker
+            id={marker}
+            viewBox="0 0 10 10"
+            refX="10"
+            refY="5"
+            markerWidth="8"
+            markerHeight="8"
+            orient="auto-start-reverse"
+          >
             <path d="M0,0 L10,5 L0,10 z" className="arrowhead" />
           </marker>
           {(['box', 'job'] as const).map((k) => (
             <clipPath key={k} id={`${marker}-${k}`}>
-              <rect x={k === 'job' ? 26 : 8} y={0} width={NODE_W - (k === 'job' ? 26 : 8) - 24} height={NODE_H} />
+              <rect
+                x={k === 'job' ? 26 : 8}
+                y={0}
+                width={NODE_W - (k === 'job' ? 26 : 8) - 24}
+                height={NODE_H}
+              />
             </clipPath>
           ))}
         </defs>

@@ -122,7 +122,11 @@ function useFlavorTypes(session: Session, flavorId: string, wanted: boolean) {
     let live = true;
     void (async () => {
       const all: DataType[] = [];
-      for await (const t of session.client.dataTypes.iterate({ system_flavor_id: flavorId, size: 100, sort: 'code' }))
+      for await (const t of session.client.dataTypes.iterate({
+        system_flavor_id: flavorId,
+        size: 100,
+        sort: 'code',
+      }))
         all.push(t);
       if (live) setTypes(all);
     })().catch(() => undefined);

@@ -103,7 +103,10 @@ export function TypeSlots(props: {
                 value={c.node.code}
                 onChange={(e) => {
                   const chosen = types.find((t) => t.code === e.target.value);
-                  set(i, { ...c, node: { code: e.target.value, values: {}, children: initialChildren(chosen) } });
+                  set(i, {
+                    ...c,
+                    node: { code: e.target.value, values: {}, children: initialChildren(chosen) },
+                  });
                 }}
               >
                 <option value="" disabled>
@@ -124,7 +127,9 @@ export function TypeSlots(props: {
                   id={`${key}-${spec.name}`}
                   value={c.node.values[spec.name] ?? (spec.type === 'boolean' ? false : '')}
                   error={undefined}
-                  onChange={(v) => set(i, { ...c, node: { ...c.node, values: { ...c.node.values, [spec.name]: v } } })}
+                  onChange={(v) =>
+                    set(i, { ...c, node: { ...c.node, values: { ...c.node.values, [spec.name]: v } } })
+                  }
                 />
               ))}
             {type && depth < MAX_DEPTH && (slotsOf(type).slots.length > 0 || slotsOf(type).fields) && (

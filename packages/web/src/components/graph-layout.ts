@@ -66,7 +66,8 @@ export function mergeLineage(
     });
   for (const n of jobs?.nodes ?? []) {
     if (nodes.has(n.key)) continue;
-    const name = n.type === 'dataset' ? (n.object_name ?? `${n.namespace}/${n.name}`) : `${n.namespace}/${n.name}`;
+    const name =
+      n.type === 'dataset' ? (n.object_name ?? `${n.namespace}/${n.name}`) : `${n.namespace}/${n.name}`;
     nodes.set(n.key, {
       key: n.key,
       kind: n.type === 'job' ? 'job' : n.id ? 'dataset' : 'unregistered',
@@ -88,7 +89,8 @@ export function mergeLineage(
     if (e.role === 'input') for (const out of outputsOf.get(e.target) ?? []) viaJob.add(`${e.source}>${out}`);
   for (const e of datasets.edges) {
     const pair = `${datasetKey(e.source_id)}>${datasetKey(e.target_id)}`;
-    if (!viaJob.has(pair)) edges.push({ key: e.id, source: datasetKey(e.source_id), target: datasetKey(e.target_id) });
+    if (!viaJob.has(pair))
+      edges.push({ key: e.id, source: datasetKey(e.source_id), target: datasetKey(e.target_id) });
   }
   return { root: datasetKey(rootId), nodes: [...nodes.values()], edges };
 }
@@ -138,8 +140,7 @@ export function layout(graph: ViewGraph): Map<string, { x: number; y: number }> 
     };
     const weights = new Map(list.map((n) => [n.key, weight(n)]));
     list.sort(
-      (a, b) =>
-        (weights.get(a.key) ?? 0) - (weights.get(b.key) ?? 0) || a.label.localeCompare(b.label) || 0,
+      (a, b) => (weights.get(a.key) ?? 0) - (weights.get(b.key) ?? 0) || a.label.localeCompare(b.label) || 0,
     );
     list.forEach((n, i) => row.set(n.key, i));
   }

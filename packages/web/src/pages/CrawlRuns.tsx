@@ -1,5 +1,5 @@
 import type { CrawlRun } from '@aide/sdk';
-import { Loaded, when } from '../components/common';
+import { Loaded, ScrollBox, when } from '../components/common';
 import { Link } from '../router';
 import { useSession } from '../session';
 import { useAsync } from '../use-async';
@@ -115,7 +115,7 @@ export function CrawlRunTable({
   names?: ReadonlyMap<string, string>;
 }) {
   return (
-    <div className="scroll">
+    <ScrollBox label="Crawl runs">
       <table className="crawl-runs">
         <thead>
           <tr>
@@ -152,7 +152,7 @@ export function CrawlRunTable({
           ))}
         </tbody>
       </table>
-    </div>
+    </ScrollBox>
   );
 }
 

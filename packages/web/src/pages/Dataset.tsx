@@ -1,7 +1,7 @@
 import { contract, isPiiTag, MAX_IN_LIST, MAX_PAGE_SIZE, suggestPiiTag } from '@aide/schemas';
 import type { FieldClassification, SchemaVersion } from '@aide/sdk';
 import { type FormEvent, useId, useState } from 'react';
-import { ErrorMessage, Loaded, when } from '../components/common';
+import { ErrorMessage, Loaded, ScrollBox, when } from '../components/common';
 import { CheckCompatibility, DatasetLevel, VersionHistory } from '../components/Compatibility';
 import { FieldLineage, Lineage } from '../components/Lineage';
 import { isNotFound, NotFound, PageHeading } from '../components/Page';
@@ -279,7 +279,9 @@ function TagForm(props: {
     setText((tags.includes(tag) ? tags.filter((t) => t !== tag) : [...tags, tag]).join(', '));
   const fix = (tag: string) => {
     const better = suggestPiiTag(tag);
-    setText(tags.flatMap((t) => (t !== tag ? [t] : better && !tags.includes(better) ? [better] : [])).join(', '));
+    setText(
+      tags.flatMap((t) => (t !== tag ? [t] : better && !tags.includes(better) ? [better] : [])).join(', '),
+    );
   };
   const submit = async (e: FormEvent) => {
     e.preventDefault();
@@ -409,7 +411,7 @@ function PiiHistory({ version }: { version: SchemaVersion }) {
         items.length === 0 ? (
           <p>No field has been classified.</p>
         ) : (
-          <div className="scroll">
+          <ScrollBox label="PII classification history">
             <table>
               <thead>
                 <tr>
@@ -432,7 +434,7 @@ function PiiHistory({ version }: { version: SchemaVersion }) {
                 ))}
               </tbody>
             </table>
-          </div>
+          </ScrollBox>
         )
       }
     </Loaded>

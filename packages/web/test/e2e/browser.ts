@@ -5,6 +5,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type Browser, chromium, type Page } from 'playwright-core';
+import { afterEach, expect } from 'vitest';
 
 const CHROMIUM = process.env['AIDE_CHROMIUM'] ?? '/usr/bin/chromium';
 const SHOTS = fileURLToPath(new URL('../../test-results/', import.meta.url));
@@ -52,6 +53,19 @@ export async function axeViolations(page: Page): Promise<string[]> {
     return (await axe.run()).violations;
   });
   return result.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+}
+
+/**
+ * Checks with axe the state every test of the enclosing file or describe ends in (issue 28: zero
+ * violations on every page state the browser tests visit), on top of the checks tests make between.
+ */
+export function axeAfterEach(page: () => Page | undefined): void {
+  afterEach(async () => {
+    const current = page();
+    // A test that never opened a page (an HTTP check) leaves about:blank: nothing to check.
+    if (current && !current.isClosed() && current.url() !== 'about:blank')
+      expect(await axeViolations(current)).toEqual([]);
+  });
 }
 
 /** Signs in through the login form and waits for the systems page. */

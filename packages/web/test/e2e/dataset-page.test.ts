@@ -6,7 +6,7 @@
 import { AideClient } from '@aide/sdk';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { axeViolations, launch, PHONE, shot, sidewaysOverflow, signIn } from './browser';
+import { axeAfterEach, axeViolations, launch, PHONE, shot, sidewaysOverflow, signIn } from './browser';
 
 const baseUrl = inject('baseUrl');
 const admin = inject('admin');
@@ -76,6 +76,7 @@ beforeAll(async () => {
     ],
   });
 });
+axeAfterEach(() => page);
 afterAll(async () => {
   await page?.close();
   await browser?.close();

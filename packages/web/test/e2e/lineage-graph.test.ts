@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { AideClient } from '@aide/sdk';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { axeViolations, launch, PHONE, shot, sidewaysOverflow, signIn } from './browser';
+import { axeAfterEach, axeViolations, launch, PHONE, shot, sidewaysOverflow, signIn } from './browser';
 
 const baseUrl = inject('baseUrl');
 const admin = inject('admin');
@@ -67,6 +67,7 @@ beforeAll(async () => {
   page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
   await signIn(page, baseUrl, admin);
 });
+axeAfterEach(() => page);
 afterAll(async () => {
   await page?.close();
   await browser?.close();
@@ -116,7 +117,9 @@ describe('the lineage graph', () => {
     // A dataset the run wrote that nobody registered: shown, set apart, not a link.
     const seen = page.getByRole('img', { name: `Unregistered dataset ${NS}/mart.not_registered` });
     expect(await seen.count()).toBe(1);
-    expect(await page.locator('.legend').innerText()).toMatch(/dataset\s+job\s+dataset seen by OpenLineage, not registered/);
+    expect(await page.locator('.legend').innerText()).toMatch(
+      /dataset\s+job\s+dataset seen by OpenLineage, not registered/,
+    );
     expect(await axeViolations(page)).toEqual([]);
     await shot(page, 'lineage-jobs');
   });

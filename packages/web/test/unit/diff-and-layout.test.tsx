@@ -73,7 +73,10 @@ describe('layout', () => {
   it('puts upstream left of the dataset and downstream right', () => {
     const graph = mergeLineage(
       'root',
-      { nodes: [node('root', 0, 0), node('up', 1, null), node('down', null, 1), node('down2', null, 2)], edges: [] },
+      {
+        nodes: [node('root', 0, 0), node('up', 1, null), node('down', null, 1), node('down2', null, 2)],
+        edges: [],
+      },
       null,
     );
     const pos = layout(graph);
