@@ -17,15 +17,28 @@ export function Lineage({ datasetId }: { datasetId: string }) {
   const [graph] = useAsync(async () => {
     const [datasets, jobs] = await Promise.all([
       client.lineage.datasets(datasetId, { depth: DEPTH }),
-      // A job hop is half a dataset hop: twice the depth reaches as far. One page of 1000 nodes.
-      client.lineage.jobs.graph(`dataset:${datasetId}`, { depth: 2 * DEPTH, size: 1000 }),
+      // A job hop is half a dataset hop: twice the depth reaches as far. One page of 1000 nodes. The
+      // dataset links still show when the job graph cannot be read (the note under the graph says so).
+      (async () =>
+        client.lineage.jobs.graph(`dataset:${datasetId}`, { depth: 2 * DEPTH, size: 1000 }))().catch(
+        () => null,
+      ),
     ]);
-    return mergeLineage(datasetId, datasets, jobs);
+    return { ...mergeLineage(datasetId, datasets, jobs), jobsRead: jobs !== null };
   }, [datasetId, client]);
   return (
     <Loaded value={graph}>
       {(g) => {
-        if (g.edges.length === 0) return <p>No lineage recorded for this dataset.</p>;
+        const unread = g.jobsRead ? null : (
+          <p className="muted small">The OpenLineage jobs could not be read.</p>
+        );
+        if (g.edges.length === 0)
+          return (
+            <>
+              <p>No lineage recorded for this dataset.</p>
+              {unread}
+            </>
+          );
         const jobs = g.nodes.filter((n) => n.kind === 'job').length;
         const datasets = g.nodes.length - jobs;
         return (
@@ -35,6 +48,7 @@ export function Lineage({ datasetId }: { datasetId: string }) {
               title={`Lineage graph: ${plural(datasets, 'dataset')}${jobs ? `, ${plural(jobs, 'job')}` : ''}, ${plural(g.edges.length, 'link')}`}
             />
             <Legend jobs={jobs > 0} unregistered={g.nodes.some((n) => n.kind === 'unregistered')} />
+            {unread}
           </>
         );
       }}

@@ -68,6 +68,14 @@ export function axeAfterEach(page: () => Page | undefined): void {
   });
 }
 
+/** In-app navigation to a path under /ui (a page load would sign the user out). */
+export async function go(page: Page, path: string): Promise<void> {
+  await page.evaluate((to) => {
+    window.history.pushState(null, '', `/ui${to}`);
+    window.dispatchEvent(new PopStateEvent('popstate'));
+  }, path);
+}
+
 /** Signs in through the login form and waits for the systems page. */
 export async function signIn(page: Page, baseUrl: string, user: { email: string; password: string }) {
   await page.goto(`${baseUrl}/ui/`);

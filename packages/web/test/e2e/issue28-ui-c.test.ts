@@ -6,7 +6,7 @@
 import { AideClient } from '@aide/sdk';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { axeAfterEach, axeViolations, launch, shot, signIn } from './browser';
+import { axeAfterEach, axeViolations, go as goTo, launch, shot, signIn } from './browser';
 
 const baseUrl = inject('baseUrl');
 const admin = inject('admin');
@@ -52,13 +52,7 @@ afterAll(async () => {
   await api?.close();
 });
 
-/** In-app navigation to a path under /ui (a page load would sign the user out). */
-async function go(path: string) {
-  await page.evaluate((to) => {
-    window.history.pushState(null, '', `/ui${to}`);
-    window.dispatchEvent(new PopStateEvent('popstate'));
-  }, path);
-}
+const go = (path: string) => goTo(page, path);
 
 describe('PII tags (#11)', () => {
   it('offers the tags in use and the suggested ones, refuses a free-text tag with its likely form', async () => {

@@ -6,7 +6,16 @@ import { randomUUID } from 'node:crypto';
 import { AideClient } from '@aide/sdk';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { axeAfterEach, axeViolations, launch, PHONE, shot, sidewaysOverflow, signIn } from './browser';
+import {
+  axeAfterEach,
+  axeViolations,
+  go as goTo,
+  launch,
+  PHONE,
+  shot,
+  sidewaysOverflow,
+  signIn,
+} from './browser';
 
 const baseUrl = inject('baseUrl');
 const admin = inject('admin');
@@ -74,13 +83,7 @@ afterAll(async () => {
   await api?.close();
 });
 
-/** In-app navigation to a path under /ui (a page load would sign the user out). */
-async function go(path: string) {
-  await page.evaluate((to) => {
-    window.history.pushState(null, '', `/ui${to}`);
-    window.dispatchEvent(new PopStateEvent('popstate'));
-  }, path);
-}
+const go = (path: string) => goTo(page, path);
 
 const graph = () => page.locator('svg[aria-label^="Lineage graph"]');
 const centre = async (l: Locator) => {
