@@ -132,6 +132,7 @@ export type {
   Field,
   FieldBinding,
   FieldClassification,
+  PiiTagCatalogue,
   FieldLineageGraph,
   FieldLink,
   FieldTransformation,

@@ -538,6 +538,17 @@ describe('schema versions, fields and PII', () => {
     }
     expect('update' in client.fieldClassifications).toBe(false);
     expect('delete' in client.fieldClassifications).toBe(false);
+    // The tags in use, for a tagging form; a free-text tag is refused with its likely form.
+    const tags = await client.fieldClassifications.tags();
+    expect(tags.in_use.filter((t) => t.tag === 'contact')[0]?.field_count).toBeGreaterThanOrEqual(1);
+    expect(tags.suggested).toContain('email');
+    await expect(
+      client.fieldClassifications.create({ field_id: email.field_id, pii_tags: ['E-Mail Address'] }),
+    ).rejects.toMatchObject({
+      status: 422,
+      errorCode: 'PII_TAG_INVALID',
+      details: { invalid: [{ tag: 'E-Mail Address', suggestion: 'e_mail_address' }] },
+    });
   });
 
   it('fields: tree, children, create, createMany, update, delete', async () => {

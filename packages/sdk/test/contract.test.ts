@@ -108,6 +108,7 @@ async function callEveryOwnMethod(client: AideClient): Promise<void> {
     () => client.fields.children(MISSING),
     () => client.fieldClassifications.current(MISSING),
     () => client.fieldClassifications.currentOfDataset(MISSING),
+    () => client.fieldClassifications.tags(),
     () => datasetLinks.renderSql(MISSING),
     () => datasetLinks.fieldLinks(MISSING),
     () => datasetLinks.addFieldLink(MISSING, { source_field_id: MISSING, target_field_id: MISSING }),

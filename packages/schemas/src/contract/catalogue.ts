@@ -11,7 +11,11 @@ import { dataTypeResource } from '../entities/data-type.js';
 import { datasetSchemaResource } from '../entities/dataset-schema.js';
 import { datasetResource } from '../entities/dataset.js';
 import { fieldBindingResource } from '../entities/field-binding.js';
-import { FieldClassificationSchema, fieldClassificationResource } from '../entities/field-classification.js';
+import {
+  FieldClassificationSchema,
+  fieldClassificationResource,
+  PiiTagCatalogueSchema,
+} from '../entities/field-classification.js';
 import { FieldSchema, FieldTreeSchema, fieldResource } from '../entities/field.js';
 import {
   PublishResultSchema,
@@ -203,6 +207,20 @@ export const fieldClassificationRoutes = {
     keys: 'catalogue:read',
     summary: "A field's current PII classification",
     description: 'The path parameter is the field id.',
+    tag: 'Field classifications',
+  }),
+  tags: defineRoute({
+    method: 'GET',
+    path: '/api/v1/field-classifications/tags',
+    responses: { 200: PiiTagCatalogueSchema },
+    errors: [],
+    auth: 'user',
+    keys: 'catalogue:read',
+    summary: 'The PII tags in use (with how many fields carry each) and the suggested ones',
+    description:
+      "`in_use`: the tags of fields' current classifications, most used first (at most 500). " +
+      '`suggested`: a starting vocabulary offered when tagging; a tag need not be in either list, only ' +
+      'in the tag format.',
     tag: 'Field classifications',
   }),
   currentOfDataset: defineRoute({

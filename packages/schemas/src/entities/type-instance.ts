@@ -11,6 +11,28 @@ export const SlotSchema = z.string().regex(/^(item|element|key|value|field:[^\u0
   message: 'must be item, element, key, value or field:<name>',
 });
 
+/** The child slots a template may read by name (struct members are read as `fields`). */
+export const CHILD_SLOT_NAMES = ['item', 'element', 'key', 'value'] as const;
+export type ChildSlotName = (typeof CHILD_SLOT_NAMES)[number];
+// The code of `{{ ... }}` and `{% ... %}` tags: slot names in literal text ("primary key") do not count.
+const TEMPLATE_TAG = /\{[{%]([\s\S]*?)[}%]\}/g;
+
+/**
+ * The child slots a render template reads (`item`, `element`, `key`, `value`, in that order) and whether
+ * it reads struct members (`fields`, children in slots `field:<name>`). The server requires a child for
+ * each slot read and refuses one it ignores; the UI asks for exactly these.
+ */
+export function templateSlots(template: string): { slots: ChildSlotName[]; fields: boolean } {
+  const found = new Set<ChildSlotName>();
+  let fields = false;
+  for (const match of template.matchAll(TEMPLATE_TAG)) {
+    const code = match[1] ?? '';
+    for (const name of CHILD_SLOT_NAMES) if (new RegExp(`\\b${name}\\b`).test(code)) found.add(name);
+    if (/\bfields\b/.test(code)) fields = true;
+  }
+  return { slots: CHILD_SLOT_NAMES.filter((n) => found.has(n)), fields };
+}
+
 export const TypeInstanceSchema = z
   .object({
     ...auditShape,

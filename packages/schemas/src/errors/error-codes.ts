@@ -262,6 +262,12 @@ export const ERROR_CATALOGUE = {
     status: 409,
     detail: 'Circular reference detected: a field cannot be its own ancestor.',
   },
+  PII_TAG_INVALID: {
+    status: 422,
+    detail:
+      'A PII tag is not in the tag format: lower-case letters and digits, words joined by _ - . or : ' +
+      '(e.g. email, birth_date, gdpr:health), at most 64 characters. `details.invalid` lists each with a suggestion.',
+  },
   FIELD_CLASSIFICATION_NOT_FOUND: {
     status: 404,
     detail: 'The requested field classification was not found.',

@@ -1,4 +1,9 @@
-import { contract, type CreateFieldClassification, type FieldClassification } from '@aide/schemas';
+import {
+  contract,
+  type CreateFieldClassification,
+  type FieldClassification,
+  type PiiTagCatalogue,
+} from '@aide/schemas';
 import type { RequestOptions } from '../core/request-options.js';
 import { CollectionResource } from './crud.js';
 
@@ -17,6 +22,14 @@ export class FieldClassificationsResource extends CollectionResource<
    */
   current(fieldId: string, options?: RequestOptions): Promise<FieldClassification> {
     return this.api.invoke(contract.fieldClassifications.current, { params: { id: fieldId }, options });
+  }
+
+  /**
+   * `GET /field-classifications/tags` — the tags in use (most used first, with how many fields carry
+   * each) and the suggested vocabulary, to offer when tagging.
+   */
+  tags(options?: RequestOptions): Promise<PiiTagCatalogue> {
+    return this.api.invoke(contract.fieldClassifications.tags, { options });
   }
 
   /**

@@ -19,7 +19,7 @@ import { AideApiError, type SchemaVersionSummary } from '@aide/sdk';
 import { type FormEvent, useEffect, useId, useState } from 'react';
 import { useCan, useSession } from '../session';
 import { useAsync } from '../use-async';
-import { ErrorMessage, Loaded, when } from './common';
+import { ErrorMessage, Loaded, ScrollBox, when } from './common';
 
 // Compatibility levels in the UI (ADR 0048): the level a dataset's next publish must pass and where it
 // comes from, the forced publishes of its history, and a check of a would-be version. Every verdict is
@@ -176,7 +176,7 @@ function SetLevel({
 /** Violations as a table: the version compared, the direction that fails, the rule and why. */
 export function ViolationsTable({ violations }: { violations: readonly CompatibilityViolation[] }) {
   return (
-    <div className="scroll">
+    <ScrollBox label="Violations">
       <table className="violations">
         <thead>
           <tr>
@@ -202,7 +202,7 @@ export function ViolationsTable({ violations }: { violations: readonly Compatibi
           ))}
         </tbody>
       </table>
-    </div>
+    </ScrollBox>
   );
 }
 
@@ -233,7 +233,7 @@ export function VersionHistory({
 }) {
   if (versions.length === 0) return null;
   return (
-    <div className="scroll">
+    <ScrollBox label="Version history">
       <table className="history">
         <thead>
           <tr>
@@ -270,7 +270,7 @@ export function VersionHistory({
           })}
         </tbody>
       </table>
-    </div>
+    </ScrollBox>
   );
 }
 

@@ -10,7 +10,7 @@ import {
 } from 'react';
 import type { z } from 'zod';
 import { useCan } from '../session';
-import { ErrorMessage, Pager } from './common';
+import { ErrorMessage, Pager, ScrollBox } from './common';
 
 /** How a field is edited: its text is turned into the API's value by `toValue`. */
 export type FieldKind = 'text' | 'textarea' | 'json' | 'list' | 'bool' | 'select';
@@ -162,6 +162,8 @@ export function EntityTable<T extends Row>(props: {
         <EntityForm
           admin={admin}
           row={editing === 'new' ? null : editing}
+          // The form reloaded the row after a conflict: the list shows what it now holds too.
+          onReloaded={onChanged}
           onDone={(changed) => {
             setEditing(null);
             if (changed) onChanged();
@@ -182,7 +184,7 @@ export function EntityTable<T extends Row>(props: {
           {deleteError !== null && <ErrorMessage error={deleteError} />}
         </div>
       )}
-      <div className="scroll">
+      <ScrollBox label={`List of ${admin.singular}s`}>
         <table>
           <thead>
             <tr>
@@ -236,7 +238,7 @@ export function EntityTable<T extends Row>(props: {
             ))}
           </tbody>
         </table>
-      </div>
+      </ScrollBox>
       <Pager page={props.page.page} pages={props.page.pages} total={props.page.total} onPage={props.onPage} />
     </>
   );
@@ -259,6 +261,7 @@ function EntityForm<T extends Row>(props: {
   admin: EntityAdmin<T>;
   row: T | null;
   onDone: (changed: boolean) => void;
+  onReloaded?: () => void;
 }) {
   const { admin } = props;
   const id = useId();
@@ -279,6 +282,7 @@ function EntityForm<T extends Row>(props: {
       setValues(initialValues(admin.fields, latest));
       setApiError(null);
       setErrors({});
+      props.onReloaded?.();
     } catch (e) {
       setApiError(e);
     }

@@ -1,9 +1,12 @@
+import type { TypeSpec } from '@aide/schemas';
 import type { DataType } from '@aide/sdk';
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import { z } from 'zod';
 import { type Session, useSession } from '../session';
 import { ErrorMessage } from './common';
 import { type FieldSpec, FormField, issuesByField, usePanel } from './EntityEditor';
+import { droppedParams, droppedSentence } from './template-params';
+import { type ChildSlot, childSpecs, initialChildren, slotsOf, TypeSlots } from './TypeSlots';
 
 const DEBOUNCE_MS = 250;
 
@@ -38,7 +41,7 @@ export function paramSpecs(schema: Record<string, unknown>): ParamSpec[] {
 }
 
 /** The form field of a parameter: its type, whether it is required, bounds and description as the hint. */
-function fieldOf(spec: ParamSpec): FieldSpec {
+export function fieldOf(spec: ParamSpec): FieldSpec {
   const hint = [
     spec.type,
     spec.required ? 'required' : 'optional',
@@ -95,15 +98,43 @@ export function paramsValidator(schema: Record<string, unknown>): z.ZodType | nu
 }
 
 /**
- * Renders `params` for a data type through the API without storing anything
+ * Renders `params` (and child types) for a data type through the API without storing anything
  * (`POST /type-instances/render`, ADR 0027): the spec names the type by code in its flavor.
  */
-export async function renderThroughApi(session: Session, type: DataType, params: Record<string, unknown>) {
+export async function renderThroughApi(
+  session: Session,
+  type: DataType,
+  params: Record<string, unknown>,
+  children: TypeSpec['children'] = [],
+) {
   const rendered = await session.client.typeInstances.renderSpec({
     system_flavor_id: type.system_flavor_id,
-    type: { data_type: type.code, params },
+    type: { data_type: type.code, params, ...(children.length ? { children } : {}) },
   });
   return rendered.rendered;
+}
+
+/** A flavor's data types by code (a flavor has tens: postgres14 has 52; pages of 100). */
+function useFlavorTypes(session: Session, flavorId: string, wanted: boolean) {
+  const [types, setTypes] = useState<DataType[]>([]);
+  useEffect(() => {
+    if (!wanted) return;
+    let live = true;
+    void (async () => {
+      const all: DataType[] = [];
+      for await (const t of session.client.dataTypes.iterate({
+        system_flavor_id: flavorId,
+        size: 100,
+        sort: 'code',
+      }))
+        all.push(t);
+      if (live) setTypes(all);
+    })().catch(() => undefined);
+    return () => {
+      live = false;
+    };
+  }, [session, flavorId, wanted]);
+  return types;
 }
 
 /** Parameters for a type, checked against its params schema as they are typed, and the rendered text. */
@@ -118,8 +149,15 @@ export function RenderPreview({ type, onClose }: { type: DataType; onClose: () =
   const params = paramsOf(specs, values);
   const checked = validator?.safeParse(params);
   const errors = checked && !checked.success ? issuesByField(checked.error) : {};
-  const valid = !checked || checked.success;
-  const key = JSON.stringify(params);
+  const slots = slotsOf(type);
+  const container = slots.slots.length > 0 || slots.fields;
+  const [children, setChildren] = useState<ChildSlot[]>(() => initialChildren(type));
+  const types = useFlavorTypes(session, type.system_flavor_id, container);
+  const built = childSpecs(children, new Map(types.map((t) => [t.code, t])));
+  const missing = 'missing' in built ? built.missing : null;
+  const valid = (!checked || checked.success) && missing === null;
+  const key = JSON.stringify({ params, children: 'children' in built ? built.children : [] });
+  const dropped = droppedParams(type.render_template, Object.keys(params));
   const panel = usePanel(onClose);
 
   useEffect(() => {
@@ -129,7 +167,10 @@ export function RenderPreview({ type, onClose }: { type: DataType; onClose: () =
     const timer = setTimeout(() => {
       // One request at a time, so an older answer never replaces a newer one.
       queue.current = queue.current
-        .then(() => renderThroughApi(session, type, JSON.parse(key) as Record<string, unknown>))
+        .then(() => {
+          const spec = JSON.parse(key) as { params: Record<string, unknown>; children: TypeSpec['children'] };
+          return renderThroughApi(session, type, spec.params, spec.children);
+        })
         .then(
           (rendered) => live && setResult({ rendered, busy: false }),
           (error: unknown) => live && setResult({ error, busy: false }),
@@ -149,7 +190,7 @@ export function RenderPreview({ type, onClose }: { type: DataType; onClose: () =
       {...panel}
     >
       <h3 id={`${id}-title`}>Render preview of {type.code}</h3>
-      {specs.length === 0 && <p className="muted">This type takes no parameters.</p>}
+      {specs.length === 0 && !container && <p className="muted">This type takes no parameters.</p>}
       {specs.map((spec) => (
         <FormField
           key={spec.name}
@@ -161,10 +202,16 @@ export function RenderPreview({ type, onClose }: { type: DataType; onClose: () =
         />
       ))}
       {errors[''] && <p className="error">{errors['']}</p>}
+      {container && <TypeSlots parent={type} children={children} types={types} onChange={setChildren} />}
+      {dropped.map((d) => (
+        <p key={d.param} className="warning" role="status">
+          {droppedSentence(d)}
+        </p>
+      ))}
       <p>
         Rendered:{' '}
         <output aria-live="polite" aria-busy={result.busy} className="rendered">
-          {valid ? (result.rendered ?? '') : '(fix the parameters)'}
+          {valid ? (result.rendered ?? '') : missing ? `(${missing})` : '(fix the parameters)'}
         </output>
       </p>
       {valid && result.error !== undefined && <ErrorMessage error={result.error} />}

@@ -11,7 +11,7 @@ import { AideApiError, type SchemaVersionSummary } from '@aide/sdk';
 import { type FormEvent, useEffect, useId, useMemo, useState } from 'react';
 import { useSession } from '../session';
 import { useAsync } from '../use-async';
-import { ErrorMessage, Loaded } from './common';
+import { ErrorMessage, Loaded, ScrollBox } from './common';
 
 // "Translate to…" (issue 25 §2): a stored version rendered into another flavor by the API through the
 // cast rules, with what the translation loses shown before the output, never hidden under it.
@@ -235,7 +235,7 @@ export function LossReport(props: {
   return (
     <div className="loss-report">
       {lossy.length > 0 && (
-        <div className="scroll">
+        <ScrollBox label="Lossy columns">
           <table>
             <caption>Columns that lose information</caption>
             <thead>
@@ -267,7 +267,7 @@ export function LossReport(props: {
               ))}
             </tbody>
           </table>
-        </div>
+        </ScrollBox>
       )}
       {props.omissions.length > 0 && (
         <>
@@ -330,7 +330,7 @@ function TranslationView({ translation: t, objectName }: { translation: Translat
       </pre>
       <details>
         <summary>All {t.columns.length} columns and their casts</summary>
-        <div className="scroll">
+        <ScrollBox label="Columns and their casts">
           <table>
             <thead>
               <tr>
@@ -357,7 +357,7 @@ function TranslationView({ translation: t, objectName }: { translation: Translat
               ))}
             </tbody>
           </table>
-        </div>
+        </ScrollBox>
       </details>
     </section>
   );

@@ -3,7 +3,7 @@ import type { SchemaVersion, SchemaVersionDiff, SchemaVersionSummary } from '@ai
 import { useState } from 'react';
 import { useSession } from '../session';
 import { useAsync } from '../use-async';
-import { Loaded, when } from './common';
+import { Loaded, ScrollBox, when } from './common';
 
 type Change = 'same' | 'added' | 'removed' | 'changed';
 type ServerChange = SchemaVersionDiff['changes'][number];
@@ -153,7 +153,7 @@ export function VersionDiff({
                   ))}
                 </ul>
               )}
-              <div className="scroll">
+              <ScrollBox label="Column changes">
                 <table className="diff">
                   <thead>
                     <tr>
@@ -184,7 +184,7 @@ export function VersionDiff({
                     ))}
                   </tbody>
                 </table>
-              </div>
+              </ScrollBox>
             </>
           );
         }}

@@ -10,6 +10,19 @@ export function Highlight({ segments }: { segments: SearchHighlight['segments'] 
   );
 }
 
+/**
+ * A box that scrolls sideways when its table is wider than the page (a phone): reachable with the
+ * keyboard, so its hidden part can be scrolled to without a mouse (axe `scrollable-region-focusable`),
+ * and named for the screen reader that lands on it.
+ */
+export function ScrollBox({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <div className="scroll" tabIndex={0} role="group" aria-label={label}>
+      {children}
+    </div>
+  );
+}
+
 export function Loaded<T>({ value, children }: { value: Async<T>; children: (v: T) => ReactNode }) {
   if (value.state === 'loading') return <p aria-live="polite">Loading…</p>;
   if (value.state === 'error') return <ErrorMessage error={value.error} />;

@@ -1,5 +1,5 @@
 import type { CrawlRun } from '@aide/sdk';
-import { Loaded, when } from '../components/common';
+import { Loaded, ScrollBox, when } from '../components/common';
 import { isNotFound, NotFound, PageHeading } from '../components/Page';
 import { Link } from '../router';
 import { useSession } from '../session';
@@ -116,7 +116,7 @@ export function CrawlRunTable({
   names?: ReadonlyMap<string, string>;
 }) {
   return (
-    <div className="scroll">
+    <ScrollBox label="Crawl runs">
       <table className="crawl-runs">
         <thead>
           <tr>
@@ -153,7 +153,7 @@ export function CrawlRunTable({
           ))}
         </tbody>
       </table>
-    </div>
+    </ScrollBox>
   );
 }
 

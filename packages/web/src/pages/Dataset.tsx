@@ -1,7 +1,7 @@
-import { contract, MAX_IN_LIST, MAX_PAGE_SIZE } from '@aide/schemas';
+import { contract, isPiiTag, MAX_IN_LIST, MAX_PAGE_SIZE, suggestPiiTag } from '@aide/schemas';
 import type { FieldClassification, SchemaVersion } from '@aide/sdk';
-import { type FormEvent, useEffect, useRef, useState } from 'react';
-import { ErrorMessage, Loaded, when } from '../components/common';
+import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
+import { ErrorMessage, Loaded, ScrollBox, when } from '../components/common';
 import { CheckCompatibility, DatasetLevel, VersionHistory } from '../components/Compatibility';
 import { DatasetHeader } from '../components/DatasetHeader';
 import { FieldLineage, Lineage } from '../components/Lineage';
@@ -26,6 +26,8 @@ export function DatasetPage({ id }: { id: string }) {
     async () => (current ? client.datasets.schemaVersion(id, current.version_num) : null),
     [id, current?.version_num, client],
   );
+  // Counts the classifications made here: the history is read again after each.
+  const [tagged, setTagged] = useState(0);
   // Column lineage on demand: a column's Lineage button, or `?field=` when arriving from a field node.
   const [field, setField] = useState<string | null>(() =>
     new URLSearchParams(window.location.search).get('field'),
@@ -60,7 +62,15 @@ export function DatasetPage({ id }: { id: string }) {
       <Loaded value={schema}>
         {(v) =>
           v ? (
-            <SchemaTable version={v} onTagged={reloadSchema} onLineage={setField} highlighted={column} />
+            <SchemaTable
+              version={v}
+              onTagged={() => {
+                reloadSchema();
+                setTagged((n) => n + 1);
+              }}
+              onLineage={setField}
+              highlighted={column}
+            />
           ) : (
             <p>No published version yet.</p>
           )
@@ -108,7 +118,9 @@ export function DatasetPage({ id }: { id: string }) {
         )}
       </Loaded>
       <h2>PII classification history</h2>
-      <Loaded value={schema}>{(v) => (v ? <PiiHistory version={v} /> : <p>No fields yet.</p>)}</Loaded>
+      <Loaded value={schema}>
+        {(v) => (v ? <PiiHistory version={v} key={tagged} /> : <p>No fields yet.</p>)}
+      </Loaded>
       <h2>Crawl runs of its system</h2>
       <Loaded value={dataset}>{(d) => <SystemCrawlRuns systemId={d.system_id} />}</Loaded>
       <h2>Lineage</h2>
@@ -222,9 +234,21 @@ function SchemaTable(props: {
   );
 }
 
+/** The tags of a comma-separated text, trimmed, each once, in order. */
+export const tagsOf = (text: string) => [
+  ...new Set(
+    text
+      .split(',')
+      .map((t) => t.trim())
+      .filter(Boolean),
+  ),
+];
+
 /**
  * Appends a classification with an optional reason (the history is append-only; an empty tag list
- * records "reviewed, no PII"). Shown to whoever the API lets classify: every signed-in user today.
+ * records "reviewed, no PII"). The tags in use and the suggested ones are offered as toggles; a tag
+ * outside the tag format (ADR 0058) is named with the form it probably meant before anything is sent.
+ * Shown to whoever the API lets classify: every signed-in user today.
  */
 function TagForm(props: {
   fieldId: string;
@@ -233,22 +257,31 @@ function TagForm(props: {
   onDone: (changed: boolean) => void;
 }) {
   const { client } = useSession();
+  const id = useId();
   const [text, setText] = useState(props.tags.join(', '));
   const [reason, setReason] = useState('');
   const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
+  const [known] = useAsync(() => client.fieldClassifications.tags(), [client]);
+  const tags = tagsOf(text);
+  const invalid = tags.filter((t) => !isPiiTag(t));
+  const toggle = (tag: string) =>
+    setText((tags.includes(tag) ? tags.filter((t) => t !== tag) : [...tags, tag]).join(', '));
+  const fix = (tag: string) => {
+    const better = suggestPiiTag(tag);
+    setText(
+      tags.flatMap((t) => (t !== tag ? [t] : better && !tags.includes(better) ? [better] : [])).join(', '),
+    );
+  };
   const submit = async (e: FormEvent) => {
     e.preventDefault();
-    const pii_tags = text
-      .split(',')
-      .map((t) => t.trim())
-      .filter(Boolean);
+    if (invalid.length > 0) return;
     setBusy(true);
     setError(null);
     try {
       await client.fieldClassifications.create({
         field_id: props.fieldId,
-        pii_tags,
+        pii_tags: tags,
         ...(reason.trim() ? { reason: reason.trim() } : {}),
       });
       props.onDone(true);
@@ -257,22 +290,72 @@ function TagForm(props: {
       setBusy(false);
     }
   };
+  const offered =
+    known.state === 'done'
+      ? [
+          ...known.value.in_use.slice(0, 20).map((t) => ({ tag: t.tag, count: t.field_count })),
+          ...known.value.suggested
+            .filter((t) => !known.value.in_use.slice(0, 20).some((u) => u.tag === t))
+            .map((tag) => ({ tag, count: 0 })),
+        ]
+      : [];
   return (
-    <form className="inline" onSubmit={(e) => void submit(e)}>
+    <form className="inline tag-form" onSubmit={(e) => void submit(e)}>
       <label>
         <span className="visually-hidden">PII tags of {props.name} (comma-separated)</span>
-        <input value={text} onChange={(e) => setText(e.target.value)} placeholder="email, phone" autoFocus />
+        <input
+          value={text}
+          onChange={(e) => setText(e.target.value)}
+          placeholder="email, phone"
+          autoFocus
+          aria-invalid={invalid.length > 0 || undefined}
+          aria-describedby={invalid.length > 0 ? `${id}-invalid` : `${id}-format`}
+        />
       </label>
       <label>
         <span className="visually-hidden">Reason for the classification of {props.name}</span>
         <input value={reason} onChange={(e) => setReason(e.target.value)} placeholder="reason (optional)" />
       </label>
-      <button type="submit" disabled={busy}>
+      <button type="submit" disabled={busy || invalid.length > 0}>
         Save
       </button>
       <button type="button" onClick={() => props.onDone(false)}>
         Cancel
       </button>
+      <span id={`${id}-format`} className="muted small">
+        Lower-case words joined by _ (e.g. birth_date).
+      </span>
+      {invalid.length > 0 && (
+        <div id={`${id}-invalid`} className="error small" role="alert">
+          {invalid.map((t) => (
+            <p key={t}>
+              “{t}” is not a tag: use lower-case letters and digits, words joined by _ - . or :{' '}
+              {suggestPiiTag(t) && (
+                <button type="button" className="link" onClick={() => fix(t)}>
+                  Use {suggestPiiTag(t)}
+                </button>
+              )}
+            </p>
+          ))}
+        </div>
+      )}
+      {offered.length > 0 && (
+        <div role="group" aria-label={`Known PII tags for ${props.name}`} className="known-tags">
+          {offered.map(({ tag, count }) => (
+            <button
+              type="button"
+              key={tag}
+              className="badge toggle"
+              aria-pressed={tags.includes(tag)}
+              title={count ? `on ${count} field${count === 1 ? '' : 's'}` : 'suggested'}
+              onClick={() => toggle(tag)}
+            >
+              {tag}
+              {count ? <span className="muted"> {count}</span> : null}
+            </button>
+          ))}
+        </div>
+      )}
       {error !== null && <ErrorMessage error={error} />}
     </form>
   );
@@ -318,7 +401,7 @@ function PiiHistory({ version }: { version: SchemaVersion }) {
         items.length === 0 ? (
           <p>No field has been classified.</p>
         ) : (
-          <div className="scroll">
+          <ScrollBox label="PII classification history">
             <table>
               <thead>
                 <tr>
@@ -326,6 +409,7 @@ function PiiHistory({ version }: { version: SchemaVersion }) {
                   <th scope="col">Column</th>
                   <th scope="col">Tags</th>
                   <th scope="col">Reason</th>
+                  <th scope="col">By</th>
                 </tr>
               </thead>
               <tbody>
@@ -335,11 +419,12 @@ function PiiHistory({ version }: { version: SchemaVersion }) {
                     <td>{names.get(h.field_id)}</td>
                     <td>{h.pii_tags.length ? h.pii_tags.join(', ') : '(none)'}</td>
                     <td>{h.reason ?? ''}</td>
+                    <td>{h.created_by_email ?? 'unknown'}</td>
                   </tr>
                 ))}
               </tbody>
             </table>
-          </div>
+          </ScrollBox>
         )
       }
     </Loaded>

@@ -12,12 +12,12 @@ import {
   UpdateSystemSchema,
 } from '@aide/schemas';
 import type { AideClient, CastRule, System, SystemFlavor, SystemKind } from '@aide/sdk';
-import { useState } from 'react';
 import { Loaded } from '../components/common';
 import { type EntityAdmin, EntityTable, sdkCalls } from '../components/EntityEditor';
 import { Link, type ReferenceSection } from '../router';
 import { useSession } from '../session';
 import { TypeCatalogue } from './Types';
+import { useUrlPage, useUrlParam } from '../url-state';
 import { useAsync } from '../use-async';
 
 const SECTIONS: Record<ReferenceSection, string> = {
@@ -64,7 +64,7 @@ const note = { key: 'note', label: 'Note', kind: 'textarea' } as const;
 
 function Kinds() {
   const { client } = useSession();
-  const [page, setPage] = useState(1);
+  const [page, setPage] = useUrlPage();
   const [kinds, reload] = useAsync(
     () => client.systemKinds.list({ page, size: SIZE, sort: 'code' }),
     [page, client],
@@ -96,7 +96,7 @@ function Kinds() {
 
 function Flavors() {
   const { client } = useSession();
-  const [page, setPage] = useState(1);
+  const [page, setPage] = useUrlPage();
   const [data, reload] = useAsync(async () => {
     const [flavors, kinds] = await Promise.all([
       client.systemFlavors.list({ page, size: SIZE, sort: 'code' }),
@@ -184,9 +184,9 @@ export function castRuleFilters(
 
 function CastRules() {
   const { client } = useSession();
-  const [page, setPage] = useState(1);
-  const [source, setSource] = useState('');
-  const [target, setTarget] = useState('');
+  const [page, setPage] = useUrlPage();
+  const [source, setSource] = useUrlParam('source', '');
+  const [target, setTarget] = useUrlParam('target', '');
   const [reference] = useAsync(async () => {
     const [types, flavors] = await Promise.all([
       all((n) => client.dataTypes.list({ page: n, size: 100, sort: 'code' })),
@@ -283,7 +283,7 @@ function CastRules() {
 function Systems() {
   const { client } = useSession();
   const [flavors] = useFlavorOptions(client);
-  const [page, setPage] = useState(1);
+  const [page, setPage] = useUrlPage();
   const [systems, reload] = useAsync(
     () => client.systems.list({ page, size: SIZE, sort: 'code' }),
     [page, client],

@@ -1,8 +1,8 @@
-import { useState } from 'react';
 import { Loaded, Pager } from '../components/common';
 import { isNotFound, NotFound, PageHeading } from '../components/Page';
 import { Link } from '../router';
 import { useSession } from '../session';
+import { useUrlPage, useUrlParam } from '../url-state';
 import { useAsync } from '../use-async';
 
 const SORTS = {
@@ -15,9 +15,11 @@ const SORTS = {
 /** A system and its datasets: name filter, sort and paging done by the API. */
 export function SystemPage({ id }: { id: string }) {
   const { client } = useSession();
-  const [filter, setFilter] = useState('');
-  const [sort, setSort] = useState<keyof typeof SORTS>('object_name');
-  const [page, setPage] = useState(1);
+  // Filter, sort and page live in the URL: a reload or a shared link shows the same list.
+  const [filter, setFilter] = useUrlParam('q', '');
+  const [sortText, setSort] = useUrlParam('sort', 'object_name');
+  const sort: keyof typeof SORTS = sortText in SORTS ? (sortText as keyof typeof SORTS) : 'object_name';
+  const [page, setPage] = useUrlPage();
   const [system] = useAsync(() => client.systems.get(id), [id, client]);
   const [datasets] = useAsync(
     () =>
@@ -61,7 +63,13 @@ export function SystemPage({ id }: { id: string }) {
         </label>
         <label>
           Sort{' '}
-          <select value={sort} onChange={(e) => setSort(e.target.value as keyof typeof SORTS)}>
+          <select
+            value={sort}
+            onChange={(e) => {
+              setSort(e.target.value);
+              setPage(1);
+            }}
+          >
             {Object.entries(SORTS).map(([value, label]) => (
               <option key={value} value={value}>
                 {label}

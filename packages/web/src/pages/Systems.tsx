@@ -1,8 +1,8 @@
-import { useState } from 'react';
 import { Loaded, Pager } from '../components/common';
 import { PageHeading } from '../components/Page';
 import { Link } from '../router';
 import { useSession } from '../session';
+import { useUrlPage } from '../url-state';
 import { useAsync } from '../use-async';
 
 const SIZE = 50;
@@ -10,7 +10,7 @@ const SIZE = 50;
 /** Systems with their flavor and number of live datasets. */
 export function Systems() {
   const { client } = useSession();
-  const [page, setPage] = useState(1);
+  const [page, setPage] = useUrlPage();
   const [data] = useAsync(async () => {
     const [systems, flavors] = await Promise.all([
       client.systems.list({ page, size: SIZE, sort: 'code' }),

@@ -5,6 +5,7 @@ import { Loaded } from '../components/common';
 import { type EntityAdmin, EntityTable, sdkCalls } from '../components/EntityEditor';
 import { RenderPreview } from '../components/RenderPreview';
 import { useSession } from '../session';
+import { useUrlPage, useUrlParam } from '../url-state';
 import { useAsync } from '../use-async';
 
 type Option = { value: string; label: string };
@@ -76,8 +77,9 @@ export function TypeCatalogue() {
       })),
     [client],
   );
-  const [flavorId, setFlavorId] = useState<string | null>(null);
-  const [page, setPage] = useState(1);
+  const [flavorParam, setFlavorId] = useUrlParam('flavor', '');
+  const flavorId = flavorParam || null;
+  const [page, setPage] = useUrlPage();
   const [preview, setPreview] = useState<DataType | null>(null);
   const chosen = flavorId ?? (flavors.state === 'done' ? (flavors.value[0]?.value ?? null) : null);
   const [types, reload] = useAsync(
@@ -134,6 +136,8 @@ export function Types() {
   return (
     <section>
       <h1>Type catalogue</h1>
+      {/* As under Reference data: the preview's heading (h3) comes after an h2. */}
+      <h2>Data types by flavor</h2>
       <TypeCatalogue />
     </section>
   );

@@ -5,7 +5,7 @@
 import { AideClient, PermissionDeniedError } from '@aide/sdk';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { axeViolations, launch, PHONE, shot, sidewaysOverflow, signIn } from './browser';
+import { axeAfterEach, axeViolations, launch, PHONE, shot, sidewaysOverflow, signIn } from './browser';
 
 const baseUrl = inject('baseUrl');
 const admin = inject('admin');
@@ -28,6 +28,7 @@ async function openTypes(page: Page, flavor: string) {
 
 describe('a superuser', () => {
   let page: Page;
+  axeAfterEach(() => page);
   let api: AideClient;
   beforeAll(async () => {
     page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
@@ -245,6 +246,7 @@ describe('a superuser', () => {
 
 describe('a regular user', () => {
   let page: Page;
+  axeAfterEach(() => page);
   beforeAll(async () => {
     page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     await signIn(page, baseUrl, reader);

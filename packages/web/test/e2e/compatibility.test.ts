@@ -6,7 +6,7 @@ import { AideApiError, AideClient } from '@aide/sdk';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { LEVEL_MEANINGS } from '../../src/components/Compatibility';
-import { axeViolations, launch, PHONE, shot, sidewaysOverflow, signIn } from './browser';
+import { axeAfterEach, axeViolations, launch, PHONE, shot, sidewaysOverflow, signIn } from './browser';
 
 const baseUrl = inject('baseUrl');
 const admin = inject('admin');
@@ -75,6 +75,7 @@ async function openInvoices(page: Page) {
 describe('a regular user on a dataset with a compatibility level', () => {
   let context: BrowserContext;
   let page: Page;
+  axeAfterEach(() => page);
   beforeAll(async () => {
     context = await browser.newContext({
       viewport: { width: 1280, height: 900 },
@@ -237,6 +238,7 @@ describe('a regular user on a dataset with a compatibility level', () => {
 
 describe('a superuser', () => {
   let page: Page;
+  axeAfterEach(() => page);
   beforeAll(async () => {
     page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     await signIn(page, baseUrl, admin);

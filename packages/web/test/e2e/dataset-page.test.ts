@@ -6,7 +6,16 @@
 import { AideClient } from '@aide/sdk';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { axeViolations, launch, PHONE, shot, sidewaysOverflow, signIn } from './browser';
+import {
+  axeAfterEach,
+  axeViolations,
+  go as goTo,
+  launch,
+  PHONE,
+  shot,
+  sidewaysOverflow,
+  signIn,
+} from './browser';
 
 const baseUrl = inject('baseUrl');
 const admin = inject('admin');
@@ -76,19 +85,14 @@ beforeAll(async () => {
     ],
   });
 });
+axeAfterEach(() => page);
 afterAll(async () => {
   await page?.close();
   await browser?.close();
   await api?.close();
 });
 
-/** In-app navigation to a path under /ui (a page load would sign the user out). */
-async function go(path: string) {
-  await page.evaluate((to) => {
-    window.history.pushState(null, '', `/ui${to}`);
-    window.dispatchEvent(new PopStateEvent('popstate'));
-  }, path);
-}
+const go = (path: string) => goTo(page, path);
 
 async function openDataset(name: string) {
   await page.getByRole('link', { name: 'Systems', exact: true }).first().click();

@@ -4,7 +4,7 @@
 import { AideClient } from '@aide/sdk';
 import { type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { axeViolations, launch, signIn } from './browser';
+import { axeAfterEach, axeViolations, launch, signIn } from './browser';
 
 let browser: Browser;
 let page: Page;
@@ -16,6 +16,7 @@ beforeAll(async () => {
   browser = await launch();
   page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
 });
+axeAfterEach(() => page);
 afterAll(async () => {
   await api.close();
   await browser?.close();

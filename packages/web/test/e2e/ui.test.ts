@@ -4,7 +4,7 @@
 // axe-core checks each main page for serious or critical accessibility violations.
 import { type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { axeViolations as axeOf, launch, shot as shotOf } from './browser';
+import { axeAfterEach, axeViolations as axeOf, launch, shot as shotOf } from './browser';
 
 let browser: Browser;
 let page: Page;
@@ -17,6 +17,7 @@ beforeAll(async () => {
   browser = await launch();
   page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
 });
+axeAfterEach(() => page);
 afterAll(async () => {
   await browser?.close();
 });

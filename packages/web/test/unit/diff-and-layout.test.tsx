@@ -2,7 +2,7 @@ import type { DatasetLineageGraph, SchemaVersion, SchemaVersionDiff } from '@aid
 import { render } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { Highlight } from '../../src/components/common';
-import { layout } from '../../src/components/Lineage';
+import { isCut, layout, mergeLineage } from '../../src/components/graph-layout';
 import { diffRows, tableChanges } from '../../src/components/VersionDiff';
 import { parseRoute } from '../../src/router';
 
@@ -59,25 +59,84 @@ describe('diffRows', () => {
 });
 
 describe('layout', () => {
+  const node = (id: string, up: number | null, down: number | null) =>
+    ({
+      id,
+      object_name: id,
+      kind: 'rdbms',
+      layer: null,
+      system_id: 's',
+      upstream_depth: up,
+      downstream_depth: down,
+    }) as DatasetLineageGraph['nodes'][number];
+
   it('puts upstream left of the dataset and downstream right', () => {
-    const node = (id: string, up: number | null, down: number | null) =>
-      ({
-        id,
-        object_name: id,
-        kind: 'rdbms',
-        layer: null,
-        system_id: 's',
-        upstream_depth: up,
-        downstream_depth: down,
-      }) as DatasetLineageGraph['nodes'][number];
-    const pos = layout(
-      [node('root', 0, 0), node('up', 1, null), node('down', null, 1), node('down2', null, 2)],
+    const graph = mergeLineage(
       'root',
+      {
+        nodes: [node('root', 0, 0), node('up', 1, null), node('down', null, 1), node('down2', null, 2)],
+        edges: [],
+      },
+      null,
     );
-    const x = (id: string) => pos.get(id)?.x ?? NaN;
+    const pos = layout(graph);
+    const x = (id: string) => pos.get(`dataset:${id}`)?.x ?? NaN;
     expect(x('up')).toBeLessThan(x('root'));
     expect(x('root')).toBeLessThan(x('down'));
     expect(x('down')).toBeLessThan(x('down2'));
+    // Columns in use are packed: one node width and gap apart.
+    expect(x('down') - x('root')).toBe(x('root') - x('up'));
+  });
+
+  it('puts a job between the datasets it reads and writes, in place of the link it explains', () => {
+    const link = { id: 'l1', source_id: 'root', target_id: 'down', engine_id: null };
+    const job = (key: string, type: 'job' | 'dataset', depth: number | null, id: string | null) => ({
+      key,
+      type,
+      id,
+      namespace: 'spark',
+      name: key,
+      object_name: null,
+      upstream_depth: null,
+      downstream_depth: depth,
+    });
+    const graph = mergeLineage(
+      'root',
+      { nodes: [node('root', 0, 0), node('down', null, 1)], edges: [link] },
+      {
+        nodes: [
+          job('dataset:root', 'dataset', 0, 'root'),
+          job('job:j1', 'job', 1, 'j1'),
+          job('dataset:down', 'dataset', 2, 'down'),
+          job('dataset:spark/seen', 'dataset', 2, null),
+        ],
+        edges: [
+          { source: 'dataset:root', target: 'job:j1', role: 'input' },
+          { source: 'job:j1', target: 'dataset:down', role: 'output' },
+          { source: 'job:j1', target: 'dataset:spark/seen', role: 'output' },
+        ],
+      },
+    );
+    expect(graph.edges.map((e) => `${e.source}>${e.target}`).sort()).toEqual([
+      'dataset:root>job:j1',
+      'job:j1>dataset:down',
+      'job:j1>dataset:spark/seen',
+    ]);
+    expect(graph.nodes.find((n) => n.key === 'job:j1')).toMatchObject({ kind: 'job', href: '/jobs/j1' });
+    expect(graph.nodes.find((n) => n.key === 'dataset:spark/seen')).toMatchObject({
+      kind: 'unregistered',
+      href: null,
+      label: 'spark/dataset:spark/seen',
+    });
+    const pos = layout(graph);
+    const x = (k: string) => pos.get(k)?.x ?? NaN;
+    expect(x('dataset:root')).toBeLessThan(x('job:j1'));
+    expect(x('job:j1')).toBeLessThan(x('dataset:down'));
+  });
+
+  it('says when a label is longer than its box', () => {
+    expect(isCut('public.orders')).toBe(false);
+    expect(isCut(`public.${'x'.repeat(50)}`)).toBe(true);
   });
 });
 

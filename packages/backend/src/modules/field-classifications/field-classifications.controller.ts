@@ -18,6 +18,11 @@ export class FieldClassificationsController extends CrudController(
     return this.classifications.currentOfField(params.id);
   }
 
+  @Route(routes.tags)
+  tags() {
+    return this.classifications.tags();
+  }
+
   @Route(routes.currentOfDataset)
   currentOfDataset({ params }: RouteInput<typeof routes.currentOfDataset>) {
     return this.classifications.currentOfDataset(params.id);

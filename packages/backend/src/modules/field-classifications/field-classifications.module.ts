@@ -4,9 +4,10 @@ import { FieldClassificationsService } from './field-classifications.service.js'
 import { FieldClassificationsRepository } from './field-classifications.repository.js';
 import { FieldsModule } from '../fields/fields.module.js';
 import { DatasetsModule } from '../datasets/datasets.module.js';
+import { UsersModule } from '../users/users.module.js';
 
 @Module({
-  imports: [FieldsModule, DatasetsModule],
+  imports: [FieldsModule, DatasetsModule, UsersModule],
   controllers: [FieldClassificationsController],
   providers: [FieldClassificationsRepository, FieldClassificationsService],
 })

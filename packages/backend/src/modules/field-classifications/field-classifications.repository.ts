@@ -49,6 +49,24 @@ export class FieldClassificationsRepository {
       .getMany();
   }
 
+  /**
+   * The tags of fields' current classifications (the `fields.pii_tags` the insert trigger keeps, ADR
+   * 0018) with how many fields of live datasets carry each, most used first.
+   */
+  async tagsInUse(limit: number): Promise<{ tag: string; field_count: number }[]> {
+    return this.crud.repo().query(
+      `SELECT t.tag, count(*)::int AS field_count
+         FROM fields f
+         JOIN datasets d ON d.id = f.dataset_id AND d.deleted_at IS NULL
+         CROSS JOIN LATERAL unnest(f.pii_tags) AS t(tag)
+        WHERE f.pii_tags IS NOT NULL
+        GROUP BY t.tag
+        ORDER BY field_count DESC, t.tag
+        LIMIT $1`,
+      [limit],
+    );
+  }
+
   /** The newest classification of every field of a dataset (one query). */
   async currentOfDataset(datasetId: string): Promise<FieldClassificationEntity[]> {
     return this.crud

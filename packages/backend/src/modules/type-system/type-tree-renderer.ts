@@ -1,3 +1,4 @@
+import { templateSlots } from '@aide/schemas';
 import { RenderBudget } from './render-budget.js';
 import { buildTemplateContext } from './render-context.js';
 import { TemplateError } from './template-error.js';
@@ -87,33 +88,19 @@ function renderWithoutTemplate(
   return children.length > 0 ? `${withParams}<${children.join(',')}>` : withParams;
 }
 
-const CHILD_SLOT_NAMES = ['item', 'element', 'key', 'value'] as const;
-// The code of `{{ ... }}` and `{% ... %}` tags: slot names in literal text ("primary key") do not count.
-const TAG = /\{[{%]([\s\S]*?)[}%]\}/g;
-
 const SLOTS_CACHE_SIZE = 512;
 const slotsCache = new Map<string, { slots: Set<string>; fields: boolean }>();
 
-/** The child slots a template reads (`item`, `element`, `key`, `value`) and whether it reads `fields`. */
+/** The child slots a template reads (`templateSlots` of @aide/schemas, the UI's too), cached. */
 function slotsReadBy(template: string): { slots: Set<string>; fields: boolean } {
   let read = slotsCache.get(template);
   if (read === undefined) {
-    read = scanSlots(template);
+    const scanned = templateSlots(template);
+    read = { slots: new Set(scanned.slots), fields: scanned.fields };
     if (slotsCache.size >= SLOTS_CACHE_SIZE) slotsCache.delete(slotsCache.keys().next().value as string);
     slotsCache.set(template, read);
   }
   return read;
-}
-
-function scanSlots(template: string): { slots: Set<string>; fields: boolean } {
-  const slots = new Set<string>();
-  let fields = false;
-  for (const match of template.matchAll(TAG)) {
-    const code = match[1] ?? '';
-    for (const name of CHILD_SLOT_NAMES) if (new RegExp(`\\b${name}\\b`).test(code)) slots.add(name);
-    if (/\bfields\b/.test(code)) fields = true;
-  }
-  return { slots, fields };
 }
 
 /**

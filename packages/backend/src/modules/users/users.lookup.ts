@@ -16,6 +16,11 @@ export class UsersLookup extends ParentLookup<UserEntity> {
     return this.users.findByEmail(email);
   }
 
+  /** The e-mail address of each given user, for "who did it" in read shapes; unknown ids are absent. */
+  emailsOf(ids: readonly string[]): Promise<Map<string, string>> {
+    return this.users.emailsOf(ids);
+  }
+
   /** Revokes the user's refresh tokens and invalidates its access tokens (logout everywhere, reuse). */
   endSessions(userId: string, m: EntityManager): Promise<void> {
     return this.users.endSessions(userId, m);

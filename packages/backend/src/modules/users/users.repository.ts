@@ -29,6 +29,15 @@ export class UsersRepository {
     );
   }
 
+  /** The e-mail address of each given user (one query); unknown ids are absent. */
+  async emailsOf(ids: readonly string[]): Promise<Map<string, string>> {
+    if (ids.length === 0) return new Map();
+    const rows: { id: string; email: string }[] = await this.crud
+      .repo()
+      .query('SELECT id, email FROM users WHERE id = ANY($1::uuid[])', [[...ids]]);
+    return new Map(rows.map((r) => [r.id, r.email]));
+  }
+
   /**
    * Serialises changes that can remove an active superuser until the transaction ends, so two
    * superusers demoting each other concurrently cannot both pass the "another one is left" check.

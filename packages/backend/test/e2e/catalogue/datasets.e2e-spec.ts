@@ -708,6 +708,7 @@ describe('field classifications (append-only)', () => {
       pii_tags: ['email'],
       reason: 'looks like one',
       created_by: USER.id,
+      created_by_email: USER.email,
       row_version: 1,
     });
     const second = ok(await classify({ field_id: email.id, pii_tags: ['email', 'contact', 'email'] }), 201);
@@ -818,6 +819,54 @@ describe('field classifications (append-only)', () => {
     expect(
       ok(await ctx.request('GET', `${classifications}?field_id=${f.id}`, { token: ctx.userToken })).total,
     ).toBe(0);
+  });
+
+  it('refuses a tag outside the tag format with PII_TAG_INVALID and a suggestion, storing nothing', async () => {
+    const f = await createField(ctx, dataset.id);
+    const refused = await classify({ field_id: f.id, pii_tags: ['email', 'Name With Spaces!!', 'a__b'] });
+    expectEnvelope(refused, 422, 'PII_TAG_INVALID');
+    expect(refused.body.details).toEqual({
+      invalid: [
+        { tag: 'Name With Spaces!!', suggestion: 'name_with_spaces' },
+        { tag: 'a__b', suggestion: 'a_b' },
+      ],
+    });
+    expectEnvelope(await classify({ field_id: f.id, pii_tags: ['x'.repeat(65)] }), 422, 'PII_TAG_INVALID');
+    expectEnvelope(await classify({ field_id: f.id, pii_tags: ['!!!'] }), 422, 'PII_TAG_INVALID');
+    expect(
+      ok(await ctx.request('GET', `${classifications}?field_id=${f.id}`, { token: ctx.userToken })).total,
+    ).toBe(0);
+    for (const tag of ['email', 'birth_date', 'gdpr:health', 'x-ray.v2', 'x'.repeat(64)])
+      ok(await classify({ field_id: f.id, pii_tags: [tag] }), 201);
+  });
+
+  it('lists the tags in use, most used first, and the suggested ones; names the author of each entry', async () => {
+    const ds = await createDataset(ctx, (await createSystemFor(ctx, 'storage')).id, 'storage');
+    const a = await createField(ctx, ds.id, { name: 'a' });
+    const b = await createField(ctx, ds.id, { name: 'b' });
+    const tag = `zz_${unique('t').replace(/[^a-z0-9]+/g, '_')}`;
+    ok(await classify({ field_id: a.id, pii_tags: [tag, `${tag}_rare`] }), 201);
+    ok(await classify({ field_id: b.id, pii_tags: [tag] }, ctx.adminToken), 201);
+    // A field reviewed since: its old tag no longer counts.
+    const c = await createField(ctx, ds.id, { name: 'c' });
+    ok(await classify({ field_id: c.id, pii_tags: [`${tag}_old`] }), 201);
+    ok(await classify({ field_id: c.id, pii_tags: [] }), 201);
+    const catalogue = ok(await ctx.request('GET', `${classifications}/tags`, { token: ctx.userToken }));
+    const counts = Object.fromEntries(
+      catalogue.in_use.filter((t: Row) => t.tag.startsWith(tag)).map((t: Row) => [t.tag, t.field_count]),
+    );
+    expect(counts).toEqual({ [tag]: 2, [`${tag}_rare`]: 1 });
+    const order = catalogue.in_use.map((t: Row) => t.tag);
+    expect(order.indexOf(tag)).toBeLessThan(order.indexOf(`${tag}_rare`));
+    expect(catalogue.suggested).toContain('email');
+    expectEnvelope(await ctx.request('GET', `${classifications}/tags`), 401, 'UNAUTHORIZED');
+    const history = ok(
+      await ctx.request('GET', `${classifications}?field_id__in=${a.id},${b.id}`, { token: ctx.userToken }),
+    );
+    const admin = await ctx.request('GET', `${API}/users/me`, { token: ctx.adminToken });
+    expect(history.items.map((h: Row) => h.created_by_email).sort()).toEqual(
+      [USER.email, admin.body.email].sort(),
+    );
   });
 });
 
