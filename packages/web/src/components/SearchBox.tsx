@@ -91,7 +91,7 @@ export function SearchBox() {
   };
   const shown = open && q.trim() !== '';
   return (
-    <div className="search" role="search">
+    <div className="search" role="search" aria-label="Quick search">
       <label htmlFor={`${listId}-input`} className="visually-hidden">
         Search systems, datasets and fields
       </label>

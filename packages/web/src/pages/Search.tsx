@@ -86,7 +86,7 @@ export function SearchPage() {
   return (
     <section className="search-page">
       <PageHeading title={params.q ? `Search: ${params.q}` : 'Search'} />
-      <form role="search" className="toolbar" onSubmit={submit}>
+      <form role="search" aria-label="Search page" className="toolbar" onSubmit={submit}>
         <label>
           Search the catalogue <input type="search" value={text} onChange={(e) => setText(e.target.value)} />
         </label>

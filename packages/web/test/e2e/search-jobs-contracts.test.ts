@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { AideClient } from '@aide/sdk';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { axeViolations, launch, PHONE, shot, sidewaysOverflow, signIn } from './browser';
+import { axeAfterEach, axeViolations, launch, PHONE, shot, sidewaysOverflow, signIn } from './browser';
 
 const baseUrl = inject('baseUrl');
 const admin = inject('admin');
@@ -70,6 +70,7 @@ beforeAll(async () => {
   page.on('pageerror', (e) => pageErrors.push(e.message));
   await signIn(page, baseUrl, admin);
 });
+axeAfterEach(() => page);
 afterAll(async () => {
   expect(pageErrors).toEqual([]);
   await api?.close();
