@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from '@jest/globals';
 import { writeJsonOutput } from '../src/commands/shared.js';
 import { CrawlerError } from '../src/errors.js';
-import { jsonChunks, jsonPieces } from '../src/output/json.js';
+import { jsonPieces } from '../src/output/json.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'aide-crawler-json-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
@@ -57,28 +57,24 @@ describe('JSON output in pieces', () => {
     expect([...jsonPieces(document(250))].length).toBeGreaterThan(10);
   });
 
-  it('ends the chunks with a newline', () => {
-    expect([...jsonChunks({ a: 1 })].join('')).toBe(`${JSON.stringify({ a: 1 }, null, 2)}\n`);
-  });
-
-  it('writes the same text to a file and to stdout', async () => {
+  it('writes the same text, and a final newline, to a file and to stdout', () => {
     const value = document(120);
     const file = join(tmp, 'doc.json');
     let stdout = '';
     let stderr = '';
     const io = { stdout: (s: string) => (stdout += s), stderr: (s: string) => (stderr += s), env: {} };
-    await writeJsonOutput(file, value, 'Inspection', io);
-    await writeJsonOutput(undefined, value, 'Inspection', io);
+    writeJsonOutput(file, value, 'Inspection', io);
+    writeJsonOutput(undefined, value, 'Inspection', io);
     const expected = `${JSON.stringify(value, null, 2)}\n`;
     expect(readFileSync(file, 'utf8')).toBe(expected);
     expect(stdout).toBe(expected);
     expect(stderr).toBe(`Inspection written to ${file}\n`);
   });
 
-  it('reports a file it cannot write as a one-line CrawlerError', async () => {
+  it('reports a file it cannot write as a one-line CrawlerError', () => {
     const io = { stdout: () => undefined, stderr: () => undefined, env: {} };
     const missing = join(tmp, 'no-such-dir', 'doc.json');
-    await expect(writeJsonOutput(missing, { a: 1 }, 'Report', io)).rejects.toThrow(CrawlerError);
-    await expect(writeJsonOutput(missing, { a: 1 }, 'Report', io)).rejects.toThrow(`cannot write ${missing}`);
+    expect(() => writeJsonOutput(missing, { a: 1 }, 'Report', io)).toThrow(CrawlerError);
+    expect(() => writeJsonOutput(missing, { a: 1 }, 'Report', io)).toThrow(`cannot write ${missing}`);
   });
 });

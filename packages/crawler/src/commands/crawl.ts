@@ -213,7 +213,7 @@ export async function crawl(
         crawlerVersion: VERSION,
         levelChecks,
       });
-      if (options.format === 'json') await writeJsonOutput(options.output, report, 'Report', io);
+      if (options.format === 'json') writeJsonOutput(options.output, report, 'Report', io);
       else await writeOutput(options.output, renderReportText(report), 'Report', io);
       // Counted before the run's own update, so a re-run with the same count is comparable.
       const registryRequests = registry.requests() + 1;

@@ -27,7 +27,7 @@ export async function runInspect(
     { connectionUrl: connectionUrlOf(options, io), filters: filtersOf(options), signal: io.signal },
     sources,
   );
-  if (options.format === 'json') await writeJsonOutput(options.output, db, 'Inspection', io);
+  if (options.format === 'json') writeJsonOutput(options.output, db, 'Inspection', io);
   else await writeOutput(options.output, renderText(db), 'Inspection', io);
   return ExitCode.OK;
 }

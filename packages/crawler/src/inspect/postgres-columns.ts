@@ -1,10 +1,11 @@
 // PostgreSQL columns and their types: the columns query (run in two halves, on two connections), the
-// columns turned into the model's records as each half arrives, and the types they use, read once
-// both halves are in; each column is typed when its table is known (issue 23 §6, ADR 0041).
+// columns turned into the model's records as each half arrives, and the types they use, read as soon
+// as the first half is in (and again, for what the second half adds, only if it adds anything); each
+// column is typed when its table is known (issue 23 §6, ADRs 0041 and 0060).
 import type { Catalog } from '../connection/catalog.js';
 import type { InspectedColumn, InspectedTable } from '../model.js';
 import type { PgTypeInfo, PostgresTypeMapper } from '../normalise/postgres.js';
-import type { TypeLog } from '../normalise/type-log.js';
+import type { TypeLog, TypeMapping } from '../normalise/type-log.js';
 import type { SqlCondition } from './filters.js';
 
 /** A column as the columns query sends it, in this order. */
@@ -24,6 +25,13 @@ type ColumnTuple = [
   collation: string | null,
 ];
 
+/** What a column's (type, typmod, dimensions) give it. */
+interface Typing {
+  nativeType: string;
+  mapping: TypeMapping;
+  domain: string | null;
+}
+
 /** A table's columns, one JSON array of tuples per table. */
 export interface TableColumnsRow {
   relid: number;
@@ -39,6 +47,8 @@ export class ColumnSet {
   /** Each table's column names by attnum (for the constraints). */
   readonly namesOf = new Map<number, string[]>();
   private readonly used = new Map<string, Set<number>>();
+  /** The (type, typmod) pairs already given to {@link usedTypes}. */
+  private readonly asked = new Set<string>();
 
   /** Takes one answer of the columns query (the records are built while the other half is read). */
   add(rows: readonly TableColumnsRow[]): void {
@@ -70,11 +80,18 @@ export class ColumnSet {
     }
   }
 
-  /** The (type, typmod) pairs the columns use. */
+  /** The (type, typmod) pairs the columns use, but those an earlier call returned. */
   usedTypes(): { atttypid: string; atttypmod: number }[] {
-    return [...this.used].flatMap(([atttypid, typmods]) =>
-      [...typmods].map((atttypmod) => ({ atttypid, atttypmod })),
-    );
+    const pairs: { atttypid: string; atttypmod: number }[] = [];
+    for (const [atttypid, typmods] of this.used) {
+      for (const atttypmod of typmods) {
+        const key = `${atttypid}/${atttypmod}`;
+        if (this.asked.has(key)) continue;
+        this.asked.add(key);
+        pairs.push({ atttypid, atttypmod });
+      }
+    }
+    return pairs;
   }
 
   /**
@@ -82,14 +99,26 @@ export class ColumnSet {
    * numbered from 1 among the visible columns.
    */
   attach(byOid: ReadonlyMap<number, InspectedTable>, mapper: PostgresTypeMapper, types: TypeLog): void {
+    // 200,000 columns at 10,000 tables, a few dozen distinct (type, typmod, dimensions): each looked up once.
+    const typings = new Map<string, Typing>();
     for (const [relid, { columns, tuples }] of this.tables) {
       const table = byOid.get(relid);
       if (table === undefined) continue;
       columns.forEach((column, i) => {
         const [, , oid, typmod, ndims] = tuples[i];
-        column.native_type = mapper.nativeType(oid, typmod);
-        column.type = types.record(column.native_type, mapper.map(oid, typmod, ndims));
-        column.domain = mapper.domainOf(oid);
+        const key = `${oid}/${typmod}/${ndims}`;
+        let typing = typings.get(key);
+        if (typing === undefined) {
+          typing = {
+            nativeType: mapper.nativeType(oid, typmod),
+            mapping: mapper.map(oid, typmod, ndims),
+            domain: mapper.domainOf(oid),
+          };
+          typings.set(key, typing);
+        }
+        column.native_type = typing.nativeType;
+        column.type = types.record(typing.nativeType, typing.mapping);
+        column.domain = typing.domain;
       });
       columns.sort((a, b) => a.ordinal - b.ordinal);
       columns.forEach((column, i) => (column.ordinal = i + 1));
@@ -133,12 +162,14 @@ export function queryColumns(catalog: Catalog, rel: SqlCondition, half: 0 | 1): 
 }
 
 /**
- * Every type the selected columns use, closed over array elements, domain base types and composite
- * attributes (recursively), with enum labels and composite attributes.
+ * Every type the columns read so far use and no earlier call asked for, closed over array elements,
+ * domain base types and composite attributes (recursively), with enum labels and composite attributes.
+ * A further call (`part`) is counted with the first: one query, however many parts.
  */
-export function queryTypes(catalog: Catalog, columns: ColumnSet): Promise<PgTypeInfo[]> {
+export async function queryTypes(catalog: Catalog, columns: ColumnSet, part = false): Promise<PgTypeInfo[]> {
   // The (type, typmod) pairs the columns use, sent back rather than read from pg_attribute again.
   const pairs = columns.usedTypes();
+  if (part && pairs.length === 0) return [];
   return catalog.query<PgTypeInfo>(
     `WITH RECURSIVE used AS (
        SELECT u.atttypid, u.atttypmod FROM json_to_recordset(?::json) AS u(atttypid oid, atttypmod int4)
@@ -176,5 +207,6 @@ export function queryTypes(catalog: Catalog, columns: ColumnSet): Promise<PgType
      JOIN pg_catalog.pg_namespace n ON n.oid = t.typnamespace
      LEFT JOIN pg_catalog.pg_type e ON e.oid = t.typelem`,
     [JSON.stringify(pairs)],
+    { part },
   );
 }

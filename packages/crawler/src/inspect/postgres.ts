@@ -141,11 +141,14 @@ export const inspectPostgres: InspectDialect = async (
   // Awaited below; if the columns fail first, theirs is the error reported (withCatalog ends these).
   besides.catch(() => undefined);
   otherHalf.catch(() => undefined);
-  // Each half becomes column records as it arrives, while the other is still read.
+  // Each half becomes column records as it arrives, while the other is still read; the types of the
+  // first half are read meanwhile too, and those the second half adds (most often none) after it.
   const columns = new ColumnSet();
   columns.add(await queryColumns(catalog, rel, 0));
+  const firstTypes = queryTypes(catalog, columns);
+  firstTypes.catch(() => undefined);
   columns.add(await otherHalf);
-  const typeRows = await queryTypes(catalog, columns);
+  const typeRows = [...(await firstTypes), ...(await queryTypes(catalog, columns, true))];
   const { relations, constraints, indexes } = await besides;
 
   const tables = new TableSet();
@@ -170,7 +173,7 @@ export const inspectPostgres: InspectDialect = async (
     });
   }
 
-  const mapper = new PostgresTypeMapper(new Map(typeRows.map((t) => [t.oid, t])));
+  const mapper = new PostgresTypeMapper(typeRows);
   columns.attach(byOid, mapper, types);
   const namesOf = columns.namesOf;
 
