@@ -5,7 +5,7 @@ import { CrawlerError, ExitCode } from '../errors.js';
 import { splitList } from '../inspect/filters.js';
 import type { Io } from '../io.js';
 import type { InspectionFilters } from '../model.js';
-import { jsonPieces } from '../output/json.js';
+import { jsonPieces, type JsonLayout } from '../output/json.js';
 
 export const CONNECTION_URL_ENV = 'AIDE_CRAWLER_CONNECTION_URL';
 
@@ -23,7 +23,13 @@ export interface DatabaseOptions {
 export interface OutputOptions {
   format: 'text' | 'json';
   output?: string;
+  /** JSON indented by two spaces; compact (one line) by default (ADR 0060). */
+  pretty?: boolean;
 }
+
+/** The layout `--format json` writes: compact unless `--pretty`. */
+export const jsonLayoutOf = (options: OutputOptions): JsonLayout =>
+  options.pretty === true ? 'pretty' : 'compact';
 
 export function connectionUrlOf(options: DatabaseOptions, io: Io): string {
   const connectionUrl = options.connectionUrl ?? io.env[CONNECTION_URL_ENV];
@@ -65,22 +71,28 @@ export async function writeOutput(
 }
 
 /**
- * Writes `value` as `JSON.stringify(value, null, 2)` and a newline to stdout, or to `-o <file>` with
+ * Writes `value` as `JSON.stringify(value)` (or `JSON.stringify(value, null, 2)`, `layout` pretty) and a newline to stdout, or to `-o <file>` with
  * `<what> written to <file>` on stderr, piece by piece (a 10,000-table inspection is 91 MB of text: it
  * never exists as one string). Each piece is written before the next is serialised, synchronously:
  * a piece is garbage at once, and goes to the file without a copy into a Buffer. Through a write
  * stream with 1 MB chunks the same file cost ~1.5 × the CPU, most of it in copies and GC (ADR 0060).
  */
-export function writeJsonOutput(output: string | undefined, value: unknown, what: string, io: Io): void {
+export function writeJsonOutput(
+  output: string | undefined,
+  value: unknown,
+  what: string,
+  io: Io,
+  layout: JsonLayout,
+): void {
   if (output === undefined) {
-    for (const piece of jsonPieces(value)) io.stdout(piece);
+    for (const piece of jsonPieces(value, layout)) io.stdout(piece);
     io.stdout('\n');
     return;
   }
   try {
     const file = openSync(output, 'w');
     try {
-      for (const piece of jsonPieces(value)) writeSync(file, piece);
+      for (const piece of jsonPieces(value, layout)) writeSync(file, piece);
       writeSync(file, '\n');
     } finally {
       closeSync(file);

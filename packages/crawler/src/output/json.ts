@@ -50,11 +50,44 @@ function nestedItems(items: readonly unknown[], depth: number): string {
 const omitted = (value: unknown) =>
   value === undefined || typeof value === 'function' || typeof value === 'symbol';
 
+/** How a document is laid out: `JSON.stringify(value)` or `JSON.stringify(value, null, 2)`. */
+export type JsonLayout = 'compact' | 'pretty';
+
 /**
- * The text of `JSON.stringify(value, null, 2)`, in pieces (concatenated, they are that text): the
- * top levels are taken apart, large arrays in batches of items.
+ * The text of `JSON.stringify(value)` (compact) or `JSON.stringify(value, null, 2)` (pretty), in
+ * pieces (concatenated, they are that text): the top levels are taken apart, large arrays in batches
+ * of items.
  */
-export function* jsonPieces(value: unknown, depth = 0): Generator<string> {
+export function jsonPieces(value: unknown, layout: JsonLayout = 'pretty'): Generator<string> {
+  return layout === 'pretty' ? prettyPieces(value, 0) : compactPieces(value, 0);
+}
+
+function* compactPieces(value: unknown, depth: number): Generator<string> {
+  if (depth >= SPLIT_DEPTH || !isContainer(value)) {
+    yield JSON.stringify(value) ?? 'undefined';
+    return;
+  }
+  if (Array.isArray(value)) {
+    yield '[';
+    for (let from = 0; from < value.length; from += BATCH_ITEMS) {
+      const text = JSON.stringify(value.slice(from, from + BATCH_ITEMS));
+      yield `${from > 0 ? ',' : ''}${text.slice(1, -1)}`;
+    }
+    yield ']';
+    return;
+  }
+  let first = true;
+  for (const key of Object.keys(value)) {
+    const member = (value as Record<string, unknown>)[key];
+    if (omitted(member)) continue;
+    yield `${first ? '{' : ','}${JSON.stringify(key)}:`;
+    first = false;
+    yield* compactPieces(member, depth + 1);
+  }
+  yield first ? '{}' : '}';
+}
+
+function* prettyPieces(value: unknown, depth: number): Generator<string> {
   if (depth >= SPLIT_DEPTH || !isContainer(value)) {
     yield depth === 0 ? (JSON.stringify(value, null, 2) ?? 'undefined') : nested(value, depth);
     return;
@@ -78,7 +111,7 @@ export function* jsonPieces(value: unknown, depth = 0): Generator<string> {
     if (omitted(member)) continue;
     yield `${first ? '{\n' : ',\n'}${pad(depth + 1)}${JSON.stringify(key)}: `;
     first = false;
-    yield* jsonPieces(member, depth + 1);
+    yield* prettyPieces(member, depth + 1);
   }
   yield first ? '{}' : `\n${pad(depth)}}`;
 }
