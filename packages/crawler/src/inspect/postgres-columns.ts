@@ -21,7 +21,6 @@ type ColumnTuple = [
   /** Null where the column is not generated / not an identity (fewer strings to parse). */
   attgenerated: string | null,
   attidentity: string | null,
-  comment: string | null,
   collation: string | null,
 ];
 
@@ -67,16 +66,29 @@ export class ColumnSet {
           type: null,
           nullable: !c[5],
           default: c[6],
-          comment: c[10],
+          comment: null,
           identity: c[9] === 'a' ? 'always' : c[9] === 'd' ? 'by_default' : null,
           generated: c[7] === null ? null : { expression: c[7], stored: c[8] === 's' },
-          collation: c[11],
+          collation: c[10],
           domain: null,
           on_update: null,
         };
       });
       this.tables.set(relid, { columns, tuples });
       this.namesOf.set(relid, names);
+    }
+  }
+
+  /**
+   * Gives the columns of table `relid` their comments, `[attnum, text]` pairs (read with the relations,
+   * one lookup per table rather than one per column); before {@link attach}, while ordinals are attnums.
+   */
+  comment(relid: number, comments: readonly [attnum: number, text: string][]): void {
+    const columns = this.tables.get(relid)?.columns;
+    if (columns === undefined) return;
+    for (const [attnum, text] of comments) {
+      const column = columns.find((c) => c.ordinal === attnum);
+      if (column !== undefined) column.comment = text;
     }
   }
 
@@ -132,7 +144,9 @@ export class ColumnSet {
  * counted as one query. Not sorted, nor named by table: 200,000 rows sort faster per table in
  * JavaScript, and a table oid parses faster than its schema and name. One row per table with its
  * columns as one JSON array of tuples: JSON.parse reads it at a third of the driver's cost of 200,000
- * rows of 13 fields, and the query is no slower (issue 23 §6). Native type texts come with the types.
+ * rows of 13 fields, and the query is no slower (issue 23 §6). Native type texts come with the types;
+ * comments with the relations (a pg_description lookup per column was ~0.1 s of each half's ~0.45 s of
+ * server CPU at 10,000 tables, ADR 0060).
  */
 export function queryColumns(catalog: Catalog, rel: SqlCondition, half: 0 | 1): Promise<TableColumnsRow[]> {
   return catalog.query<TableColumnsRow>(
@@ -144,16 +158,12 @@ export function queryColumns(catalog: Catalog, rel: SqlCondition, half: 0 | 1): 
        CASE WHEN a.attgenerated = '' THEN pg_catalog.pg_get_expr(d.adbin, 0) END,
        CASE WHEN a.attgenerated <> '' THEN pg_catalog.pg_get_expr(d.adbin, d.adrelid) END,
        NULLIF(a.attgenerated, '')::text, NULLIF(a.attidentity, '')::text,
-       ds.description,
        CASE WHEN a.attcollation <> t.typcollation THEN co.collname::text END)) AS columns
      FROM rel r
      JOIN pg_catalog.pg_attribute a ON a.attrelid = r.oid AND a.attnum > 0 AND NOT a.attisdropped
      JOIN pg_catalog.pg_type t ON t.oid = a.atttypid
      LEFT JOIN pg_catalog.pg_attrdef d ON d.adrelid = a.attrelid AND d.adnum = a.attnum
      LEFT JOIN pg_catalog.pg_collation co ON co.oid = a.attcollation
-     -- A join, not col_description(): that function runs a query per column.
-     LEFT JOIN pg_catalog.pg_description ds ON ds.objoid = a.attrelid
-       AND ds.classoid = 'pg_catalog.pg_class'::pg_catalog.regclass AND ds.objsubid = a.attnum
      WHERE pg_catalog.hashoid(r.oid) & 1 = ${half}
      GROUP BY a.attrelid`,
     rel.bindings,
