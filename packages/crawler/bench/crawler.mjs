@@ -24,12 +24,16 @@ const require = createRequire(join(CRAWLER, 'package.json'));
 const pg = require('pg');
 
 const HELP = `usage: pnpm bench crawler [--tables N] [--runs R] [--no-build] [--profile] [--keep]
+                          [--database NAME] [--inspect-only]
 
-  --tables N   tables in the generated database (default 1000), 20 columns each, in 10 schemas
-  --runs R     timed repetitions of each phase; the median is reported (default 3)
-  --no-build   use the existing dist/ of schemas, sdk, backend and crawler
-  --profile    run the backend under node --cpu-prof (profiles in bench-results/profiles/)
-  --keep       keep the source and registry databases (their names are printed), e.g. for EXPLAIN
+  --tables N        tables in the generated database (default 1000), 20 columns each, in 10 schemas
+  --runs R          timed repetitions of each phase; the median is reported (default 3)
+  --no-build        use the existing dist/ of schemas, sdk, backend and crawler
+  --profile         run the backend under node --cpu-prof (profiles in bench-results/profiles/)
+  --keep            keep the source and registry databases (their names are printed), e.g. for EXPLAIN
+  --database NAME   the source database: generated when it does not exist, never dropped (reused by
+                    the next run with the same NAME and --tables; a 10,000-table one takes minutes)
+  --inspect-only    pg_dump, inspect and the whole-process inspect only: no backend, no crawls
 
 The PostgreSQL server is AIDE_TEST_PG_URL (default postgres://postgres@127.0.0.1:5432/postgres);
 pg_dump must be on PATH. Results are printed and written to bench-results/crawler.json.`;
@@ -101,6 +105,17 @@ async function admin(sql, serverUrl) {
   }
 }
 
+async function databaseExists(serverUrl, database) {
+  const client = new pg.Client({ connectionString: serverUrl });
+  await client.connect();
+  try {
+    const { rows } = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [database]);
+    return rows.length > 0;
+  } finally {
+    await client.end();
+  }
+}
+
 function withDatabase(serverUrl, database) {
   const url = new URL(serverUrl);
   url.pathname = `/${database}`;
@@ -151,6 +166,22 @@ async function timed(runs, fn) {
   return { ms: median(times), times, last };
 }
 
+/** `fns` run in turn, `runs` rounds: each one's median, and the median ratio of the second to the first per round. */
+async function takingTurns(runs, fns) {
+  const [first, second] = Object.keys(fns);
+  const results = Object.fromEntries(Object.keys(fns).map((name) => [name, { times: [] }]));
+  for (let i = 0; i < runs; i++) {
+    for (const [name, fn] of Object.entries(fns)) {
+      const start = process.hrtime.bigint();
+      await fn(i);
+      results[name].times.push(Number(process.hrtime.bigint() - start) / 1e6);
+    }
+  }
+  for (const result of Object.values(results)) result.ms = median(result.times);
+  const ratios = results[second].times.map((ms, i) => ms / results[first].times[i]);
+  return { ...results, processRatio: median(ratios) };
+}
+
 const silentIo = (env) => ({ stdout: () => undefined, stderr: () => undefined, env });
 
 export async function run(argv) {
@@ -162,6 +193,8 @@ export async function run(argv) {
       'no-build': { type: 'boolean', default: false },
       profile: { type: 'boolean', default: false },
       keep: { type: 'boolean', default: false },
+      database: { type: 'string' },
+      'inspect-only': { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
@@ -175,8 +208,15 @@ export async function run(argv) {
     process.stderr.write(`--tables must be an integer ≥ 10 and --runs ≥ 1\n\n${HELP}\n`);
     return 2;
   }
+  const inspectOnly = values['inspect-only'];
+  if (values.database !== undefined && !/^[a-z_][a-z0-9_]*$/.test(values.database)) {
+    process.stderr.write(`--database must be a lower-case SQL identifier\n\n${HELP}\n`);
+    return 2;
+  }
   if (!values['no-build']) {
-    for (const pkg of ['schemas', 'sdk', 'backend', 'crawler']) {
+    for (const pkg of inspectOnly
+      ? ['schemas', 'sdk', 'crawler']
+      : ['schemas', 'sdk', 'backend', 'crawler']) {
       execFileSync('pnpm', ['--filter', `@aide/${pkg}`, 'build'], { cwd: ROOT, stdio: 'ignore' });
     }
   }
@@ -186,17 +226,82 @@ export async function run(argv) {
 
   const serverUrl = process.env.AIDE_TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
   const suffix = `${process.pid}_${randomBytes(3).toString('hex')}`;
-  const sourceDb = `aide_bench_source_${suffix}`;
+  const reused = values.database !== undefined;
+  const sourceDb = values.database ?? `aide_bench_source_${suffix}`;
   const registryDb = `aide_bench_registry_${suffix}`;
   const dir = mkdtempSync(join(tmpdir(), 'aide-bench-crawler-'));
   let backend;
   try {
-    process.stdout.write(`Building a ${tables}-table × 20-column database in 10 schemas…\n`);
-    await admin(`CREATE DATABASE ${sourceDb}`, serverUrl);
-    await admin(`CREATE DATABASE ${registryDb}`, serverUrl);
     const sourceUrl = withDatabase(serverUrl, sourceDb);
-    await buildDatabase(sourceUrl, tables);
-    await admin(`VACUUM ANALYZE`, sourceUrl);
+    if (!reused || !(await databaseExists(serverUrl, sourceDb))) {
+      process.stdout.write(`Building a ${tables}-table × 20-column database in 10 schemas…\n`);
+      await admin(`CREATE DATABASE ${sourceDb}`, serverUrl);
+      await buildDatabase(sourceUrl, tables);
+      await admin(`VACUUM ANALYZE`, sourceUrl);
+    }
+    const inspect = await timed(runs, () => inspectDatabase({ connectionUrl: sourceUrl }));
+    if (inspect.last.tables.length !== tables) {
+      throw new Error(`${sourceDb} has ${inspect.last.tables.length} tables, not ${tables}`);
+    }
+    // pg_dump and the whole process as a user runs it (issue 23 §6: start-up, inspection, the JSON
+    // file, exit; no registry settings, inspect needs none) take turns, so that both see the same
+    // load: on a shared machine the load moves within a minute, and the ratio is per round.
+    const { pgDump, inspectProcess, processRatio } = await takingTurns(runs, {
+      pgDump: () => {
+        execFileSync('pg_dump', ['--schema-only', '--dbname', sourceUrl, '--file', join(dir, 'dump.sql')]);
+      },
+      inspectProcess: () => {
+        execFileSync(
+          process.execPath,
+          [join(CRAWLER, 'dist', 'bin.js'), 'inspect', '--format', 'json', '-o', join(dir, 'inspect.json')],
+          { env: { PATH: process.env.PATH ?? '', AIDE_CRAWLER_CONNECTION_URL: sourceUrl }, stdio: 'ignore' },
+        );
+      },
+    });
+    const ratio = (ms) => (ms / pgDump.ms).toFixed(2);
+    const inspectRows = [
+      ['pg_dump --schema-only', pgDump.ms, '1.00', '', ''],
+      ['inspect', inspect.ms, ratio(inspect.ms), inspect.last.summary.catalog_queries, 0],
+      [
+        '  (whole process, JSON)',
+        inspectProcess.ms,
+        // The median of the per-round ratios (the two take turns), not the ratio of the medians.
+        processRatio.toFixed(2),
+        inspect.last.summary.catalog_queries,
+        0,
+      ],
+    ];
+    const header = [
+      `crawler bench: ${tables} tables × 20 columns, PostgreSQL ${inspect.last.server.version}, median of ${runs}`,
+      '',
+      `${'phase'.padEnd(24)}${'ms'.padStart(10)}${'× pg_dump'.padStart(11)}${'catalog q'.padStart(11)}${'registry req'.padStart(14)}`,
+    ];
+    const tableLine = ([phase, ms, r, q, req]) =>
+      `${phase.padEnd(24)}${ms.toFixed(0).padStart(10)}${String(r).padStart(11)}${String(q).padStart(11)}${String(req).padStart(14)}`;
+    const turnsLine =
+      `pg_dump and the whole process taking turns: ${pgDump.times.map((t) => t.toFixed(0)).join(', ')} / ` +
+      `${inspectProcess.times.map((t) => t.toFixed(0)).join(', ')} ms; median ratio per round ${processRatio.toFixed(2)} ×`;
+    const inspectResults = {
+      tables,
+      runs,
+      pg_dump_ms: pgDump.ms,
+      pg_dump_runs_ms: pgDump.times,
+      inspect_ms: inspect.ms,
+      inspect_process_ms: inspectProcess.ms,
+      inspect_process_runs_ms: inspectProcess.times,
+      inspect_process_ratio: processRatio,
+    };
+    if (inspectOnly) {
+      process.stdout.write(`${[...header, ...inspectRows.map(tableLine)].join('\n')}\n`);
+      process.stdout.write(`${turnsLine}\n`);
+      mkdirSync(join(ROOT, 'bench-results'), { recursive: true });
+      writeFileSync(
+        join(ROOT, 'bench-results', 'crawler.json'),
+        JSON.stringify({ ...inspectResults, inspect_only: true }, null, 2),
+      );
+      return 0;
+    }
+    await admin(`CREATE DATABASE ${registryDb}`, serverUrl);
     backend = await startBackend(withDatabase(serverUrl, registryDb), values.profile);
     const env = {
       AIDE_METASTORE_URL: backend.baseUrl,
@@ -205,20 +310,6 @@ export async function run(argv) {
       AIDE_CRAWLER_CONNECTION_URL: sourceUrl,
     };
     const io = silentIo(env);
-
-    const pgDump = await timed(runs, () => {
-      execFileSync('pg_dump', ['--schema-only', '--dbname', sourceUrl, '--file', join(dir, 'dump.sql')]);
-    });
-    const inspect = await timed(runs, () => inspectDatabase({ connectionUrl: sourceUrl }));
-    // The whole process as a user runs it (issue 23 §6): start-up, inspection, 95 MB of JSON at
-    // 10,000 tables written, exit. No registry settings: inspect needs none.
-    const inspectProcess = await timed(runs, () => {
-      execFileSync(
-        process.execPath,
-        [join(CRAWLER, 'dist', 'bin.js'), 'inspect', '--format', 'json', '-o', join(dir, 'inspect.json')],
-        { env: { PATH: process.env.PATH ?? '', AIDE_CRAWLER_CONNECTION_URL: sourceUrl }, stdio: 'ignore' },
-      );
-    });
 
     // The system the crawls are for.
     const { AideClient } = await import(pathToFileURL(require.resolve('@aide/sdk')).href);
@@ -278,17 +369,8 @@ export async function run(argv) {
     const piiFull = await piiTimed(true);
     const piiLight = await piiTimed(false);
 
-    const ratio = (ms) => (ms / pgDump.ms).toFixed(2);
     const rows = [
-      ['pg_dump --schema-only', pgDump.ms, '1.00', '', ''],
-      ['inspect', inspect.ms, ratio(inspect.ms), inspect.last.summary.catalog_queries, 0],
-      [
-        '  (whole process, JSON)',
-        inspectProcess.ms,
-        ratio(inspectProcess.ms),
-        inspect.last.summary.catalog_queries,
-        0,
-      ],
+      ...inspectRows,
       [
         'first crawl + apply',
         firstCrawlMs + applyMs,
@@ -306,14 +388,10 @@ export async function run(argv) {
       ],
     ];
     const lines = [
-      `crawler bench: ${tables} tables × 20 columns, PostgreSQL ${inspect.last.server.version}, median of ${runs}`,
+      ...header,
+      ...rows.map(tableLine),
       '',
-      `${'phase'.padEnd(24)}${'ms'.padStart(10)}${'× pg_dump'.padStart(11)}${'catalog q'.padStart(11)}${'registry req'.padStart(14)}`,
-      ...rows.map(
-        ([phase, ms, r, q, req]) =>
-          `${phase.padEnd(24)}${ms.toFixed(0).padStart(10)}${String(r).padStart(11)}${String(q).padStart(11)}${String(req).padStart(14)}`,
-      ),
-      '',
+      turnsLine,
       `first crawl ${firstCrawlMs.toFixed(0)} ms, apply ${applyMs.toFixed(0)} ms; re-crawl runs ` +
         `${recrawl.times.map((t) => t.toFixed(0)).join(', ')} ms; the last one's phases: ` +
         `inspect ${again.timings.inspect.toFixed(0)} ms, registry fingerprints ${again.timings.registry.toFixed(0)} ms, ` +
@@ -333,11 +411,7 @@ export async function run(argv) {
       join(ROOT, 'bench-results', 'crawler.json'),
       JSON.stringify(
         {
-          tables,
-          runs,
-          pg_dump_ms: pgDump.ms,
-          inspect_ms: inspect.ms,
-          inspect_process_ms: inspectProcess.ms,
+          ...inspectResults,
           first_crawl_ms: firstCrawlMs,
           apply_ms: applyMs,
           recrawl_ms: recrawl.ms,
@@ -373,7 +447,9 @@ export async function run(argv) {
     if (values.keep) {
       process.stdout.write(`kept the databases ${sourceDb} and ${registryDb}\n`);
     } else {
-      await admin(`DROP DATABASE IF EXISTS ${sourceDb} WITH (FORCE)`, serverUrl).catch(() => undefined);
+      if (!reused) {
+        await admin(`DROP DATABASE IF EXISTS ${sourceDb} WITH (FORCE)`, serverUrl).catch(() => undefined);
+      }
       await admin(`DROP DATABASE IF EXISTS ${registryDb} WITH (FORCE)`, serverUrl).catch(() => undefined);
     }
     rmSync(dir, { recursive: true, force: true });

@@ -174,7 +174,8 @@ function databaseOptions(command: Command): Command {
 function outputOptions(command: Command, what: string): Command {
   return command
     .addOption(new Option('--format <format>', `${what} format`).choices(['text', 'json']).default('text'))
-    .option('-o, --output <file>', 'write to a file instead of stdout');
+    .option('-o, --output <file>', 'write to a file instead of stdout')
+    .option('--pretty', 'with --format json: indent the JSON by two spaces (default: compact, one line)');
 }
 
 /**

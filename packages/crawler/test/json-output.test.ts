@@ -1,12 +1,13 @@
-// The JSON documents are written in pieces (ADR 0041): joined, the pieces must be exactly the text of
-// JSON.stringify(value, null, 2), whatever the shape; and written to a file or stdout, the same text.
+// The JSON documents are written in pieces (ADRs 0041, 0060): joined, the pieces must be exactly the
+// text of JSON.stringify(value) (compact) or JSON.stringify(value, null, 2) (pretty), whatever the
+// shape; and written to a file or stdout, the same text.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from '@jest/globals';
 import { writeJsonOutput } from '../src/commands/shared.js';
 import { CrawlerError } from '../src/errors.js';
-import { jsonChunks, jsonPieces } from '../src/output/json.js';
+import { jsonPieces, type JsonLayout } from '../src/output/json.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'aide-crawler-json-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
@@ -37,10 +38,10 @@ function document(tables: number) {
   };
 }
 
-const joined = (value: unknown) => [...jsonPieces(value)].join('');
+const joined = (value: unknown, layout: JsonLayout) => [...jsonPieces(value, layout)].join('');
 
 describe('JSON output in pieces', () => {
-  it.each([
+  const shapes: [string, unknown][] = [
     ['an inspection of 250 tables', document(250)],
     ['an empty document', {}],
     ['an empty array', []],
@@ -49,36 +50,44 @@ describe('JSON output in pieces', () => {
     ['null', null],
     ['an object with a Date and undefined members', { at: new Date(0), gone: undefined, f: () => 1 }],
     ['a null-prototype object', Object.assign(Object.create(null) as object, { k: [1, 2] })],
-  ])('gives the text of JSON.stringify(value, null, 2) for %s', (_name, value) => {
-    expect(joined(value)).toBe(JSON.stringify(value, null, 2));
+  ];
+
+  it.each(shapes)('gives the text of JSON.stringify(value, null, 2) for %s, pretty', (_name, value) => {
+    expect(joined(value, 'pretty')).toBe(JSON.stringify(value, null, 2));
+  });
+
+  it.each(shapes)('gives the text of JSON.stringify(value) for %s, compact', (_name, value) => {
+    expect(joined(value, 'compact')).toBe(JSON.stringify(value));
   });
 
   it('cuts a large array into several pieces', () => {
-    expect([...jsonPieces(document(250))].length).toBeGreaterThan(10);
+    expect([...jsonPieces(document(250), 'pretty')].length).toBeGreaterThan(10);
+    expect([...jsonPieces(document(250), 'compact')].length).toBeGreaterThan(10);
   });
 
-  it('ends the chunks with a newline', () => {
-    expect([...jsonChunks({ a: 1 })].join('')).toBe(`${JSON.stringify({ a: 1 }, null, 2)}\n`);
-  });
-
-  it('writes the same text to a file and to stdout', async () => {
+  it.each([
+    ['compact', (value: unknown) => JSON.stringify(value)],
+    ['pretty', (value: unknown) => JSON.stringify(value, null, 2)],
+  ] as const)('writes the same text, %s, and a final newline, to a file and to stdout', (layout, text) => {
     const value = document(120);
-    const file = join(tmp, 'doc.json');
+    const file = join(tmp, `doc-${layout}.json`);
     let stdout = '';
     let stderr = '';
     const io = { stdout: (s: string) => (stdout += s), stderr: (s: string) => (stderr += s), env: {} };
-    await writeJsonOutput(file, value, 'Inspection', io);
-    await writeJsonOutput(undefined, value, 'Inspection', io);
-    const expected = `${JSON.stringify(value, null, 2)}\n`;
+    writeJsonOutput(file, value, 'Inspection', io, layout);
+    writeJsonOutput(undefined, value, 'Inspection', io, layout);
+    const expected = `${text(value)}\n`;
     expect(readFileSync(file, 'utf8')).toBe(expected);
     expect(stdout).toBe(expected);
     expect(stderr).toBe(`Inspection written to ${file}\n`);
   });
 
-  it('reports a file it cannot write as a one-line CrawlerError', async () => {
+  it('reports a file it cannot write as a one-line CrawlerError', () => {
     const io = { stdout: () => undefined, stderr: () => undefined, env: {} };
     const missing = join(tmp, 'no-such-dir', 'doc.json');
-    await expect(writeJsonOutput(missing, { a: 1 }, 'Report', io)).rejects.toThrow(CrawlerError);
-    await expect(writeJsonOutput(missing, { a: 1 }, 'Report', io)).rejects.toThrow(`cannot write ${missing}`);
+    expect(() => writeJsonOutput(missing, { a: 1 }, 'Report', io, 'compact')).toThrow(CrawlerError);
+    expect(() => writeJsonOutput(missing, { a: 1 }, 'Report', io, 'compact')).toThrow(
+      `cannot write ${missing}`,
+    );
   });
 });

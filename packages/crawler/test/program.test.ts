@@ -233,6 +233,21 @@ describe('aide-crawler', () => {
       dialect: 'postgresql',
     });
     expect(json.tables.map((t: { name: string }) => t.name)).toEqual(['customers']);
+    // Compact by default, indented with --pretty: the same document (ADR 0060).
+    expect(text).toBe(`${JSON.stringify(json)}\n`);
+    const pretty = join(tmp, 'inspection-pretty.json');
+    const indented = await run([
+      'inspect',
+      '--connection-url',
+      db.url,
+      '--format',
+      'json',
+      '--pretty',
+      '-o',
+      pretty,
+    ]);
+    expect(indented.code).toBe(ExitCode.OK);
+    expect(readFileSync(pretty, 'utf8')).toBe(`${JSON.stringify(json, null, 2)}\n`);
   });
 
   it('fails with exit 1 and one line when the output file cannot be written', async () => {

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { inspectDatabase } from '../src/inspect/inspect.js';
 import { createPgDatabase, type TestPgDatabase } from './helpers/postgres.js';
 import { execSqlite } from './helpers/sqlite.js';
 
@@ -82,6 +83,15 @@ describe('aide-crawler start-up', () => {
     expect(of(modules, ZOD)).toEqual([]);
     expect(of(modules, SCHEMA_GROUPS)).toEqual([]);
     expect(of(modules, REGISTRY_CLIENT)).toEqual([]);
+    // pg is loaded without its Cloudflare probe, whose fetch Response loads Node's undici (ADR 0060).
+    expect(of(modules, /^node-internal:.*undici/)).toEqual([]);
+  });
+
+  it('leaves the global fetch Response working once pg is loaded', async () => {
+    const inspected = await inspectDatabase({ connectionUrl: db.url });
+    expect(inspected.tables.map((t) => t.name)).toEqual(['orders']);
+    expect(typeof Response).toBe('function');
+    expect(await new Response('still there').text()).toBe('still there');
   });
 
   it('inspects SQLite as text without knex or a server driver, and without zod', async () => {

@@ -19,6 +19,7 @@ import { renderReportText } from '../report/text.js';
 import {
   connectionUrlOf,
   filtersOf,
+  jsonLayoutOf,
   writeJsonOutput,
   writeOutput,
   type DatabaseOptions,
@@ -213,7 +214,8 @@ export async function crawl(
         crawlerVersion: VERSION,
         levelChecks,
       });
-      if (options.format === 'json') await writeJsonOutput(options.output, report, 'Report', io);
+      if (options.format === 'json')
+        writeJsonOutput(options.output, report, 'Report', io, jsonLayoutOf(options));
       else await writeOutput(options.output, renderReportText(report), 'Report', io);
       // Counted before the run's own update, so a re-run with the same count is comparable.
       const registryRequests = registry.requests() + 1;

@@ -7,6 +7,7 @@ import { SOURCES, type SourceList } from '../sources/registry.js';
 import {
   connectionUrlOf,
   filtersOf,
+  jsonLayoutOf,
   writeJsonOutput,
   writeOutput,
   type DatabaseOptions,
@@ -27,7 +28,7 @@ export async function runInspect(
     { connectionUrl: connectionUrlOf(options, io), filters: filtersOf(options), signal: io.signal },
     sources,
   );
-  if (options.format === 'json') await writeJsonOutput(options.output, db, 'Inspection', io);
+  if (options.format === 'json') writeJsonOutput(options.output, db, 'Inspection', io, jsonLayoutOf(options));
   else await writeOutput(options.output, renderText(db), 'Inspection', io);
   return ExitCode.OK;
 }

@@ -1,10 +1,11 @@
 // PostgreSQL columns and their types: the columns query (run in two halves, on two connections), the
-// columns turned into the model's records as each half arrives, and the types they use, read once
-// both halves are in; each column is typed when its table is known (issue 23 §6, ADR 0041).
+// columns turned into the model's records as each half arrives, and the types they use, read as soon
+// as the first half is in (and again, for what the second half adds, only if it adds anything); each
+// column is typed when its table is known (issue 23 §6, ADRs 0041 and 0060).
 import type { Catalog } from '../connection/catalog.js';
 import type { InspectedColumn, InspectedTable } from '../model.js';
 import type { PgTypeInfo, PostgresTypeMapper } from '../normalise/postgres.js';
-import type { TypeLog } from '../normalise/type-log.js';
+import type { TypeLog, TypeMapping } from '../normalise/type-log.js';
 import type { SqlCondition } from './filters.js';
 
 /** A column as the columns query sends it, in this order. */
@@ -20,9 +21,15 @@ type ColumnTuple = [
   /** Null where the column is not generated / not an identity (fewer strings to parse). */
   attgenerated: string | null,
   attidentity: string | null,
-  comment: string | null,
   collation: string | null,
 ];
+
+/** What a column's (type, typmod, dimensions) give it. */
+interface Typing {
+  nativeType: string;
+  mapping: TypeMapping;
+  domain: string | null;
+}
 
 /** A table's columns, one JSON array of tuples per table. */
 export interface TableColumnsRow {
@@ -39,6 +46,8 @@ export class ColumnSet {
   /** Each table's column names by attnum (for the constraints). */
   readonly namesOf = new Map<number, string[]>();
   private readonly used = new Map<string, Set<number>>();
+  /** The (type, typmod) pairs already given to {@link usedTypes}. */
+  private readonly asked = new Set<string>();
 
   /** Takes one answer of the columns query (the records are built while the other half is read). */
   add(rows: readonly TableColumnsRow[]): void {
@@ -57,10 +66,10 @@ export class ColumnSet {
           type: null,
           nullable: !c[5],
           default: c[6],
-          comment: c[10],
+          comment: null,
           identity: c[9] === 'a' ? 'always' : c[9] === 'd' ? 'by_default' : null,
           generated: c[7] === null ? null : { expression: c[7], stored: c[8] === 's' },
-          collation: c[11],
+          collation: c[10],
           domain: null,
           on_update: null,
         };
@@ -70,11 +79,31 @@ export class ColumnSet {
     }
   }
 
-  /** The (type, typmod) pairs the columns use. */
+  /**
+   * Gives the columns of table `relid` their comments, `[attnum, text]` pairs (read with the relations,
+   * one lookup per table rather than one per column); before {@link attach}, while ordinals are attnums.
+   */
+  comment(relid: number, comments: readonly [attnum: number, text: string][]): void {
+    const columns = this.tables.get(relid)?.columns;
+    if (columns === undefined) return;
+    for (const [attnum, text] of comments) {
+      const column = columns.find((c) => c.ordinal === attnum);
+      if (column !== undefined) column.comment = text;
+    }
+  }
+
+  /** The (type, typmod) pairs the columns use, but those an earlier call returned. */
   usedTypes(): { atttypid: string; atttypmod: number }[] {
-    return [...this.used].flatMap(([atttypid, typmods]) =>
-      [...typmods].map((atttypmod) => ({ atttypid, atttypmod })),
-    );
+    const pairs: { atttypid: string; atttypmod: number }[] = [];
+    for (const [atttypid, typmods] of this.used) {
+      for (const atttypmod of typmods) {
+        const key = `${atttypid}/${atttypmod}`;
+        if (this.asked.has(key)) continue;
+        this.asked.add(key);
+        pairs.push({ atttypid, atttypmod });
+      }
+    }
+    return pairs;
   }
 
   /**
@@ -82,14 +111,26 @@ export class ColumnSet {
    * numbered from 1 among the visible columns.
    */
   attach(byOid: ReadonlyMap<number, InspectedTable>, mapper: PostgresTypeMapper, types: TypeLog): void {
+    // 200,000 columns at 10,000 tables, a few dozen distinct (type, typmod, dimensions): each looked up once.
+    const typings = new Map<string, Typing>();
     for (const [relid, { columns, tuples }] of this.tables) {
       const table = byOid.get(relid);
       if (table === undefined) continue;
       columns.forEach((column, i) => {
         const [, , oid, typmod, ndims] = tuples[i];
-        column.native_type = mapper.nativeType(oid, typmod);
-        column.type = types.record(column.native_type, mapper.map(oid, typmod, ndims));
-        column.domain = mapper.domainOf(oid);
+        const key = `${oid}/${typmod}/${ndims}`;
+        let typing = typings.get(key);
+        if (typing === undefined) {
+          typing = {
+            nativeType: mapper.nativeType(oid, typmod),
+            mapping: mapper.map(oid, typmod, ndims),
+            domain: mapper.domainOf(oid),
+          };
+          typings.set(key, typing);
+        }
+        column.native_type = typing.nativeType;
+        column.type = types.record(typing.nativeType, typing.mapping);
+        column.domain = typing.domain;
       });
       columns.sort((a, b) => a.ordinal - b.ordinal);
       columns.forEach((column, i) => (column.ordinal = i + 1));
@@ -103,7 +144,9 @@ export class ColumnSet {
  * counted as one query. Not sorted, nor named by table: 200,000 rows sort faster per table in
  * JavaScript, and a table oid parses faster than its schema and name. One row per table with its
  * columns as one JSON array of tuples: JSON.parse reads it at a third of the driver's cost of 200,000
- * rows of 13 fields, and the query is no slower (issue 23 §6). Native type texts come with the types.
+ * rows of 13 fields, and the query is no slower (issue 23 §6). Native type texts come with the types;
+ * comments with the relations (a pg_description lookup per column was ~0.1 s of each half's ~0.45 s of
+ * server CPU at 10,000 tables, ADR 0060).
  */
 export function queryColumns(catalog: Catalog, rel: SqlCondition, half: 0 | 1): Promise<TableColumnsRow[]> {
   return catalog.query<TableColumnsRow>(
@@ -115,16 +158,12 @@ export function queryColumns(catalog: Catalog, rel: SqlCondition, half: 0 | 1): 
        CASE WHEN a.attgenerated = '' THEN pg_catalog.pg_get_expr(d.adbin, 0) END,
        CASE WHEN a.attgenerated <> '' THEN pg_catalog.pg_get_expr(d.adbin, d.adrelid) END,
        NULLIF(a.attgenerated, '')::text, NULLIF(a.attidentity, '')::text,
-       ds.description,
        CASE WHEN a.attcollation <> t.typcollation THEN co.collname::text END)) AS columns
      FROM rel r
      JOIN pg_catalog.pg_attribute a ON a.attrelid = r.oid AND a.attnum > 0 AND NOT a.attisdropped
      JOIN pg_catalog.pg_type t ON t.oid = a.atttypid
      LEFT JOIN pg_catalog.pg_attrdef d ON d.adrelid = a.attrelid AND d.adnum = a.attnum
      LEFT JOIN pg_catalog.pg_collation co ON co.oid = a.attcollation
-     -- A join, not col_description(): that function runs a query per column.
-     LEFT JOIN pg_catalog.pg_description ds ON ds.objoid = a.attrelid
-       AND ds.classoid = 'pg_catalog.pg_class'::pg_catalog.regclass AND ds.objsubid = a.attnum
      WHERE pg_catalog.hashoid(r.oid) & 1 = ${half}
      GROUP BY a.attrelid`,
     rel.bindings,
@@ -133,12 +172,14 @@ export function queryColumns(catalog: Catalog, rel: SqlCondition, half: 0 | 1): 
 }
 
 /**
- * Every type the selected columns use, closed over array elements, domain base types and composite
- * attributes (recursively), with enum labels and composite attributes.
+ * Every type the columns read so far use and no earlier call asked for, closed over array elements,
+ * domain base types and composite attributes (recursively), with enum labels and composite attributes.
+ * A further call (`part`) is counted with the first: one query, however many parts.
  */
-export function queryTypes(catalog: Catalog, columns: ColumnSet): Promise<PgTypeInfo[]> {
+export async function queryTypes(catalog: Catalog, columns: ColumnSet, part = false): Promise<PgTypeInfo[]> {
   // The (type, typmod) pairs the columns use, sent back rather than read from pg_attribute again.
   const pairs = columns.usedTypes();
+  if (part && pairs.length === 0) return [];
   return catalog.query<PgTypeInfo>(
     `WITH RECURSIVE used AS (
        SELECT u.atttypid, u.atttypmod FROM json_to_recordset(?::json) AS u(atttypid oid, atttypmod int4)
@@ -176,5 +217,6 @@ export function queryTypes(catalog: Catalog, columns: ColumnSet): Promise<PgType
      JOIN pg_catalog.pg_namespace n ON n.oid = t.typnamespace
      LEFT JOIN pg_catalog.pg_type e ON e.oid = t.typelem`,
     [JSON.stringify(pairs)],
+    { part },
   );
 }

@@ -79,6 +79,8 @@ interface RelationRow {
   relkind: string;
   selected: boolean;
   comment: string | null;
+  /** The comments of its columns, `[attnum, text]` (selected relations only). */
+  column_comments: [number, string][] | null;
   view_definition: string | null;
   partition_key: string | null;
   partition_bound: string | null;
@@ -141,11 +143,14 @@ export const inspectPostgres: InspectDialect = async (
   // Awaited below; if the columns fail first, theirs is the error reported (withCatalog ends these).
   besides.catch(() => undefined);
   otherHalf.catch(() => undefined);
-  // Each half becomes column records as it arrives, while the other is still read.
+  // Each half becomes column records as it arrives, while the other is still read; the types of the
+  // first half are read meanwhile too, and those the second half adds (most often none) after it.
   const columns = new ColumnSet();
   columns.add(await queryColumns(catalog, rel, 0));
+  const firstTypes = queryTypes(catalog, columns);
+  firstTypes.catch(() => undefined);
   columns.add(await otherHalf);
-  const typeRows = await queryTypes(catalog, columns);
+  const typeRows = [...(await firstTypes), ...(await queryTypes(catalog, columns, true))];
   const { relations, constraints, indexes } = await besides;
 
   const tables = new TableSet();
@@ -170,7 +175,9 @@ export const inspectPostgres: InspectDialect = async (
     });
   }
 
-  const mapper = new PostgresTypeMapper(new Map(typeRows.map((t) => [t.oid, t])));
+  for (const row of relations)
+    if (row.column_comments !== null) columns.comment(row.oid, row.column_comments);
+  const mapper = new PostgresTypeMapper(typeRows);
   columns.attach(byOid, mapper, types);
   const namesOf = columns.namesOf;
 
@@ -239,6 +246,12 @@ function queryRelations(catalog: Catalog, rel: SqlCondition): Promise<RelationRo
      SELECT c.oid, n.nspname AS schema, c.relname AS name, c.relkind::text AS relkind,
        c.oid IN (SELECT oid FROM rel) AS selected,
        ds.description AS comment,
+       -- Column comments, one index lookup per relation (per column, in the columns query, it cost ~0.2 s
+       -- of server CPU at 10,000 tables). A subquery, not col_description(): that runs a query per column.
+       CASE WHEN c.oid IN (SELECT oid FROM rel) THEN (
+         SELECT json_agg(json_build_array(cd.objsubid, cd.description)) FROM pg_catalog.pg_description cd
+         WHERE cd.objoid = c.oid AND cd.classoid = 'pg_catalog.pg_class'::pg_catalog.regclass
+           AND cd.objsubid > 0) END AS column_comments,
        CASE WHEN c.relkind IN ('v', 'm') THEN pg_catalog.pg_get_viewdef(c.oid) END AS view_definition,
        CASE WHEN c.relkind = 'p' THEN pg_catalog.pg_get_partkeydef(c.oid) END AS partition_key,
        CASE WHEN c.relispartition THEN pg_catalog.pg_get_expr(c.relpartbound, c.oid) END AS partition_bound,

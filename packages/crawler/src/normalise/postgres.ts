@@ -196,8 +196,12 @@ export class PostgresTypeMapper {
   private readonly mapped = new Map<string, TypeMapping>();
   private readonly formats = new Map<string, string>();
 
-  constructor(private readonly types: ReadonlyMap<string, PgTypeInfo>) {
-    for (const type of types.values()) {
+  private readonly types = new Map<string, PgTypeInfo>();
+
+  /** `rows`: the types query's, a type repeated when it was read again for more typmods. */
+  constructor(rows: Iterable<PgTypeInfo>) {
+    for (const type of rows) {
+      this.types.set(type.oid, type);
       for (const [typmod, text] of type.formats ?? []) this.formats.set(`${type.oid}/${typmod}`, text);
     }
   }

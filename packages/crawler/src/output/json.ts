@@ -1,9 +1,12 @@
-// The JSON documents the crawler writes (an inspection, a crawl report: 95 MB at 10,000 tables), as
-// pieces of exactly the text `JSON.stringify(value, null, 2)` gives, so that a file is written while
-// the rest is serialised and the whole document never exists as one string (ADR 0041).
+// The JSON documents the crawler writes (an inspection, a crawl report: 91 MB at 10,000 tables), as
+// pieces of exactly the text `JSON.stringify(value, null, 2)` gives, so that the whole document never
+// exists as one string (ADR 0041) and each piece is garbage as soon as it is written (ADR 0060).
 
-/** Items of a large array serialised per piece: ~1 MB of inspection text. */
-const BATCH_ITEMS = 100;
+/**
+ * Items of a large array serialised per piece: ~90 kB of inspection text, small enough for V8's young
+ * generation (a piece of 100 tables, ~0.9 MB, went to the old generation and was collected there).
+ */
+const BATCH_ITEMS = 10;
 
 /** Objects and arrays down to this depth are taken apart; deeper values are serialised whole. */
 const SPLIT_DEPTH = 2;
@@ -47,11 +50,44 @@ function nestedItems(items: readonly unknown[], depth: number): string {
 const omitted = (value: unknown) =>
   value === undefined || typeof value === 'function' || typeof value === 'symbol';
 
+/** How a document is laid out: `JSON.stringify(value)` or `JSON.stringify(value, null, 2)`. */
+export type JsonLayout = 'compact' | 'pretty';
+
 /**
- * The text of `JSON.stringify(value, null, 2)`, in pieces (concatenated, they are that text): the
- * top levels are taken apart, large arrays in batches of items.
+ * The text of `JSON.stringify(value)` (compact) or `JSON.stringify(value, null, 2)` (pretty), in
+ * pieces (concatenated, they are that text): the top levels are taken apart, large arrays in batches
+ * of items.
  */
-export function* jsonPieces(value: unknown, depth = 0): Generator<string> {
+export function jsonPieces(value: unknown, layout: JsonLayout = 'pretty'): Generator<string> {
+  return layout === 'pretty' ? prettyPieces(value, 0) : compactPieces(value, 0);
+}
+
+function* compactPieces(value: unknown, depth: number): Generator<string> {
+  if (depth >= SPLIT_DEPTH || !isContainer(value)) {
+    yield JSON.stringify(value) ?? 'undefined';
+    return;
+  }
+  if (Array.isArray(value)) {
+    yield '[';
+    for (let from = 0; from < value.length; from += BATCH_ITEMS) {
+      const text = JSON.stringify(value.slice(from, from + BATCH_ITEMS));
+      yield `${from > 0 ? ',' : ''}${text.slice(1, -1)}`;
+    }
+    yield ']';
+    return;
+  }
+  let first = true;
+  for (const key of Object.keys(value)) {
+    const member = (value as Record<string, unknown>)[key];
+    if (omitted(member)) continue;
+    yield `${first ? '{' : ','}${JSON.stringify(key)}:`;
+    first = false;
+    yield* compactPieces(member, depth + 1);
+  }
+  yield first ? '{}' : '}';
+}
+
+function* prettyPieces(value: unknown, depth: number): Generator<string> {
   if (depth >= SPLIT_DEPTH || !isContainer(value)) {
     yield depth === 0 ? (JSON.stringify(value, null, 2) ?? 'undefined') : nested(value, depth);
     return;
@@ -75,23 +111,7 @@ export function* jsonPieces(value: unknown, depth = 0): Generator<string> {
     if (omitted(member)) continue;
     yield `${first ? '{\n' : ',\n'}${pad(depth + 1)}${JSON.stringify(key)}: `;
     first = false;
-    yield* jsonPieces(member, depth + 1);
+    yield* prettyPieces(member, depth + 1);
   }
   yield first ? '{}' : `\n${pad(depth)}}`;
-}
-
-/** Pieces joined to about this many characters before each write. */
-const CHUNK_CHARS = 1 << 20;
-
-/** `jsonPieces(value)` and a final newline, joined into chunks of about 1 MB. */
-export function* jsonChunks(value: unknown): Generator<string> {
-  let chunk = '';
-  for (const piece of jsonPieces(value)) {
-    chunk += piece;
-    if (chunk.length >= CHUNK_CHARS) {
-      yield chunk;
-      chunk = '';
-    }
-  }
-  yield `${chunk}\n`;
 }
