@@ -4,6 +4,7 @@ import type { EntityManager } from 'typeorm';
 import type { AuthUser } from '../../common/auth/current-user.js';
 import { AppError } from '../../common/errors/app-error.js';
 import { APP_CONFIG, type ResolvedConfig } from '../../config/config.js';
+import { preparingQueries } from '../../database/prepared-query.js';
 import { Transactions } from '../../database/transactions.js';
 import { LineageObservationsRecorder } from './observations/lineage-observations.recorder.js';
 import { LineageRunRecorder } from './runs/lineage-run-recorder.js';
@@ -56,7 +57,8 @@ export class OpenLineageService {
   ): Promise<{ created: boolean; result: OpenLineageIntakeResult }> {
     const received = receivedEventOf(event);
     const datasets = this.checkedDatasetsOf(event);
-    return this.tx.run(async (m) => {
+    return this.tx.run(async (tm) => {
+      const m = preparingQueries(tm);
       if (!(await this.repo.claim(received, actor.id, m))) {
         const stored = await this.repo.storedResult(received.key, m);
         if (stored) return { created: false, result: { ...storedAnswer(stored, received), duplicate: true } };
