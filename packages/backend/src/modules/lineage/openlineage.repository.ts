@@ -43,12 +43,6 @@ export interface DatasetHit {
   exact: boolean;
 }
 
-export interface PinnedDataset {
-  id: string;
-  /** The current version (highest with bindings); null when the dataset has none. */
-  schema_id: string | null;
-}
-
 /**
  * The reads and writes of the OpenLineage intake (ADR 0022), each one statement whatever the size of the
  * event: the event row (the idempotency claim, by event key), systems by namespace, datasets by name, their current
@@ -164,40 +158,6 @@ export class OpenLineageRepository {
         col((r) => r.lookup.second),
         col((r) => r.lookup.third),
       ],
-    );
-  }
-
-  /** The datasets, active, held FOR SHARE, with their current versions. */
-  async pinDatasets(ids: readonly string[], m: EntityManager): Promise<Map<string, PinnedDataset>> {
-    if (ids.length === 0) return new Map();
-    const rows: PinnedDataset[] = await m.query(
-      `SELECT d.id,
-              (SELECT v.id FROM dataset_schemas v
-               WHERE v.dataset_id = d.id AND EXISTS (SELECT 1 FROM field_bindings b WHERE b.dataset_schema_id = v.id)
-               ORDER BY v.version_num DESC LIMIT 1) AS schema_id
-       FROM datasets d WHERE d.id = ANY($1::uuid[]) AND d.deleted_at IS NULL
-       FOR SHARE OF d`,
-      [ids],
-    );
-    return new Map(rows.map((r) => [r.id, r]));
-  }
-
-  /** The root columns of each dataset's current version (highest with bindings), by name. */
-  currentColumnNames(
-    datasetIds: readonly string[],
-    m: EntityManager,
-  ): Promise<{ dataset_id: string; name: string }[]> {
-    if (datasetIds.length === 0) return Promise.resolve([]);
-    return m.query(
-      `SELECT d.id AS dataset_id, f.name
-       FROM unnest($1::uuid[]) AS d(id)
-       CROSS JOIN LATERAL (
-         SELECT v.id FROM dataset_schemas v
-         WHERE v.dataset_id = d.id AND EXISTS (SELECT 1 FROM field_bindings b WHERE b.dataset_schema_id = v.id)
-         ORDER BY v.version_num DESC LIMIT 1) cur
-       JOIN field_bindings b ON b.dataset_schema_id = cur.id
-       JOIN fields f ON f.id = b.field_id AND f.parent_id IS NULL`,
-      [datasetIds],
     );
   }
 

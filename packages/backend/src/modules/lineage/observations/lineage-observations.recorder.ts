@@ -6,6 +6,7 @@ import { normalizeNamespace } from '../openlineage-naming.js';
 import type { ReceivedEvent } from '../openlineage.repository.js';
 import { driftOf, type ObservedField } from './observed-schema-drift.js';
 import {
+  type CurrentVersion,
   LineageObservationsRepository,
   type ObservedSchemaInsert,
 } from './lineage-observations.repository.js';
@@ -26,11 +27,25 @@ export function observedFieldsOf(dataset: OpenLineageDataset | null): ObservedFi
 export class LineageObservationsRecorder {
   constructor(private readonly repo: LineageObservationsRepository) {}
 
+  /**
+   * The current version of each dataset, with its root columns and flavor, by dataset id: read once per
+   * event by the intake (schema comparison, link pins, drift); `lock` holds the active ones FOR SHARE.
+   */
+  async currentVersions(
+    datasetIds: readonly string[],
+    lock: boolean,
+    m: EntityManager,
+  ): Promise<Map<string, CurrentVersion>> {
+    return new Map((await this.repo.currentVersions(datasetIds, m, lock)).map((v) => [v.dataset_id, v]));
+  }
+
+  /** `versions`: those of the matched datasets (`currentVersions`). */
   async record(
     event: ReceivedEvent,
     payload: ParsedOpenLineageEvent,
     entries: readonly Entry[],
     result: Result,
+    versions: ReadonlyMap<string, CurrentVersion>,
     m: EntityManager,
     replay: boolean,
   ): Promise<void> {
@@ -62,13 +77,14 @@ export class LineageObservationsRecorder {
         m,
       );
     }
-    result.drift = await this.drift(event, entries, m);
+    result.drift = await this.drift(event, entries, versions, m);
   }
 
   /** Each matched dataset's schema facet (its first entry) against its current version; drift only. */
   private async drift(
     event: ReceivedEvent,
     entries: readonly Entry[],
+    versions: ReadonlyMap<string, CurrentVersion>,
     m: EntityManager,
   ): Promise<OpenLineageSchemaDrift[]> {
     const seen = new Map<string, { entry: Entry; fields: ObservedField[] }>();
@@ -78,9 +94,6 @@ export class LineageObservationsRecorder {
       if (e.answer.status === 'matched' && id && fields && !seen.has(id)) seen.set(id, { entry: e, fields });
     }
     if (seen.size === 0) return [];
-    const versions = new Map(
-      (await this.repo.currentVersions([...seen.keys()], m)).map((v) => [v.dataset_id, v]),
-    );
     const rows: ObservedSchemaInsert[] = [];
     const drift: OpenLineageSchemaDrift[] = [];
     for (const [datasetId, { entry, fields }] of seen) {

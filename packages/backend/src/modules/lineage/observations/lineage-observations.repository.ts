@@ -181,8 +181,12 @@ export class LineageObservationsRepository {
     );
   }
 
-  /** Each dataset's current version (highest with bindings) and its root columns, and its flavor. */
-  currentVersions(datasetIds: readonly string[], m: EntityManager): Promise<CurrentVersion[]> {
+  /**
+   * Each dataset's current version (highest with bindings) and its root columns, and its flavor. With
+   * `lock`, only active datasets, held FOR SHARE for the rest of the transaction (the intake pins links
+   * to these versions: ADR 0056).
+   */
+  currentVersions(datasetIds: readonly string[], m: EntityManager, lock = false): Promise<CurrentVersion[]> {
     if (datasetIds.length === 0) return Promise.resolve([]);
     return m.query(
       `SELECT d.id AS dataset_id, cur.id AS schema_id, cur.version_num, fl.code AS flavor_code,
@@ -199,7 +203,7 @@ export class LineageObservationsRepository {
          SELECT v.id, v.version_num FROM dataset_schemas v
          WHERE v.dataset_id = d.id AND EXISTS (SELECT 1 FROM field_bindings b WHERE b.dataset_schema_id = v.id)
          ORDER BY v.version_num DESC LIMIT 1) cur ON true
-       WHERE d.id = ANY($1::uuid[])`,
+       WHERE d.id = ANY($1::uuid[])${lock ? ' AND d.deleted_at IS NULL FOR SHARE OF d' : ''}`,
       [datasetIds],
     );
   }
