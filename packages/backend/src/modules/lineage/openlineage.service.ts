@@ -57,16 +57,23 @@ export class OpenLineageService {
   ): Promise<{ created: boolean; result: OpenLineageIntakeResult }> {
     const received = receivedEventOf(event);
     const datasets = this.checkedDatasetsOf(event);
-    return this.tx.run(async (tm) => {
-      const m = preparingQueries(tm);
-      if (!(await this.repo.claim(received, actor.id, m))) {
-        const stored = await this.repo.storedResult(received.key, m);
-        if (stored) return { created: false, result: { ...storedAnswer(stored, received), duplicate: true } };
-      }
-      const result = await this.apply(received, event, datasets, actor, m, false);
-      await this.repo.saveResult(received.key, result, m);
-      return { created: true, result };
-    });
+    // The hot path of integrations (ADR 0056): its statements are prepared once per connection and
+    // planned once (generic plans: set-based statements over parameter arrays).
+    return this.tx.run(
+      async (tm) => {
+        const m = preparingQueries(tm);
+        if (!(await this.repo.claim(received, actor.id, m))) {
+          const stored = await this.repo.storedResult(received.key, m);
+          if (stored)
+            return { created: false, result: { ...storedAnswer(stored, received), duplicate: true } };
+        }
+        const result = await this.apply(received, event, datasets, actor, m, false);
+        await this.repo.saveResult(received.key, result, m);
+        return { created: true, result };
+      },
+      'READ COMMITTED',
+      { genericPlans: true },
+    );
   }
 
   /**
