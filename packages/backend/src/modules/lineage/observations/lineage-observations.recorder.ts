@@ -4,7 +4,8 @@ import type { EntityManager } from 'typeorm';
 import type { Entry, Result } from '../openlineage-entries.js';
 import { normalizeNamespace } from '../openlineage-naming.js';
 import type { ReceivedEvent } from '../openlineage.repository.js';
-import { driftOf, type ObservedField } from './observed-schema-drift.js';
+import { memoizedDriftOf } from './drift-memo.js';
+import type { ObservedField } from './observed-schema-drift.js';
 import {
   type CurrentVersion,
   LineageObservationsRepository,
@@ -98,7 +99,11 @@ export class LineageObservationsRecorder {
     const drift: OpenLineageSchemaDrift[] = [];
     for (const [datasetId, { entry, fields }] of seen) {
       const version = versions.get(datasetId);
-      const { drift: cls, changes } = driftOf(version?.columns ?? [], fields, version?.flavor_code ?? null);
+      const { drift: cls, changes } = memoizedDriftOf(
+        version?.columns ?? [],
+        fields,
+        version?.flavor_code ?? null,
+      );
       rows.push({
         dataset_id: datasetId,
         fields,
