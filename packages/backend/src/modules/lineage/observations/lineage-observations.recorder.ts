@@ -52,9 +52,9 @@ export class LineageObservationsRecorder {
   ): Promise<void> {
     const unknown = entries.filter((e) => e.answer.status === 'unknown');
     if (unknown.length > 0) {
-      await this.repo.storePayload(event.key, payload, m);
       await this.repo.recordUnknown(
         event,
+        payload,
         unknown.map((e) => ({
           role: e.role,
           namespace: e.namespace,
