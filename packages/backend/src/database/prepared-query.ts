@@ -42,8 +42,8 @@ function pgPool(dataSource: DataSource): Pool | undefined {
 }
 
 /**
- * Runs a read-only parameterised query as a prepared statement on a pooled connection and returns
- * its rows. Errors behave as through `dataSource.query()`: a failed query is a QueryFailedError, a
+ * Runs a parameterised query (a read, or a statement of its own outside any transaction) as a prepared
+ * statement on a pooled connection and returns its rows. Errors behave as through `dataSource.query()`: a failed query is a QueryFailedError, a
  * failed connect is the driver's error. Falls back to `dataSource.query()` off PostgreSQL.
  */
 export function queryPrepared<R>(dataSource: DataSource, text: string, values: unknown[]): Promise<R[]> {
@@ -151,9 +151,11 @@ export function compileFastFind<E>(
 
 /** The pg client a query runner holds (TypeORM's `connect()` answers the one it has). */
 interface PgClientLike {
-  query(
-    config: { name: string; text: string; values: unknown[] },
-  ): Promise<{ command: string; rows: unknown[]; rowCount: number | null }>;
+  query(config: {
+    name: string;
+    text: string;
+    values: unknown[];
+  }): Promise<{ command: string; rows: unknown[]; rowCount: number | null }>;
 }
 
 /**
@@ -175,7 +177,8 @@ export function preparingQueries(m: EntityManager): EntityManager {
     const client = (await runner.connect()) as PgClientLike;
     try {
       const raw = await client.query({ name, text, values });
-      const answer = raw.command === 'UPDATE' || raw.command === 'DELETE' ? [raw.rows, raw.rowCount] : raw.rows;
+      const answer =
+        raw.command === 'UPDATE' || raw.command === 'DELETE' ? [raw.rows, raw.rowCount] : raw.rows;
       return answer as T;
     } catch (error) {
       throw new QueryFailedError(text, values, error as Error);
