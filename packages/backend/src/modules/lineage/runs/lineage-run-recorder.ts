@@ -39,6 +39,9 @@ registerConstraintCodes({
 });
 type Role = 'input' | 'output';
 
+/** What the recorder reads of a job: its facets (merged) and its current version. */
+type JobRow = Pick<LineageJobEntity, 'id' | 'current_version_id' | 'facets'>;
+
 /** A run's dataset as stored, with its role. */
 type RunDataset = StoredDatasetRef & { role: Role };
 
@@ -71,16 +74,22 @@ const UPSERT_JOB = `INSERT INTO lineage_jobs AS j (namespace, name, facets, face
   RETURNING *`;
 
 /**
- * The run, inserted as this event makes it when it is new; else locked (a no-op update, which takes the
- * row lock as FOR UPDATE would) and read, for the state machine to run on it. `inserted` says which.
+ * A RunEvent's job (`UPSERT_JOB`, locked first) and its run: inserted as this event makes it when it is
+ * new; else locked (a no-op update, which takes the row lock as FOR UPDATE would) and read, for the
+ * state machine to run on it; `inserted` says which. One statement.
  */
-const UPSERT_RUN = `INSERT INTO lineage_runs AS r (run_id, job_id, state, state_time, started_at, ended_at,
-    nominal_start_time, nominal_end_time, parent_run_id, parent_job_namespace, parent_job_name, parent_id,
-    facets, first_event_time, last_event_time)
-  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11,
-    (SELECT p.id FROM lineage_runs p WHERE p.run_id = $12::uuid), $13, $14, $14)
-  ON CONFLICT (run_id) DO UPDATE SET run_id = r.run_id
-  RETURNING *, (xmax = 0) AS inserted`;
+const UPSERT_JOB_AND_RUN = `WITH job AS (${UPSERT_JOB}),
+  run AS (
+    INSERT INTO lineage_runs AS r (run_id, job_id, state, state_time, started_at, ended_at,
+      nominal_start_time, nominal_end_time, parent_run_id, parent_job_namespace, parent_job_name, parent_id,
+      facets, first_event_time, last_event_time)
+    SELECT $6, job.id, $7, $8, $9, $10, $11, $12, $13, $14, $15,
+      (SELECT p.id FROM lineage_runs p WHERE p.run_id = $16::uuid), $17, $4, $4
+    FROM job
+    ON CONFLICT (run_id) DO UPDATE SET run_id = r.run_id
+    RETURNING *, (xmax = 0) AS inserted)
+  SELECT job.id AS job_ref, job.current_version_id AS job_current_version_id, job.facets AS job_facets, run.*
+  FROM job, run`;
 
 /**
  * The rest of a RunEvent on its run, in one statement: the run's new state (when it existed before:
@@ -148,7 +157,7 @@ const VERSION = `WITH found AS (
  * intake's transaction: a RunEvent updates its job and its run (state, times, facets, datasets, the
  * event as sent); a JobEvent updates its job and its version; a DatasetEvent touches neither. The job
  * row is locked first, so that one job's events are recorded one at a time (version numbers). A
- * RunEvent costs three statements (job, run, the rest), one more when it ends the run (its version),
+ * RunEvent costs two statements (job and run, the rest), one more when it ends the run (its version),
  * and the job graph's edges are rewritten only when the job's current version changes (ADR 0056).
  */
 @Injectable()
@@ -162,13 +171,13 @@ export class LineageRunRecorder {
     if (received.kind === 'dataset' || !received.job) return;
     const sent = event as ParsedOpenLineageRunEvent;
     const eventTime = new Date(received.eventTime);
-    const job = await this.job(received.job, sent.job.facets ?? {}, eventTime, m);
     const refs = refsOf(sent, result);
     if (received.kind === 'job') {
+      const job = await this.job(received.job, sent.job.facets ?? {}, eventTime, m);
       await this.makeCurrent(job, await this.version(job, refs.input, refs.output, null, m), m);
       return;
     }
-    const { run, existed } = await this.run(received, sent, job.id, eventTime, m);
+    const { job, run, existed } = await this.jobAndRun(received, sent, eventTime, m);
     const datasets = await this.runEvent(received, sent, run, existed, refs, eventTime, m);
     if (!datasets) return;
     // A run that ended ran one version: its inputs and outputs so far (late events may add to them).
@@ -186,7 +195,7 @@ export class LineageRunRecorder {
    * The job's current version (that of the latest run to end or JobEvent recorded), and its inputs and
    * outputs as the job graph's edges when it changed.
    */
-  private async makeCurrent(job: LineageJobEntity, versionId: string, m: EntityManager): Promise<void> {
+  private async makeCurrent(job: JobRow, versionId: string, m: EntityManager): Promise<void> {
     if (job.current_version_id === versionId) return;
     await m.query(`UPDATE lineage_jobs SET current_version_id = $2 WHERE id = $1`, [job.id, versionId]);
     await m.query(`DELETE FROM lineage_job_datasets WHERE job_id = $1`, [job.id]);
@@ -212,9 +221,9 @@ export class LineageRunRecorder {
     facets: Facets,
     eventTime: Date,
     m: EntityManager,
-  ): Promise<LineageJobEntity> {
+  ): Promise<JobRow> {
     // Just inserted or there before: always one row.
-    const [job]: LineageJobEntity[] = await m.query(UPSERT_JOB, [
+    const [job]: JobRow[] = await m.query(UPSERT_JOB, [
       ref.namespace,
       ref.name,
       mergeFacets({}, facets, true),
@@ -229,7 +238,7 @@ export class LineageRunRecorder {
    * new one numbered after the last, introduced by `runId` (which it is set to run).
    */
   private async version(
-    job: LineageJobEntity,
+    job: JobRow,
     inputs: StoredDatasetRef[],
     outputs: StoredDatasetRef[],
     runId: string | null,
@@ -254,19 +263,19 @@ export class LineageRunRecorder {
   }
 
   /**
-   * The run, inserted as this event makes it when new, else locked and read: its state machine, times,
-   * nominal time, parent and facets after this event, and whether it existed before.
+   * The job (its facets merged, locked) and the run, inserted as this event makes it when new, else
+   * locked and read: its state machine, times, nominal time, parent and facets after this event, and
+   * whether it existed before.
    */
-  private async run(
+  private async jobAndRun(
     received: ReceivedEvent,
     event: ParsedOpenLineageRunEvent,
-    jobId: string,
     eventTime: Date,
     m: EntityManager,
-  ): Promise<{ run: RunAfter & { id: string }; existed: boolean }> {
-    const runId = received.runId as string;
+  ): Promise<{ job: JobRow; run: RunAfter & { id: string }; existed: boolean }> {
     const eventType = received.eventType ?? 'OTHER';
     const sentFacets = event.run.facets ?? {};
+    const jobFacets = event.job.facets ?? {};
     const fresh = after(
       { state: 'NEW', state_time: eventTime, started_at: null, ended_at: null, facets: {} },
       eventType,
@@ -274,9 +283,19 @@ export class LineageRunRecorder {
       eventTime,
       true,
     );
-    const [stored]: (LineageRunEntity & { inserted: boolean })[] = await m.query(UPSERT_RUN, [
-      runId,
-      jobId,
+    // Always one row: the job and the run, each just inserted or there before.
+    const [row]: (LineageRunEntity & {
+      inserted: boolean;
+      job_ref: string;
+      job_current_version_id: string | null;
+      job_facets: Facets;
+    })[] = await m.query(UPSERT_JOB_AND_RUN, [
+      event.job.namespace,
+      event.job.name,
+      mergeFacets({}, jobFacets, true),
+      eventTime,
+      jobFacets,
+      received.runId,
       fresh.state,
       fresh.state_time,
       fresh.started_at,
@@ -288,23 +307,27 @@ export class LineageRunRecorder {
       fresh.parent_job_name,
       fresh.parentUuid,
       fresh.facets,
-      eventTime,
     ]);
-    if (stored.inserted) return { run: { ...fresh, id: stored.id }, existed: false };
+    const job: JobRow = {
+      id: row.job_ref,
+      current_version_id: row.job_current_version_id,
+      facets: row.job_facets,
+    };
+    if (row.inserted) return { job, run: { ...fresh, id: row.id }, existed: false };
     const next = after(
       {
-        state: stored.state,
-        state_time: new Date(stored.state_time),
-        started_at: stored.started_at && new Date(stored.started_at),
-        ended_at: stored.ended_at && new Date(stored.ended_at),
-        facets: stored.facets,
+        state: row.state,
+        state_time: new Date(row.state_time),
+        started_at: row.started_at && new Date(row.started_at),
+        ended_at: row.ended_at && new Date(row.ended_at),
+        facets: row.facets,
       },
       eventType,
       sentFacets,
       eventTime,
-      eventTime >= new Date(stored.last_event_time),
+      eventTime >= new Date(row.last_event_time),
     );
-    return { run: { ...next, id: stored.id }, existed: true };
+    return { job, run: { ...next, id: row.id }, existed: true };
   }
 
   /**
