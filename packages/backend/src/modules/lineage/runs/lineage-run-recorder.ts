@@ -153,12 +153,40 @@ const VERSION = `WITH found AS (
   SELECT id FROM version`;
 
 /**
+ * The job's current version and its inputs and outputs as the job graph's edges (`dataset:<id>`, or
+ * `dataset:<namespace>/<name>` for an unregistered one; the first of a version's refs with one key
+ * wins), in one statement: the edges the version no longer has deleted, the others inserted or updated
+ * (the two touch different keys).
+ */
+const MAKE_CURRENT = `WITH job AS (UPDATE lineage_jobs SET current_version_id = $2 WHERE id = $1),
+  edges AS (
+    SELECT DISTINCT ON (d.role, d.dataset_key) d.role, d.dataset_key, d.namespace, d.name, d.dataset_id
+    FROM lineage_job_versions v
+    CROSS JOIN LATERAL (
+      SELECT r.role, 'dataset:' || coalesce(x.dataset_id::text, x.namespace || '/' || x.name) AS dataset_key,
+             x.namespace, x.name, x.dataset_id, x.n
+      FROM (VALUES ('input', v.inputs), ('output', v.outputs)) AS r(role, refs)
+      CROSS JOIN LATERAL ROWS FROM (jsonb_to_recordset(r.refs) AS (namespace text, name text, dataset_id uuid))
+        WITH ORDINALITY AS x(namespace, name, dataset_id, n)) d
+    WHERE v.id = $2
+    ORDER BY d.role, d.dataset_key, d.n),
+  gone AS (
+    DELETE FROM lineage_job_datasets o WHERE o.job_id = $1
+      AND NOT EXISTS (SELECT 1 FROM edges e WHERE e.role = o.role AND e.dataset_key = o.dataset_key))
+  INSERT INTO lineage_job_datasets AS o (job_id, role, dataset_key, namespace, name, dataset_id)
+  SELECT $1, role, dataset_key, namespace, name, dataset_id FROM edges
+  ON CONFLICT (job_id, role, dataset_key) DO UPDATE
+    SET namespace = EXCLUDED.namespace, name = EXCLUDED.name, dataset_id = EXCLUDED.dataset_id
+    WHERE (o.namespace, o.name, o.dataset_id) IS DISTINCT FROM (EXCLUDED.namespace, EXCLUDED.name, EXCLUDED.dataset_id)`;
+
+/**
  * Records jobs, job versions and runs from the events the intake takes (issue 27 §3, ADR 0053), in the
  * intake's transaction: a RunEvent updates its job and its run (state, times, facets, datasets, the
  * event as sent); a JobEvent updates its job and its version; a DatasetEvent touches neither. The job
  * row is locked first, so that one job's events are recorded one at a time (version numbers). A
  * RunEvent costs two statements (job and run, the rest), one more when it ends the run (its version),
- * and the job graph's edges are rewritten only when the job's current version changes (ADR 0056).
+ * and the job graph's edges are changed, in one statement, only when the job's current version changes
+ * (ADR 0056).
  */
 @Injectable()
 export class LineageRunRecorder {
@@ -197,22 +225,7 @@ export class LineageRunRecorder {
    */
   private async makeCurrent(job: JobRow, versionId: string, m: EntityManager): Promise<void> {
     if (job.current_version_id === versionId) return;
-    await m.query(`UPDATE lineage_jobs SET current_version_id = $2 WHERE id = $1`, [job.id, versionId]);
-    await m.query(`DELETE FROM lineage_job_datasets WHERE job_id = $1`, [job.id]);
-    await m.query(
-      `INSERT INTO lineage_job_datasets (job_id, role, dataset_key, namespace, name, dataset_id)
-       SELECT v.job_id, d.role, 'dataset:' || coalesce(d.dataset_id::text, d.namespace || '/' || d.name),
-              d.namespace, d.name, d.dataset_id
-       FROM lineage_job_versions v
-       CROSS JOIN LATERAL (
-         SELECT 'input' AS role, i.* FROM jsonb_to_recordset(v.inputs) AS i(namespace text, name text, dataset_id uuid)
-         UNION ALL
-         SELECT 'output', o.* FROM jsonb_to_recordset(v.outputs) AS o(namespace text, name text, dataset_id uuid)
-       ) d
-       WHERE v.id = $1
-       ON CONFLICT DO NOTHING`,
-      [versionId],
-    );
+    await m.query(MAKE_CURRENT, [job.id, versionId]);
   }
 
   /** The job, created on its first event, its facets merged (locked for the rest of the transaction). */
