@@ -6,17 +6,10 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { EntityManager } from 'typeorm';
-import {
-  API,
-  createDataset,
-  flavorByCode,
-  type Row,
-  seedReference,
-  sqlCounter,
-} from '../../helpers/catalogue.js';
-import { createSystem, ok, unique } from '../../helpers/factories.js';
-import { publishVersion } from '../../helpers/lineage.js';
-import { createTestContext, expectEnvelope, type TestContext } from '../../helpers/test-app.js';
+import { API, type Row, sqlCounter } from '../../helpers/catalogue.js';
+import { ok, unique } from '../../helpers/factories.js';
+import { openLineageContext, registeredTable } from '../../helpers/lineage.js';
+import { expectEnvelope, type TestContext } from '../../helpers/test-app.js';
 import { mapDatabaseError } from '../../../src/common/errors/db-error.js';
 import { preparingQueries } from '../../../src/database/prepared-query.js';
 import { Transactions } from '../../../src/database/transactions.js';
@@ -29,20 +22,11 @@ let system: Row;
 const post = (event: unknown) => ctx.request('POST', `${API}/lineage`, { token: ctx.userToken, body: event });
 const get = (path: string) => ctx.request('GET', `${API}/${path}`, { token: ctx.userToken });
 
-async function table(name: string): Promise<Row> {
-  const [schema, tableName] = name.split('.') as [string, string];
-  const dataset = await createDataset(ctx, system.id, 'rdbms', {
-    object_name: name,
-    schema_name: schema,
-    table_name: tableName,
-    layer: 'raw',
-  });
-  await publishVersion(ctx, dataset.id, [
+const table = (name: string) =>
+  registeredTable(ctx, system.id, name, [
     ['id', 'integer'],
     ['amount', 'integer'],
   ]);
-  return dataset;
-}
 
 interface EventOptions {
   job: string;
@@ -86,14 +70,13 @@ function event(o: EventOptions): Record<string, unknown> {
   };
 }
 
+/** Posts the event, taken (201): its answer. */
+const taken = async (o: EventOptions) => ok(await post(event(o)), 201);
+
 const at = (minute: number) => `2026-12-07T11:${String(minute).padStart(2, '0')}:00.000Z`;
 
 beforeAll(async () => {
-  ctx = await createTestContext();
-  await seedReference(ctx);
-  system = await createSystem(ctx, (await flavorByCode(ctx, 'postgres14')).id, {
-    extra: { openlineage_namespace: NS },
-  });
+  ({ ctx, system } = await openLineageContext(NS));
 });
 afterAll(async () => {
   await ctx.close();
@@ -106,7 +89,7 @@ describe('an event of a run already recorded', () => {
     const job = unique('writes_job');
     const o = { job, inputs: names.slice(0, 3), outputs: names.slice(3) };
     const runId = randomUUID();
-    const start = ok(await post(event({ ...o, runId, eventType: 'START', time: at(0) })), 201);
+    const start = await taken({ ...o, runId, eventType: 'START', time: at(0) });
     expect(start.dataset_links).toHaveLength(6);
     expect(new Set(start.dataset_links.map((l: Row) => l.status))).toEqual(new Set(['created']));
     expect(start.field_links).toHaveLength(8);
@@ -124,7 +107,7 @@ describe('an event of a run already recorded', () => {
 
     const counter = sqlCounter(ctx);
     counter.start();
-    const complete = ok(await post(event({ ...o, runId, eventType: 'COMPLETE', time: at(1) })), 201);
+    const complete = await taken({ ...o, runId, eventType: 'COMPLETE', time: at(1) });
     const statements = counter.stop();
     expect(new Set(complete.dataset_links.map((l: Row) => l.status))).toEqual(new Set(['confirmed']));
     expect(complete.dataset_links.map((l: Row) => l.dataset_link_id).sort()).toEqual(
@@ -142,8 +125,8 @@ describe('an event of a run already recorded', () => {
     // The next run of the job: the same, and the version of the first run is run again.
     const next = randomUUID();
     counter.start();
-    ok(await post(event({ ...o, runId: next, eventType: 'START', time: at(5) })), 201);
-    ok(await post(event({ ...o, runId: next, eventType: 'COMPLETE', time: at(6) })), 201);
+    await taken({ ...o, runId: next, eventType: 'START', time: at(5) });
+    await taken({ ...o, runId: next, eventType: 'COMPLETE', time: at(6) });
     expect(counter.stop().length).toBeLessThanOrEqual(32);
     expect(await stamps()).toEqual(before);
     const first = ok(await get(`lineage/runs/${runId}`));
@@ -155,9 +138,9 @@ describe('an event of a run already recorded', () => {
     const job = unique('more_job');
     const runId = randomUUID();
     const one = { job, inputs: ['more.a'], outputs: ['more.out'] };
-    ok(await post(event({ ...one, runId, eventType: 'START', time: at(0) })), 201);
+    await taken({ ...one, runId, eventType: 'START', time: at(0) });
     const both = { ...one, inputs: ['more.a', 'more.b'] };
-    const r = ok(await post(event({ ...both, runId, eventType: 'COMPLETE', time: at(1) })), 201);
+    const r = await taken({ ...both, runId, eventType: 'COMPLETE', time: at(1) });
     expect(r.dataset_links.map((l: Row) => l.status).sort()).toEqual(['confirmed', 'created']);
     const statusOf = (source: string, field: string) =>
       r.field_links.find(
@@ -185,23 +168,20 @@ describe('facets merged in SQL', () => {
       sql: facet({ query: 'SELECT 1' }),
       ownership: facet({ owners: [{ name: 'team:a' }] }),
     };
-    ok(
-      await post(event({ ...o, runId: randomUUID(), eventType: 'COMPLETE', time: at(10), jobFacets: base })),
-      201,
-    );
+    await taken({ ...o, runId: randomUUID(), eventType: 'COMPLETE', time: at(10), jobFacets: base });
     const newer = { documentation: facet({ description: 'v2' }), ownership: facet({ _deleted: true }) };
-    const run = ok(
-      await post(event({ ...o, runId: randomUUID(), eventType: 'COMPLETE', time: at(20), jobFacets: newer })),
-      201,
-    );
+    const run = await taken({
+      ...o,
+      runId: randomUUID(),
+      eventType: 'COMPLETE',
+      time: at(20),
+      jobFacets: newer,
+    });
     const older = {
       documentation: facet({ description: 'old' }),
       jobType: facet({ processingType: 'BATCH', integration: 'AIRFLOW', jobType: 'TASK' }),
     };
-    ok(
-      await post(event({ ...o, runId: randomUUID(), eventType: 'COMPLETE', time: at(5), jobFacets: older })),
-      201,
-    );
+    await taken({ ...o, runId: randomUUID(), eventType: 'COMPLETE', time: at(5), jobFacets: older });
     const runBody = ok(await get(`lineage/runs/${run.run_id}`));
     const [stored] = await ctx.dataSource.query('SELECT facets FROM lineage_jobs WHERE id = $1', [
       runBody.job.id,
@@ -223,43 +203,28 @@ describe('facets merged in SQL', () => {
     const parentId = randomUUID();
     const childId = randomUUID();
     const parent = (runId: string) => facet({ run: { runId }, job: { namespace: 'airflow', name: 'dag' } });
-    ok(
-      await post(
-        event({
-          job: unique('parent_job'),
-          runId: parentId,
-          eventType: 'START',
-          time: at(0),
-          inputs: [],
-          outputs: [],
-        }),
-      ),
-      201,
-    );
-    ok(
-      await post(
-        event({
-          ...o,
-          runId: childId,
-          eventType: 'START',
-          time: at(1),
-          runFacets: { parent: parent(parentId.toUpperCase()), custom: facet({ a: 1 }) },
-        }),
-      ),
-      201,
-    );
-    ok(
-      await post(
-        event({
-          ...o,
-          runId: childId,
-          eventType: 'COMPLETE',
-          time: at(2),
-          runFacets: { custom: facet({ _deleted: true }) },
-        }),
-      ),
-      201,
-    );
+    await taken({
+      job: unique('parent_job'),
+      runId: parentId,
+      eventType: 'START',
+      time: at(0),
+      inputs: [],
+      outputs: [],
+    });
+    await taken({
+      ...o,
+      runId: childId,
+      eventType: 'START',
+      time: at(1),
+      runFacets: { parent: parent(parentId.toUpperCase()), custom: facet({ a: 1 }) },
+    });
+    await taken({
+      ...o,
+      runId: childId,
+      eventType: 'COMPLETE',
+      time: at(2),
+      runFacets: { custom: facet({ _deleted: true }) },
+    });
     const [row] = await ctx.dataSource.query(
       `SELECT c.facets, c.parent_run_id, p.run_id AS parent FROM lineage_runs c
        LEFT JOIN lineage_runs p ON p.id = c.parent_id WHERE c.run_id = $1`,
@@ -270,18 +235,13 @@ describe('facets merged in SQL', () => {
     expect(row.parent).toBe(parentId);
     // A parent id that is not a UUID is kept as sent, and links no run.
     const other = randomUUID();
-    ok(
-      await post(
-        event({
-          ...o,
-          runId: other,
-          eventType: 'START',
-          time: at(3),
-          runFacets: { parent: parent('not-a-uuid') },
-        }),
-      ),
-      201,
-    );
+    await taken({
+      ...o,
+      runId: other,
+      eventType: 'START',
+      time: at(3),
+      runFacets: { parent: parent('not-a-uuid') },
+    });
     const [odd] = await ctx.dataSource.query(
       'SELECT parent_run_id, parent_id FROM lineage_runs WHERE run_id = $1',
       [other],
