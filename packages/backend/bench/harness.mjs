@@ -86,12 +86,15 @@ export async function runCleanups(cleanups, log) {
 /**
  * Starts the built API (`dist/main.js`) on a free loopback port against `databaseUrl`, with a fresh
  * JWT secret and data directory, migrating and seeding on start, and the superuser `email`/`password`;
- * `env` adds or overrides variables (test/support/backend-server.mjs, which the other packages' tests
- * use too). Pushes onto `cleanups` what stops it. Resolves to its base URL and child process once ready.
+ * `env` adds or overrides variables, `nodeArgs` go before the entry point (e.g. `--cpu-prof`;
+ * test/support/backend-server.mjs, which the other packages' tests use too). Pushes onto `cleanups` what stops it. Resolves to its base URL and child process once ready.
  */
-export async function startBenchServer(name, { databaseUrl, email, password, env = {}, cleanups, log }) {
+export async function startBenchServer(
+  name,
+  { databaseUrl, email, password, env = {}, nodeArgs = [], cleanups, log },
+) {
   log(`starting the ${name} server (migrations, reference data) …`);
-  const started = await startBackendServer({ databaseUrl, superuser: { email, password }, env });
+  const started = await startBackendServer({ databaseUrl, superuser: { email, password }, env, nodeArgs });
   cleanups.push(started.stop);
   return { baseUrl: started.baseUrl, server: started.child };
 }

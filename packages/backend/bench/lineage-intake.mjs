@@ -390,7 +390,10 @@ async function jobGraph({ baseUrl, token, q, runs, log }) {
   };
 }
 
-/** Starts the server on `dbUrl`, seeds, and runs the intake and job-graph measurements. */
+/**
+ * Starts the server on `dbUrl` (under `--cpu-prof` into `profileDir` when given), seeds, and runs the
+ * intake and job-graph measurements.
+ */
 export async function runIntakeAndJobGraph({
   dbUrl,
   cleanups,
@@ -401,11 +404,16 @@ export async function runIntakeAndJobGraph({
   warmup,
   runs,
   only,
+  profileDir,
 }) {
   const { baseUrl, server } = await startBenchServer('lineage', {
     databaseUrl: dbUrl,
     email: EMAIL,
     password: PASSWORD,
+    // The server's V8 CPU profile, written when it exits cleanly (SIGTERM at the end of the run).
+    nodeArgs: profileDir
+      ? ['--cpu-prof', '--cpu-prof-dir', profileDir, '--cpu-prof-name', 'lineage-api.cpuprofile']
+      : [],
     cleanups,
     log,
     dist,

@@ -9,7 +9,9 @@
 //     10,000 job and dataset nodes vs the same GET (target p50 ≤ 20 ms).
 //
 //   node scripts/bench.mjs lineage [--runs N] [--clients C] [--events E] [--warmup W]
-//                                  [--only graph|intake|jobs] [--no-build]
+//                                  [--only graph|intake|jobs] [--no-build] [--profile]
+//
+// --profile: the server runs under node --cpu-prof (bench-results/profiles/lineage-api.cpuprofile).
 //
 // DATABASE_URL: use that server (a fresh database is created and dropped) instead of an embedded one.
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -22,6 +24,7 @@ import { printIntakeAndJobGraph, runIntakeAndJobGraph } from './lineage-intake.m
 const BACKEND = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const REPO = resolve(BACKEND, '..', '..');
 const RESULTS = join(REPO, 'bench-results', 'lineage.json');
+const PROFILES = join(REPO, 'bench-results', 'profiles');
 const TARGETS = { graphP50Ms: 50, compatMs: 1000 };
 const N = 10_000;
 const LINKS = 1_000;
@@ -160,12 +163,13 @@ export async function run(argv = process.argv.slice(2)) {
       warmup: { type: 'string', default: '200' },
       only: { type: 'string' },
       'no-build': { type: 'boolean', default: false },
+      profile: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
   if (values.help) {
     log(
-      'usage: pnpm bench lineage [--runs N] [--clients C] [--events E] [--warmup W] [--only graph|intake|jobs] [--no-build]' +
+      'usage: pnpm bench lineage [--runs N] [--clients C] [--events E] [--warmup W] [--only graph|intake|jobs] [--no-build] [--profile]' +
         '   (DATABASE_URL: use that server)',
     );
     return 0;
@@ -302,8 +306,10 @@ export async function run(argv = process.argv.slice(2)) {
           warmup: Number(values.warmup),
           runs,
           only: values.only,
+          profileDir: values.profile ? PROFILES : undefined,
         }),
       );
+      if (values.profile) log(`CPU profile of the server: ${PROFILES}/lineage-api.cpuprofile`);
       log('');
       printIntakeAndJobGraph(result, line);
     }

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Pool, PoolClient, QueryResultRow } from 'pg';
 import {
   type DataSource,
+  type EntityManager,
   type EntityMetadata,
   type EntityTarget,
   type ObjectLiteral,
@@ -12,12 +13,21 @@ import { isDatabaseUnavailable } from './connection-errors.js';
 // Hot-path reads straight through the pg Pool underneath TypeORM: one named (prepared) statement per
 // SQL text, no QueryRunner, no query builder. Used by the auth guard (every request) and by
 // findActive outside transactions. Same pool, same connections, same type parsers as TypeORM.
+// `preparingQueries` does the same for the statements of one transaction (the OpenLineage intake).
 
 const statementNames = new Map<string, string>();
 
-function statementName(text: string): string {
+/**
+ * Distinct SQL texts given a name, at most: each is prepared once per connection and kept by it (and
+ * by pg's client) for the connection's life, so only constant texts may be named; past the bound a
+ * text runs unnamed (a text built per call, by mistake, cannot grow the sessions without end).
+ */
+const MAX_STATEMENT_NAMES = 1000;
+
+function statementName(text: string): string | undefined {
   let name = statementNames.get(text);
   if (!name) {
+    if (statementNames.size >= MAX_STATEMENT_NAMES) return undefined;
     name = `aide_${createHash('sha1').update(text).digest('hex').slice(0, 24)}`;
     statementNames.set(text, name);
   }
@@ -32,14 +42,15 @@ function pgPool(dataSource: DataSource): Pool | undefined {
 }
 
 /**
- * Runs a read-only parameterised query as a prepared statement on a pooled connection and returns
- * its rows. Errors behave as through `dataSource.query()`: a failed query is a QueryFailedError, a
+ * Runs a parameterised query (a read, or a statement of its own outside any transaction) as a prepared
+ * statement on a pooled connection and returns its rows. Errors behave as through `dataSource.query()`: a failed query is a QueryFailedError, a
  * failed connect is the driver's error. Falls back to `dataSource.query()` off PostgreSQL.
  */
 export function queryPrepared<R>(dataSource: DataSource, text: string, values: unknown[]): Promise<R[]> {
   const pool = pgPool(dataSource);
-  if (!pool) return dataSource.query<R[]>(text, values);
-  return runOnPool<R>(pool, { name: statementName(text), text }, values);
+  const name = statementName(text);
+  if (!pool || !name) return dataSource.query<R[]>(text, values);
+  return runOnPool<R>(pool, { name, text }, values);
 }
 
 /** Clients given the `error` listener a checked-out client needs (see `runOnPool`). */
@@ -119,7 +130,9 @@ export function compileFastFind<E>(
     `SELECT ${columns.map((c) => driver.escape(c.databaseName)).join(', ')} FROM ${table} ` +
     `WHERE ${idColumn} = $1${softDelete ? ' AND deleted_at IS NULL' : ''}`;
   const pool = pgPool(dataSource)!;
-  const statement = { name: statementName(text), text };
+  const name = statementName(text);
+  if (!name) return undefined;
+  const statement = { name, text };
   const hydrate = (rows: Record<string, unknown>[]): E | undefined => {
     const row = rows[0];
     if (!row) return undefined;
@@ -134,4 +147,43 @@ export function compileFastFind<E>(
     return hasData ? result : undefined;
   };
   return (id: string) => runOnPool<Record<string, unknown>>(pool, statement, [id]).then(hydrate);
+}
+
+/** The pg client a query runner holds (TypeORM's `connect()` answers the one it has). */
+interface PgClientLike {
+  query(config: {
+    name: string;
+    text: string;
+    values: unknown[];
+  }): Promise<{ command: string; rows: unknown[]; rowCount: number | null }>;
+}
+
+/**
+ * `m` with its `query()` run as named (prepared) statements on the connection of its transaction, so
+ * that PostgreSQL parses and plans each SQL text once per connection instead of once per call (the
+ * OpenLineage intake sends a few dozen statements per event, and planning them cost as much as running
+ * them: ADR 0056). Answers and errors are those of `m.query()`: rows (for UPDATE and DELETE `[rows,
+ * count]`, as TypeORM's postgres driver gives them), a failed statement a QueryFailedError. Everything
+ * else (repositories, query builders) goes through `m` unchanged. `m` must be bound to a query runner
+ * (a transaction's manager) on PostgreSQL; otherwise it is answered as it is.
+ */
+export function preparingQueries(m: EntityManager): EntityManager {
+  const runner = m.queryRunner;
+  if (!runner || m.connection.options.type !== 'postgres') return m;
+  const prepared: EntityManager = Object.create(m) as EntityManager;
+  const query = async <T>(text: string, values: unknown[] = []): Promise<T> => {
+    const name = statementName(text);
+    if (!name || runner.isReleased) return m.query<T>(text, values);
+    const client = (await runner.connect()) as PgClientLike;
+    try {
+      const raw = await client.query({ name, text, values });
+      const answer =
+        raw.command === 'UPDATE' || raw.command === 'DELETE' ? [raw.rows, raw.rowCount] : raw.rows;
+      return answer as T;
+    } catch (error) {
+      throw new QueryFailedError(text, values, error as Error);
+    }
+  };
+  Object.defineProperty(prepared, 'query', { value: query });
+  return prepared;
 }

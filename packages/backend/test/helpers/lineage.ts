@@ -1,8 +1,8 @@
 // Factories of the lineage e2e tests (engines, dataset links, field links) under test/e2e/lineage.
 import type { DatasetKind } from '@aide/schemas';
-import { ok, unique } from './factories.js';
-import { API, createDataset, createSystemFor, type Row } from './catalogue.js';
-import type { TestContext } from './test-app.js';
+import { API, createDataset, createSystemFor, flavorByCode, type Row, seedReference } from './catalogue.js';
+import { createSystem, ok, unique } from './factories.js';
+import { createTestContext, type TestContext } from './test-app.js';
 
 /** A valid create body of each engine kind. */
 export function engineBody(kind: string, overrides: Record<string, unknown> = {}): Record<string, unknown> {
@@ -131,4 +131,35 @@ async function systemForKind(ctx: TestContext, kind: DatasetKind, columns: reado
     ok(await ctx.request('POST', `${API}/data-types`, { token: ctx.adminToken, body }), 201);
   }
   return systemId;
+}
+
+/**
+ * A test context with the reference data and a postgres14 system answering to the OpenLineage
+ * `namespace` (the setup of the intake's tests).
+ */
+export async function openLineageContext(namespace: string): Promise<{ ctx: TestContext; system: Row }> {
+  const ctx = await createTestContext();
+  await seedReference(ctx);
+  const system = await createSystem(ctx, (await flavorByCode(ctx, 'postgres14')).id, {
+    extra: { openlineage_namespace: namespace },
+  });
+  return { ctx, system };
+}
+
+/** A registered rdbms table `<schema>.<table>` of `systemId` with one published version of `columns`. */
+export async function registeredTable(
+  ctx: TestContext,
+  systemId: string,
+  name: string,
+  columns: readonly ColumnSpec[],
+): Promise<Row> {
+  const [schema, table] = name.split('.') as [string, string];
+  const dataset = await createDataset(ctx, systemId, 'rdbms', {
+    object_name: name,
+    schema_name: schema,
+    table_name: table,
+    layer: 'raw',
+  });
+  await publishVersion(ctx, dataset.id, columns);
+  return dataset;
 }

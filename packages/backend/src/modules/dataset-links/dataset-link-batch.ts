@@ -71,19 +71,25 @@ export class DatasetLinkBatch {
             t AS (SELECT * FROM unnest($3::uuid[], $4::uuid[]) WITH ORDINALITY AS t(id, schema_id, n)),
             p AS (SELECT s.id AS s, t.id AS t, s.schema_id AS ss, t.schema_id AS ts, s.n AS sn, t.n AS tn
                   FROM s CROSS JOIN t WHERE s.id <> t.id),
+            -- One probe of uq_dataset_links_pair_active per pair (LIMIT 1 keeps the subquery a probe):
+            -- a plan that cannot see the arrays' lengths (a generic plan counts 10 × 10 pairs) would
+            -- otherwise hash every active link of the registry (ADR 0056).
             active AS (
-              SELECT l.id, l.source_dataset_id, l.target_dataset_id, l.source_schema_id, l.target_schema_id
-              FROM p JOIN dataset_links l
-                ON l.source_dataset_id = p.s AND l.target_dataset_id = p.t AND l.deleted_at IS NULL),
+              SELECT l.id, l.source_dataset_id, l.target_dataset_id, l.source_schema_id, l.target_schema_id,
+                     p.ss, p.ts
+              FROM p CROSS JOIN LATERAL (
+                SELECT * FROM dataset_links l
+                WHERE l.source_dataset_id = p.s AND l.target_dataset_id = p.t AND l.deleted_at IS NULL
+                LIMIT 1) l),
             pinned AS (
               UPDATE dataset_links l
-              SET source_schema_id = coalesce(l.source_schema_id, p.ss),
-                  target_schema_id = coalesce(l.target_schema_id, p.ts),
+              SET source_schema_id = coalesce(l.source_schema_id, a.ss),
+                  target_schema_id = coalesce(l.target_schema_id, a.ts),
                   updated_at = now(), updated_by = $6, row_version = l.row_version + 1
-              FROM p
-              WHERE l.source_dataset_id = p.s AND l.target_dataset_id = p.t AND l.deleted_at IS NULL
-                AND ((l.source_schema_id IS NULL AND p.ss IS NOT NULL)
-                  OR (l.target_schema_id IS NULL AND p.ts IS NOT NULL))
+              FROM active a
+              WHERE l.id = a.id AND l.deleted_at IS NULL
+                AND ((l.source_schema_id IS NULL AND a.ss IS NOT NULL)
+                  OR (l.target_schema_id IS NULL AND a.ts IS NOT NULL))
               RETURNING l.id),
             created AS (
               INSERT INTO dataset_links (source_dataset_id, target_dataset_id, source_schema_id, target_schema_id,

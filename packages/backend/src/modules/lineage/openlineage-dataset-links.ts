@@ -4,7 +4,6 @@ import type { EntityManager } from 'typeorm';
 import type { AuthUser } from '../../common/auth/current-user.js';
 import { type ActiveLink, DatasetLinkBatch, type PairOutcome } from '../dataset-links/dataset-link-batch.js';
 import { type Entry, pairKey, type Result, skip } from './openlineage-entries.js';
-import { OpenLineageRepository } from './openlineage.repository.js';
 
 /** The event's pairs with a link (by pairKey), and those of them confirmed rather than created. */
 interface LinkedPairs {
@@ -22,15 +21,16 @@ interface LinkedPairs {
  */
 @Injectable()
 export class OpenLineageDatasetLinks {
-  constructor(
-    private readonly repo: OpenLineageRepository,
-    private readonly linkBatch: DatasetLinkBatch,
-  ) {}
+  constructor(private readonly linkBatch: DatasetLinkBatch) {}
 
-  /** Links every pair, answers each in `result`; the links by pairKey (for the field links). */
+  /**
+   * Links every pair, answers each in `result`; the links by pairKey (for the field links). `pins`: the
+   * current version of each dataset of the pairs (null: none), read and share-locked by the caller.
+   */
   async apply(
     inputs: ReadonlyMap<string, Entry>,
     outputs: ReadonlyMap<string, Entry>,
+    pins: ReadonlyMap<string, string | null>,
     event: Pick<ParsedOpenLineageRunEvent, 'job'>,
     actor: AuthUser,
     m: EntityManager,
@@ -38,8 +38,7 @@ export class OpenLineageDatasetLinks {
   ): Promise<Map<string, ActiveLink>> {
     skipSelfLinks(inputs, outputs, result);
     if (inputs.size === 0 || outputs.size === 0) return new Map<string, ActiveLink>();
-    const pinned = await this.repo.pinDatasets([...new Set([...inputs.keys(), ...outputs.keys()])], m);
-    const sideOf = (id: string) => ({ id, schema_id: pinned.get(id)?.schema_id ?? null });
+    const sideOf = (id: string) => ({ id, schema_id: pins.get(id) ?? null });
     const note = `OpenLineage: ${event.job.namespace} ${event.job.name}`.slice(0, 1000);
     const outcomes = await this.linkBatch.linkEvery(
       [...inputs.keys()].map(sideOf),

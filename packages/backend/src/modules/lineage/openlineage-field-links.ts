@@ -86,51 +86,35 @@ export class OpenLineageFieldLinks {
     reportDatasetInputs(entries, result);
     const wanted = wantedFieldLinks(entries, links, result);
     if (wanted.length === 0) return;
-    const resolved = await this.resolveFields(wanted, m);
-    const bound = await this.repo.bound(
-      resolved.flatMap((r) => [
-        ...(r.sf && r.link.source_schema_id ? [[r.sf.id, r.link.source_schema_id] as [string, string]] : []),
-        ...(r.tf && r.link.target_schema_id ? [[r.tf.id, r.link.target_schema_id] as [string, string]] : []),
+    // One read: the fields by name, their bindings in the pinned versions, the edges already stored.
+    const state = await this.repo.fieldStates(
+      wanted.flatMap((w) => [
+        { datasetId: w.link.source_dataset_id, name: w.sourceField, schemaId: w.link.source_schema_id },
+        { datasetId: w.link.target_dataset_id, name: w.targetField, schemaId: w.link.target_schema_id },
       ]),
+      [...new Set(wanted.map((w) => w.link.id))],
       m,
     );
-    const existing = byEdge(
-      await this.fieldLinkBatch.ofLinks([...new Set(resolved.map((r) => r.link.id))], m),
-    );
+    const bound = new Set(state.fields.filter((f) => f.bound).map((f) => `${f.id}/${f.schema_id}`));
+    const existing = byEdge(state.links);
+    let resolved = resolveFields(wanted, state.fields);
+    // Edges to create: their fields are locked (FOR SHARE) and read again, and the rules checked on what
+    // is locked, as a write needs; an edge already stored is answered without locking anything.
+    const fresh = resolved.filter((r) => writes(r, bound, existing));
+    if (fresh.length > 0) {
+      const locked = await this.fieldsLookup.lockRootsByName(
+        fresh.flatMap((r) => [
+          { datasetId: r.link.source_dataset_id, name: r.sourceField },
+          { datasetId: r.link.target_dataset_id, name: r.targetField },
+        ]),
+        m,
+      );
+      const relocked = new Map(resolveFields(fresh, locked).map((r, i) => [fresh[i], r]));
+      resolved = resolved.map((r) => relocked.get(r) ?? r);
+    }
     const { plans, changes } = planFieldLinks(resolved, bound, existing, result);
     await this.fieldLinkBatch.setTransformations(changes, actor.id, m);
     await this.insert(plans, actor, m, result);
-  }
-
-  /**
-   * Each edge's two root fields (locked), by name: the exact name, else the one field whose name
-   * differs only in case.
-   */
-  private async resolveFields(wanted: readonly Wanted[], m: EntityManager): Promise<Resolved[]> {
-    const fields = await this.fieldsLookup.lockRootsByName(
-      wanted.flatMap((w) => [
-        { datasetId: w.link.source_dataset_id, name: w.sourceField },
-        { datasetId: w.link.target_dataset_id, name: w.targetField },
-      ]),
-      m,
-    );
-    const fieldKey = (datasetId: string, name: string) => `${datasetId}/${name.toLowerCase()}`;
-    const fieldsOf = new Map<string, NamedField[]>();
-    for (const f of fields) {
-      const k = fieldKey(f.dataset_id, f.name);
-      const same = fieldsOf.get(k);
-      if (same) same.push(f);
-      else fieldsOf.set(k, [f]);
-    }
-    const fieldOf = (datasetId: string, name: string): NamedField | undefined => {
-      const found = fieldsOf.get(fieldKey(datasetId, name)) ?? [];
-      return found.find((f) => f.name === name) ?? (found.length === 1 ? found[0] : undefined);
-    };
-    return wanted.map((w) => ({
-      ...w,
-      sf: fieldOf(w.link.source_dataset_id, w.sourceField),
-      tf: fieldOf(w.link.target_dataset_id, w.targetField),
-    }));
   }
 
   /**
@@ -242,6 +226,46 @@ function wantedFieldLinks(
     }
   }
   return wanted;
+}
+
+/**
+ * Each edge's two root fields among `fields` (those of its datasets by name): the exact name, else the
+ * one field whose name differs only in case.
+ */
+function resolveFields(wanted: readonly Wanted[], fields: readonly NamedField[]): Resolved[] {
+  const fieldKey = (datasetId: string, name: string) => `${datasetId}/${name.toLowerCase()}`;
+  const fieldsOf = new Map<string, NamedField[]>();
+  for (const f of fields) {
+    const k = fieldKey(f.dataset_id, f.name);
+    const same = fieldsOf.get(k) ?? [];
+    // A field read once per version asked for is one field.
+    if (!same.some((x) => x.id === f.id)) same.push(f);
+    fieldsOf.set(k, same);
+  }
+  const fieldOf = (datasetId: string, name: string): NamedField | undefined => {
+    const found = fieldsOf.get(fieldKey(datasetId, name)) ?? [];
+    return found.find((f) => f.name === name) ?? (found.length === 1 ? found[0] : undefined);
+  };
+  return wanted.map((w) => ({
+    ...w,
+    sf: fieldOf(w.link.source_dataset_id, w.sourceField),
+    tf: fieldOf(w.link.target_dataset_id, w.targetField),
+  }));
+}
+
+/** Whether planning writes this edge: it keeps the rules and is not stored yet. */
+function writes(
+  r: Resolved,
+  bound: ReadonlySet<string>,
+  existing: ReadonlyMap<string, LinkedField>,
+): boolean {
+  const checked = checkRules(r, bound);
+  return (
+    checked.ok &&
+    !existing.has(
+      edgeOf({ dataset_link_id: r.link.id, source_field_id: checked.sf.id, target_field_id: checked.tf.id }),
+    )
+  );
 }
 
 /** Both fields found, both bound in the link's pinned versions, the target `mapped`: or the rule broken. */

@@ -2,6 +2,7 @@ import type { OpenLineageEventKind, OpenLineageEventType } from '@aide/schemas';
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { registerConstraintCodes } from '../../common/errors/db-error.js';
+import type { LinkedField } from '../field-links/field-link-batch.js';
 import type { NameLookup, SystemNaming } from './openlineage-naming.js';
 
 /** An event as recorded: its key (ADR 0051) and what it names. */
@@ -24,6 +25,12 @@ export interface NamedField {
   origin: string;
 }
 
+/** A root field found by name, and whether it is bound in a version (null: none asked). */
+export interface BoundField extends NamedField {
+  schema_id: string | null;
+  bound: boolean;
+}
+
 registerConstraintCodes({ fk_openlineage_events_user: 'USER_NOT_FOUND' });
 
 /** A stored location as `normalizeNamespace` writes URIs: s3a/s3n read as s3, no trailing slash. */
@@ -43,17 +50,13 @@ export interface DatasetHit {
   exact: boolean;
 }
 
-export interface PinnedDataset {
-  id: string;
-  /** The current version (highest with bindings); null when the dataset has none. */
-  schema_id: string | null;
-}
-
 /**
  * The reads and writes of the OpenLineage intake (ADR 0022), each one statement whatever the size of the
- * event: the event row (the idempotency claim, by event key), systems by namespace, datasets by name, their current
- * versions and bindings. Links and field links are written by their own modules (`DatasetLinkBatch`,
- * `FieldLinkBatch`, with ON CONFLICT so that a concurrent writer is not an error; ADR 0026).
+ * event: the event row (the idempotency claim, by event key), systems by namespace, datasets by name, the
+ * fields of its column lineage with their bindings and field links. Current versions are read with the
+ * observations (`LineageObservationsRecorder.currentVersions`); links and field links are written by their
+ * own modules (`DatasetLinkBatch`, `FieldLinkBatch`, with ON CONFLICT so that a concurrent writer is not an
+ * error; ADR 0026).
  */
 @Injectable()
 export class OpenLineageRepository {
@@ -167,48 +170,31 @@ export class OpenLineageRepository {
     );
   }
 
-  /** The datasets, active, held FOR SHARE, with their current versions. */
-  async pinDatasets(ids: readonly string[], m: EntityManager): Promise<Map<string, PinnedDataset>> {
-    if (ids.length === 0) return new Map();
-    const rows: PinnedDataset[] = await m.query(
-      `SELECT d.id,
-              (SELECT v.id FROM dataset_schemas v
-               WHERE v.dataset_id = d.id AND EXISTS (SELECT 1 FROM field_bindings b WHERE b.dataset_schema_id = v.id)
-               ORDER BY v.version_num DESC LIMIT 1) AS schema_id
-       FROM datasets d WHERE d.id = ANY($1::uuid[]) AND d.deleted_at IS NULL
-       FOR SHARE OF d`,
-      [ids],
-    );
-    return new Map(rows.map((r) => [r.id, r]));
-  }
-
-  /** The root columns of each dataset's current version (highest with bindings), by name. */
-  currentColumnNames(
-    datasetIds: readonly string[],
+  /**
+   * What the column lineage of an event needs, in one statement: the root fields each side names (by
+   * name, case-insensitively; not locked), each with whether it is bound in the version that side's link
+   * pins (`schema_id`, null when unpinned), and the field links already inside the event's dataset links
+   * (read here rather than through `FieldLinkBatch.ofLinks` so that both take one round trip).
+   */
+  async fieldStates(
+    sides: readonly { datasetId: string; name: string; schemaId: string | null }[],
+    linkIds: readonly string[],
     m: EntityManager,
-  ): Promise<{ dataset_id: string; name: string }[]> {
-    if (datasetIds.length === 0) return Promise.resolve([]);
-    return m.query(
-      `SELECT d.id AS dataset_id, f.name
-       FROM unnest($1::uuid[]) AS d(id)
-       CROSS JOIN LATERAL (
-         SELECT v.id FROM dataset_schemas v
-         WHERE v.dataset_id = d.id AND EXISTS (SELECT 1 FROM field_bindings b WHERE b.dataset_schema_id = v.id)
-         ORDER BY v.version_num DESC LIMIT 1) cur
-       JOIN field_bindings b ON b.dataset_schema_id = cur.id
-       JOIN fields f ON f.id = b.field_id AND f.parent_id IS NULL`,
-      [datasetIds],
+  ): Promise<{ fields: BoundField[]; links: LinkedField[] }> {
+    const [row]: { fields: BoundField[]; links: LinkedField[] }[] = await m.query(
+      `WITH w AS (
+         SELECT DISTINCT * FROM unnest($1::uuid[], $2::text[], $3::uuid[]) AS w(dataset_id, name, schema_id)),
+       f AS (
+         SELECT f.id, f.dataset_id, f.name, f.origin, w.schema_id,
+                EXISTS (SELECT 1 FROM field_bindings b WHERE b.field_id = f.id AND b.dataset_schema_id = w.schema_id)
+                  AS bound
+         FROM w JOIN fields f ON f.dataset_id = w.dataset_id AND lower(f.name) = lower(w.name) AND f.parent_id IS NULL)
+       SELECT (SELECT coalesce(json_agg(f), '[]'::json) FROM f) AS fields,
+              (SELECT coalesce(json_agg(l), '[]'::json) FROM (
+                 SELECT id, dataset_link_id, source_field_id, target_field_id, transformations FROM field_links
+                 WHERE dataset_link_id = ANY($4::uuid[])) l) AS links`,
+      [sides.map((x) => x.datasetId), sides.map((x) => x.name), sides.map((x) => x.schemaId), linkIds],
     );
-  }
-
-  /** Which of the (field, version) pairs have a binding: `fieldId/schemaId` keys. */
-  async bound(pairs: readonly [string, string][], m: EntityManager): Promise<Set<string>> {
-    if (pairs.length === 0) return new Set();
-    const rows: { field_id: string; dataset_schema_id: string }[] = await m.query(
-      `SELECT b.field_id, b.dataset_schema_id FROM unnest($1::uuid[], $2::uuid[]) AS p(f, s)
-       JOIN field_bindings b ON b.field_id = p.f AND b.dataset_schema_id = p.s`,
-      [pairs.map((p) => p[0]), pairs.map((p) => p[1])],
-    );
-    return new Set(rows.map((r) => `${r.field_id}/${r.dataset_schema_id}`));
+    return row;
   }
 }

@@ -4,6 +4,7 @@ import type { EntityManager } from 'typeorm';
 import type { AuthUser } from '../../common/auth/current-user.js';
 import { AppError } from '../../common/errors/app-error.js';
 import { APP_CONFIG, type ResolvedConfig } from '../../config/config.js';
+import { preparingQueries } from '../../database/prepared-query.js';
 import { Transactions } from '../../database/transactions.js';
 import { LineageObservationsRecorder } from './observations/lineage-observations.recorder.js';
 import { LineageRunRecorder } from './runs/lineage-run-recorder.js';
@@ -56,15 +57,23 @@ export class OpenLineageService {
   ): Promise<{ created: boolean; result: OpenLineageIntakeResult }> {
     const received = receivedEventOf(event);
     const datasets = this.checkedDatasetsOf(event);
-    return this.tx.run(async (m) => {
-      if (!(await this.repo.claim(received, actor.id, m))) {
-        const stored = await this.repo.storedResult(received.key, m);
-        if (stored) return { created: false, result: { ...storedAnswer(stored, received), duplicate: true } };
-      }
-      const result = await this.apply(received, event, datasets, actor, m, false);
-      await this.repo.saveResult(received.key, result, m);
-      return { created: true, result };
-    });
+    // The hot path of integrations (ADR 0056): its statements are prepared once per connection and
+    // planned once (generic plans: set-based statements over parameter arrays).
+    return this.tx.run(
+      async (tm) => {
+        const m = preparingQueries(tm);
+        if (!(await this.repo.claim(received, actor.id, m))) {
+          const stored = await this.repo.storedResult(received.key, m);
+          if (stored)
+            return { created: false, result: { ...storedAnswer(stored, received), duplicate: true } };
+        }
+        const result = await this.apply(received, event, datasets, actor, m, false);
+        await this.repo.saveResult(received.key, result, m);
+        return { created: true, result };
+      },
+      'READ COMMITTED',
+      { genericPlans: true },
+    );
   }
 
   /**
@@ -117,7 +126,22 @@ export class OpenLineageService {
       inputs.size * outputs.size - selfPairs,
       this.config.openLineageMaxDatasetPairs,
     );
-    await this.compareSchemas(entries, m);
+    const outcome = outcomeOf(event);
+    const linking = outcome.outcome === 'linked' && event.job !== null && inputs.size > 0 && outputs.size > 0;
+    // One read of the matched datasets' current versions for the schema comparison, the pins of the
+    // links and the drift; the datasets of the pairs share-locked while the links are written.
+    const versions = await this.observations.currentVersions(
+      [
+        ...new Set(
+          entries.flatMap((e) =>
+            e.answer.status === 'matched' && e.answer.dataset_id ? [e.answer.dataset_id] : [],
+          ),
+        ),
+      ],
+      linking,
+      m,
+    );
+    compareSchemas(entries, versions);
     const result: Result = {
       event_kind: event.kind,
       run_id: event.runId,
@@ -126,7 +150,7 @@ export class OpenLineageService {
       dataset: event.dataset,
       event_time: event.eventTime,
       duplicate: false,
-      ...outcomeOf(event),
+      ...outcome,
       datasets: entries.map((e) => e.answer),
       dataset_links: [],
       field_links: [],
@@ -136,11 +160,20 @@ export class OpenLineageService {
         .map((e) => ({ role: e.role, ...ref(e) })),
     };
     if (result.outcome === 'linked' && event.job) {
-      const links = await this.datasetLinks.apply(inputs, outputs, { job: event.job }, actor, m, result);
+      const pins = new Map([...versions].map(([id, v]) => [id, v.schema_id]));
+      const links = await this.datasetLinks.apply(
+        inputs,
+        outputs,
+        pins,
+        { job: event.job },
+        actor,
+        m,
+        result,
+      );
       await this.fieldLinks.apply(entries, links, actor, m, result);
     }
     // Unknown datasets kept, schema facets compared (ADR 0054).
-    await this.observations.record(event, payload, entries, result, m, replay);
+    await this.observations.record(event, payload, entries, result, versions, m, replay);
     // Jobs and runs (ADR 0053); a replay fills in the datasets matched since, nothing else changes.
     await this.runs.record(event, payload, result, m);
     return result;
@@ -172,30 +205,24 @@ export class OpenLineageService {
     }
     return systemsOf;
   }
+}
 
-  /**
-   * A matched dataset's schema facet against its current version: the facet's fields without a column
-   * of that name (case-insensitive) are reported, a sign that the registry is behind the data.
-   */
-  private async compareSchemas(entries: Entry[], m: EntityManager): Promise<void> {
-    const withSchema = entries.filter(
-      (e) => e.answer.dataset_id && e.dataset?.facets?.schema?.fields && !e.dataset.facets.schema._deleted,
-    );
-    const columns = new Map<string, Set<string>>();
-    for (const c of await this.repo.currentColumnNames(
-      [...new Set(withSchema.map((e) => e.answer.dataset_id as string))],
-      m,
-    )) {
-      const names = columns.get(c.dataset_id) ?? new Set<string>();
-      names.add(c.name.toLowerCase());
-      columns.set(c.dataset_id, names);
-    }
-    for (const e of withSchema) {
-      const known = columns.get(e.answer.dataset_id as string) ?? new Set<string>();
-      e.answer.schema_fields_unknown = (e.dataset?.facets?.schema?.fields ?? [])
-        .map((f) => f.name)
-        .filter((name) => !known.has(name.toLowerCase()));
-    }
+/**
+ * A matched dataset's schema facet against its current version: the facet's fields without a column of
+ * that name (case-insensitive) are reported, a sign that the registry is behind the data.
+ */
+function compareSchemas(
+  entries: Entry[],
+  versions: ReadonlyMap<string, { columns: { name: string }[] }>,
+): void {
+  for (const e of entries) {
+    const id = e.answer.dataset_id;
+    const schema = e.dataset?.facets?.schema;
+    if (!id || !schema?.fields || schema._deleted) continue;
+    const known = new Set((versions.get(id)?.columns ?? []).map((c) => c.name.toLowerCase()));
+    e.answer.schema_fields_unknown = schema.fields
+      .map((f) => f.name)
+      .filter((name) => !known.has(name.toLowerCase()));
   }
 }
 

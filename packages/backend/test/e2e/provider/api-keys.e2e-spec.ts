@@ -134,6 +134,27 @@ describe('/api/v1/api-keys', () => {
     expect(await service.verify(key.key)).toBeUndefined();
   });
 
+  it('records when a key was last used, at most once a minute', async () => {
+    const ws = await createWorkspace(ctx);
+    const key = ok(await create({ name: 'used', workspace_ids: [ws.id] }), 201);
+    const read = async () =>
+      ok(await ctx.request('GET', `${API}/api-keys/${key.id}`, { token: ctx.userToken })).last_used_at;
+    expect(await read()).toBeNull();
+    const use = () =>
+      ctx.request('GET', `${API}/workspaces/${ws.id}`, { token: null, headers: { 'x-api-key': key.key } });
+    ok(await use());
+    const first = await read();
+    expect(first).not.toBeNull();
+    ok(await use());
+    expect(await read()).toBe(first);
+    await ctx.dataSource.query(
+      `UPDATE api_keys SET last_used_at = now() - interval '2 minutes' WHERE id = $1`,
+      [key.id],
+    );
+    ok(await use());
+    expect(Date.parse(await read())).toBeGreaterThanOrEqual(Date.parse(first));
+  });
+
   it('a revocation through one replica refuses the key on the next request to another', async () => {
     // A second API process on the same database: no state about keys is kept between requests.
     const dataSource = createDataSource({ url: ctx.config.databaseUrl, poolSize: 2 });

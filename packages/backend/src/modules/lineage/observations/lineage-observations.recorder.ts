@@ -4,8 +4,10 @@ import type { EntityManager } from 'typeorm';
 import type { Entry, Result } from '../openlineage-entries.js';
 import { normalizeNamespace } from '../openlineage-naming.js';
 import type { ReceivedEvent } from '../openlineage.repository.js';
-import { driftOf, type ObservedField, TYPE_COMPARISON } from './observed-schema-drift.js';
+import { memoizedDriftOf } from './drift-memo.js';
+import { type ObservedField, TYPE_COMPARISON } from './observed-schema-drift.js';
 import {
+  type CurrentVersion,
   LineageObservationsRepository,
   type ObservedSchemaInsert,
 } from './lineage-observations.repository.js';
@@ -30,19 +32,33 @@ export function observedFieldsOf(dataset: OpenLineageDataset | null): ObservedFi
 export class LineageObservationsRecorder {
   constructor(private readonly repo: LineageObservationsRepository) {}
 
+  /**
+   * The current version of each dataset, with its root columns and flavor, by dataset id: read once per
+   * event by the intake (schema comparison, link pins, drift); `lock` holds the active ones FOR SHARE.
+   */
+  async currentVersions(
+    datasetIds: readonly string[],
+    lock: boolean,
+    m: EntityManager,
+  ): Promise<Map<string, CurrentVersion>> {
+    return new Map((await this.repo.currentVersions(datasetIds, m, lock)).map((v) => [v.dataset_id, v]));
+  }
+
+  /** `versions`: those of the matched datasets (`currentVersions`). */
   async record(
     event: ReceivedEvent,
     payload: ParsedOpenLineageEvent,
     entries: readonly Entry[],
     result: Result,
+    versions: ReadonlyMap<string, CurrentVersion>,
     m: EntityManager,
     replay: boolean,
   ): Promise<void> {
     const unknown = entries.filter((e) => e.answer.status === 'unknown');
     if (unknown.length > 0) {
-      await this.repo.storePayload(event.key, payload, m);
       await this.repo.recordUnknown(
         event,
+        payload,
         unknown.map((e) => ({
           role: e.role,
           namespace: e.namespace,
@@ -66,13 +82,14 @@ export class LineageObservationsRecorder {
         m,
       );
     }
-    result.drift = await this.drift(event, entries, m);
+    result.drift = await this.drift(event, entries, versions, m);
   }
 
   /** Each matched dataset's schema facet (its first entry) against its current version; drift only. */
   private async drift(
     event: ReceivedEvent,
     entries: readonly Entry[],
+    versions: ReadonlyMap<string, CurrentVersion>,
     m: EntityManager,
   ): Promise<OpenLineageSchemaDrift[]> {
     const seen = new Map<string, { entry: Entry; fields: ObservedField[] }>();
@@ -82,14 +99,15 @@ export class LineageObservationsRecorder {
       if (e.answer.status === 'matched' && id && fields && !seen.has(id)) seen.set(id, { entry: e, fields });
     }
     if (seen.size === 0) return [];
-    const versions = new Map(
-      (await this.repo.currentVersions([...seen.keys()], m)).map((v) => [v.dataset_id, v]),
-    );
     const rows: ObservedSchemaInsert[] = [];
     const drift: OpenLineageSchemaDrift[] = [];
     for (const [datasetId, { entry, fields }] of seen) {
       const version = versions.get(datasetId);
-      const { drift: cls, changes } = driftOf(version?.columns ?? [], fields, version?.flavor_code ?? null);
+      const { drift: cls, changes } = memoizedDriftOf(
+        version?.columns ?? [],
+        fields,
+        version?.flavor_code ?? null,
+      );
       rows.push({
         dataset_id: datasetId,
         fields,

@@ -98,20 +98,20 @@ export interface ObservedSchemaRow {
  */
 @Injectable()
 export class LineageObservationsRepository {
-  /** Keeps an event's body to replay it (the first body of a key is the one received). */
-  async storePayload(key: string, payload: unknown, m: EntityManager): Promise<void> {
-    await m.query(
-      `INSERT INTO lineage_event_payloads (event_key, payload) VALUES ($1, $2) ON CONFLICT (event_key) DO NOTHING`,
-      [key, JSON.stringify(payload)],
-    );
-  }
-
   /**
-   * The event's unknown datasets: each upserted (fields merged, first/last seen widened), and — when
-   * this event was not counted for it before — its event count and its job's row bumped.
+   * The event's unknown datasets, in one statement (ADR 0056): the event's body kept to replay it (the
+   * first body of a key is the one received); each dataset upserted (fields merged, first/last seen
+   * widened) and — when this event was not counted for it before — its event count and its job's row
+   * bumped.
    */
-  async recordUnknown(event: ReceivedEvent, seen: readonly SeenUnknown[], m: EntityManager): Promise<void> {
-    // One row per (namespace, name) in the upsert (a dataset both read and written is one).
+  async recordUnknown(
+    event: ReceivedEvent,
+    payload: unknown,
+    seen: readonly SeenUnknown[],
+    m: EntityManager,
+  ): Promise<void> {
+    // One row per (namespace, name) in the upsert (a dataset both read and written is one), in key
+    // order (concurrent events lock the rows they share in the same order).
     const merged = new Map<string, SeenUnknown>();
     for (const s of seen) {
       const k = `${s.namespaceKey}\u0000${s.name}`;
@@ -121,53 +121,48 @@ export class LineageObservationsRepository {
     const rows = [...merged.values()].sort((a, b) =>
       `${a.namespaceKey}\u0000${a.name}` < `${b.namespaceKey}\u0000${b.name}` ? -1 : 1,
     );
-    const ids: { id: string; namespace_key: string; name: string }[] = await m.query(
-      `INSERT INTO lineage_unknown_datasets (namespace, namespace_key, name, fields, first_seen, last_seen)
-       SELECT ns, k, n, f::jsonb, $5, $5 FROM unnest($1::text[], $2::text[], $3::text[], $4::text[]) AS u(ns, k, n, f)
-       ON CONFLICT (namespace_key, name) DO UPDATE
-         SET fields = lineage_unknown_datasets.fields || excluded.fields,
-             first_seen = least(lineage_unknown_datasets.first_seen, excluded.first_seen),
-             last_seen = greatest(lineage_unknown_datasets.last_seen, excluded.last_seen)
-       RETURNING id, namespace_key, name`,
+    await m.query(
+      `WITH payload AS (
+         INSERT INTO lineage_event_payloads (event_key, payload) VALUES ($6, $7) ON CONFLICT (event_key) DO NOTHING),
+       ids AS (
+         INSERT INTO lineage_unknown_datasets AS u (namespace, namespace_key, name, fields, first_seen, last_seen,
+                                                    event_count)
+         SELECT ns, k, n, f::jsonb, $5, $5, 1 FROM unnest($1::text[], $2::text[], $3::text[], $4::text[]) AS x(ns, k, n, f)
+         ON CONFLICT (namespace_key, name) DO UPDATE
+           SET fields = u.fields || excluded.fields,
+               first_seen = least(u.first_seen, excluded.first_seen),
+               last_seen = greatest(u.last_seen, excluded.last_seen),
+               -- Counted once per event: a replay of an event counted before leaves the count.
+               event_count = u.event_count + CASE WHEN EXISTS (
+                 SELECT 1 FROM lineage_unknown_dataset_events e WHERE e.unknown_dataset_id = u.id AND e.event_key = $6)
+                 THEN 0 ELSE 1 END
+         RETURNING id, namespace_key, name),
+       counted AS (
+         INSERT INTO lineage_unknown_dataset_events (unknown_dataset_id, event_key)
+         SELECT id, $6 FROM ids ON CONFLICT DO NOTHING RETURNING unknown_dataset_id)
+       INSERT INTO lineage_unknown_dataset_jobs
+         (unknown_dataset_id, job_namespace, job_name, role, event_count, first_seen, last_seen)
+       SELECT DISTINCT ids.id, $8, $9, j.role, 1, $5::timestamptz, $5::timestamptz
+       FROM counted c JOIN ids ON ids.id = c.unknown_dataset_id
+       JOIN unnest($10::text[], $11::text[], $12::text[]) AS j(k, n, role) ON j.k = ids.namespace_key AND j.n = ids.name
+       WHERE $8::text IS NOT NULL
+       ON CONFLICT (unknown_dataset_id, job_namespace, job_name, role) DO UPDATE
+         SET event_count = lineage_unknown_dataset_jobs.event_count + 1,
+             first_seen = least(lineage_unknown_dataset_jobs.first_seen, excluded.first_seen),
+             last_seen = greatest(lineage_unknown_dataset_jobs.last_seen, excluded.last_seen)`,
       [
         rows.map((r) => r.namespace),
         rows.map((r) => r.namespaceKey),
         rows.map((r) => r.name),
         rows.map((r) => JSON.stringify(r.fields)),
         event.eventTime,
-      ],
-    );
-    const idOf = new Map(ids.map((r) => [`${r.namespace_key}\u0000${r.name}`, r.id]));
-    const fresh: { unknown_dataset_id: string }[] = await m.query(
-      `WITH counted AS (
-         INSERT INTO lineage_unknown_dataset_events (unknown_dataset_id, event_key)
-         SELECT unnest($1::uuid[]), $2 ON CONFLICT DO NOTHING RETURNING unknown_dataset_id),
-       bumped AS (
-         UPDATE lineage_unknown_datasets u SET event_count = u.event_count + 1
-         FROM counted c WHERE u.id = c.unknown_dataset_id RETURNING u.id)
-       SELECT id AS unknown_dataset_id FROM bumped`,
-      [[...idOf.values()], event.key],
-    );
-    if (!event.job || fresh.length === 0) return;
-    const counted = new Set(fresh.map((f) => f.unknown_dataset_id));
-    const jobRows = seen
-      .map((s) => ({ id: idOf.get(`${s.namespaceKey}\u0000${s.name}`) as string, role: s.role }))
-      .filter((r) => counted.has(r.id));
-    await m.query(
-      `INSERT INTO lineage_unknown_dataset_jobs
-         (unknown_dataset_id, job_namespace, job_name, role, event_count, first_seen, last_seen)
-       SELECT DISTINCT id, $3, $4, role, 1, $5::timestamptz, $5::timestamptz
-       FROM unnest($1::uuid[], $2::text[]) AS j(id, role)
-       ON CONFLICT (unknown_dataset_id, job_namespace, job_name, role) DO UPDATE
-         SET event_count = lineage_unknown_dataset_jobs.event_count + 1,
-             first_seen = least(lineage_unknown_dataset_jobs.first_seen, excluded.first_seen),
-             last_seen = greatest(lineage_unknown_dataset_jobs.last_seen, excluded.last_seen)`,
-      [
-        jobRows.map((r) => r.id),
-        jobRows.map((r) => r.role),
-        event.job.namespace,
-        event.job.name,
-        event.eventTime,
+        event.key,
+        JSON.stringify(payload),
+        event.job?.namespace ?? null,
+        event.job?.name ?? null,
+        seen.map((s) => s.namespaceKey),
+        seen.map((s) => s.name),
+        seen.map((s) => s.role),
       ],
     );
   }
@@ -186,8 +181,12 @@ export class LineageObservationsRepository {
     );
   }
 
-  /** Each dataset's current version (highest with bindings) and its root columns, and its flavor. */
-  currentVersions(datasetIds: readonly string[], m: EntityManager): Promise<CurrentVersion[]> {
+  /**
+   * Each dataset's current version (highest with bindings) and its root columns, and its flavor. With
+   * `lock`, only active datasets, held FOR SHARE for the rest of the transaction (the intake pins links
+   * to these versions: ADR 0056).
+   */
+  currentVersions(datasetIds: readonly string[], m: EntityManager, lock = false): Promise<CurrentVersion[]> {
     if (datasetIds.length === 0) return Promise.resolve([]);
     return m.query(
       `SELECT d.id AS dataset_id, cur.id AS schema_id, cur.version_num, fl.code AS flavor_code,
@@ -207,7 +206,7 @@ export class LineageObservationsRepository {
          SELECT v.id, v.version_num FROM dataset_schemas v
          WHERE v.dataset_id = d.id AND EXISTS (SELECT 1 FROM field_bindings b WHERE b.dataset_schema_id = v.id)
          ORDER BY v.version_num DESC LIMIT 1) cur ON true
-       WHERE d.id = ANY($1::uuid[])`,
+       WHERE d.id = ANY($1::uuid[])${lock ? ' AND d.deleted_at IS NULL FOR SHARE OF d' : ''}`,
       [datasetIds],
     );
   }
