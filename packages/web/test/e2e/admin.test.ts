@@ -5,7 +5,17 @@
 import { AideClient, PermissionDeniedError } from '@aide/sdk';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { axeAfterEach, axeViolations, launch, PHONE, shot, sidewaysOverflow, signIn } from './browser';
+import {
+  adminClient,
+  axeAfterEach,
+  axeViolations,
+  launch,
+  PHONE,
+  seededFlavor,
+  shot,
+  sidewaysOverflow,
+  signIn,
+} from './browser';
 
 const baseUrl = inject('baseUrl');
 const admin = inject('admin');
@@ -32,7 +42,7 @@ describe('a superuser', () => {
   let api: AideClient;
   beforeAll(async () => {
     page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-    api = new AideClient({ baseUrl, username: admin.email, password: admin.password, fetch });
+    api = adminClient();
     await signIn(page, baseUrl, admin);
   });
   afterAll(async () => {
@@ -48,8 +58,7 @@ describe('a superuser', () => {
     const form = page.getByRole('form', { name: 'Edit flavor postgres14' });
     await form.getByLabel('Vendor').fill('PGDG, edited in the UI');
     // Someone else changes the flavor after the form was opened.
-    const flavor = (await api.systemFlavors.list({ code: 'postgres14' })).items[0];
-    if (!flavor) throw new Error('no postgres14');
+    const flavor = await seededFlavor(api);
     await api.systemFlavors.update(flavor.id, { note: 'changed elsewhere' }, { ifMatch: flavor.row_version });
     await form.getByRole('button', { name: 'Save changes' }).click();
     const alert = form.getByRole('alert');
@@ -163,8 +172,7 @@ describe('a superuser', () => {
 
   it('shows the PII history of every column of a wide dataset, past the first 100', async () => {
     // A system of its own: the other tests count shop_pg's datasets.
-    const flavor = (await api.systemFlavors.list({ code: 'postgres14' })).items[0];
-    if (!flavor) throw new Error('no postgres14');
+    const flavor = await seededFlavor(api);
     const system = await api.systems.create({ code: 'wide_pg', name: 'Wide tables', flavor_id: flavor.id });
     const wide = await api.datasets.create({
       kind: 'rdbms',
@@ -272,8 +280,7 @@ describe('a regular user', () => {
     await shot(page, 'reference-reader');
     const api = new AideClient({ baseUrl, username: reader.email, password: reader.password, fetch });
     try {
-      const flavor = (await api.systemFlavors.list({ code: 'postgres14' })).items[0];
-      if (!flavor) throw new Error('no postgres14');
+      const flavor = await seededFlavor(api);
       const refused = await api.systemFlavors
         .update(flavor.id, { note: 'x' }, { ifMatch: flavor.row_version })
         .catch((e: unknown) => e);

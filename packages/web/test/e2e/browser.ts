@@ -4,14 +4,41 @@ import { mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { AideClient, type SystemFlavor } from '@aide/sdk';
 import { type Browser, chromium, type Page } from 'playwright-core';
-import { afterEach, expect } from 'vitest';
+import { afterEach, expect, inject } from 'vitest';
 
 const CHROMIUM = process.env['AIDE_CHROMIUM'] ?? '/usr/bin/chromium';
 const SHOTS = fileURLToPath(new URL('../../test-results/', import.meta.url));
 const axeSource = (createRequire(import.meta.url)('axe-core') as { source: string }).source;
 
 export const PHONE = { width: 390, height: 844 };
+export const DESKTOP = { width: 1280, height: 900 };
+
+/** An API client signed in as the seeded superuser of this run (the tests' set-up goes through it). */
+export function adminClient(): AideClient {
+  const admin = inject('admin');
+  return new AideClient({
+    baseUrl: inject('baseUrl'),
+    username: admin.email,
+    password: admin.password,
+    fetch,
+  });
+}
+
+/** A seeded flavor, which the tests' own systems are made with. */
+export async function seededFlavor(api: AideClient, code = 'postgres14'): Promise<SystemFlavor> {
+  const flavor = (await api.systemFlavors.list({ code })).items[0];
+  if (!flavor) throw new Error(`the seeded flavor ${code} is missing`);
+  return flavor;
+}
+
+/** A desktop-sized page of `browser`, signed in as `user` (the superuser by default). */
+export async function signedInPage(browser: Browser, user = inject('admin')): Promise<Page> {
+  const page = await browser.newPage({ viewport: DESKTOP });
+  await signIn(page, inject('baseUrl'), user);
+  return page;
+}
 
 export async function launch(): Promise<Browser> {
   mkdirSync(SHOTS, { recursive: true });

@@ -3,11 +3,12 @@
 // and what the UI shows (`diffRows` of the route's answer). The same version pairs go through all three
 // and must give the same classes. The crawler is imported from its source: this package does not
 // depend on it, and its package entry would load the database drivers.
-import { AideClient, type SchemaVersion, type SchemaVersionDiff } from '@aide/sdk';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import type { AideClient, SchemaVersion, SchemaVersionDiff } from '@aide/sdk';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { diffVersions } from '../../../crawler/src/diff/diff';
 import { registryVersionOf } from '../../../crawler/src/registry/snapshot';
 import { diffRows, tableChanges } from '../../src/components/VersionDiff';
+import { adminClient, seededFlavor } from './browser';
 
 type Column = {
   name: string;
@@ -67,15 +68,12 @@ const VERSIONS: Column[][] = [
   ],
 ];
 
-const baseUrl = inject('baseUrl');
-const admin = inject('admin');
 let client: AideClient;
 let datasetId: string;
 
 beforeAll(async () => {
-  client = new AideClient({ baseUrl, username: admin.email, password: admin.password, fetch });
-  const flavor = (await client.systemFlavors.list({ code: 'postgres14' })).items[0];
-  if (!flavor) throw new Error('the seeded flavor postgres14 is missing');
+  client = adminClient();
+  const flavor = await seededFlavor(client);
   const system = await client.systems.create({
     code: 'classification_pg',
     name: 'Classification',

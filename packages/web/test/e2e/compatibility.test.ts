@@ -2,14 +2,24 @@
 // backend: the level of a dataset and where it comes from, a forced publish with its reason and the
 // violations it overrode, the check of a version against the level, and "translate to…" with its loss
 // report, a strict translation refused with TRANSLATION_LOSSY, copy and download of the output.
-import { AideApiError, AideClient } from '@aide/sdk';
+import { AideApiError, type AideClient } from '@aide/sdk';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { LEVEL_MEANINGS } from '../../src/components/Compatibility';
-import { axeAfterEach, axeViolations, launch, PHONE, shot, sidewaysOverflow, signIn } from './browser';
+import {
+  adminClient,
+  axeAfterEach,
+  axeViolations,
+  launch,
+  PHONE,
+  seededFlavor,
+  shot,
+  sidewaysOverflow,
+  signedInPage,
+  signIn,
+} from './browser';
 
 const baseUrl = inject('baseUrl');
-const admin = inject('admin');
 const reader = inject('reader');
 let browser: Browser;
 let api: AideClient;
@@ -22,8 +32,7 @@ const REASON = 'total moved to invoice_lines, agreed with finance';
  * v1, then v2 without `total`, refused by the level and published by force.
  */
 async function seed() {
-  const flavor = (await api.systemFlavors.list({ code: 'postgres14' })).items[0];
-  if (!flavor) throw new Error('no postgres14');
+  const flavor = await seededFlavor(api);
   const system = await api.systems.create({ code: 'billing_pg', name: 'Billing', flavor_id: flavor.id });
   const invoices = await api.datasets.create({
     kind: 'rdbms',
@@ -58,7 +67,7 @@ async function seed() {
 
 beforeAll(async () => {
   browser = await launch();
-  api = new AideClient({ baseUrl, username: admin.email, password: admin.password, fetch });
+  api = adminClient();
   await seed();
 });
 afterAll(async () => {
@@ -240,8 +249,7 @@ describe('a superuser', () => {
   let page: Page;
   axeAfterEach(() => page);
   beforeAll(async () => {
-    page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-    await signIn(page, baseUrl, admin);
+    page = await signedInPage(browser);
     await openInvoices(page);
   });
   afterAll(async () => {

@@ -3,18 +3,20 @@
 // change"), no v1-vs-v1 diff, one not-found page for an unknown URL, the system's name in the dataset
 // header, a 130-character table name at phone width, the new-system form's defaults, the tab title,
 // the focus after navigation and the favicon. axe checks each new view.
-import { AideClient } from '@aide/sdk';
+import { type AideClient } from '@aide/sdk';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import {
+  adminClient,
   axeAfterEach,
   axeViolations,
   go as goTo,
   launch,
   PHONE,
+  seededFlavor,
   shot,
   sidewaysOverflow,
-  signIn,
+  signedInPage,
 } from './browser';
 
 const baseUrl = inject('baseUrl');
@@ -30,9 +32,8 @@ let flavorId: string;
 
 beforeAll(async () => {
   browser = await launch();
-  api = new AideClient({ baseUrl, username: admin.email, password: admin.password, fetch });
-  const flavor = (await api.systemFlavors.list({ code: 'postgres14' })).items[0];
-  if (!flavor) throw new Error('the seeded flavor postgres14 is missing');
+  api = adminClient();
+  const flavor = await seededFlavor(api);
   flavorId = flavor.id;
   // A system of its own: the other tests count shop_pg's datasets.
   const system = await api.systems.create({ code: 'pages_pg', name: 'Page checks', flavor_id: flavorId });
@@ -151,8 +152,7 @@ describe('an unknown URL', () => {
 describe('the dataset page', () => {
   beforeAll(async () => {
     if (!page) {
-      page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-      await signIn(page, baseUrl, admin);
+      page = await signedInPage(browser);
     }
     await page.setViewportSize({ width: 1280, height: 900 });
   });

@@ -1,16 +1,15 @@
 // Issue 28 in a real browser: a session the server ended signs the user out with the reason (#4), a
 // reload says why it signed out (#13), errors read as sentences with details on demand (#9), the
 // crawl-runs page reads as who/what/when/result (#3), and the bundle is sent precompressed (#14).
-import { AideClient } from '@aide/sdk';
 import { type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { axeAfterEach, axeViolations, launch, signIn } from './browser';
+import { adminClient, axeAfterEach, axeViolations, launch, signIn } from './browser';
 
 let browser: Browser;
 let page: Page;
 const baseUrl = inject('baseUrl');
 const admin = inject('admin');
-const api = new AideClient({ baseUrl, username: admin.email, password: admin.password, fetch });
+const api = adminClient();
 
 beforeAll(async () => {
   browser = await launch();
@@ -86,7 +85,7 @@ describe('issue 28 (ui-b)', () => {
   it('signs the user out with the reason when the session is revoked everywhere (#4)', async () => {
     await signIn(page, baseUrl, admin);
     // Another client of the same user signs out everywhere: the browser's refresh token is revoked.
-    const other = new AideClient({ baseUrl, username: admin.email, password: admin.password, fetch });
+    const other = adminClient();
     await other.auth.login();
     await other.auth.logoutAll();
     await other.close();

@@ -6,7 +6,16 @@
 import { AideClient } from '@aide/sdk';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { axeAfterEach, axeViolations, go as goTo, launch, shot, signIn } from './browser';
+import {
+  adminClient,
+  axeAfterEach,
+  axeViolations,
+  go as goTo,
+  launch,
+  seededFlavor,
+  shot,
+  signedInPage,
+} from './browser';
 
 const baseUrl = inject('baseUrl');
 const admin = inject('admin');
@@ -19,9 +28,8 @@ let peopleId: string;
 
 beforeAll(async () => {
   browser = await launch();
-  api = new AideClient({ baseUrl, username: admin.email, password: admin.password, fetch });
-  const flavor = (await api.systemFlavors.list({ code: 'postgres14' })).items[0];
-  if (!flavor) throw new Error('the seeded flavor postgres14 is missing');
+  api = adminClient();
+  const flavor = await seededFlavor(api);
   const system = await api.systems.create({ code: 'pii_pg', name: 'PII checks', flavor_id: flavor.id });
   const people = await api.datasets.create({
     kind: 'rdbms',
@@ -42,8 +50,7 @@ beforeAll(async () => {
   const fullName = published.version.columns.find((c) => c.name === 'full_name')?.field_id ?? '';
   await other.fieldClassifications.create({ field_id: fullName, pii_tags: ['name'], reason: 'a person' });
   await other.close();
-  page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-  await signIn(page, baseUrl, admin);
+  page = await signedInPage(browser);
 });
 axeAfterEach(() => page);
 afterAll(async () => {

@@ -3,22 +3,22 @@
 // the page, pan, keyboard-reachable nodes, a readable graph at phone width, and the OpenLineage jobs
 // between the datasets they read and write, leading to their job pages. axe checks each state.
 import { randomUUID } from 'node:crypto';
-import { AideClient } from '@aide/sdk';
+import type { AideClient } from '@aide/sdk';
 import type { Browser, Locator, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  adminClient,
   axeAfterEach,
   axeViolations,
   go as goTo,
   launch,
   PHONE,
+  seededFlavor,
   shot,
   sidewaysOverflow,
-  signIn,
+  signedInPage,
 } from './browser';
 
-const baseUrl = inject('baseUrl');
-const admin = inject('admin');
 const NS = 'web-lineage-warehouse';
 const JOB = 'build_clicks_daily';
 const LONG = `mart.clicks_${'by_country_and_device_'.repeat(3)}final`;
@@ -31,9 +31,8 @@ let jobId: string;
 
 beforeAll(async () => {
   browser = await launch();
-  api = new AideClient({ baseUrl, username: admin.email, password: admin.password, fetch });
-  const flavor = (await api.systemFlavors.list({ code: 'postgres14' })).items[0];
-  if (!flavor) throw new Error('the seeded flavor postgres14 is missing');
+  api = adminClient();
+  const flavor = await seededFlavor(api);
   const system = await api.systems.create({
     code: 'lineage_pg',
     name: 'Lineage checks',
@@ -73,8 +72,7 @@ beforeAll(async () => {
   const job = (await api.lineage.jobs.list({ namespace: 'spark', name: JOB })).items[0];
   if (!job) throw new Error('the job was not recorded');
   jobId = job.id;
-  page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-  await signIn(page, baseUrl, admin);
+  page = await signedInPage(browser);
 });
 axeAfterEach(() => page);
 afterAll(async () => {

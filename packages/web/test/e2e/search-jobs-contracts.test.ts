@@ -3,10 +3,20 @@
 // dataset header (flavor, location, the last crawl naming it, linked to its run), a refused publish
 // saying why, OpenLineage jobs and runs, and unknown datasets registered in one click. axe on each state.
 import { randomUUID } from 'node:crypto';
-import { AideClient } from '@aide/sdk';
+import type { AideClient } from '@aide/sdk';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { axeAfterEach, axeViolations, launch, PHONE, shot, sidewaysOverflow, signIn } from './browser';
+import {
+  adminClient,
+  axeAfterEach,
+  axeViolations,
+  launch,
+  PHONE,
+  seededFlavor,
+  shot,
+  sidewaysOverflow,
+  signIn,
+} from './browser';
 
 const baseUrl = inject('baseUrl');
 const admin = inject('admin');
@@ -65,7 +75,7 @@ const event = (eventType: string, eventTime: string, runFacets: Record<string, u
 
 beforeAll(async () => {
   browser = await launch();
-  api = new AideClient({ baseUrl, username: admin.email, password: admin.password, fetch });
+  api = adminClient();
   page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
   page.on('pageerror', (e) => pageErrors.push(e.message));
   await signIn(page, baseUrl, admin);
@@ -212,8 +222,7 @@ describe('the dataset header', () => {
 
 describe('a refused publish', () => {
   it('says which changes the level refuses, in words', async () => {
-    const flavor = (await api.systemFlavors.list({ code: 'postgres14' })).items[0];
-    if (!flavor) throw new Error('no postgres14');
+    const flavor = await seededFlavor(api);
     const system = await api.systems.create({
       code: 'contracts_pg',
       name: 'Contracts',
@@ -264,8 +273,7 @@ describe('a refused publish', () => {
 describe('OpenLineage jobs, runs and unknown datasets', () => {
   beforeAll(async () => {
     // A system of their own (its code is its OpenLineage namespace), so that other tests' counts hold.
-    const flavor = (await api.systemFlavors.list({ code: 'postgres14' })).items[0];
-    if (!flavor) throw new Error('no postgres14');
+    const flavor = await seededFlavor(api);
     const system = await api.systems.create({ code: 'ol_pg', name: 'Lineage source', flavor_id: flavor.id });
     await api.datasets.create({
       kind: 'rdbms',
