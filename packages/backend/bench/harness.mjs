@@ -98,3 +98,27 @@ export async function startBenchServer(
   cleanups.push(started.stop);
   return { baseUrl: started.baseUrl, server: started.child };
 }
+
+/** A bench server's access token for the superuser it was started with. */
+export async function benchLogin(baseUrl, email, password) {
+  const login = await fetch(`${baseUrl}/api/v1/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ username: email, password }),
+  });
+  if (!login.ok) throw new Error(`login answered ${login.status}`);
+  return (await login.json()).access_token;
+}
+
+/**
+ * The OpenLineage benches' source system (`bench-ol`, postgres14, its events' namespace), written
+ * straight into the bench database; `q` runs a statement there and answers its rows.
+ */
+export async function benchOpenLineageSystem(q, namespace) {
+  const [flavor] = await q(`SELECT id FROM system_flavors WHERE code = 'postgres14'`);
+  const [system] = await q(
+    `INSERT INTO systems (code, name, flavor_id, extra) VALUES ('bench-ol', 'Bench', $1, $2) RETURNING id`,
+    [flavor.id, JSON.stringify({ openlineage_namespace: namespace })],
+  );
+  return system;
+}

@@ -10,7 +10,7 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import pg from 'pg';
-import { startBenchServer } from './harness.mjs';
+import { benchLogin, benchOpenLineageSystem, startBenchServer } from './harness.mjs';
 
 export const INTAKE_TARGETS = { eventsPerSecond: 500, graphP50Ms: 20 };
 const EMAIL = 'bench-lineage@example.com';
@@ -422,18 +422,8 @@ export async function runIntakeAndJobGraph({
   await db.connect();
   cleanups.push(() => db.end());
   const q = async (sql, params = []) => (await db.query(sql, params)).rows;
-  const [flavor] = await q(`SELECT id FROM system_flavors WHERE code = 'postgres14'`);
-  const [system] = await q(
-    `INSERT INTO systems (code, name, flavor_id, extra) VALUES ('bench-ol', 'Bench', $1, $2) RETURNING id`,
-    [flavor.id, JSON.stringify({ openlineage_namespace: NAMESPACE })],
-  );
-  const login = await fetch(`${baseUrl}/api/v1/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ username: EMAIL, password: PASSWORD }),
-  });
-  if (!login.ok) throw new Error(`login answered ${login.status}`);
-  const { access_token: token } = await login.json();
+  const system = await benchOpenLineageSystem(q, NAMESPACE);
+  const token = await benchLogin(baseUrl, EMAIL, PASSWORD);
   const json = async (path, body) => {
     const r = await fetch(`${baseUrl}${path}`, {
       method: 'POST',

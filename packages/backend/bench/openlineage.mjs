@@ -19,7 +19,14 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
-import { buildBackend, freshBenchDatabase, runCleanups, startBenchServer } from './harness.mjs';
+import {
+  benchLogin,
+  benchOpenLineageSystem,
+  buildBackend,
+  freshBenchDatabase,
+  runCleanups,
+  startBenchServer,
+} from './harness.mjs';
 
 const BACKEND = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const REPO = resolve(BACKEND, '..', '..');
@@ -180,23 +187,13 @@ export async function run(argv = process.argv.slice(2)) {
     await db.connect();
     cleanups.push(() => db.end());
     const q = async (sql, params = []) => (await db.query(sql, params)).rows;
-    const [flavor] = await q(`SELECT id FROM system_flavors WHERE code = 'postgres14'`);
-    const [system] = await q(
-      `INSERT INTO systems (code, name, flavor_id, extra) VALUES ('bench-ol', 'Bench', $1, $2) RETURNING id`,
-      [flavor.id, JSON.stringify({ openlineage_namespace: NAMESPACE })],
-    );
+    const system = await benchOpenLineageSystem(q, NAMESPACE);
     log(`registering ${known} + ${known} datasets with a published version …`);
     await seedKnown(q, system.id, 'src', known);
     await seedKnown(q, system.id, 'dst', known);
     await q('ANALYZE');
 
-    const login = await fetch(`${baseUrl}/api/v1/login`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ username: EMAIL, password: PASSWORD }),
-    });
-    if (!login.ok) throw new Error(`login answered ${login.status}`);
-    const { access_token: token } = await login.json();
+    const token = await benchLogin(baseUrl, EMAIL, PASSWORD);
     const names = (prefix, n) => Array.from({ length: n }, (_, i) => `${prefix}${i + 1}`);
 
     log('');

@@ -10,56 +10,13 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { stringify } from 'yaml';
-import { main, type Io } from '../src/cli/program.js';
-import {
-  AideMetadataProvider,
-  InMemoryMetadataProvider,
-  loadMetadataDocument,
-  type LoadedMetadata,
-} from '../src/index.js';
-import { adminClient, backend } from './helpers/backend.js';
+import { AideMetadataProvider, InMemoryMetadataProvider, loadMetadataDocument } from '../src/index.js';
+import { main } from '../src/cli/program.js';
+import { adminClient } from './helpers/backend.js';
+import { cli, modelsAsServed } from './helpers/cli-and-models.js';
 import { ensureTypes, flavorId, suffix } from './registry-fixture.js';
 
 const BIN = fileURLToPath(new URL('../dist/cli/bin.js', import.meta.url));
-
-const USER_CREDENTIALS = { AIDE_METASTORE_USER: backend.username, AIDE_METASTORE_PASSWORD: backend.password };
-
-async function cli(
-  args: string[],
-  credentials: Record<string, string> = USER_CREDENTIALS,
-): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = '';
-  let stderr = '';
-  const io: Io = {
-    stdout: (t) => (stdout += t),
-    stderr: (t) => (stderr += t),
-    env: { AIDE_METASTORE_URL: backend.baseUrl, ...credentials },
-  };
-  const code = await main(args, io);
-  return { code, stdout, stderr };
-}
-
-/**
- * Models as JSON (key order counts), with the workspace code the registry gives them; connections and
- * dataflows by name (an export lists them in the registry's order, not the document's).
- */
-function modelsJson({ connections, dataflows, schemaHints }: LoadedMetadata, workspace: string): string {
-  const connection = (c: LoadedMetadata['connections'][number]) => ({ ...c, workspace_id: workspace });
-  const byName = (a: { name: string | null }, b: { name: string | null }) =>
-    String(a.name).localeCompare(String(b.name));
-  return JSON.stringify({
-    connections: connections.map(connection).sort(byName),
-    dataflows: dataflows
-      .map((d) => ({
-        ...d,
-        workspace_id: workspace,
-        source: { ...d.source, connection: connection(d.source.connection) },
-        destination: { ...d.destination, connection: connection(d.destination.connection) },
-      }))
-      .sort(byName),
-    schemaHints,
-  });
-}
 
 interface Plan {
   workspace: { id: string | null; code: string; action: string };
@@ -259,8 +216,8 @@ describe('aide-provider import and export', () => {
     const out = join(dir, 'exported.json');
     expect(await cli(['export', '--workspace', workspace, '-o', out])).toMatchObject({ code: 0, stderr: '' });
     const exported = JSON.parse(readFileSync(out, 'utf8')) as unknown;
-    expect(modelsJson(loadMetadataDocument(exported), workspace)).toBe(
-      modelsJson(loadMetadataDocument(document), workspace),
+    expect(modelsAsServed(loadMetadataDocument(exported), workspace)).toBe(
+      modelsAsServed(loadMetadataDocument(document), workspace),
     );
 
     // The document DataCoolie would load gives what the registry-backed provider serves.
@@ -366,8 +323,8 @@ describe('aide-provider import and export', () => {
       stderr: '',
     });
     const exported = JSON.parse(readFileSync(out, 'utf8')) as unknown;
-    expect(modelsJson(loadMetadataDocument(exported), code)).toBe(
-      modelsJson(loadMetadataDocument(keyed), code),
+    expect(modelsAsServed(loadMetadataDocument(exported), code)).toBe(
+      modelsAsServed(loadMetadataDocument(keyed), code),
     );
     // Another workspace is out of the key's reach.
     const other = await cli(['export', '--workspace', workspace, '-o', join(dir, 'other.json')], bare);

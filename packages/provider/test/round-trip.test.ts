@@ -13,32 +13,17 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { DataCoolieImportPlan } from '@aide/schemas';
 import type { AideClient } from '@aide/sdk';
 import { stringify } from 'yaml';
-import { main, type Io } from '../src/cli/program.js';
 import {
   createConnection,
   createDataflow,
   createSchemaHint,
   loadMetadataDocument,
   nameToUuid,
-  type Connection,
   type SchemaHintGroup,
 } from '../src/index.js';
-import { adminClient, backend } from './helpers/backend.js';
+import { adminClient } from './helpers/backend.js';
+import { byName, cli, groupKey, modelsAsServed } from './helpers/cli-and-models.js';
 import { ensureTypes, flavorId, suffix } from './registry-fixture.js';
-
-const CREDENTIALS = { AIDE_METASTORE_USER: backend.username, AIDE_METASTORE_PASSWORD: backend.password };
-
-async function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = '';
-  let stderr = '';
-  const io: Io = {
-    stdout: (t) => (stdout += t),
-    stderr: (t) => (stderr += t),
-    env: { AIDE_METASTORE_URL: backend.baseUrl, ...CREDENTIALS },
-  };
-  const code = await main(args, io);
-  return { code, stdout, stderr };
-}
 
 interface Document {
   connections: Record<string, unknown>[];
@@ -46,30 +31,9 @@ interface Document {
   schema_hints: Record<string, unknown>[];
 }
 
-const byName = <T extends { name: string | null }>(a: T, b: T) =>
-  String(a.name).localeCompare(String(b.name));
-const groupKey = (g: Pick<SchemaHintGroup, 'connection_id' | 'schema_name' | 'table_name'>) =>
-  JSON.stringify([g.connection_id, g.schema_name, g.table_name]);
-
-/**
- * The models DataCoolie loads from a document, as served from a workspace whose code is `workspace`:
- * JSON of the model dumps (key order counts), lists in a fixed order.
- */
+/** The models DataCoolie loads from `document`, as served from the workspace whose code is `workspace`. */
 function expectedModels(document: unknown, workspace: string): string {
-  const { connections, dataflows, schemaHints } = loadMetadataDocument(document);
-  const connection = (c: Connection) => ({ ...c, workspace_id: workspace });
-  return JSON.stringify({
-    connections: connections.map(connection).sort(byName),
-    dataflows: dataflows
-      .map((d) => ({
-        ...d,
-        workspace_id: workspace,
-        source: { ...d.source, connection: connection(d.source.connection) },
-        destination: { ...d.destination, connection: connection(d.destination.connection) },
-      }))
-      .sort(byName),
-    schemaHints: [...schemaHints].sort((a, b) => groupKey(a).localeCompare(groupKey(b))),
-  });
+  return modelsAsServed(loadMetadataDocument(document), workspace, { sortHints: true });
 }
 
 async function allPages<T>(
