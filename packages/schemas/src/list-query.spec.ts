@@ -1,9 +1,11 @@
 import { describe, expect, it } from '@jest/globals';
 import { listQuerySchema } from './common/list-query.js';
+import { crawlRunResource } from './entities/crawl-run.js';
 import { datasetResource } from './entities/dataset.js';
 import { systemResource } from './entities/system.js';
 import * as schemas from './index.js';
 import { buildOpenApiDocument } from './openapi.js';
+import type { ListSpec } from './common/list-query.js';
 import type { ResourceDef } from './resource.js';
 import { PROVIDER_RESOURCES } from './resources.js';
 import { userResource } from './entities/user.js';
@@ -121,6 +123,63 @@ describe('list query: keyset paging (cursor, total) on every collection', () => 
       params: { max_page: 101, max_offset: 10_000 },
     });
     expect(result.error?.issues[0]?.message).toContain('page further with cursor');
+  });
+});
+
+describe('list query: related filters (a relation the backend declares, not a column)', () => {
+  const runs = listQuerySchema(crawlRunResource.list);
+  const A = '0b7c6c1e-3d2a-4f5e-9a1b-2c3d4e5f6a7b';
+  const B = '1c8d7d2f-4e3b-4a6f-8b2c-3d4e5f6a7b8c';
+  const related = (list: ListSpec['filters']): ListSpec => ({
+    filters: list,
+    sortable: ['created_at'],
+    defaultSort: 'created_at',
+    softDelete: false,
+  });
+
+  it('parses `key` and `key__in` into terms marked related; column filters stay unmarked', () => {
+    expect(runs.parse({ dataset_id: A, status: 'completed' }).filters).toEqual([
+      { field: 'status', op: 'eq', value: 'completed' },
+      { field: 'dataset_id', op: 'eq', value: A, related: true },
+    ]);
+    expect(runs.parse({ dataset_id__in: `${A}, ${B}` }).filters).toEqual([
+      { field: 'dataset_id', op: 'in', value: [A, B], related: true },
+    ]);
+  });
+
+  it.each([
+    [{ dataset_id: 'not-a-uuid' }, 'dataset_id'],
+    [{ dataset_id__in: `${A},nope` }, 'dataset_id__in.1'],
+    [{ dataset_id__gte: A }, ''],
+    [{ sort: 'dataset_id' }, 'sort'],
+  ])('rejects %j', (query, path) => {
+    const result = runs.safeParse(query);
+    expect(result.success).toBe(false);
+    expect(result.error?.issues.map((i) => i.path.join('.'))).toContain(path);
+  });
+
+  it('refuses a declaration it cannot serve: operators other than eq and in, or sorting by it', () => {
+    const ops = ['eq', 'like'] as unknown as readonly ('eq' | 'in')[];
+    expect(() =>
+      listQuerySchema(related({ tag: { kind: 'related', type: 'string', ops, description: 'd' } })),
+    ).toThrow("related filter 'tag' takes eq and in only, not like");
+    expect(() =>
+      listQuerySchema({
+        ...related({ tag: { kind: 'related', type: 'string', ops: ['eq'], description: 'd' } }),
+        sortable: ['tag'],
+      }),
+    ).toThrow("related filter 'tag' is not a column to sort by");
+  });
+
+  it('documents the parameters with what they mean', () => {
+    const doc = buildOpenApiDocument('test') as {
+      paths: Record<string, { get?: { parameters?: { name: string; description?: string }[] } }>;
+    };
+    const params = doc.paths['/api/v1/crawl-runs']?.get?.parameters ?? [];
+    const byName = new Map(params.map((p) => [p.name, p.description]));
+    expect(byName.get('dataset_id')).toContain('diff_payload.applied[]');
+    expect(byName.get('dataset_id__in')).toContain('any of the comma-separated values');
+    expect(byName.get('system_id')).toBeUndefined();
   });
 });
 

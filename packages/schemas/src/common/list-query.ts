@@ -5,12 +5,31 @@ export type FilterOp = 'eq' | 'gt' | 'gte' | 'lt' | 'lte' | 'in' | 'like';
 
 export type FilterValueType = 'string' | 'uuid' | 'boolean' | 'datetime' | 'int';
 
-export interface FilterSpec {
+/** A filter on the collection's column of the same name (the default kind). */
+export interface ColumnFilterSpec {
+  readonly kind?: 'column';
   readonly type: FilterValueType;
   readonly ops: readonly FilterOp[];
   /** For enum-like string columns: the allowed values. */
   readonly values?: readonly string[];
+  /** What the filter means, when its name does not say it (the OpenAPI parameter's description). */
+  readonly description?: string;
 }
+
+/**
+ * A filter on something the collection's rows are related to rather than on one of their columns:
+ * the rows related to the value (`key`) or to any of the values (`key__in`). The backend declares the
+ * relation (a link table of row id and value); the declaration here says what it means, for the
+ * OpenAPI document. It cannot be sorted by.
+ */
+export interface RelatedFilterSpec {
+  readonly kind: 'related';
+  readonly type: Exclude<FilterValueType, 'boolean' | 'datetime'>;
+  readonly ops: readonly ('eq' | 'in')[];
+  readonly description: string;
+}
+
+export type FilterSpec = ColumnFilterSpec | RelatedFilterSpec;
 
 /** What a collection can be filtered and sorted by. Keys are wire names, equal to column names. */
 export interface ListSpec {
@@ -30,6 +49,8 @@ export interface FilterTerm {
   readonly field: string;
   readonly op: FilterOp;
   readonly value: string | number | boolean | readonly (string | number | boolean)[];
+  /** Set for a `related` filter (RelatedFilterSpec): the backend applies its declared relation. */
+  readonly related?: true;
 }
 
 /**
@@ -107,7 +128,7 @@ function scalarSchema(spec: FilterSpec): z.ZodType<string | number | boolean, st
         .transform(Number)
         .pipe(z.int().min(-2147483648).max(2147483647));
     case 'string':
-      return spec.values
+      return spec.kind !== 'related' && spec.values
         ? z.enum(spec.values as [string, ...string[]])
         : z
             .string()
@@ -144,6 +165,19 @@ function filterSchema(spec: FilterSpec, op: FilterOp): z.ZodType {
       .refine((v) => !NUL.test(v), { message: 'must not contain NUL characters' });
   }
   return scalar;
+}
+
+/** A filter parameter's description in the OpenAPI document, from its declaration's (absent: none). */
+function filterDescription(spec: FilterSpec, op: FilterOp): string | undefined {
+  if (spec.description === undefined) return undefined;
+  return op === 'in' ? `${spec.description} — any of the comma-separated values` : spec.description;
+}
+
+/** A declaration the query schema cannot serve is a programming error, thrown when the schema is built. */
+function checkRelatedFilter(field: string, spec: RelatedFilterSpec, list: ListSpec): void {
+  const bad = spec.ops.filter((op) => op !== 'eq' && op !== 'in');
+  if (bad.length > 0) throw new Error(`related filter '${field}' takes eq and in only, not ${bad.join(', ')}`);
+  if (list.sortable.includes(field)) throw new Error(`related filter '${field}' is not a column to sort by`);
 }
 
 function queryKey(field: string, op: FilterOp): string {
@@ -200,12 +234,15 @@ export function listQuerySchema(spec: ListSpec) {
       .transform((v) => v === 'true')
       .optional();
   }
-  const filterKeys: { key: string; field: string; op: FilterOp }[] = [];
+  const filterKeys: { key: string; field: string; op: FilterOp; related: boolean }[] = [];
   for (const [field, filter] of Object.entries(spec.filters)) {
+    if (filter.kind === 'related') checkRelatedFilter(field, filter, spec);
     for (const op of filter.ops) {
       const key = queryKey(field, op);
-      shape[key] = filterSchema(filter, op).optional();
-      filterKeys.push({ key, field, op });
+      const param = filterSchema(filter, op).optional();
+      const description = filterDescription(filter, op);
+      shape[key] = description === undefined ? param : param.describe(description);
+      filterKeys.push({ key, field, op, related: filter.kind === 'related' });
     }
   }
   // After the filters: the query parameters of older clients keep their positions.
@@ -225,9 +262,11 @@ export function listQuerySchema(spec: ListSpec) {
     );
   return z.strictObject(shape).transform((raw, ctx): ListQuery => {
     const filters: FilterTerm[] = [];
-    for (const { key, field, op } of filterKeys) {
+    for (const { key, field, op, related } of filterKeys) {
       const value = raw[key];
-      if (value !== undefined) filters.push({ field, op, value: value as FilterTerm['value'] });
+      if (value === undefined) continue;
+      const term: FilterTerm = { field, op, value: value as FilterTerm['value'] };
+      filters.push(related ? { ...term, related: true } : term);
     }
     const query: ListQuery = {
       page: raw['page'] as number,

@@ -61,6 +61,13 @@ export const crawlRunResource = defineResource({
       system_id: { type: 'uuid', ops: ['eq', 'in'] },
       status: { type: 'string', ops: ['eq', 'in'], values: CRAWL_STATUSES },
       started_at: { type: 'datetime', ops: ['gte', 'lte'] },
+      dataset_id: {
+        kind: 'related',
+        type: 'uuid',
+        ops: ['eq', 'in'],
+        description:
+          "The runs whose report names the dataset: a crawl's `diff_payload.datasets[]` or an apply's `diff_payload.applied[]` entry with this `dataset_id`",
+      },
     },
     sortable: ['status', 'started_at', 'finished_at', 'created_at'],
     defaultSort: '-started_at',

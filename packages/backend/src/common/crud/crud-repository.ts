@@ -2,7 +2,7 @@ import type { ErrorCode, ListQuery, Page } from '@aide/schemas';
 import type { DataSource, EntityManager, EntityTarget, ObjectLiteral, Repository } from 'typeorm';
 import { compileFastFind } from '../../database/prepared-query.js';
 import { AppError } from '../errors/app-error.js';
-import { applyFilters, fetchKeysetPage } from './list.js';
+import { applyFilters, fetchKeysetPage, type FilterRelations } from './list.js';
 import { bulkInsert } from './bulk-insert.js';
 import type { AuditedEntity } from './audited-entity.js';
 
@@ -12,6 +12,8 @@ export interface CrudRepositoryOptions<E> {
   /** The code answered when a row is missing (or soft-deleted). */
   notFound: ErrorCode;
   softDelete: boolean;
+  /** The relations of the collection's `related` list filters (FilterRelation), by filter name. */
+  relations?: FilterRelations;
 }
 
 export type Lock = 'share' | 'update';
@@ -39,7 +41,7 @@ export class CrudRepository<E extends AuditedEntity> {
   async findPage(query: ListQuery, manager?: EntityManager): Promise<Page<E>> {
     const qb = this.repo(manager).createQueryBuilder('e');
     if (this.options.softDelete && !query.include_deleted) qb.where('e.deleted_at IS NULL');
-    applyFilters(qb, 'e', query.filters);
+    applyFilters(qb, 'e', query.filters, this.options.relations);
     return fetchKeysetPage(qb, 'e', query);
   }
 

@@ -15,17 +15,52 @@ export function escapeLike(value: string): string {
 }
 
 /**
+ * How a `related` filter (RelatedFilterSpec in the ListSpec) reaches the collection's rows: a link
+ * table holding one row per (collection row `id`, related value) — `rowKey` and `column`. It should
+ * have an index leading with `column`: the filter is then an index read and a semi-join by id.
+ */
+export interface FilterRelation {
+  readonly table: string;
+  readonly rowKey: string;
+  readonly column: string;
+}
+
+/** The relations of a collection's `related` filters, by filter name. */
+export type FilterRelations = Readonly<Record<string, FilterRelation>>;
+
+/** `EXISTS` a link row of the collection's row with the value (`eq`) or one of the values (`in`). */
+function relatedCondition(
+  relation: FilterRelation,
+  alias: string,
+  filter: FilterTerm,
+  param: string,
+): string {
+  const link = `${alias}_${param}`;
+  const value = filter.op === 'in' ? `IN (:...${param})` : `= :${param}`;
+  return `EXISTS (SELECT 1 FROM ${relation.table} ${link} WHERE ${link}.${relation.rowKey} = ${alias}.id AND ${link}.${relation.column} ${value})`;
+}
+
+/**
  * Applies parsed filters. Field names come from the resource's ListSpec (validated by the query
- * schema), never from raw input, so interpolating them as column names is safe; values are bound.
+ * schema), never from raw input, so interpolating them as column names is safe; values are bound. A
+ * `related` term goes through its relation in `relations`, declared by the collection's repository.
  */
 export function applyFilters<E extends ObjectLiteral>(
   qb: SelectQueryBuilder<E>,
   alias: string,
   filters: readonly FilterTerm[],
+  relations: FilterRelations = {},
 ): void {
   filters.forEach((filter, i) => {
     const column = `${alias}.${filter.field}`;
     const param = `f${i}`;
+    if (filter.related) {
+      const relation = relations[filter.field];
+      // A ListSpec declaring a related filter whose repository declares no relation: a programming error.
+      if (!relation) throw new Error(`No relation is declared for the related filter '${filter.field}'`);
+      qb.andWhere(relatedCondition(relation, alias, filter, param), { [param]: filter.value });
+      return;
+    }
     switch (filter.op) {
       case 'eq':
         qb.andWhere(`${column} = :${param}`, { [param]: filter.value });
