@@ -1,4 +1,4 @@
-import type { CrawlRun, Dataset } from '@aide/sdk';
+import type { Dataset } from '@aide/sdk';
 import { Link } from '../router';
 import { useSession } from '../session';
 import { useAsync } from '../use-async';
@@ -6,7 +6,6 @@ import { when } from './common';
 
 const obj = (v: unknown): Record<string, unknown> =>
   v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
-const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
 
 /** Where the dataset lives in its system, by kind: `schema.table`, the topic, the path, `db.table`. */
 export function locationOf(d: Dataset): string {
@@ -32,18 +31,6 @@ export function ownerOf(d: Pick<Dataset, 'extra'>): string | null {
   return text || null;
 }
 
-/**
- * Whether a crawl run's report names the dataset: a crawl's `diff_payload.datasets[]`, an apply's
- * `diff_payload.applied[]`, by id (or by object name, for a dataset the run created).
- */
-export function runTouches(run: Pick<CrawlRun, 'diff_payload'>, d: Pick<Dataset, 'id' | 'object_name'>) {
-  const payload = obj(run.diff_payload);
-  return [...list(payload['datasets']), ...list(payload['applied'])].some((entry) => {
-    const e = obj(entry);
-    return e['dataset_id'] === d.id || (e['dataset_id'] == null && e['object_name'] === d.object_name);
-  });
-}
-
 /** The header of a dataset's page: system, kind, flavor, layer, location, owner, description, last crawl. */
 export function DatasetHeader({ dataset: d }: { dataset: Dataset }) {
   const { client } = useSession();
@@ -54,11 +41,12 @@ export function DatasetHeader({ dataset: d }: { dataset: Dataset }) {
     async () => (flavorId ? client.systemFlavors.get(flavorId) : null),
     [flavorId, client],
   );
-  // The newest run of its system whose report names it (the last 50 runs are looked at).
+  // The newest run whose report names it (a crawl's `datasets[]` or an apply's `applied[]`), found
+  // by the server however long ago (ADR 0061).
   const [crawl] = useAsync(async () => {
-    const runs = await client.crawlRuns.list({ system_id: d.system_id, sort: '-started_at', size: 50 });
-    return runs.items.find((r) => runTouches(r, d)) ?? null;
-  }, [d.id, d.system_id, client]);
+    const runs = await client.crawlRuns.list({ dataset_id: d.id, sort: '-started_at', size: 1 });
+    return runs.items[0] ?? null;
+  }, [d.id, client]);
   const f = {
     system,
     flavor: flavor.state === 'done' ? flavor.value : null,

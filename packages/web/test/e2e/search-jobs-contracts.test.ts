@@ -180,6 +180,20 @@ describe('the dataset header', () => {
       },
       row_version: crawl.row_version,
     });
+    // A newer run of the same system whose report names another dataset: not the one to link.
+    const other = await api.crawlRuns.create({ system_id: orders.system_id, config: {} });
+    await api.crawlRuns.update(other.id, {
+      status: 'completed',
+      diff_payload: { datasets: [{ object_name: 'public.other', dataset_id: randomUUID() }] },
+      row_version: other.row_version,
+    });
+    // The header asks the server for the newest run naming the dataset: one run, no reports to scan.
+    const asked: URL[] = [];
+    const onRequest = (request: { url(): string }) => {
+      const url = new URL(request.url());
+      if (url.pathname === '/api/v1/crawl-runs') asked.push(url);
+    };
+    page.on('request', onRequest);
     // In-app navigation (a reload would sign out: tokens live in memory), from another page so that
     // the dataset page is opened anew.
     await page.getByRole('link', { name: 'Systems' }).click();
@@ -209,6 +223,12 @@ describe('the dataset header', () => {
     });
     const last = header.getByRole('link', { name: /^Crawl of .* \(completed\)$/ });
     await last.waitFor();
+    page.off('request', onRequest);
+    const naming = asked.filter((url) => url.searchParams.has('dataset_id'));
+    expect(naming.map((url) => Object.fromEntries(url.searchParams))).toEqual([
+      expect.objectContaining({ dataset_id: id, size: '1' }),
+    ]);
+    expect(await last.getAttribute('href')).toBe(`/ui/crawl-runs/${crawl.id}`);
     expect(await axeViolations(page)).toEqual([]);
     await last.click();
     await page.getByRole('heading', { level: 1, name: 'Crawl run' }).waitFor();
