@@ -664,4 +664,36 @@ describe('crawl runs', () => {
     ).rejects.toMatchObject({ errorCode: 'CRAWL_RUN_INVALID_TRANSITION' });
     expect('delete' in client.crawlRuns).toBe(false);
   });
+
+  it('lists the runs whose report names a dataset (dataset_id, dataset_id__in), newest first', async () => {
+    const [a, b] = [randomUUID(), randomUUID()];
+    const finish = async (diff_payload: Record<string, unknown>, hoursAgo: number) => {
+      const started_at = new Date(Date.now() - hoursAgo * 3_600_000).toISOString();
+      const run = await client.crawlRuns.create({ system_id: systemId, started_at });
+      return client.crawlRuns.update(run.id, {
+        status: 'completed',
+        diff_payload,
+        row_version: run.row_version,
+      });
+    };
+    const crawl = await finish({ datasets: [{ object_name: 'public.a', dataset_id: a }] }, 3);
+    const apply = await finish(
+      { applied: [{ object_name: 'public.a', dataset_id: a, action: 'publish' }] },
+      2,
+    );
+    const other = await finish({ datasets: [{ object_name: 'public.b', dataset_id: b }] }, 1);
+
+    const latest = await client.crawlRuns.list({ dataset_id: a, size: 1 });
+    expect(latest.items).toEqual([apply]);
+    expect(latest.total).toBe(2);
+    expect(
+      (await client.crawlRuns.list({ dataset_id: a, sort: 'started_at' })).items.map((r) => r.id),
+    ).toEqual([crawl.id, apply.id]);
+    const either = await client.crawlRuns.list({ dataset_id__in: [a, b] });
+    expect(either.items.map((r) => r.id)).toEqual([other.id, apply.id, crawl.id]);
+    await expect(client.crawlRuns.list({ dataset_id: 'not-a-uuid' })).rejects.toMatchObject({
+      errorCode: 'VALIDATION_ERROR',
+      status: 422,
+    });
+  });
 });
