@@ -105,6 +105,16 @@ describe('crawl → apply → crawl on PostgreSQL', () => {
     expect(runs[0]?.summary).toMatchObject({ datasets: { new: report.datasets.length } });
     expect(runs[1]?.config).toMatchObject({ report_crawl_run_id: report.crawl_run_id });
     expect(runs[2]?.summary).toMatchObject({ changes: { total: 0 } });
+    // The apply names each dataset it created by the id the registry answered; the first crawl saw a
+    // table without a dataset yet, the last one no difference (a report lists only the differences).
+    const client = backend.client();
+    try {
+      const [dataset] = (await client.datasets.list({ system_id: runs[0]?.system_id, size: 1 })).items;
+      const naming = await client.crawlRuns.list({ dataset_id: dataset?.id });
+      expect(naming.items.map((r) => r.id)).toEqual([runs[1]?.id]);
+    } finally {
+      await client.close();
+    }
   });
 
   it('refuses a stale report for the moved dataset only', async () => {
