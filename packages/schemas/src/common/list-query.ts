@@ -176,7 +176,8 @@ function filterDescription(spec: FilterSpec, op: FilterOp): string | undefined {
 /** A declaration the query schema cannot serve is a programming error, thrown when the schema is built. */
 function checkRelatedFilter(field: string, spec: RelatedFilterSpec, list: ListSpec): void {
   const bad = spec.ops.filter((op) => op !== 'eq' && op !== 'in');
-  if (bad.length > 0) throw new Error(`related filter '${field}' takes eq and in only, not ${bad.join(', ')}`);
+  if (bad.length > 0)
+    throw new Error(`related filter '${field}' takes eq and in only, not ${bad.join(', ')}`);
   if (list.sortable.includes(field)) throw new Error(`related filter '${field}' is not a column to sort by`);
 }
 
