@@ -16,6 +16,13 @@ const EVERY_RESOURCE = (Object.values(schemas) as unknown[]).filter(
     typeof value === 'object' && value !== null && 'path' in value && 'notFound' in value && 'list' in value,
 );
 
+/** The query is refused, with an issue at `path` (dot-joined; '' for the query as a whole). */
+function expectRejectedAt(schema: ReturnType<typeof listQuerySchema>, query: object, path: string): void {
+  const result = schema.safeParse(query);
+  expect(result.success).toBe(false);
+  expect(result.error?.issues.map((i) => i.path.join('.'))).toContain(path);
+}
+
 const systems = listQuerySchema(systemResource.list);
 const datasets = listQuerySchema(datasetResource.list);
 
@@ -51,11 +58,7 @@ describe('list query', () => {
     [{ nope: 'x' }, ''],
     [{ flavor_id: 'not-a-uuid' }, 'flavor_id'],
     [{ is_active: 'yes' }, 'is_active'],
-  ])('rejects %j', (query, path) => {
-    const result = systems.safeParse(query);
-    expect(result.success).toBe(false);
-    expect(result.error?.issues.map((i) => i.path.join('.'))).toContain(path);
-  });
+  ])('rejects %j', (query, path) => expectRejectedAt(systems, query, path));
 
   it('applies the default sort', () => {
     expect(systems.parse({}).sort).toEqual([{ field: 'code', direction: 'ASC' }]);
@@ -87,11 +90,7 @@ describe('list query: keyset paging (cursor, total) on every collection', () => 
     [{ cursor: 'a b' }, 'cursor'],
     [{ cursor: 'a'.repeat(2001) }, 'cursor'],
     [{ total: 'all' }, 'total'],
-  ])('rejects %j', (query, path) => {
-    const result = datasets.safeParse(query);
-    expect(result.success).toBe(false);
-    expect(result.error?.issues.map((i) => i.path.join('.'))).toContain(path);
-  });
+  ])('rejects %j', (query, path) => expectRejectedAt(datasets, query, path));
 
   it('finds every collection, the provider registry and users included', () => {
     expect(EVERY_RESOURCE).toEqual(expect.arrayContaining([...PROVIDER_RESOURCES, userResource]));
@@ -152,11 +151,7 @@ describe('list query: related filters (a relation the backend declares, not a co
     [{ dataset_id__in: `${A},nope` }, 'dataset_id__in.1'],
     [{ dataset_id__gte: A }, ''],
     [{ sort: 'dataset_id' }, 'sort'],
-  ])('rejects %j', (query, path) => {
-    const result = runs.safeParse(query);
-    expect(result.success).toBe(false);
-    expect(result.error?.issues.map((i) => i.path.join('.'))).toContain(path);
-  });
+  ])('rejects %j', (query, path) => expectRejectedAt(runs, query, path));
 
   it('refuses a declaration it cannot serve: operators other than eq and in, or sorting by it', () => {
     const ops = ['eq', 'like'] as unknown as readonly ('eq' | 'in')[];
