@@ -12,7 +12,7 @@ registerConstraintCodes({
 
 /**
  * The relations of the crawl-run list's `related` filters: `dataset_id`, through the datasets each run's
- * report names, which the database keeps from `diff_payload` (migration 1766640000000, ADR 0061).
+ * report names, which the database keeps from `diff_payload` (migration 1766660000000, ADR 0061).
  */
 export const CRAWL_RUN_RELATIONS: FilterRelations = {
   dataset_id: { table: 'crawl_run_datasets', rowKey: 'crawl_run_id', column: 'dataset_id' },

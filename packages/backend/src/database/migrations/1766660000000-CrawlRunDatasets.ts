@@ -15,8 +15,8 @@ const IDS_AT = (path: string) =>
  *
  * `down` drops the trigger, the functions and the table.
  */
-export class CrawlRunDatasets1766640000000 implements MigrationInterface {
-  name = 'CrawlRunDatasets1766640000000';
+export class CrawlRunDatasets1766660000000 implements MigrationInterface {
+  name = 'CrawlRunDatasets1766660000000';
 
   async up(q: QueryRunner): Promise<void> {
     await q.query(`CREATE TABLE crawl_run_datasets (
