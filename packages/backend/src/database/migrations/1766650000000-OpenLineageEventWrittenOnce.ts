@@ -1,6 +1,6 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
-/** The rows that name an OpenLineage event by its key: checked at commit (ADR 0061). */
+/** The rows that name an OpenLineage event by its key: checked at commit (ADR 0063). */
 const EVENT_FOREIGN_KEYS = [
   ['lineage_event_payloads', 'fk_lineage_event_payloads_event'],
   ['lineage_unknown_dataset_events', 'fk_lineage_unknown_dataset_events_event'],
@@ -8,7 +8,7 @@ const EVENT_FOREIGN_KEYS = [
 ] as const;
 
 /**
- * The intake writes an event's row once, last, with its answer (ADR 0061): the rows that name the event
+ * The intake writes an event's row once, last, with its answer (ADR 0063): the rows that name the event
  * are written before it, so their foreign keys to `openlineage_events` are checked at commit. A run's
  * observations are looked up by run and dataset (an event that repeats what its run saw adds no row).
  * `down` makes the keys immediate again and drops the index.

@@ -37,7 +37,7 @@ import { type DatasetRequest, OpenLineageRepository, type ReceivedEvent } from '
  * facets become field links under the original's field-link rules; a DatasetEvent's dataset is matched
  * and its schema compared. What cannot be matched or linked is reported, with the reason. One
  * transaction: an event whose key (`openlineage-event-kinds.ts`) is stored is answered with the stored
- * result instead of applying again; a new one's row is written last, with its answer (ADR 0061).
+ * result instead of applying again; a new one's row is written last, with its answer (ADR 0063).
  */
 @Injectable()
 export class OpenLineageService {
