@@ -181,6 +181,18 @@ describe("Spark's type names in a Delta log (spark_sql)", () => {
   });
 });
 
+describe("names of JavaScript's objects", () => {
+  it('are unknown type names to every reader', () => {
+    for (const name of ['constructor', '__proto__', 'toString', 'hasOwnProperty']) {
+      expect([name, mapSparkType(name)]).toEqual([name, null]);
+      expect([name, sparkTypeText(name)]).toEqual([name, name]);
+      expect([name, mapIcebergType(name)]).toEqual([name, null]);
+      expect([name, mapSqliteType(name)]).toEqual([name, expect.objectContaining({ approximate: true })]);
+      expect(Object.hasOwn(POSTGRES_BUILTIN_TYPES, name)).toBe(false);
+    }
+  });
+});
+
 describe("Iceberg's primitive type names (iceberg_v2)", () => {
   const expected = spellings(
     'boolean int long float double date time timestamp timestamptz string uuid binary',

@@ -2,7 +2,7 @@
 // `spark_sql` flavor's codes, with the type spelled as Spark's `DESCRIBE TABLE` prints it as the native
 // type. Protocol: https://github.com/delta-io/delta/blob/master/PROTOCOL.md#schema-serialization-format
 // The primitive names are the catalog spellings of `@aide/schemas` (ADR 0061).
-import { SPARK_SQL_CATALOG_SPELLINGS } from '@aide/schemas/type-spellings';
+import { codeOf, SPARK_SQL_CATALOG_SPELLINGS } from '@aide/schemas/type-spellings';
 import type { TypeNode } from '../../model.js';
 import { nested, node, type TypeMapping } from '../../normalise/type-log.js';
 
@@ -27,7 +27,7 @@ const YEAR_MONTH = new Set(['year', 'month']);
 /** The text Spark prints for a type (`decimal(10,2)`, `array<struct<a:int>>`). */
 export function sparkTypeText(type: SparkType): string {
   if (typeof type === 'string') {
-    return SPARK_SQL_CATALOG_SPELLINGS[type] ?? type;
+    return codeOf(SPARK_SQL_CATALOG_SPELLINGS, type) ?? type;
   }
   switch (type.type) {
     case 'struct':
@@ -79,7 +79,7 @@ export function mapSparkType(type: SparkType): TypeNode | null {
 }
 
 function mapPrimitive(name: string): TypeNode | null {
-  const code = SPARK_SQL_CATALOG_SPELLINGS[name];
+  const code = codeOf(SPARK_SQL_CATALOG_SPELLINGS, name);
   if (code !== undefined) return node(code);
   if (name === 'decimal') return node('decimal', { precision: 10, scale: 0 });
   const decimal = DECIMAL.exec(name);

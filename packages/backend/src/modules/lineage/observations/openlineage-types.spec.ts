@@ -179,6 +179,15 @@ describe('OpenLineage type names as data types of a flavor', () => {
     expect(observedTypeOf('integer', 'sqlite3')).toBeNull();
   });
 
+  it("reads a name of JavaScript's objects as any unknown name, never as a code", () => {
+    for (const name of ['constructor', '__proto__', 'toString', 'hasOwnProperty']) {
+      expect([name, observedTypeOf(name, 'postgres14')]).toEqual([name, null]);
+      expect([name, canonicalCode(name, 'mysql8')]).toEqual([name, null]);
+      expect([name, observedTypeOf('integer', name)]).toEqual([name, null]);
+      expect([name, canonicalCode('integer', name)]).toEqual([name, null]);
+    }
+  });
+
   it('reads every spelling of every table as its code, in any case, as name and as registered code', () => {
     for (const [flavor, table] of Object.entries(FACET_SPELLINGS)) {
       for (const [spelling, code] of Object.entries(table)) {

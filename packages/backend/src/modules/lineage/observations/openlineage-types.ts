@@ -5,7 +5,7 @@
 // with the crawler's catalog readers; this module parses a facet's text against them. A name the flavor's
 // table does not know stays text.
 import type { ComparableType } from '@aide/schemas';
-import { OPENLINEAGE_FACET_SPELLINGS } from '@aide/schemas/type-spellings';
+import { codeOf, OPENLINEAGE_FACET_SPELLINGS } from '@aide/schemas/type-spellings';
 
 /** Parameters a type name carries in parentheses, by the data type they belong to. */
 function paramsOf(code: string, args: number[]): Record<string, number> | undefined {
@@ -35,7 +35,7 @@ function parse(text: string): { base: string; args: number[] } {
 
 /** Whether the flavor has a table of OpenLineage type names. */
 export const knowsTypesOf = (flavor: string | null): boolean =>
-  flavor !== null && flavor in OPENLINEAGE_FACET_SPELLINGS;
+  flavor !== null && Object.hasOwn(OPENLINEAGE_FACET_SPELLINGS, flavor);
 
 /**
  * The data type of the flavor an OpenLineage type name names: its code, and the parameters the name
@@ -45,7 +45,7 @@ export const knowsTypesOf = (flavor: string | null): boolean =>
 export function observedTypeOf(text: string | null, flavor: string | null): ComparableType | null {
   if (!text || text.trim() === '' || !knowsTypesOf(flavor)) return null;
   const { base, args } = parse(text);
-  const code = OPENLINEAGE_FACET_SPELLINGS[flavor as string]?.[base];
+  const code = codeOf(OPENLINEAGE_FACET_SPELLINGS[flavor as string], base);
   if (!code) return null;
   const params = paramsOf(code, args);
   return params ? { data_type: code, params } : { data_type: code };
@@ -54,5 +54,5 @@ export function observedTypeOf(text: string | null, flavor: string | null): Comp
 /** A registered data-type code as the table writes it (`integer` of Spark SQL is `int`, as `decimal` of PostgreSQL is `numeric`). */
 export function canonicalCode(code: string, flavor: string | null): string | null {
   if (!knowsTypesOf(flavor)) return null;
-  return OPENLINEAGE_FACET_SPELLINGS[flavor as string]?.[code.toLowerCase()] ?? null;
+  return codeOf(OPENLINEAGE_FACET_SPELLINGS[flavor as string], code.toLowerCase()) ?? null;
 }
