@@ -1,5 +1,5 @@
 // Every type name each catalog reader knows, with the code and the parameters it maps to: pinned here so
-// that where the spelling tables live (ADR 0061) can change nothing the crawler reports. The real
+// that where the spelling tables live (ADR 0062) can change nothing the crawler reports. The real
 // databases' tests (postgres-types, mysql, sqlite, lakehouse) check the same mappings end to end.
 import { describe, expect, it } from '@jest/globals';
 import { mapMysqlType, MYSQL_BUILTIN_TYPES } from '../src/normalise/mysql.js';

@@ -1,5 +1,5 @@
 // MySQL 8 / MariaDB native types → mysql8 data-type codes, from information_schema.COLUMNS: the type
-// name through the catalog spellings of `@aide/schemas` (ADR 0061), its params from the column.
+// name through the catalog spellings of `@aide/schemas` (ADR 0062), its params from the column.
 import { codeOf, MYSQL8_CATALOG_SPELLINGS } from '@aide/schemas/type-spellings';
 import { node, type TypeMapping } from './type-log.js';
 

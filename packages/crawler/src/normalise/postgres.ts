@@ -1,5 +1,5 @@
 // PostgreSQL native types → postgres14 data-type codes. Built-in types (schema pg_catalog) map by
-// name, through the catalog spellings of `@aide/schemas` (ADR 0061); arrays, domains, enums and
+// name, through the catalog spellings of `@aide/schemas` (ADR 0062); arrays, domains, enums and
 // composite (row) types by their kind in pg_type. Type modifiers (atttypmod) are decoded as PostgreSQL
 // encodes them.
 import { POSTGRES14_CATALOG_SPELLINGS } from '@aide/schemas/type-spellings';

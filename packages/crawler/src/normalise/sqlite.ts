@@ -1,6 +1,6 @@
 // SQLite declared column types → sqlite3 data-type codes. SQLite accepts any type name and stores
 // values by affinity; the names people write (VARCHAR(20), BOOLEAN, DATETIME, NVARCHAR(100), no type
-// at all, …) have their own codes (the declared spellings of `@aide/schemas`, ADR 0061), and any other
+// at all, …) have their own codes (the declared spellings of `@aide/schemas`, ADR 0062), and any other
 // name maps to its affinity's code (approximately).
 import { SQLITE3_DECLARED_SPELLINGS } from '@aide/schemas/type-spellings';
 import type { TypeNode } from '../model.js';

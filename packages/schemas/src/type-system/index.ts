@@ -1,3 +1,3 @@
-// `@aide/schemas/type-spellings` (ADR 0061): the zod-free tables of type-name spellings per flavor.
+// `@aide/schemas/type-spellings` (ADR 0062): the zod-free tables of type-name spellings per flavor.
 export * from './type-spellings.js';
 export * from './openlineage-type-spellings.js';

@@ -1,4 +1,4 @@
-// The type names of OpenLineage schema facets (`fields[].type`) per flavor (ADR 0057, ADR 0061): Spark
+// The type names of OpenLineage schema facets (`fields[].type`) per flavor (ADR 0057, ADR 0062): Spark
 // writes its Catalyst names (`integer`, `long`, `string`), Airflow's SQL extractors the database's own
 // catalog names (`int4`, `varchar`), Flink its SQL names (`INT`, `STRING`). A facet table lists the codes
 // the drift comparison reads and takes the flavor's catalog spellings of exactly those codes, so a name

@@ -1,4 +1,4 @@
-// The spelling tables' own rules (ADR 0061): a facet table reads a name as its flavor's catalog does,
+// The spelling tables' own rules (ADR 0062): a facet table reads a name as its flavor's catalog does,
 // except where the vocabularies differ on purpose; every table is lower case. The mapping of each
 // spelling is pinned by its readers' tests (crawler test/type-spellings.test.ts, backend
 // openlineage-types.spec.ts).

@@ -1,5 +1,5 @@
 // How each flavor's type names are spelled, as the flavor's data-type codes (the codes of
-// packages/backend/seeds): one table per vocabulary (ADR 0061). A vocabulary is who writes the name —
+// packages/backend/seeds): one table per vocabulary (ADR 0062). A vocabulary is who writes the name —
 // a system's own catalog (read by the crawler) or a producer of OpenLineage schema facets (read by the
 // backend, ADR 0057) — because the same spelling can mean different types in two of them: PostgreSQL's
 // catalog name `char` is the one-byte internal type, a facet's `char` is SQL's character(n). Only names

@@ -2,7 +2,7 @@
 // codes, the type spelled as the spec writes it as the native type. Iceberg v3 types without an
 // iceberg_v2 code (timestamp_ns, timestamptz_ns, variant, unknown, geometry, geography) are left
 // unmapped and reported, never guessed. Spec: https://iceberg.apache.org/spec/#schemas-and-data-types
-// The primitive names are the catalog spellings of `@aide/schemas` (ADR 0061).
+// The primitive names are the catalog spellings of `@aide/schemas` (ADR 0062).
 import { codeOf, ICEBERG_V2_CATALOG_SPELLINGS } from '@aide/schemas/type-spellings';
 import type { TypeNode } from '../../model.js';
 import { nested, node } from '../../normalise/type-log.js';

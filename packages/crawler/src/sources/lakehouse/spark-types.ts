@@ -1,7 +1,7 @@
 // Delta Lake's schema (Spark's StructType as JSON, the `schemaString` of a `metaData` action) → the
 // `spark_sql` flavor's codes, with the type spelled as Spark's `DESCRIBE TABLE` prints it as the native
 // type. Protocol: https://github.com/delta-io/delta/blob/master/PROTOCOL.md#schema-serialization-format
-// The primitive names are the catalog spellings of `@aide/schemas` (ADR 0061).
+// The primitive names are the catalog spellings of `@aide/schemas` (ADR 0062).
 import { codeOf, SPARK_SQL_CATALOG_SPELLINGS } from '@aide/schemas/type-spellings';
 import type { TypeNode } from '../../model.js';
 import { nested, node, type TypeMapping } from '../../normalise/type-log.js';

@@ -1,7 +1,7 @@
 // The type names of OpenLineage schema facets (`fields[].type`) as data types of a dataset's flavor
 // (ADR 0057): Spark writes `integer`, `long`, `string`, `decimal(10,2)`, `struct<…>`; Airflow's SQL
 // extractors the database's own names (`int4`, `varchar`, `timestamp`); Flink `INT`, `STRING`,
-// `VARCHAR(2147483647)`; dbt usually nothing. The spelling tables are `@aide/schemas`' (ADR 0061), shared
+// `VARCHAR(2147483647)`; dbt usually nothing. The spelling tables are `@aide/schemas`' (ADR 0062), shared
 // with the crawler's catalog readers; this module parses a facet's text against them. A name the flavor's
 // table does not know stays text.
 import type { ComparableType } from '@aide/schemas';
