@@ -27,6 +27,13 @@ const SQL_STANDARD_SPELLINGS: TypeSpellings = {
   'double precision': 'double',
 };
 
+/** SQL's character types in a flavor whose only text type is `string` (Iceberg, Avro). */
+const CHARACTERS_AS_STRING: TypeSpellings = {
+  'character varying': 'string',
+  character: 'string',
+  char: 'string',
+};
+
 /** Spark SQL and HiveQL types as Spark's facets and SQL producers name them. */
 const HIVE_FACET_SPELLINGS: TypeSpellings = {
   ...SQL_STANDARD_SPELLINGS,
@@ -130,6 +137,7 @@ export const OPENLINEAGE_FACET_SPELLINGS: Readonly<Record<string, TypeSpellings>
     ICEBERG_V2_CATALOG_SPELLINGS,
     {
       ...SQL_STANDARD_SPELLINGS,
+      ...CHARACTERS_AS_STRING,
       integer: 'int',
       bigint: 'long',
       real: 'float',
@@ -154,6 +162,7 @@ export const OPENLINEAGE_FACET_SPELLINGS: Readonly<Record<string, TypeSpellings>
       'map',
     ),
     ...SQL_STANDARD_SPELLINGS,
+    ...CHARACTERS_AS_STRING,
     integer: 'int',
     bigint: 'long',
     binary: 'bytes',

@@ -18,6 +18,7 @@ const SQL = {
   bool: 'boolean',
   'double precision': 'double',
 };
+const CHARACTERS_AS_STRING = { 'character varying': 'string', character: 'string', char: 'string' };
 const CATALYST = { byte: 'tinyint', short: 'smallint', integer: 'int', long: 'bigint' };
 const FILES = spellings(
   `boolean int8 int16 int32 int64 uint8 uint16 uint32 uint64 float16 float32 float64 decimal date32 date64
@@ -105,6 +106,7 @@ const FACET_SPELLINGS: Record<string, Record<string, string>> = {
      map struct`,
     {
       ...SQL,
+      ...CHARACTERS_AS_STRING,
       integer: 'int',
       bigint: 'long',
       real: 'float',
@@ -116,6 +118,7 @@ const FACET_SPELLINGS: Record<string, Record<string, string>> = {
   ),
   avro: spellings('boolean int long float double bytes string record enum array map', {
     ...SQL,
+    ...CHARACTERS_AS_STRING,
     integer: 'int',
     bigint: 'long',
     binary: 'bytes',
