@@ -7,8 +7,8 @@
 //
 // Environment: DATABASE_URL, PORT (0: any), AIDE_DB_POOL_SIZE (default 20). Prints "listening <port>"
 // on stdout once ready; the table `bench_bare_events` is created if missing.
-import { createServer } from 'node:http';
 import pg from 'pg';
+import { send, serveBare } from './bare-http.mjs';
 
 const pool = new pg.Pool({
   connectionString: process.env.DATABASE_URL,
@@ -21,15 +21,6 @@ await pool.query(
 );
 
 const INSERT = { name: 'bare_insert_event', text: 'INSERT INTO bench_bare_events (event) VALUES ($1)' };
-
-function send(res, status, body) {
-  const payload = JSON.stringify(body);
-  res.writeHead(status, {
-    'content-type': 'application/json; charset=utf-8',
-    'content-length': Buffer.byteLength(payload),
-  });
-  res.end(payload);
-}
 
 async function handle(req, res) {
   if (req.method !== 'POST' || req.url !== '/api/v1/lineage') return send(res, 404, { code: 'NOT_FOUND' });
@@ -47,22 +38,4 @@ async function handle(req, res) {
   return send(res, 201, { stored: true });
 }
 
-const server = createServer((req, res) => {
-  handle(req, res).catch((error) => {
-    process.stderr.write(`request failed: ${error.message}\n`);
-    if (!res.headersSent) send(res, 500, { code: 'INTERNAL_ERROR' });
-    else res.destroy();
-  });
-});
-server.keepAliveTimeout = 65_000;
-server.listen(Number(process.env.PORT ?? 0), '127.0.0.1', () => {
-  process.stdout.write(`listening ${server.address().port}\n`);
-});
-
-const stop = () => {
-  server.close();
-  server.closeAllConnections();
-  void pool.end().finally(() => process.exit(0));
-};
-process.on('SIGTERM', stop);
-process.on('SIGINT', stop);
+serveBare(handle, pool);
