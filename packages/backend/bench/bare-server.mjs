@@ -11,9 +11,9 @@
 //
 // Environment: DATABASE_URL, AIDE_JWT_SECRET, PORT, AIDE_DB_POOL_SIZE (default 20), BARE_USER_ROW.
 // Prints "listening <port>" on stdout once ready.
-import { createServer } from 'node:http';
 import { jwtVerify } from 'jose';
 import pg from 'pg';
+import { send, serveBare } from './bare-http.mjs';
 
 // The HMAC key is imported once (jose re-imports a raw Uint8Array secret on every verify).
 const key = await crypto.subtle.importKey(
@@ -45,15 +45,6 @@ const SELECT = {
     'code, name, is_active, tags, extra, flavor_id, credential_ref_id ' +
     'FROM systems WHERE id = $1 AND deleted_at IS NULL',
 };
-
-function send(res, status, body) {
-  const payload = JSON.stringify(body);
-  res.writeHead(status, {
-    'content-type': 'application/json; charset=utf-8',
-    'content-length': Buffer.byteLength(payload),
-  });
-  res.end(payload);
-}
 
 async function handle(req, res) {
   if (req.url === '/health') return send(res, 200, { status: 'ok' });
@@ -90,23 +81,4 @@ async function handle(req, res) {
   return send(res, 200, row);
 }
 
-const server = createServer((req, res) => {
-  handle(req, res).catch((error) => {
-    process.stderr.write(`request failed: ${error.message}\n`);
-    if (!res.headersSent) send(res, 500, { code: 'INTERNAL_ERROR' });
-    else res.destroy();
-  });
-});
-server.keepAliveTimeout = 65_000;
-
-server.listen(Number(process.env.PORT ?? 0), '127.0.0.1', () => {
-  process.stdout.write(`listening ${server.address().port}\n`);
-});
-
-const stop = () => {
-  server.close();
-  server.closeAllConnections();
-  void pool.end().finally(() => process.exit(0));
-};
-process.on('SIGTERM', stop);
-process.on('SIGINT', stop);
+serveBare(handle, pool);

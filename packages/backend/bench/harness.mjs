@@ -64,6 +64,10 @@ export async function freshBenchDatabase(name, { cleanups, log, dist }) {
   await admin.query(`CREATE DATABASE ${dbName}`);
   await admin.end();
   cleanups.push(async () => {
+    // Kept to look into afterwards (EXPLAIN, sizes): AIDE_BENCH_KEEP_DATABASE=1 on a DATABASE_URL server.
+    if (process.env.AIDE_BENCH_KEEP_DATABASE === '1' && process.env.DATABASE_URL) {
+      return log(`kept the database ${dbName}`);
+    }
     const c = new pg.Client({ connectionString: serverUrl });
     await c.connect();
     await c.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);

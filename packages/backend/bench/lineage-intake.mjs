@@ -7,8 +7,11 @@
 //   - the job graph at 10,000 nodes (6,000 datasets, 4,000 jobs of 1–3 inputs and 1–3 outputs, cycles),
 //     `GET /api/v1/lineage/graph?node=…&depth=5` from job and dataset roots, against a primary-key read
 //     (target p50 ≤ 20 ms).
+import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { benchLogin, benchOpenLineageSystem, startBenchServer } from './harness.mjs';
 
@@ -206,9 +209,32 @@ async function closedLoop(clients, perClient, request) {
   };
 }
 
-async function intake({ baseUrl, server, key, q, clients, events, warmup, log }) {
-  const post = async (event) => {
-    const r = await fetch(`${baseUrl}/api/v1/lineage`, {
+/** The bare intake (bench/bare-intake-server.mjs) on `dbUrl`, started and waited for; its base URL. */
+async function startBareIntake(dbUrl, cleanups) {
+  const child = spawn(
+    process.execPath,
+    [fileURLToPath(new URL('./bare-intake-server.mjs', import.meta.url))],
+    {
+      env: { ...process.env, DATABASE_URL: dbUrl, PORT: '0' },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
+  cleanups.push(() => child.kill('SIGTERM'));
+  const port = await new Promise((resolve, reject) => {
+    let out = '';
+    child.stdout.on('data', (chunk) => {
+      out += chunk;
+      const m = /listening (\d+)/.exec(out);
+      if (m) resolve(Number(m[1]));
+    });
+    child.on('exit', (code) => reject(new Error(`the bare intake exited with ${code}`)));
+  });
+  return { baseUrl: `http://127.0.0.1:${port}`, child };
+}
+
+async function intake({ baseUrl, server, key, q, clients, events, warmup, log, dbUrl, cleanups }) {
+  const post = async (event, base = baseUrl) => {
+    const r = await fetch(`${base}/api/v1/lineage`, {
       method: 'POST',
       headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
       body: JSON.stringify(event),
@@ -220,7 +246,7 @@ async function intake({ baseUrl, server, key, q, clients, events, warmup, log })
   // Each client runs its own jobs (no two clients run one job at once, as a scheduler would not).
   const jobs = jobsOf(clients * 50);
   let runNumber = 0;
-  const phase = (runsPerClient) =>
+  const phase = (runsPerClient, base = baseUrl) =>
     closedLoop(
       clients,
       runsPerClient * 2,
@@ -231,7 +257,7 @@ async function intake({ baseUrl, server, key, q, clients, events, warmup, log })
             const job = jobs[c * 50 + (Math.floor(i / 2) % 50)];
             pending[c].push(...runEvents(job, runNumber++));
           }
-          return post(pending[c].shift());
+          return post(pending[c].shift(), base);
         };
       })(),
     );
@@ -243,9 +269,22 @@ async function intake({ baseUrl, server, key, q, clients, events, warmup, log })
   await q('ANALYZE');
   const cpuBefore = cpuMsOf(server.pid);
   const dbCpuBefore = await databaseCpuMs(q);
+  const clientCpuBefore = process.cpuUsage();
   const measured = await phase(Math.ceil(events / clients / 2));
+  const clientCpu = process.cpuUsage(clientCpuBefore);
   const serverCpuMs = cpuMsOf(server.pid) - cpuBefore;
   const dbCpuMs = (await databaseCpuMs(q)) - dbCpuBefore;
+
+  // The same clients and events against the bare intake: the most they can send on this machine.
+  const bare = await startBareIntake(dbUrl, cleanups);
+  await phase(Math.ceil(warmup / clients / 2), bare.baseUrl);
+  const bareCpuBefore = cpuMsOf(bare.child.pid);
+  const bareDbCpuBefore = await databaseCpuMs(q);
+  const bareMeasured = await phase(Math.ceil(events / clients / 2), bare.baseUrl);
+  bareMeasured.database_cpu_ms_per_request =
+    ((await databaseCpuMs(q)) - bareDbCpuBefore) / bareMeasured.requests;
+  bareMeasured.server_cpu_ms_per_request = (cpuMsOf(bare.child.pid) - bareCpuBefore) / bareMeasured.requests;
+  bare.child.kill('SIGTERM');
 
   const ids = (await q(`SELECT id FROM datasets WHERE object_name LIKE 'public.t\\_%' LIMIT 500`)).map(
     (r) => r.id,
@@ -278,6 +317,8 @@ async function intake({ baseUrl, server, key, q, clients, events, warmup, log })
     p95_ms: measured.p95_ms,
     failures: measured.failures,
     server_cpu_ms_per_event: serverCpuMs / measured.requests,
+    // The 8 clients themselves (this process: building, sending and reading events), on the same cores.
+    client_cpu_ms_per_event: (clientCpu.user + clientCpu.system) / 1000 / measured.requests,
     server_core_share: serverCpuMs / measured.wall_ms,
     database_cpu_ms_per_event: dbCpuMs / measured.requests,
     database_core_share: dbCpuMs / measured.wall_ms,
@@ -285,6 +326,8 @@ async function intake({ baseUrl, server, key, q, clients, events, warmup, log })
     datasets_per_event_max: Math.max(...sizes),
     baseline_get_dataset: baseline,
     ratio: measured.per_second / baseline.per_second,
+    baseline_bare_intake: bareMeasured,
+    bare_ratio: measured.per_second / bareMeasured.per_second,
     stored: counts,
     target_events_per_second: INTAKE_TARGETS.eventsPerSecond,
   };
@@ -445,7 +488,7 @@ export async function runIntakeAndJobGraph({
     log(`registering ${REGISTERED} datasets with a published version …`);
     await seedRegistered(q, system.id);
     await q('ANALYZE');
-    result.intake = await intake({ baseUrl, server, key, q, clients, events, warmup, log });
+    result.intake = await intake({ baseUrl, server, key, q, clients, events, warmup, log, dbUrl, cleanups });
   }
   if (only !== 'intake') {
     log(`building the job graph (${GRAPH.datasets} datasets, ${GRAPH.jobs} jobs) …`);
@@ -475,6 +518,11 @@ export function printIntakeAndJobGraph(result, line) {
       '  baseline: GET /datasets/{id}, same clients',
       `${b.per_second.toFixed(0)} req/s, ${b.p50_ms.toFixed(1)} / ${b.p95_ms.toFixed(1)} ms → ratio ×${i.ratio.toFixed(3)}`,
     );
+    const bare = i.baseline_bare_intake;
+    line(
+      '  baseline: bare intake (parse, one INSERT)',
+      `${bare.per_second.toFixed(0)} events/s, ${bare.p50_ms.toFixed(1)} / ${bare.p95_ms.toFixed(1)} ms, CPU per event: its server ${bare.server_cpu_ms_per_request.toFixed(2)} ms, PostgreSQL ${bare.database_cpu_ms_per_request.toFixed(2)} ms → ratio ×${i.bare_ratio.toFixed(3)}`,
+    );
     line(
       '  server CPU per event / per GET',
       `${i.server_cpu_ms_per_event.toFixed(2)} ms / ${b.server_cpu_ms_per_request.toFixed(2)} ms (server busy ${(i.server_core_share * 100).toFixed(0)} % of a core during the intake)`,
@@ -482,6 +530,10 @@ export function printIntakeAndJobGraph(result, line) {
     line(
       '  PostgreSQL CPU per event / per GET',
       `${i.database_cpu_ms_per_event.toFixed(2)} ms / ${b.database_cpu_ms_per_request.toFixed(2)} ms (its backends busy ${(i.database_core_share * 100).toFixed(0)} % of a core during the intake)`,
+    );
+    line(
+      "  the clients' own CPU per event",
+      `${i.client_cpu_ms_per_event.toFixed(2)} ms (this process; at ${INTAKE_TARGETS.eventsPerSecond} events/s they alone would take ${((i.client_cpu_ms_per_event * INTAKE_TARGETS.eventsPerSecond) / 1000).toFixed(2)} cores of ${availableParallelism()})`,
     );
     line('  stored', JSON.stringify(i.stored));
   }

@@ -1,4 +1,6 @@
-// MySQL 8 / MariaDB native types → mysql8 data-type codes, from information_schema.COLUMNS.
+// MySQL 8 / MariaDB native types → mysql8 data-type codes, from information_schema.COLUMNS: the type
+// name through the catalog spellings of `@aide/schemas` (ADR 0062), its params from the column.
+import { codeOf, MYSQL8_CATALOG_SPELLINGS } from '@aide/schemas/type-spellings';
 import { node, type TypeMapping } from './type-log.js';
 
 /** The information_schema.COLUMNS fields a mapping reads. */
@@ -40,31 +42,18 @@ const PLAIN = new Set([
   'inet4',
   'inet6',
 ]);
-const RENAMED: Record<string, string> = { geomcollection: 'geometrycollection', real: 'double' };
 const LENGTH_TYPES = new Set(['char', 'varchar', 'binary', 'varbinary']);
 const FSP_TYPES = new Set(['time', 'datetime', 'timestamp']);
 
 /** The built-in MySQL/MariaDB types (information_schema DATA_TYPE) this mapping covers, for the docs. */
-export const MYSQL_BUILTIN_TYPES: readonly string[] = [
-  ...INTEGERS,
-  'bit',
-  'decimal',
-  'float',
-  'double',
-  ...FSP_TYPES,
-  ...LENGTH_TYPES,
-  'enum',
-  'set',
-  ...PLAIN,
-  ...Object.keys(RENAMED),
-].sort();
+export const MYSQL_BUILTIN_TYPES: readonly string[] = Object.keys(MYSQL8_CATALOG_SPELLINGS).sort();
 
 const int = (value: number | string | null): number | undefined =>
   value === null || value === '' ? undefined : Number(value);
 
 export function mapMysqlType(column: MysqlColumnType): TypeMapping {
-  const dataType = column.data_type.toLowerCase();
-  const code = RENAMED[dataType] ?? dataType;
+  const code = codeOf(MYSQL8_CATALOG_SPELLINGS, column.data_type.toLowerCase());
+  if (code === undefined) return null;
   const unsigned = /\bunsigned\b/i.test(column.column_type);
   if (INTEGERS.has(code)) {
     // BOOL/BOOLEAN is stored as tinyint(1): the only display width MySQL 8 still prints.

@@ -1,8 +1,10 @@
 // PostgreSQL native types → postgres14 data-type codes. Built-in types (schema pg_catalog) map by
-// name; arrays, domains, enums and composite (row) types by their kind in pg_type. Type modifiers
-// (atttypmod) are decoded as PostgreSQL encodes them.
+// name, through the catalog spellings of `@aide/schemas` (ADR 0062); arrays, domains, enums and
+// composite (row) types by their kind in pg_type. Type modifiers (atttypmod) are decoded as PostgreSQL
+// encodes them.
+import { POSTGRES14_CATALOG_SPELLINGS } from '@aide/schemas/type-spellings';
 import type { TypeNode } from '../model.js';
-import { arrayOf, node, quoteLabels, type TypeMapping } from './type-log.js';
+import { arrayOf, decodersBySpelling, node, quoteLabels, type TypeMapping } from './type-log.js';
 
 /** What the types query returns about one pg_type row. */
 export interface PgTypeInfo {
@@ -26,10 +28,6 @@ export interface PgTypeInfo {
 
 type Decoder = (typmod: number) => TypeNode;
 
-const plain =
-  (code: string): Decoder =>
-  () =>
-    node(code);
 /** varchar(n), char(n): the typmod is n + 4 (VARHDRSZ). */
 const withLength =
   (code: string): Decoder =>
@@ -85,104 +83,28 @@ function interval(typmod: number): TypeNode {
   });
 }
 
-/**
- * Every built-in (pg_catalog) type usable as a column type, by pg_type.typname, with the postgres14
- * code it maps to. Exported for the docs and the tests.
- */
-export const POSTGRES_BUILTIN_TYPES: Readonly<Record<string, Decoder>> = {
-  // numbers
-  int2: plain('smallint'),
-  int4: plain('integer'),
-  int8: plain('bigint'),
+/** The codes whose type modifier carries params, with its decoding; any other code is plain. */
+const DECODERS: Readonly<Record<string, Decoder>> = {
   numeric,
-  float4: plain('real'),
-  float8: plain('double'),
-  money: plain('money'),
-  // characters and bytes
-  bpchar: withLength('char'),
+  interval,
+  char: withLength('char'),
   varchar: withLength('varchar'),
-  text: plain('text'),
-  name: plain('name'),
-  char: plain('internal_char'),
-  bytea: plain('bytea'),
-  // date and time
-  date: plain('date'),
+  bit: withBits('bit'),
+  varbit: withBits('varbit'),
   time: withPrecision('time'),
   timetz: withPrecision('timetz'),
   timestamp: withPrecision('timestamp'),
   timestamptz: withPrecision('timestamptz'),
-  interval,
-  bool: plain('boolean'),
-  // geometry
-  point: plain('point'),
-  line: plain('line'),
-  lseg: plain('lseg'),
-  box: plain('box'),
-  path: plain('path'),
-  polygon: plain('polygon'),
-  circle: plain('circle'),
-  // network addresses
-  inet: plain('inet'),
-  cidr: plain('cidr'),
-  macaddr: plain('macaddr'),
-  macaddr8: plain('macaddr8'),
-  // bit strings
-  bit: withBits('bit'),
-  varbit: withBits('varbit'),
-  // text search, identifiers, documents
-  tsvector: plain('tsvector'),
-  tsquery: plain('tsquery'),
-  gtsvector: plain('gtsvector'),
-  uuid: plain('uuid'),
-  xml: plain('xml'),
-  json: plain('json'),
-  jsonb: plain('jsonb'),
-  jsonpath: plain('jsonpath'),
-  // ranges and multiranges
-  int4range: plain('int4range'),
-  int8range: plain('int8range'),
-  numrange: plain('numrange'),
-  tsrange: plain('tsrange'),
-  tstzrange: plain('tstzrange'),
-  daterange: plain('daterange'),
-  int4multirange: plain('int4multirange'),
-  int8multirange: plain('int8multirange'),
-  nummultirange: plain('nummultirange'),
-  tsmultirange: plain('tsmultirange'),
-  tstzmultirange: plain('tstzmultirange'),
-  datemultirange: plain('datemultirange'),
-  // object identifiers
-  oid: plain('oid'),
-  regclass: plain('regclass'),
-  regcollation: plain('regcollation'),
-  regconfig: plain('regconfig'),
-  regdictionary: plain('regdictionary'),
-  regnamespace: plain('regnamespace'),
-  regoper: plain('regoper'),
-  regoperator: plain('regoperator'),
-  regproc: plain('regproc'),
-  regprocedure: plain('regprocedure'),
-  regrole: plain('regrole'),
-  regtype: plain('regtype'),
-  // system
-  xid: plain('xid'),
-  xid8: plain('xid8'),
-  cid: plain('cid'),
-  tid: plain('tid'),
-  aclitem: plain('aclitem'),
-  int2vector: plain('int2vector'),
-  oidvector: plain('oidvector'),
-  refcursor: plain('refcursor'),
-  pg_lsn: plain('pg_lsn'),
-  pg_snapshot: plain('pg_snapshot'),
-  txid_snapshot: plain('txid_snapshot'),
-  pg_node_tree: plain('pg_node_tree'),
-  pg_ndistinct: plain('pg_ndistinct'),
-  pg_dependencies: plain('pg_dependencies'),
-  pg_mcv_list: plain('pg_mcv_list'),
-  pg_brin_bloom_summary: plain('pg_brin_bloom_summary'),
-  pg_brin_minmax_multi_summary: plain('pg_brin_minmax_multi_summary'),
 };
+
+/**
+ * Every built-in (pg_catalog) type usable as a column type, by pg_type.typname, decoded as the
+ * postgres14 code it is spelled as. Exported for the tests.
+ */
+export const POSTGRES_BUILTIN_TYPES: Readonly<Record<string, Decoder>> = decodersBySpelling(
+  POSTGRES14_CATALOG_SPELLINGS,
+  DECODERS,
+);
 
 /** Composite types nest; PostgreSQL forbids cycles, this bounds a pathological depth. */
 const MAX_DEPTH = 32;

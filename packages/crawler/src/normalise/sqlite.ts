@@ -1,16 +1,14 @@
 // SQLite declared column types → sqlite3 data-type codes. SQLite accepts any type name and stores
 // values by affinity; the names people write (VARCHAR(20), BOOLEAN, DATETIME, NVARCHAR(100), no type
-// at all, …) have their own codes, and any other name maps to its affinity's code (approximately).
+// at all, …) have their own codes (the declared spellings of `@aide/schemas`, ADR 0062), and any other
+// name maps to its affinity's code (approximately).
+import { SQLITE3_DECLARED_SPELLINGS } from '@aide/schemas/type-spellings';
 import type { TypeNode } from '../model.js';
-import { node, type TypeMapping } from './type-log.js';
+import { decodersBySpelling, node, type TypeMapping } from './type-log.js';
 
 type Params = { length?: number; precision?: number; scale?: number };
 type Decoder = (args: number[]) => TypeNode;
 
-const plain =
-  (code: string): Decoder =>
-  () =>
-    node(code);
 const withLength =
   (code: string): Decoder =>
   ([length]) =>
@@ -26,44 +24,22 @@ const withPrecision =
     return node(code, params);
   };
 
-/** Declared type names (upper case, single spaces) and their codes. Exported for the docs. */
-export const SQLITE_DECLARED_TYPES: Readonly<Record<string, Decoder>> = {
-  '': plain('none'),
-  INTEGER: plain('integer'),
-  INT: plain('int'),
-  TINYINT: plain('tinyint'),
-  SMALLINT: plain('smallint'),
-  MEDIUMINT: plain('mediumint'),
-  BIGINT: plain('bigint'),
-  INT2: plain('smallint'),
-  INT8: plain('bigint'),
-  'UNSIGNED BIG INT': plain('bigint'),
-  BOOLEAN: plain('boolean'),
-  BOOL: plain('boolean'),
-  REAL: plain('real'),
-  DOUBLE: plain('double'),
-  'DOUBLE PRECISION': plain('double'),
-  FLOAT: plain('float'),
-  NUMERIC: withPrecision('numeric'),
-  DECIMAL: withPrecision('decimal'),
-  TEXT: plain('text'),
-  CLOB: plain('clob'),
-  CHAR: withLength('char'),
-  CHARACTER: withLength('char'),
-  NCHAR: withLength('nchar'),
-  'NATIVE CHARACTER': withLength('nchar'),
-  VARCHAR: withLength('varchar'),
-  'VARYING CHARACTER': withLength('varchar'),
-  'CHARACTER VARYING': withLength('varchar'),
-  NVARCHAR: withLength('nvarchar'),
-  BLOB: plain('blob'),
-  DATE: plain('date'),
-  DATETIME: plain('datetime'),
-  TIMESTAMP: plain('timestamp'),
-  TIME: plain('time'),
-  JSON: plain('json'),
-  ANY: plain('any'),
+/** The codes whose arguments are params, with their decoding; any other code is plain. */
+const DECODERS: Readonly<Record<string, Decoder>> = {
+  numeric: withPrecision('numeric'),
+  decimal: withPrecision('decimal'),
+  char: withLength('char'),
+  nchar: withLength('nchar'),
+  varchar: withLength('varchar'),
+  nvarchar: withLength('nvarchar'),
 };
+
+/** Declared type names (upper case, single spaces) and their codes' decoding. Exported for the tests. */
+export const SQLITE_DECLARED_TYPES: Readonly<Record<string, Decoder>> = decodersBySpelling(
+  SQLITE3_DECLARED_SPELLINGS,
+  DECODERS,
+  (name) => name.toUpperCase(),
+);
 
 const DECLARED = /^\s*([\p{L}_][\p{L}\p{N}_ ]*?)?\s*(?:\(\s*([+-]?\d+)\s*(?:,\s*([+-]?\d+)\s*)?\))?\s*$/u;
 

@@ -1,3 +1,4 @@
+import type { TypeSpellings } from '@aide/schemas/type-spellings';
 import type { ApproximateType, TypeNode, UnmappedType } from '../model.js';
 
 /** The outcome of mapping one native type. */
@@ -53,6 +54,23 @@ export function node(
     (entry): entry is [string, string | number | boolean] => entry[1] !== undefined,
   );
   return kept.length === 0 ? { data_type } : { data_type, params: Object.fromEntries(kept) };
+}
+
+/**
+ * A reader's decoder per type name of a spelling table: the decoder of the name's code where the code
+ * has params to decode, else the code's plain node. `key` spells the names as the reader looks them up.
+ */
+export function decodersBySpelling<Arg>(
+  spellings: TypeSpellings,
+  decoders: Readonly<Record<string, (arg: Arg) => TypeNode>>,
+  key: (name: string) => string = (name) => name,
+): Readonly<Record<string, (arg: Arg) => TypeNode>> {
+  return Object.fromEntries(
+    Object.entries(spellings).map(([name, code]) => [
+      key(name),
+      Object.hasOwn(decoders, code) ? decoders[code] : () => node(code),
+    ]),
+  );
 }
 
 /** A container node from its children by slot; null when one child has no type (the whole is unmapped). */

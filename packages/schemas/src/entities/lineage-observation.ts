@@ -126,10 +126,12 @@ export const ObservedSchemaSchema = z
   .object({
     id: z.uuid(),
     dataset_id: z.uuid(),
-    event_key: z.string(),
+    event_key: z.string().describe('The first event of the run that sent this schema'),
     run_id: z.uuid().nullable(),
     job: z.object({ namespace: z.string(), name: z.string() }).nullable().describe('Null: a DatasetEvent'),
-    observed_at: z.iso.datetime({ offset: true }).describe("The event's `eventTime`"),
+    observed_at: z.iso
+      .datetime({ offset: true })
+      .describe("That event's `eventTime` (a later event of the run sending the same schema adds no row)"),
     fields: z.array(ObservedFieldSchema),
     compared_version_num: z.int().nullable().describe('The version compared with, then current'),
     drift: z.enum(['none', 'compatible', 'breaking']),

@@ -28,6 +28,7 @@ import { ColumnLineageManyToOne1766600000000 } from './1766600000000-ColumnLinea
 import { OpenLineageEventKinds1766610000000 } from './1766610000000-OpenLineageEventKinds.js';
 import { LineageJobsRuns1766620000000 } from './1766620000000-LineageJobsRuns.js';
 import { LineageObservations1766630000000 } from './1766630000000-LineageObservations.js';
+import { OpenLineageEventWrittenOnce1766650000000 } from './1766650000000-OpenLineageEventWrittenOnce.js';
 import { CrawlRunDatasets1766660000000 } from './1766660000000-CrawlRunDatasets.js';
 
 /** Every migration in order. Listed explicitly: ESM builds cannot rely on TypeORM's glob loading. */
@@ -62,5 +63,6 @@ export const MIGRATIONS = [
   OpenLineageEventKinds1766610000000,
   LineageJobsRuns1766620000000,
   LineageObservations1766630000000,
+  OpenLineageEventWrittenOnce1766650000000,
   CrawlRunDatasets1766660000000,
 ];

@@ -36,6 +36,11 @@ registerConstraintCodes({ fk_openlineage_events_user: 'USER_NOT_FOUND' });
 /** A stored location as `normalizeNamespace` writes URIs: s3a/s3n read as s3, no trailing slash. */
 const LOCATION = (column: string) => `regexp_replace(rtrim(${column}, '/'), '^s3[an]://', 's3://')`;
 
+/** Active systems that declare an OpenLineage namespace, or whose code is one of the array `codes`. */
+const ACTIVE_NAMESPACED_SYSTEMS = (codes: string) =>
+  `deleted_at IS NULL
+   AND (extra ?| array['openlineage_namespace', 'openlineage_namespaces'] OR lower(code) = ANY(${codes}::text[]))`;
+
 /** One name to look up in one system. */
 export interface DatasetRequest {
   key: number;
@@ -60,13 +65,39 @@ export interface DatasetHit {
  */
 @Injectable()
 export class OpenLineageRepository {
-  /** Claims the event's key: false when it was received before (the other claim has committed). */
-  async claim(event: ReceivedEvent, actorId: string, m: EntityManager): Promise<boolean> {
+  /**
+   * What the intake reads before it applies an event, in one round trip: the answer stored for its key
+   * (an event received before: `exists`, with its result), and the active systems that declare an
+   * OpenLineage namespace or whose code is one of `codes` (see `systems`).
+   */
+  async storedAndSystems(
+    key: string,
+    codes: readonly string[],
+    m: EntityManager,
+  ): Promise<{ exists: boolean; stored: Record<string, unknown> | null; systems: SystemNaming[] }> {
+    const [row]: { exists: boolean; stored: Record<string, unknown> | null; systems: SystemNaming[] }[] =
+      await m.query(
+        `SELECT EXISTS (SELECT 1 FROM openlineage_events WHERE event_key = $1) AS exists,
+                (SELECT result FROM openlineage_events WHERE event_key = $1) AS stored,
+                coalesce((SELECT json_agg(json_build_object('id', id, 'code', code, 'extra', extra)) FROM systems
+                          WHERE ${ACTIVE_NAMESPACED_SYSTEMS('$2')}), '[]'::json) AS systems`,
+        [key, codes],
+      );
+    return row;
+  }
+
+  /**
+   * Records the event with its answer, once it is applied: false when the key was taken meanwhile by a
+   * concurrent transaction that has committed (its answer stands; the caller rolls this one back). A row
+   * without an answer (never left by the intake) takes this one.
+   */
+  async record(event: ReceivedEvent, actorId: string, result: unknown, m: EntityManager): Promise<boolean> {
     const rows: unknown[] = await m.query(
       `INSERT INTO openlineage_events (event_key, kind, run_id, event_type, event_time, job_namespace, job_name,
-                                       dataset_namespace, dataset_name, producer, received_by)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
-       ON CONFLICT (event_key) DO NOTHING RETURNING event_key`,
+                                       dataset_namespace, dataset_name, producer, received_by, result)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
+       ON CONFLICT (event_key) DO UPDATE SET result = excluded.result WHERE openlineage_events.result IS NULL
+       RETURNING event_key`,
       [
         event.key,
         event.kind,
@@ -79,6 +110,7 @@ export class OpenLineageRepository {
         event.dataset?.name ?? null,
         event.producer,
         actorId,
+        JSON.stringify(result),
       ],
     );
     return rows.length > 0;
@@ -101,12 +133,7 @@ export class OpenLineageRepository {
 
   /** Active systems that declare an OpenLineage namespace, or whose code is one of `codes`. */
   systems(codes: readonly string[], m: EntityManager): Promise<SystemNaming[]> {
-    return m.query(
-      `SELECT id, code, extra FROM systems
-       WHERE deleted_at IS NULL
-         AND (extra ?| array['openlineage_namespace', 'openlineage_namespaces'] OR lower(code) = ANY($1::text[]))`,
-      [codes],
-    );
+    return m.query(`SELECT id, code, extra FROM systems WHERE ${ACTIVE_NAMESPACED_SYSTEMS('$1')}`, [codes]);
   }
 
   /**

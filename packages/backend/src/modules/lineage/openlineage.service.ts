@@ -36,8 +36,8 @@ import { type DatasetRequest, OpenLineageRepository, type ReceivedEvent } from '
  * becomes a dataset link pinned to both current versions or confirms the active one, and `columnLineage`
  * facets become field links under the original's field-link rules; a DatasetEvent's dataset is matched
  * and its schema compared. What cannot be matched or linked is reported, with the reason. One
- * transaction; the event row claimed first (by its key, `openlineage-event-kinds.ts`) makes a repeated
- * event answer the stored result instead of applying again.
+ * transaction: an event whose key (`openlineage-event-kinds.ts`) is stored is answered with the stored
+ * result instead of applying again; a new one's row is written last, with its answer (ADR 0063).
  */
 @Injectable()
 export class OpenLineageService {
@@ -51,29 +51,44 @@ export class OpenLineageService {
     private readonly runs: LineageRunRecorder,
   ) {}
 
-  intake(
+  async intake(
     event: ParsedOpenLineageEvent,
     actor: AuthUser,
   ): Promise<{ created: boolean; result: OpenLineageIntakeResult }> {
     const received = receivedEventOf(event);
     const datasets = this.checkedDatasetsOf(event);
-    // The hot path of integrations (ADR 0056): its statements are prepared once per connection and
-    // planned once (generic plans: set-based statements over parameter arrays).
-    return this.tx.run(
-      async (tm) => {
-        const m = preparingQueries(tm);
-        if (!(await this.repo.claim(received, actor.id, m))) {
-          const stored = await this.repo.storedResult(received.key, m);
-          if (stored)
-            return { created: false, result: { ...storedAnswer(stored, received), duplicate: true } };
-        }
-        const result = await this.apply(received, event, datasets, actor, m, false);
-        await this.repo.saveResult(received.key, result, m);
-        return { created: true, result };
-      },
-      'READ COMMITTED',
-      { genericPlans: true },
-    );
+    const entries = entriesOf(datasets);
+    const repeated = (stored: Record<string, unknown>) => ({
+      created: false,
+      result: { ...storedAnswer(stored, received), duplicate: true },
+    });
+    try {
+      // The hot path of integrations (ADR 0056): its statements are prepared once per connection and
+      // planned once (generic plans: set-based statements over parameter arrays).
+      return await this.tx.run(
+        async (tm) => {
+          const m = preparingQueries(tm);
+          // An event received before is answered as it was. The event's row is written last, with its
+          // answer (one write): a concurrent twin that commits first makes this one roll back.
+          const { exists, stored, systems } = await this.repo.storedAndSystems(
+            received.key,
+            namespacesOfEntries(entries),
+            m,
+          );
+          if (exists && stored) return repeated(stored);
+          const result = await this.apply(received, event, entries, systems, actor, m, false);
+          if (!(await this.repo.record(received, actor.id, result, m))) throw new ReceivedMeanwhile();
+          return { created: true, result };
+        },
+        'READ COMMITTED',
+        { genericPlans: true },
+      );
+    } catch (error) {
+      if (!(error instanceof ReceivedMeanwhile)) throw error;
+      const stored = await this.tx.run((m) => this.repo.storedResult(received.key, m));
+      if (!stored) throw error;
+      return repeated(stored);
+    }
   }
 
   /**
@@ -89,7 +104,9 @@ export class OpenLineageService {
     const answers: { event_key: string; result: OpenLineageIntakeResult }[] = [];
     for (const event of events) {
       const received = receivedEventOf(event);
-      const result = await this.apply(received, event, this.checkedDatasetsOf(event), actor, m, true);
+      const entries = entriesOf(this.checkedDatasetsOf(event));
+      const systems = await this.repo.systems(namespacesOfEntries(entries), m);
+      const result = await this.apply(received, event, entries, systems, actor, m, true);
       await this.repo.saveResult(received.key, result, m);
       answers.push({ event_key: received.key, result });
     }
@@ -107,16 +124,17 @@ export class OpenLineageService {
     return datasets;
   }
 
+  /** `systems`: those the entries' namespaces may name (`OpenLineageRepository.systems`). */
   private async apply(
     event: ReceivedEvent,
     payload: ParsedOpenLineageEvent,
-    datasets: EventDatasets,
+    entries: Entry[],
+    systems: readonly SystemNaming[],
     actor: AuthUser,
     m: EntityManager,
     replay: boolean,
   ): Promise<Result> {
-    const entries = entriesOf(datasets);
-    await this.match(entries, m);
+    await this.match(entries, systemsByNamespace(systems), m);
     const inputs = matchedOf(entries, 'input');
     const outputs = matchedOf(entries, 'output');
     const selfPairs = [...inputs.keys()].filter((id) => outputs.has(id)).length;
@@ -180,8 +198,11 @@ export class OpenLineageService {
   }
 
   /** Finds each entry's dataset: its name first, then its symlinks; one dataset or none is an answer. */
-  private async match(entries: Entry[], m: EntityManager): Promise<void> {
-    const systemsOf = await this.systemsByNamespace(entries, m);
+  private async match(
+    entries: Entry[],
+    systemsOf: ReadonlyMap<string, SystemNaming[]>,
+    m: EntityManager,
+  ): Promise<void> {
     const { requests, requestsOf } = datasetRequests(entries, systemsOf);
     const hitsOf = new Map<number, { dataset_id: string; exact: boolean }[]>();
     for (const hit of await this.repo.matchDatasets(requests, m)) {
@@ -189,22 +210,23 @@ export class OpenLineageService {
     }
     entries.forEach((entry, i) => answerMatch(entry, requestsOf[i] ?? [], hitsOf));
   }
+}
 
-  /** The registered systems under each namespace the entries' identities name (normalised). */
-  private async systemsByNamespace(
-    entries: readonly Entry[],
-    m: EntityManager,
-  ): Promise<Map<string, SystemNaming[]>> {
-    const namespaces = new Set(
-      entries.flatMap((e) => e.identities.map((i) => normalizeNamespace(i.namespace))),
-    );
-    const systems = await this.repo.systems([...namespaces], m);
-    const systemsOf = new Map<string, SystemNaming[]>();
-    for (const system of systems) {
-      for (const ns of namespacesOf(system)) systemsOf.set(ns, [...(systemsOf.get(ns) ?? []), system]);
-    }
-    return systemsOf;
+/** Raised inside the intake's transaction when a concurrent twin of the event committed first. */
+class ReceivedMeanwhile extends Error {}
+
+/** The namespaces (normalised) of every identity of the entries: the systems the intake reads. */
+function namespacesOfEntries(entries: readonly Entry[]): string[] {
+  return [...new Set(entries.flatMap((e) => e.identities.map((i) => normalizeNamespace(i.namespace))))];
+}
+
+/** The systems under each namespace they answer to (normalised). */
+function systemsByNamespace(systems: readonly SystemNaming[]): Map<string, SystemNaming[]> {
+  const systemsOf = new Map<string, SystemNaming[]>();
+  for (const system of systems) {
+    for (const ns of namespacesOf(system)) systemsOf.set(ns, [...(systemsOf.get(ns) ?? []), system]);
   }
+  return systemsOf;
 }
 
 /**

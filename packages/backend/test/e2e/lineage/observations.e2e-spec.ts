@@ -426,4 +426,39 @@ describe('schemas that drift', () => {
     ]);
     expectEnvelope(await get(`datasets/${randomUUID()}/observed-schemas`), 404, 'DATASET_NOT_FOUND');
   });
+
+  it('keeps one observation per run for a schema its events repeat, another when it changes', async () => {
+    const runId = randomUUID();
+    const fields: Fields = [
+      ['id', 'int'],
+      ['name', 'string'],
+    ];
+    const event = (eventType: string, eventTime: string, sent: Fields) => ({
+      ...runEvent('one_run', [], [{ name: 'dw.customers', fields: sent }], eventTime, runId),
+      eventType,
+    });
+    const start = ok(await post(event('START', '2026-12-07T09:00:00.000Z', fields)), 201);
+    const progress = ok(await post(event('RUNNING', '2026-12-07T09:01:00.000Z', fields)), 201);
+    // Each answer says the drift; the run's second sight of the same schema is not stored again.
+    expect(progress.drift).toEqual(start.drift);
+    expect(start.drift).toEqual([expect.objectContaining({ class: 'breaking' })]);
+    const rows = async () =>
+      (
+        await ctx.dataSource.query(
+          `SELECT fields FROM lineage_observed_schemas WHERE run_id = $1 ORDER BY observed_at`,
+          [runId],
+        )
+      ).map((r: Row) => r.fields.map((f: Row) => f.name).join(','));
+    expect(await rows()).toEqual(['id,name']);
+    // Another schema, then the first one again: each differs from the run's latest observation.
+    ok(await post(event('RUNNING', '2026-12-07T09:02:00.000Z', [...fields, ['email', 'string']])), 201);
+    ok(await post(event('COMPLETE', '2026-12-07T09:05:00.000Z', fields)), 201);
+    expect(await rows()).toEqual(['id,name', 'id,name,email', 'id,name']);
+    // The job's latest observation is the COMPLETE's.
+    const observed = ok(await get(`datasets/${drifting.id}/observed-schemas`));
+    expect(observed.find((o: Row) => o.job?.name === 'one_run')).toMatchObject({
+      run_id: runId,
+      observed_at: '2026-12-07T09:05:00.000Z',
+    });
+  });
 });

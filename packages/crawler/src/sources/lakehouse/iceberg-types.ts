@@ -2,6 +2,8 @@
 // codes, the type spelled as the spec writes it as the native type. Iceberg v3 types without an
 // iceberg_v2 code (timestamp_ns, timestamptz_ns, variant, unknown, geometry, geography) are left
 // unmapped and reported, never guessed. Spec: https://iceberg.apache.org/spec/#schemas-and-data-types
+// The primitive names are the catalog spellings of `@aide/schemas` (ADR 0062).
+import { codeOf, ICEBERG_V2_CATALOG_SPELLINGS } from '@aide/schemas/type-spellings';
 import type { TypeNode } from '../../model.js';
 import { nested, node } from '../../normalise/type-log.js';
 
@@ -28,20 +30,6 @@ export interface IcebergField {
   'write-default'?: unknown;
 }
 
-const PRIMITIVES = new Set([
-  'boolean',
-  'int',
-  'long',
-  'float',
-  'double',
-  'date',
-  'time',
-  'timestamp',
-  'timestamptz',
-  'string',
-  'uuid',
-  'binary',
-]);
 const DECIMAL = /^decimal\(\s*(\d+)\s*,\s*(\d+)\s*\)$/;
 const FIXED = /^fixed\[\s*(\d+)\s*\]$/;
 
@@ -82,7 +70,8 @@ export function mapIcebergType(type: IcebergType): TypeNode | null {
 }
 
 function mapPrimitive(name: string): TypeNode | null {
-  if (PRIMITIVES.has(name)) return node(name);
+  const code = codeOf(ICEBERG_V2_CATALOG_SPELLINGS, name);
+  if (code !== undefined) return node(code);
   const decimal = DECIMAL.exec(name);
   if (decimal !== null) {
     const precision = Number(decimal[1]);

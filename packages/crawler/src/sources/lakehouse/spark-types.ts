@@ -1,6 +1,8 @@
 // Delta Lake's schema (Spark's StructType as JSON, the `schemaString` of a `metaData` action) → the
 // `spark_sql` flavor's codes, with the type spelled as Spark's `DESCRIBE TABLE` prints it as the native
 // type. Protocol: https://github.com/delta-io/delta/blob/master/PROTOCOL.md#schema-serialization-format
+// The primitive names are the catalog spellings of `@aide/schemas` (ADR 0062).
+import { codeOf, SPARK_SQL_CATALOG_SPELLINGS } from '@aide/schemas/type-spellings';
 import type { TypeNode } from '../../model.js';
 import { nested, node, type TypeMapping } from '../../normalise/type-log.js';
 
@@ -18,25 +20,6 @@ export interface SparkField {
   metadata?: Record<string, unknown>;
 }
 
-/** Spark's JSON names of primitive types → spark_sql codes (Spark's DDL names, never the aliases). */
-const PRIMITIVES: Record<string, string> = {
-  boolean: 'boolean',
-  byte: 'tinyint',
-  short: 'smallint',
-  integer: 'int',
-  long: 'bigint',
-  float: 'float',
-  double: 'double',
-  string: 'string',
-  binary: 'binary',
-  date: 'date',
-  timestamp: 'timestamp',
-  timestamp_ntz: 'timestamp_ntz',
-  variant: 'variant',
-  void: 'void',
-  null: 'void',
-};
-
 const DECIMAL = /^decimal\(\s*(\d+)\s*,\s*(-?\d+)\s*\)$/;
 const INTERVAL = /^interval (year|month|day|hour|minute|second)(?: to (year|month|day|hour|minute|second))?$/;
 const YEAR_MONTH = new Set(['year', 'month']);
@@ -44,8 +27,7 @@ const YEAR_MONTH = new Set(['year', 'month']);
 /** The text Spark prints for a type (`decimal(10,2)`, `array<struct<a:int>>`). */
 export function sparkTypeText(type: SparkType): string {
   if (typeof type === 'string') {
-    const code = PRIMITIVES[type];
-    return code ?? type;
+    return codeOf(SPARK_SQL_CATALOG_SPELLINGS, type) ?? type;
   }
   switch (type.type) {
     case 'struct':
@@ -97,7 +79,7 @@ export function mapSparkType(type: SparkType): TypeNode | null {
 }
 
 function mapPrimitive(name: string): TypeNode | null {
-  const code = PRIMITIVES[name];
+  const code = codeOf(SPARK_SQL_CATALOG_SPELLINGS, name);
   if (code !== undefined) return node(code);
   if (name === 'decimal') return node('decimal', { precision: 10, scale: 0 });
   const decimal = DECIMAL.exec(name);

@@ -11,7 +11,11 @@ import { OpenLineageEventEntity } from '../openlineage-event.entity.js';
 @Entity('lineage_event_payloads')
 export class LineageEventPayloadEntity {
   @PrimaryColumn({ type: 'text', primaryKeyConstraintName: 'pk_lineage_event_payloads' })
-  @ForeignKey(() => OpenLineageEventEntity, { name: 'fk_lineage_event_payloads_event', onDelete: 'CASCADE' })
+  @ForeignKey(() => OpenLineageEventEntity, {
+    name: 'fk_lineage_event_payloads_event',
+    onDelete: 'CASCADE',
+    deferrable: 'INITIALLY DEFERRED',
+  })
   event_key: string;
 
   @Column({ type: 'jsonb' })
@@ -102,14 +106,19 @@ export class LineageUnknownDatasetEventEntity {
   @ForeignKey(() => OpenLineageEventEntity, {
     name: 'fk_lineage_unknown_dataset_events_event',
     onDelete: 'CASCADE',
+    deferrable: 'INITIALLY DEFERRED',
   })
   event_key: string;
 }
 
-/** A matched dataset's schema facet in one event, with its drift from the current version. */
+/**
+ * A matched dataset's schema facet as a run (or a DatasetEvent) saw it, with its drift from the current
+ * version: an event whose facet repeats what an earlier event of its run saw adds no row.
+ */
 @Entity('lineage_observed_schemas')
 @Index('uq_lineage_observed_schemas_event', ['dataset_id', 'event_key'], { unique: true })
 @Index('ix_lineage_observed_schemas_event', ['event_key'])
+@Index('ix_lineage_observed_schemas_run', ['run_id', 'dataset_id'], { where: 'run_id IS NOT NULL' })
 @Check('ck_lineage_observed_schemas_drift', "drift IN ('none', 'compatible', 'breaking')")
 export class LineageObservedSchemaEntity {
   @PrimaryGeneratedColumn('uuid', { primaryKeyConstraintName: 'pk_lineage_observed_schemas' })
@@ -123,6 +132,7 @@ export class LineageObservedSchemaEntity {
   @ForeignKey(() => OpenLineageEventEntity, {
     name: 'fk_lineage_observed_schemas_event',
     onDelete: 'CASCADE',
+    deferrable: 'INITIALLY DEFERRED',
   })
   event_key: string;
 

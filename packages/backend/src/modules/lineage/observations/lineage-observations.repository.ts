@@ -211,7 +211,11 @@ export class LineageObservationsRepository {
     );
   }
 
-  /** The schemas an event saw (a replay of the same event keeps the first observation). */
+  /**
+   * The schemas an event saw, but those equal to its run's latest observation of the dataset (the same
+   * fields compared with the same version): a run's START and COMPLETE usually carry one schema. A replay
+   * of the same event keeps the first observation.
+   */
   async insertObserved(
     event: ReceivedEvent,
     rows: readonly ObservedSchemaInsert[],
@@ -223,6 +227,12 @@ export class LineageObservationsRepository {
                                              fields, compared_schema_id, drift, type_comparison, changes)
        SELECT d, $6, $7, $8, $9, $10, f::jsonb, s, dr, $11, c::jsonb
        FROM unnest($1::uuid[], $2::text[], $3::uuid[], $4::text[], $5::text[]) AS o(d, f, s, dr, c)
+       WHERE $7::uuid IS NULL OR NOT EXISTS (
+         SELECT 1 FROM (
+           SELECT p.fields, p.compared_schema_id FROM lineage_observed_schemas p
+           WHERE p.run_id = $7 AND p.dataset_id = o.d
+           ORDER BY p.observed_at DESC, p.id DESC LIMIT 1) latest
+         WHERE latest.fields = o.f::jsonb AND latest.compared_schema_id IS NOT DISTINCT FROM o.s)
        ON CONFLICT (dataset_id, event_key) DO NOTHING`,
       [
         rows.map((r) => r.dataset_id),
