@@ -269,9 +269,12 @@ async function intake({ baseUrl, server, key, q, clients, events, warmup, log, d
   await q('ANALYZE');
   const cpuBefore = cpuMsOf(server.pid);
   const dbCpuBefore = await databaseCpuMs(q);
+  const [walBefore] = await q('SELECT pg_current_wal_lsn() AS lsn');
   const clientCpuBefore = process.cpuUsage();
   const measured = await phase(Math.ceil(events / clients / 2));
   const clientCpu = process.cpuUsage(clientCpuBefore);
+  // Write-ahead log written meanwhile (the whole server's: read on a quiet one), per event.
+  const [wal] = await q('SELECT pg_wal_lsn_diff(pg_current_wal_lsn(), $1)::float8 AS bytes', [walBefore.lsn]);
   const serverCpuMs = cpuMsOf(server.pid) - cpuBefore;
   const dbCpuMs = (await databaseCpuMs(q)) - dbCpuBefore;
 
@@ -306,7 +309,8 @@ async function intake({ baseUrl, server, key, q, clients, events, warmup, log, d
     `SELECT (SELECT count(*)::int FROM lineage_runs) AS runs, (SELECT count(*)::int FROM lineage_jobs) AS jobs,
             (SELECT count(*)::int FROM lineage_job_versions) AS job_versions,
             (SELECT count(*)::int FROM dataset_links) AS dataset_links,
-            (SELECT count(*)::int FROM openlineage_events) AS events`,
+            (SELECT count(*)::int FROM openlineage_events) AS events,
+            (SELECT count(*)::int FROM lineage_observed_schemas) AS observed_schemas`,
   );
   const sizes = jobs.map((j) => j.inputs.length + j.outputs.length);
   return {
@@ -321,6 +325,7 @@ async function intake({ baseUrl, server, key, q, clients, events, warmup, log, d
     client_cpu_ms_per_event: (clientCpu.user + clientCpu.system) / 1000 / measured.requests,
     server_core_share: serverCpuMs / measured.wall_ms,
     database_cpu_ms_per_event: dbCpuMs / measured.requests,
+    wal_bytes_per_event: wal.bytes / measured.requests,
     database_core_share: dbCpuMs / measured.wall_ms,
     datasets_per_event_avg: sizes.reduce((a, b) => a + b, 0) / sizes.length,
     datasets_per_event_max: Math.max(...sizes),
@@ -534,6 +539,10 @@ export function printIntakeAndJobGraph(result, line) {
     line(
       "  the clients' own CPU per event",
       `${i.client_cpu_ms_per_event.toFixed(2)} ms (this process; at ${INTAKE_TARGETS.eventsPerSecond} events/s they alone would take ${((i.client_cpu_ms_per_event * INTAKE_TARGETS.eventsPerSecond) / 1000).toFixed(2)} cores of ${availableParallelism()})`,
+    );
+    line(
+      '  write-ahead log per event',
+      `${(i.wal_bytes_per_event / 1024).toFixed(1)} KiB (the server's, during the intake)`,
     );
     line('  stored', JSON.stringify(i.stored));
   }
