@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { API, createDataset, flavorByCode, type Row, seedReference } from '../../helpers/catalogue.js';
 import { createSystem, ok, unique } from '../../helpers/factories.js';
 import { publishVersion } from '../../helpers/lineage.js';
+import { waitFor } from '../../helpers/backend-process.js';
 import { createTestContext, expectEnvelope, type TestContext } from '../../helpers/test-app.js';
 
 let ctx: TestContext;
@@ -254,6 +255,49 @@ describe('OpenLineage intake: Airflow', () => {
     expect([a.status, b.status].sort()).toEqual([200, 201]);
     const [first, second] = a.status === 201 ? [a.body, b.body] : [b.body, a.body];
     expect(second).toEqual({ ...first, duplicate: true });
+  });
+
+  it('rolls back a twin applied while the first one committed, and answers it with the first answer', async () => {
+    // The job exists (an earlier run). Its row is held here, so that both twins pass their first
+    // statement (nothing stored yet) and then wait; released, one commits and the other finds its row.
+    ok(await post(airflowEvent('COMPLETE', randomUUID(), true)), 201);
+    const runId = randomUUID();
+    const event = airflowEvent('COMPLETE', runId, true);
+    const holder = ctx.dataSource.createQueryRunner();
+    await holder.connect();
+    await holder.startTransaction();
+    try {
+      await holder.query('SELECT 1 FROM lineage_jobs WHERE namespace = $1 AND name = $2 FOR UPDATE', [
+        event.job.namespace,
+        event.job.name,
+      ]);
+      const twins = Promise.all([post(event), post(event)]);
+      // One waits on the job row, the other on the first one's rows (an observation of the same key).
+      await waitFor('both twins waiting on a lock', async () => {
+        const [{ n }] = await ctx.dataSource.query(
+          `SELECT count(*)::int AS n FROM pg_stat_activity
+           WHERE datname = current_database() AND wait_event_type = 'Lock'`,
+        );
+        return n >= 2 ? true : undefined;
+      });
+      await holder.commitTransaction();
+      const [a, b] = await twins;
+      expect([a.status, b.status].sort()).toEqual([200, 201]);
+      const [first, second] = a.status === 201 ? [a.body, b.body] : [b.body, a.body];
+      expect(second).toEqual({ ...first, duplicate: true });
+    } finally {
+      if (holder.isTransactionActive) await holder.rollbackTransaction();
+      await holder.release();
+    }
+    // Applied once: one event row, one raw event of the run, the run COMPLETED.
+    const [{ events, raw, state }] = await ctx.dataSource.query(
+      `SELECT (SELECT count(*)::int FROM openlineage_events WHERE run_id = $1) AS events,
+              (SELECT count(*)::int FROM lineage_run_events e JOIN lineage_runs r ON r.id = e.lineage_run_id
+               WHERE r.run_id = $1) AS raw,
+              (SELECT state FROM lineage_runs WHERE run_id = $1) AS state`,
+      [runId],
+    );
+    expect({ events, raw, state }).toEqual({ events: 1, raw: 1, state: 'COMPLETED' });
   });
 
   it('records FAIL events (and ABORT) without writing links', async () => {
