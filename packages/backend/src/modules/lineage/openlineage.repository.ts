@@ -67,22 +67,20 @@ export interface DatasetHit {
 export class OpenLineageRepository {
   /**
    * What the intake reads before it applies an event, in one round trip: the answer stored for its key
-   * (an event received before: `exists`, with its result), and the active systems that declare an
-   * OpenLineage namespace or whose code is one of `codes` (see `systems`).
+   * (null: never received, or a row without one, which `record` takes over), and the active systems
+   * that declare an OpenLineage namespace or whose code is one of `codes` (see `systems`).
    */
   async storedAndSystems(
     key: string,
     codes: readonly string[],
     m: EntityManager,
-  ): Promise<{ exists: boolean; stored: Record<string, unknown> | null; systems: SystemNaming[] }> {
-    const [row]: { exists: boolean; stored: Record<string, unknown> | null; systems: SystemNaming[] }[] =
-      await m.query(
-        `SELECT EXISTS (SELECT 1 FROM openlineage_events WHERE event_key = $1) AS exists,
-                (SELECT result FROM openlineage_events WHERE event_key = $1) AS stored,
-                coalesce((SELECT json_agg(json_build_object('id', id, 'code', code, 'extra', extra)) FROM systems
-                          WHERE ${ACTIVE_NAMESPACED_SYSTEMS('$2')}), '[]'::json) AS systems`,
-        [key, codes],
-      );
+  ): Promise<{ stored: Record<string, unknown> | null; systems: SystemNaming[] }> {
+    const [row]: { stored: Record<string, unknown> | null; systems: SystemNaming[] }[] = await m.query(
+      `SELECT (SELECT result FROM openlineage_events WHERE event_key = $1) AS stored,
+              coalesce((SELECT json_agg(json_build_object('id', id, 'code', code, 'extra', extra)) FROM systems
+                        WHERE ${ACTIVE_NAMESPACED_SYSTEMS('$2')}), '[]'::json) AS systems`,
+      [key, codes],
+    );
     return row;
   }
 

@@ -70,12 +70,12 @@ export class OpenLineageService {
           const m = preparingQueries(tm);
           // An event received before is answered as it was. The event's row is written last, with its
           // answer (one write): a concurrent twin that commits first makes this one roll back.
-          const { exists, stored, systems } = await this.repo.storedAndSystems(
+          const { stored, systems } = await this.repo.storedAndSystems(
             received.key,
             namespacesOfEntries(entries),
             m,
           );
-          if (exists && stored) return repeated(stored);
+          if (stored) return repeated(stored);
           const result = await this.apply(received, event, entries, systems, actor, m, false);
           if (!(await this.repo.record(received, actor.id, result, m))) throw new ReceivedMeanwhile();
           return { created: true, result };
