@@ -50,11 +50,11 @@ export async function freshBenchDatabase(name, { cleanups, log, dist }) {
   const { withDatabase } = await dist('database/naming.js');
   let serverUrl = process.env.DATABASE_URL;
   if (!serverUrl) {
-    const { freePort, startEmbeddedPostgres } = await dist('database/embedded-postgres.js');
+    const { startEmbeddedPostgres } = await dist('database/embedded-postgres.js');
     const dir = mkdtempSync(join(tmpdir(), `aide-bench-${name}-`));
     cleanups.push(async () => rmSync(dir, { recursive: true, force: true }));
     log('starting embedded PostgreSQL …');
-    const handle = await startEmbeddedPostgres({ dir, port: await freePort() });
+    const handle = await startEmbeddedPostgres({ dir, port: 0 });
     cleanups.push(() => handle.stop());
     serverUrl = handle.url;
   }

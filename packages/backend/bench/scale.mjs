@@ -323,7 +323,7 @@ export async function run(argv = process.argv.slice(2)) {
   try {
     if (opts.build) buildBackend(REPO);
     const dist = (path) => import(pathToFileURL(join(BACKEND, 'dist', path)).href);
-    const { startEmbeddedPostgres, freePort } = await dist('database/embedded-postgres.js');
+    const { startEmbeddedPostgres } = await dist('database/embedded-postgres.js');
     const { withDatabase } = await dist('database/naming.js');
     const { createDataSource } = await dist('database/data-source.js');
     const { seedDirectory } = await dist('seeds/type-system.seeder.js');
@@ -335,7 +335,7 @@ export async function run(argv = process.argv.slice(2)) {
     if (!serverUrl) {
       const dir = mkdtempSync(join(tmpdir(), 'aide-bench-scale-'));
       cleanups.push(async () => rmSync(dir, { recursive: true, force: true }));
-      const embedded = await startEmbeddedPostgres({ dir, port: await freePort() });
+      const embedded = await startEmbeddedPostgres({ dir, port: 0 });
       cleanups.push(() => embedded.stop());
       serverUrl = embedded.url;
     }

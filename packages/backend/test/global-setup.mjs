@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { hash } from '@node-rs/bcrypt';
 import { createDataSource } from '../dist/database/data-source.js';
-import { freePort, startEmbeddedPostgres } from '../dist/database/embedded-postgres.js';
+import { startEmbeddedPostgres } from '../dist/database/embedded-postgres.js';
 import { withDatabase } from '../dist/database/naming.js';
 import { withClient } from '../dist/database/pg-client.js';
 import { TEST_USERS, TEMPLATE_DB } from './test-users.mjs';
@@ -14,7 +14,7 @@ export default async function globalSetup() {
   let serverUrl = process.env.DATABASE_URL;
   if (!serverUrl) {
     const dir = mkdtempSync(join(tmpdir(), 'aide-test-pg-'));
-    const embedded = await startEmbeddedPostgres({ dir, port: await freePort() });
+    const embedded = await startEmbeddedPostgres({ dir, port: 0 });
     globalThis.__AIDE_EMBEDDED_PG__ = embedded;
     serverUrl = embedded.url;
   }

@@ -46,6 +46,7 @@ export interface EmbeddedPostgresHandle {
 export interface StartEmbeddedPostgresOptions {
   /** Cluster directory; kept between runs. */
   dir: string;
+  /** 0: any free port, chosen here (and again when another process binds it first). */
   port: number;
   /** PostgreSQL's own log lines. */
   onLog?: (message: string) => void;
@@ -401,7 +402,8 @@ async function ensurePassword(port: number, password: string, dataDir: string, n
 }
 
 /**
- * Starts (initialising on first use) the embedded PostgreSQL 17 cluster in `dir`, on 127.0.0.1:`port`.
+ * Starts (initialising on first use) the embedded PostgreSQL 17 cluster in `dir`, on 127.0.0.1:`port`
+ * (0: a free one; the handle's URL says which).
  */
 export async function startEmbeddedPostgres(
   options: StartEmbeddedPostgresOptions,
@@ -433,7 +435,7 @@ export async function startEmbeddedPostgres(
     }
   }
 
-  const child = await startServer(bin, dataDir, options.port, ids, log);
+  const { child, port } = await startListening(bin, dataDir, options.port, ids, log);
   const exited = new Promise<void>((r) => child.once('exit', () => r()));
   // A server that exits without stop() (a crash, process.exit) must not leave PostgreSQL behind.
   const killOnExit = () => child.kill('SIGINT');
@@ -446,12 +448,39 @@ export async function startEmbeddedPostgres(
     }
   };
   try {
-    await ensurePassword(options.port, password, dataDir, notice);
+    await ensurePassword(port, password, dataDir, notice);
   } catch (error) {
     await stop();
     throw error;
   }
-  return { url: urlFor(options.port, password), dataDir, passwordFile, stop };
+  return { url: urlFor(port, password), dataDir, passwordFile, stop };
+}
+
+/** Attempts at a free port before giving up: each loses only to a process that binds it in between. */
+const PORT_ATTEMPTS = 5;
+
+/**
+ * The postmaster on `requested`, or, for 0, on a free port: a port found free can be bound by another
+ * process (an outgoing connection takes one from the same range) before PostgreSQL binds it, so a start
+ * that fails on the bind is tried again on another.
+ */
+async function startListening(
+  bin: string,
+  dataDir: string,
+  requested: number,
+  ids: Ids | undefined,
+  log: (m: string) => void,
+): Promise<{ child: ChildProcess; port: number }> {
+  for (let attempt = 1; ; attempt++) {
+    const port = requested || (await freePort());
+    try {
+      return { child: await startServer(bin, dataDir, port, ids, log), port };
+    } catch (error) {
+      const taken = error instanceof EmbeddedPostgresError && error.message.includes('could not bind');
+      if (requested !== 0 || !taken || attempt >= PORT_ATTEMPTS) throw error;
+      log(`port ${port} was taken before PostgreSQL bound it: trying another\n`);
+    }
+  }
 }
 
 /** A free loopback TCP port, as the OS hands them out (for an embedded server or a test backend). */

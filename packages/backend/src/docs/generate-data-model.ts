@@ -8,7 +8,7 @@ import { writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createDataSource } from '../database/data-source.js';
-import { freePort, startEmbeddedPostgres } from '../database/embedded-postgres.js';
+import { startEmbeddedPostgres } from '../database/embedded-postgres.js';
 import { quoteIdent, withDatabase } from '../database/naming.js';
 import { withClient } from '../database/pg-client.js';
 import { buildDataModel, DATA_MODEL_FILE, serializeDataModel } from './data-model.js';
@@ -46,7 +46,7 @@ async function run(): Promise<void> {
   }
   const dir = mkdtempSync(join(tmpdir(), 'aide-data-model-pg-'));
   try {
-    const embedded = await startEmbeddedPostgres({ dir, port: await freePort() });
+    const embedded = await startEmbeddedPostgres({ dir, port: 0 });
     try {
       await writeFile(DATA_MODEL_FILE, await generate(embedded.url));
     } finally {

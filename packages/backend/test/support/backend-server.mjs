@@ -68,7 +68,7 @@ export async function startPostgres(dir) {
   const url = process.env.DATABASE_URL;
   if (url) return { url, stop: async () => undefined };
   const { startEmbeddedPostgres } = await import(pathToFileURL(dist('database/embedded-postgres.js')).href);
-  return startEmbeddedPostgres({ dir, port: await freePort() });
+  return startEmbeddedPostgres({ dir, port: 0 });
 }
 
 function stopChild(child) {
